@@ -1,0 +1,199 @@
+//! The one error type of the crate.
+//!
+//! Every fallible call returns [`Result<T>`](Result). Nothing in the crate panics on
+//! input: in WebAssembly a panic kills the module instance for every later call, so bad
+//! input must come back as a value. Each variant carries the data that explains it, and
+//! its message says what to change.
+
+use std::fmt;
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong, with the data needed to explain it.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// An option is outside its allowed range, or two options contradict each other.
+    InvalidOption {
+        /// The option's name as the API spells it, e.g. `"ngram"`.
+        option: &'static str,
+        /// The value that was given, printed.
+        value: String,
+        /// What is allowed instead.
+        expected: String,
+    },
+    /// The text has no features at all after normalisation (empty, or only
+    /// whitespace / dropped punctuation).
+    EmptyText,
+    /// The normalised text has fewer units (grapheme clusters or words) than one n-gram.
+    TextTooShort {
+        /// Units in the normalised text.
+        units: usize,
+        /// Units one feature needs.
+        needed: usize,
+        /// `"characters"` or `"words"`.
+        unit: &'static str,
+    },
+    /// Bytes given as text are not UTF-8.
+    InvalidUtf8 {
+        /// Length of the longest valid prefix, in bytes.
+        valid_up_to: usize,
+    },
+    /// A caller-supplied weight is NaN, infinite, negative or too large.
+    InvalidWeight {
+        /// Position of the feature in the caller's list.
+        index: usize,
+        /// The weight, printed (`NaN`, `-1`, ...).
+        weight: String,
+    },
+    /// Hash bits supplied for the teaching form of the algorithm are malformed.
+    InvalidBits {
+        /// Position of the feature in the caller's list.
+        index: usize,
+        /// Why the bits were refused.
+        reason: String,
+    },
+    /// The summed weights no longer fit the exact fixed-point accumulator.
+    WeightOverflow,
+    /// An index layout that cannot guarantee exact answers, or is malformed.
+    InvalidLayout {
+        /// Why, in words.
+        reason: String,
+    },
+    /// `insert` was given an id the index already holds.
+    DuplicateId {
+        /// The id, printed.
+        id: String,
+    },
+    /// `remove` (or a lookup) was given an id the index does not hold.
+    UnknownId {
+        /// The id, printed.
+        id: String,
+    },
+    /// Bytes given to a decoder (snapshot, IDF table) are not a valid encoding.
+    Corrupt {
+        /// What was being decoded, e.g. `"snapshot"` or `"IDF table"`.
+        what: &'static str,
+        /// Byte offset at which the problem was found.
+        offset: usize,
+        /// What was wrong there.
+        reason: String,
+    },
+    /// A snapshot or table written by an unknown (newer) format version.
+    UnsupportedVersion {
+        /// What was being decoded.
+        what: &'static str,
+        /// The version found in the bytes.
+        found: u32,
+        /// The newest version this build reads.
+        supported: u32,
+    },
+    /// One text of a batch failed.
+    InDocument {
+        /// Position of the text in the batch, from 0.
+        index: usize,
+        /// Why it failed.
+        error: Box<Error>,
+    },
+    /// A snapshot whose fingerprint scheme or layout differs from the one expected.
+    SchemeMismatch {
+        /// What differs, e.g. `"ngram"`.
+        field: &'static str,
+        /// The value in the snapshot.
+        found: String,
+        /// The value expected by the caller.
+        expected: String,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidOption { option, value, expected } => {
+                write!(f, "invalid option `{option}` = {value}: expected {expected}")
+            }
+            Error::EmptyText => f.write_str(
+                "the text has no features after normalisation (it is empty, or only whitespace \
+                 or dropped punctuation); skip it, or keep punctuation with `punctuation: \"keep\"`",
+            ),
+            Error::TextTooShort { units, needed, unit } => write!(
+                f,
+                "the normalised text has {units} {unit}, fewer than one feature needs ({needed}); \
+                 use a smaller n-gram size, or compare such short texts directly"
+            ),
+            Error::InvalidUtf8 { valid_up_to } => write!(
+                f,
+                "the bytes are not valid UTF-8 (the first {valid_up_to} bytes are valid); decode \
+                 the text with its real charset first, or pass it as a string"
+            ),
+            Error::InvalidWeight { index, weight } => write!(
+                f,
+                "feature #{index} has weight {weight}: weights must be finite numbers from 0 to {}",
+                crate::weight::MAX_WEIGHT
+            ),
+            Error::InvalidBits { index, reason } => {
+                write!(f, "feature #{index} has malformed hash bits: {reason}")
+            }
+            Error::WeightOverflow => f.write_str(
+                "the summed weights are too large to add exactly; use smaller weights",
+            ),
+            Error::InvalidLayout { reason } => write!(f, "invalid index layout: {reason}"),
+            Error::DuplicateId { id } => write!(
+                f,
+                "id {id} is already in the index; remove it first, or use a different id"
+            ),
+            Error::UnknownId { id } => write!(f, "id {id} is not in the index"),
+            Error::Corrupt { what, offset, reason } => write!(
+                f,
+                "corrupt {what} at byte {offset}: {reason}; the bytes were damaged or truncated, \
+                 so rebuild it or load an earlier copy"
+            ),
+            Error::UnsupportedVersion { what, found, supported } => write!(
+                f,
+                "{what} has format version {found}, but this build reads versions up to \
+                 {supported}; upgrade simhash-wasm to read it"
+            ),
+            Error::InDocument { index, error } => write!(f, "document #{index}: {error}"),
+            Error::SchemeMismatch { field, found, expected } => write!(
+                f,
+                "the snapshot was made with {field} = {found}, but {expected} was expected; \
+                 fingerprints made with other settings cannot be mixed, so load it with the \
+                 settings it was made with, or rebuild it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Error {
+    /// A short stable name for the kind of error, e.g. `"InvalidOption"`.
+    /// The JS bindings use it as the `code` of the thrown `Error`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidOption { .. } => "InvalidOption",
+            Error::EmptyText => "EmptyText",
+            Error::TextTooShort { .. } => "TextTooShort",
+            Error::InvalidUtf8 { .. } => "InvalidUtf8",
+            Error::InvalidWeight { .. } => "InvalidWeight",
+            Error::InvalidBits { .. } => "InvalidBits",
+            Error::WeightOverflow => "WeightOverflow",
+            Error::InvalidLayout { .. } => "InvalidLayout",
+            Error::DuplicateId { .. } => "DuplicateId",
+            Error::UnknownId { .. } => "UnknownId",
+            Error::Corrupt { .. } => "Corrupt",
+            Error::UnsupportedVersion { .. } => "UnsupportedVersion",
+            Error::InDocument { error, .. } => error.code(),
+            Error::SchemeMismatch { .. } => "SchemeMismatch",
+        }
+    }
+
+    pub(crate) fn option(option: &'static str, value: impl fmt::Display, expected: impl Into<String>) -> Error {
+        Error::InvalidOption { option, value: value.to_string(), expected: expected.into() }
+    }
+
+    pub(crate) fn corrupt(what: &'static str, offset: usize, reason: impl Into<String>) -> Error {
+        Error::Corrupt { what, offset, reason: reason.into() }
+    }
+}

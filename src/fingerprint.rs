@@ -1,0 +1,604 @@
+//! SimHash fingerprints: features, weights, per-bit sums, and the sign step.
+//!
+//! For every distinct feature `f` with weight `w` and 64-bit hash `h` (see [`crate::hash`]),
+//! every bit `i` of `h` adds `+w` to sum `i` if the bit is 1 and `−w` if it is 0. Bit `i`
+//! of the fingerprint is 1 where sum `i` is **strictly positive**, and 0 where it is
+//! negative **or exactly zero**. Bit 0 is the least significant bit, in the feature hashes
+//! and in the fingerprint alike.
+//!
+//! ```
+//! use simhash_wasm::{SimHasher, Options, hamming};
+//! let mut hasher = SimHasher::new(Options::default()).unwrap();
+//! let a = hasher.fingerprint("The cat sat on the mat.").unwrap();
+//! let b = hasher.fingerprint("The cat sat on a mat.").unwrap();
+//! let c = hasher.fingerprint("We all scream for ice cream!").unwrap();
+//! assert!(hamming(a, b) < hamming(a, c));
+//! ```
+
+use std::sync::Arc;
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::error::{Error, Result};
+use crate::hash::{hash_bytes, hash_short, hash_str};
+use crate::normalize::{normalize_into, NormalizeOptions};
+use crate::tokenize::{grapheme_starts, word_shingles};
+use crate::weight::{check_weight, quantize, IdfTable, Weighting, WEIGHT_SCALE};
+
+/// The largest n-gram size (characters or words).
+pub const MAX_NGRAM: usize = 16;
+
+/// How a text is cut into features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tokenizer {
+    /// Overlapping runs of `n` grapheme clusters of the normalised text (spaces included).
+    Chars(usize),
+    /// Overlapping runs of `n` Unicode words (see [`crate::tokenize::word_shingles`]).
+    Words(usize),
+}
+
+impl Tokenizer {
+    /// `"chars"` or `"words"`.
+    pub fn mode(self) -> &'static str {
+        match self {
+            Tokenizer::Chars(_) => "chars",
+            Tokenizer::Words(_) => "words",
+        }
+    }
+
+    /// The n-gram size.
+    pub fn n(self) -> usize {
+        match self {
+            Tokenizer::Chars(n) | Tokenizer::Words(n) => n,
+        }
+    }
+}
+
+/// Everything that decides a fingerprint. Two fingerprints are comparable only when they
+/// were made with equal `Options` (and the same [`crate::hash::HASH_VERSION`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// How the text is cut into features.
+    pub tokenizer: Tokenizer,
+    /// How occurrences become weights.
+    pub weighting: Weighting,
+    /// How the text is normalised first.
+    pub normalize: NormalizeOptions,
+}
+
+/// The default n-gram size, chosen with `npm run quality` (see README, "Choosing the
+/// defaults").
+pub const DEFAULT_NGRAM: usize = 4;
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            tokenizer: Tokenizer::Chars(DEFAULT_NGRAM),
+            weighting: Weighting::Sublinear,
+            normalize: NormalizeOptions::default(),
+        }
+    }
+}
+
+impl Options {
+    /// Checks the options, with a message that says what is allowed.
+    pub fn validate(&self) -> Result<()> {
+        let n = self.tokenizer.n();
+        if !(1..=MAX_NGRAM).contains(&n) {
+            return Err(Error::option("ngram", n, format!("an integer from 1 to {MAX_NGRAM}")));
+        }
+        Ok(())
+    }
+
+    /// A one-line description, e.g. `chars:4 sublinear punct=keep nfkc lower sh64v1`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}:{} {} punct={}{}{} sh64v{}",
+            self.tokenizer.mode(),
+            self.tokenizer.n(),
+            self.weighting.name(),
+            self.normalize.punctuation.name(),
+            if self.normalize.nfkc { " nfkc" } else { "" },
+            if self.normalize.lowercase { " lower" } else { "" },
+            crate::hash::HASH_VERSION
+        )
+    }
+}
+
+/// One feature occurrence in an [`Explanation`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExplainedToken {
+    /// Byte offset in the normalised text.
+    pub start: usize,
+    /// Byte offset just past the token in the normalised text.
+    pub end: usize,
+    /// The feature's hash; its bits are the row the token adds.
+    pub hash: u64,
+    /// How many times the feature occurs in the text.
+    pub tf: u32,
+    /// The feature's weight (after fixed-point rounding). It is added once per distinct
+    /// feature, at its first occurrence.
+    pub weight: f64,
+    /// `true` at the feature's first occurrence, where its weight is added.
+    pub first: bool,
+}
+
+/// Every step of the fingerprint of one text, for teaching and debugging.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    /// The normalised text.
+    pub normalized: String,
+    /// Every feature occurrence, in text order.
+    pub tokens: Vec<ExplainedToken>,
+    /// The 64 per-bit weighted sums; index `i` is bit `i` (least significant first).
+    pub sums: [f64; 64],
+    /// The fingerprint: bit `i` is 1 where `sums[i] > 0`.
+    pub fingerprint: u64,
+}
+
+/// Computes fingerprints with fixed [`Options`], reusing its buffers between texts.
+///
+/// A `SimHasher` is cheap to keep and not meant to be shared between threads at once;
+/// make one per thread.
+#[derive(Clone, Debug)]
+pub struct SimHasher {
+    opts: Options,
+    idf: Option<Arc<IdfTable>>,
+    norm: String,
+    starts: Vec<u32>,
+    word: String,
+    counter: Counter,
+}
+
+impl SimHasher {
+    /// A hasher for `opts`, or an error naming the bad option.
+    pub fn new(opts: Options) -> Result<SimHasher> {
+        opts.validate()?;
+        Ok(SimHasher {
+            opts,
+            idf: None,
+            norm: String::new(),
+            starts: Vec::new(),
+            word: String::new(),
+            counter: Counter::default(),
+        })
+    }
+
+    /// A hasher whose weights are also multiplied by the features' idf from `table`.
+    pub fn with_idf(opts: Options, table: Arc<IdfTable>) -> Result<SimHasher> {
+        let mut h = SimHasher::new(opts)?;
+        h.idf = Some(table);
+        Ok(h)
+    }
+
+    /// The options this hasher was made with.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The IDF table, if any.
+    pub fn idf(&self) -> Option<&Arc<IdfTable>> {
+        self.idf.as_ref()
+    }
+
+    /// The fingerprint of `text`.
+    ///
+    /// Errors: [`Error::EmptyText`] when normalisation leaves nothing, and
+    /// [`Error::TextTooShort`] when fewer units remain than one n-gram needs.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64> {
+        self.count_features(text, |_, _, _| {})?;
+        let sums = self.sums()?;
+        Ok(sign(&sums))
+    }
+
+    /// The fingerprint of UTF-8 bytes. Invalid UTF-8 is an [`Error::InvalidUtf8`] (never
+    /// replaced silently: a wrong charset would give a wrong fingerprint).
+    pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64> {
+        let text = std::str::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 { valid_up_to: e.valid_up_to() })?;
+        self.fingerprint(text)
+    }
+
+    /// Fingerprints of many texts, in order. Stops at the first text that fails, and says
+    /// which one ([`Error::InDocument`]).
+    pub fn fingerprint_batch<'t, I>(&mut self, texts: I) -> Result<Vec<u64>>
+    where
+        I: IntoIterator<Item = &'t str>,
+    {
+        let iter = texts.into_iter();
+        let mut out = Vec::with_capacity(iter.size_hint().0);
+        for (index, text) in iter.enumerate() {
+            out.push(self.fingerprint(text).map_err(|e| Error::InDocument { index, error: Box::new(e) })?);
+        }
+        Ok(out)
+    }
+
+    /// Every step of the fingerprint of `text`: normalised text, tokens with offsets,
+    /// hashes and weights, the 64 sums, and the fingerprint.
+    pub fn explain(&mut self, text: &str) -> Result<Explanation> {
+        let mut occurrences = Vec::new();
+        self.count_features(text, |start, end, hash| occurrences.push((start, end, hash)))?;
+        let sums = self.sums()?;
+        let mut seen = std::collections::HashSet::new();
+        let tokens = occurrences
+            .into_iter()
+            .map(|(start, end, hash)| {
+                let tf = self.counter.get(hash);
+                ExplainedToken {
+                    start,
+                    end,
+                    hash,
+                    tf,
+                    weight: quantize(self.weight_of(hash, tf)) as f64 / WEIGHT_SCALE,
+                    first: seen.insert(hash),
+                }
+            })
+            .collect();
+        let mut fsums = [0.0; 64];
+        for (f, s) in fsums.iter_mut().zip(sums) {
+            *f = s as f64 / WEIGHT_SCALE;
+        }
+        Ok(Explanation { normalized: self.norm.clone(), tokens, sums: fsums, fingerprint: sign(&sums) })
+    }
+
+    /// The hashes of the distinct features of `text` (for learning an [`IdfTable`]).
+    pub fn feature_hashes(&mut self, text: &str) -> Result<Vec<u64>> {
+        self.count_features(text, |_, _, _| {})?;
+        Ok(self.counter.entries().map(|(h, _)| h).collect())
+    }
+
+    /// Normalises `text`, cuts it into features, and counts each feature's occurrences
+    /// in `self.counter`. `each(start, end, hash)` sees every occurrence, in order.
+    fn count_features(&mut self, text: &str, mut each: impl FnMut(usize, usize, u64)) -> Result<()> {
+        normalize_into(text, &self.opts.normalize, &mut self.norm);
+        if self.norm.is_empty() {
+            return Err(Error::EmptyText);
+        }
+        match self.opts.tokenizer {
+            Tokenizer::Chars(n) => {
+                self.starts.clear();
+                grapheme_starts(&self.norm, &mut self.starts);
+                let units = self.starts.len() - 1;
+                if units < n {
+                    return Err(Error::TextTooShort { units, needed: n, unit: "characters" });
+                }
+                let bytes = self.norm.as_bytes();
+                self.counter.reset(units + 1 - n);
+                for w in self.starts.windows(n + 1) {
+                    let (s, e) = (w[0] as usize, w[n] as usize);
+                    let h = if e - s <= 8 { hash_short(bytes, s, e - s) } else { hash_bytes(&bytes[s..e]) };
+                    self.counter.add(h);
+                    each(s, e, h);
+                }
+            }
+            Tokenizer::Words(n) => {
+                let mut shingles = word_shingles(&self.norm, n);
+                let mut count = 0;
+                // No more shingles than bytes, so the table never fills.
+                self.counter.reset(self.norm.len());
+                while let Some(sh) = shingles.next_shingle() {
+                    sh.feature_into(&mut self.word);
+                    let h = hash_str(&self.word);
+                    self.counter.add(h);
+                    each(sh.start, sh.end, h);
+                    count += 1;
+                }
+                if count == 0 {
+                    let units = self.norm.unicode_words().count();
+                    return Err(Error::TextTooShort { units, needed: n, unit: "words" });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn weight_of(&self, hash: u64, tf: u32) -> f64 {
+        let w = self.opts.weighting.tf_weight(tf);
+        match &self.idf {
+            Some(t) => w * t.idf(hash),
+            None => w,
+        }
+    }
+
+    /// The 64 sums, in fixed point, from the counted features.
+    fn sums(&self) -> Result<[i64; 64]> {
+        let mut acc = Accumulator::default();
+        if self.idf.is_some() {
+            for (h, tf) in self.counter.entries() {
+                acc.add_weighted(h, quantize(self.weight_of(h, tf)))?;
+            }
+            return Ok(acc.sums);
+        }
+        // Without idf, a feature's weight depends only on its tf: count bits per tf class
+        // with byte counters and multiply once per class.
+        let binary = self.opts.weighting == Weighting::Binary;
+        let mut classes: [ColumnCounter; CLASSES] = Default::default();
+        for (h, tf) in self.counter.entries() {
+            let class = if binary { 1 } else { tf as usize };
+            if class < CLASSES {
+                classes[class].add(h);
+            } else {
+                acc.add_weighted(h, quantize(self.opts.weighting.tf_weight(tf)))?;
+            }
+        }
+        for (class, cc) in classes.iter_mut().enumerate().skip(1) {
+            if cc.n > 0 {
+                cc.flush();
+                acc.add_counts(&cc.counts, cc.n, quantize(self.opts.weighting.tf_weight(class as u32)))?;
+            }
+        }
+        Ok(acc.sums)
+    }
+}
+
+/// The fingerprint of caller-supplied features, such as `[("Apache", 10.0), ("Hadoop", 15.0)]`.
+///
+/// Features are hashed exactly as given (no normalisation), and a feature listed twice
+/// has its weights added. Weights must be finite, from 0 to [`crate::weight::MAX_WEIGHT`].
+///
+/// ```
+/// use simhash_wasm::fingerprint::fingerprint_features;
+/// let a = fingerprint_features(&[("Apache", 10.0), ("Hadoop", 15.0)]).unwrap();
+/// let b = fingerprint_features(&[("Hadoop", 15.0), ("Apache", 10.0)]).unwrap();
+/// assert_eq!(a, b); // order does not matter
+/// ```
+pub fn fingerprint_features<S: AsRef<str>>(features: &[(S, f64)]) -> Result<u64> {
+    if features.is_empty() {
+        return Err(Error::EmptyText);
+    }
+    let mut acc = Accumulator::default();
+    for (i, (f, w)) in features.iter().enumerate() {
+        check_weight(i, *w)?;
+        acc.add_weighted(hash_str(f.as_ref()), quantize(*w))?;
+    }
+    Ok(sign(&acc.sums))
+}
+
+/// One feature of the teaching form: hash bits written out, and a weight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BitFeature {
+    /// The hash bits in written order, leftmost first.
+    pub bits: Vec<bool>,
+    /// The weight (finite, 0 to `MAX_WEIGHT`).
+    pub weight: f64,
+}
+
+/// The result of [`simhash_bits`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BitsSimhash {
+    /// One weighted sum per column, in written order.
+    pub sums: Vec<f64>,
+    /// The signature: `true` where the sum is strictly positive.
+    pub bits: Vec<bool>,
+}
+
+impl BitsSimhash {
+    /// The signature as a string of `0` and `1`, leftmost column first.
+    pub fn to_bit_string(&self) -> String {
+        self.bits.iter().map(|&b| if b { '1' } else { '0' }).collect()
+    }
+}
+
+/// Parses hash bits written as `"101001"`, or as ±1 entries like `"1,-1,1"` / `"(1, -1, 1)"`.
+pub fn parse_bits(s: &str) -> Option<Vec<bool>> {
+    let t = s.trim().trim_start_matches('(').trim_end_matches(')');
+    if t.contains(',') {
+        t.split(',')
+            .map(|x| match x.trim() {
+                "1" | "+1" => Some(true),
+                "-1" | "\u{2212}1" | "0" => Some(false),
+                _ => None,
+            })
+            .collect()
+    } else if !t.is_empty() && t.chars().all(|c| c == '0' || c == '1') {
+        Some(t.chars().map(|c| c == '1').collect())
+    } else {
+        None
+    }
+}
+
+/// SimHash with hash bits given by the caller, of any width: the algorithm exactly as
+/// the teaching material draws it, with the same weights, sums and sign rule as
+/// [`SimHasher`].
+///
+/// ```
+/// use simhash_wasm::fingerprint::{parse_bits, simhash_bits, BitFeature};
+/// let table = [("101001", 3.0), ("101110", 4.0), ("110001", 1.0), ("101000", 3.0),
+///              ("101011", 5.0), ("101100", 5.0), ("111000", 5.0)];
+/// let features: Vec<_> = table.iter()
+///     .map(|&(b, w)| BitFeature { bits: parse_bits(b).unwrap(), weight: w })
+///     .collect();
+/// let r = simhash_bits(&features).unwrap();
+/// assert_eq!(r.sums, [26.0, -14.0, 24.0, -8.0, -8.0, -8.0]);
+/// assert_eq!(r.to_bit_string(), "101000");
+/// ```
+pub fn simhash_bits(features: &[BitFeature]) -> Result<BitsSimhash> {
+    let width = match features.first() {
+        Some(f) => f.bits.len(),
+        None => return Err(Error::EmptyText),
+    };
+    let mut sums = vec![0i64; width];
+    let mut total: i64 = 0;
+    for (i, f) in features.iter().enumerate() {
+        check_weight(i, f.weight)?;
+        if f.bits.len() != width || width == 0 {
+            return Err(Error::InvalidBits {
+                index: i,
+                reason: format!("it has {} bits where the first feature has {width}", f.bits.len()),
+            });
+        }
+        let q = quantize(f.weight);
+        total = total.checked_add(q).ok_or(Error::WeightOverflow)?;
+        for (s, &b) in sums.iter_mut().zip(&f.bits) {
+            *s += if b { q } else { -q };
+        }
+    }
+    Ok(BitsSimhash {
+        bits: sums.iter().map(|&s| s > 0).collect(),
+        sums: sums.iter().map(|&s| s as f64 / WEIGHT_SCALE).collect(),
+    })
+}
+
+/// The sign step: bit `i` is 1 where `sums[i] > 0`; a sum of exactly 0 gives 0.
+#[inline]
+fn sign(sums: &[i64; 64]) -> u64 {
+    sums.iter().enumerate().fold(0u64, |fp, (i, &s)| fp | (u64::from(s > 0) << i))
+}
+
+/// Exact fixed-point per-bit sums.
+struct Accumulator {
+    sums: [i64; 64],
+    /// Sum of all weights so far: no |sum| can exceed it, so checking it alone rules out
+    /// overflow of every column.
+    total: i64,
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator { sums: [0; 64], total: 0 }
+    }
+}
+
+impl Accumulator {
+    #[inline]
+    fn add_weighted(&mut self, h: u64, q: i64) -> Result<()> {
+        self.total = self.total.checked_add(q).ok_or(Error::WeightOverflow)?;
+        for (i, s) in self.sums.iter_mut().enumerate() {
+            let bit = ((h >> i) & 1) as i64;
+            *s += (2 * bit - 1) * q;
+        }
+        Ok(())
+    }
+
+    /// Adds `n` features of weight `q`, of which `counts[i]` have bit `i` set.
+    fn add_counts(&mut self, counts: &[u32; 64], n: u32, q: i64) -> Result<()> {
+        let w = q.checked_mul(i64::from(n)).ok_or(Error::WeightOverflow)?;
+        self.total = self.total.checked_add(w).ok_or(Error::WeightOverflow)?;
+        for (s, &c) in self.sums.iter_mut().zip(counts) {
+            *s += q * (2 * i64::from(c) - i64::from(n));
+        }
+        Ok(())
+    }
+}
+
+/// Number of tf classes counted with byte counters (tf 1..CLASSES-1); rarer, higher tfs
+/// are added one by one.
+const CLASSES: usize = 8;
+
+/// `SPREAD[b]` has byte `i` equal to bit `i` of `b`.
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                t[b] |= 1 << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Counts, for each of the 64 bit positions, how many added hashes have that bit set:
+/// eight SWAR words of eight byte-counters each, flushed every 255 hashes.
+#[derive(Clone, Debug)]
+struct ColumnCounter {
+    bytes: [u64; 8],
+    pending: u32,
+    counts: [u32; 64],
+    n: u32,
+}
+
+impl Default for ColumnCounter {
+    fn default() -> Self {
+        ColumnCounter { bytes: [0; 8], pending: 0, counts: [0; 64], n: 0 }
+    }
+}
+
+impl ColumnCounter {
+    #[inline(always)]
+    fn add(&mut self, h: u64) {
+        for (m, acc) in self.bytes.iter_mut().enumerate() {
+            *acc += SPREAD[((h >> (8 * m)) & 0xFF) as usize];
+        }
+        self.n += 1;
+        self.pending += 1;
+        if self.pending == 255 {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        for (m, acc) in self.bytes.iter_mut().enumerate() {
+            for i in 0..8 {
+                self.counts[8 * m + i] += ((*acc >> (8 * i)) & 0xFF) as u32;
+            }
+            *acc = 0;
+        }
+        self.pending = 0;
+    }
+}
+
+/// Occurrence counts of feature hashes: open addressing with linear probing, keyed by the
+/// (already well mixed) hash's top bits. Reused between texts; cleared in O(distinct).
+#[derive(Clone, Debug, Default)]
+struct Counter {
+    keys: Vec<u64>,
+    counts: Vec<u32>,
+    used: Vec<u32>,
+    shift: u32,
+}
+
+impl Counter {
+    fn reset(&mut self, expected: usize) {
+        for &s in &self.used {
+            self.counts[s as usize] = 0;
+        }
+        self.used.clear();
+        let want = (expected.max(8) * 2).next_power_of_two();
+        if self.keys.len() < want || self.keys.len() > want * 64 {
+            self.keys = vec![0; want];
+            self.counts = vec![0; want];
+            self.shift = 64 - want.trailing_zeros();
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, h: u64) {
+        let mask = self.keys.len() - 1;
+        let mut i = (h >> self.shift) as usize;
+        loop {
+            let c = self.counts[i];
+            if c == 0 {
+                self.keys[i] = h;
+                self.counts[i] = 1;
+                self.used.push(i as u32);
+                return;
+            }
+            if self.keys[i] == h {
+                self.counts[i] = c + 1;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn get(&self, h: u64) -> u32 {
+        let mask = self.keys.len() - 1;
+        let mut i = (h >> self.shift) as usize;
+        loop {
+            match self.counts[i] {
+                0 => return 0,
+                c if self.keys[i] == h => return c,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// `(hash, tf)` of every distinct feature, in first-occurrence order.
+    fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.used.iter().map(|&s| (self.keys[s as usize], self.counts[s as usize]))
+    }
+}

@@ -1,0 +1,43 @@
+//! # simhash-wasm
+//!
+//! Near-duplicate detection with SimHash (Charikar 2002) and a multi-table index (Manku,
+//! Jain and Das Sarma, WWW 2007), as a plain Rust library and, through `src/wasm.rs`, an
+//! npm package for Node and browsers.
+//!
+//! The pipeline, one module per step:
+//!
+//! | step | module |
+//! | --- | --- |
+//! | NFKC, lower case, whitespace, punctuation | [`normalize`] |
+//! | character n-grams over grapheme clusters, word shingles | [`tokenize`] |
+//! | the pinned 64-bit feature hash | [`hash`] |
+//! | binary / tf / sublinear weights, IDF tables | [`weight`] |
+//! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
+//! | errors with data and advice | [`error`] |
+//!
+//! ```
+//! use simhash_wasm::{SimHasher, Options, hamming};
+//! let mut h = SimHasher::new(Options::default())?;
+//! let a = h.fingerprint("SimHash maps similar documents to similar fingerprints.")?;
+//! let b = h.fingerprint("SimHash maps similar documents to similar fingerprints!")?;
+//! assert!(hamming(a, b) <= 10);
+//! # Ok::<(), simhash_wasm::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod fingerprint;
+pub mod hash;
+pub mod normalize;
+pub mod tokenize;
+pub mod weight;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::{Error, Result};
+pub use fingerprint::{Options, SimHasher, Tokenizer};
+pub use hash::{hamming, similarity};
+pub use normalize::{NormalizeOptions, Punctuation};
+pub use weight::{IdfTable, Weighting};

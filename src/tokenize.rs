@@ -1,0 +1,228 @@
+//! Cutting normalised text into features: character n-grams over grapheme clusters, or
+//! shingles of Unicode words.
+//!
+//! Both are borrowing iterators over the text, yielding each feature with its byte
+//! offsets, so a page can highlight it.
+//!
+//! ```
+//! use simhash_wasm::tokenize::{char_ngrams, word_shingles};
+//! let grams: Vec<_> = char_ngrams("the cat", 2).map(|g| g.text).collect();
+//! assert_eq!(grams, ["th", "he", "e ", " c", "ca", "at"]);
+//!
+//! // Grapheme clusters, not code points: "é" written as e + U+0301 is one character.
+//! let grams: Vec<_> = char_ngrams("ne\u{301}e", 2).map(|g| (g.start, g.text)).collect();
+//! assert_eq!(grams, [(0, "ne\u{301}"), (1, "e\u{301}e")]);
+//!
+//! // Chinese needs no word segmenter.
+//! let grams: Vec<_> = char_ngrams("上海上港", 3).map(|g| g.text).collect();
+//! assert_eq!(grams, ["上海上", "海上港"]);
+//!
+//! let shingles: Vec<_> = word_shingles("the cat, the hat.", 2).map(|s| s.text).collect();
+//! assert_eq!(shingles, ["the cat", "cat, the", "the hat"]);
+//! ```
+
+use unicode_segmentation::UnicodeSegmentation;
+
+/// One feature cut from a text: its bytes and where they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// Byte offset of the feature's start in the text.
+    pub start: usize,
+    /// Byte offset just past its end.
+    pub end: usize,
+    /// The feature itself, `&text[start..end]`.
+    pub text: &'a str,
+}
+
+/// A character that forms a grapheme cluster of its own whenever its neighbours are such
+/// characters too: printable ASCII and the main CJK ideograph blocks. (UAX #29 puts a
+/// boundary between two characters of class "Other"; both sets are "Other".)
+#[inline(always)]
+fn simple(c: char) -> bool {
+    matches!(c as u32, 0x20..=0x7E | 0x4E00..=0x9FFF | 0x3400..=0x4DBF)
+}
+
+/// Appends the byte offset of every grapheme cluster start in `text` to `out`, then
+/// `text.len()`. A fast path for text made of [`simple`] characters; everything else is
+/// handed to `unicode-segmentation`, so the result always equals
+/// `text.grapheme_indices(true)` (property test).
+pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    // Invariant: i is a boundary, and the char before i (if any) is simple.
+    while i < bytes.len() {
+        let b = bytes[i];
+        if (0x20..=0x7E).contains(&b) && bytes.get(i + 1).map_or(true, |&n| (0x20..=0x7E).contains(&n)) {
+            out.push(i as u32);
+            i += 1;
+            continue;
+        }
+        let c = text[i..].chars().next().unwrap_or('\0');
+        let next = text[i + c.len_utf8()..].chars().next();
+        if simple(c) && next.map_or(true, simple) {
+            out.push(i as u32);
+            i += c.len_utf8();
+            continue;
+        }
+        // Slow stretch: from i (a boundary: the char before is simple, or i == 0) to the
+        // next position between two simple characters (or the end).
+        let mut j = i + c.len_utf8();
+        let mut prev_simple = simple(c);
+        while j < bytes.len() {
+            let d = text[j..].chars().next().unwrap_or('\0');
+            if prev_simple && simple(d) {
+                break;
+            }
+            prev_simple = simple(d);
+            j += d.len_utf8();
+        }
+        for (k, _) in text[i..j].grapheme_indices(true) {
+            out.push((i + k) as u32);
+        }
+        i = j;
+    }
+    out.push(bytes.len() as u32);
+}
+
+/// Character n-grams of `text`: every run of `n` consecutive grapheme clusters.
+/// A text with fewer than `n` clusters yields nothing. `n = 0` yields nothing.
+pub fn char_ngrams(text: &str, n: usize) -> CharNgrams<'_> {
+    let mut starts = Vec::with_capacity(text.len() + 1);
+    grapheme_starts(text, &mut starts);
+    CharNgrams { text, starts, n, i: 0 }
+}
+
+/// Iterator returned by [`char_ngrams`].
+#[derive(Clone, Debug)]
+pub struct CharNgrams<'a> {
+    text: &'a str,
+    starts: Vec<u32>,
+    n: usize,
+    i: usize,
+}
+
+impl<'a> Iterator for CharNgrams<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        if self.n == 0 {
+            return None;
+        }
+        let s = *self.starts.get(self.i)? as usize;
+        let e = *self.starts.get(self.i + self.n)? as usize;
+        self.i += 1;
+        Some(Token { start: s, end: e, text: &self.text[s..e] })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.starts.len().saturating_sub(1) + 1).saturating_sub(self.n + self.i);
+        let left = if self.n == 0 { 0 } else { left };
+        (left, Some(left))
+    }
+}
+
+/// Word shingles of `text`: every run of `n` consecutive Unicode words (UAX #29 words
+/// that contain a letter or digit; each CJK ideograph is a word of its own). A shingle's
+/// span runs from its first word's start to its last word's end; its feature is the
+/// words joined by single spaces (see [`Shingle::feature_into`]), so punctuation and
+/// spacing between words do not change it.
+pub fn word_shingles(text: &str, n: usize) -> WordShingles<'_> {
+    WordShingles { text, words: text.unicode_word_indices().map(|(s, w)| (s, s + w.len())).collect(), n, i: 0 }
+}
+
+/// Iterator returned by [`word_shingles`].
+#[derive(Clone, Debug)]
+pub struct WordShingles<'a> {
+    text: &'a str,
+    words: Vec<(usize, usize)>,
+    n: usize,
+    i: usize,
+}
+
+/// One word shingle: its span in the text and its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shingle<'a> {
+    /// Byte offset of the first word's start.
+    pub start: usize,
+    /// Byte offset of the last word's end.
+    pub end: usize,
+    /// `&text[start..end]`, with whatever lies between the words.
+    pub text: &'a str,
+    source: &'a str,
+    words: &'a [(usize, usize)],
+}
+
+impl<'a> Shingle<'a> {
+    /// The words of the shingle.
+    pub fn words(&self) -> impl Iterator<Item = &'a str> + 'a {
+        let source = self.source;
+        self.words.iter().map(move |&(s, e)| &source[s..e])
+    }
+
+    /// Writes the shingle's feature (its words joined by single spaces) into `out`.
+    pub fn feature_into(&self, out: &mut String) {
+        out.clear();
+        for (k, w) in self.words().enumerate() {
+            if k > 0 {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
+    }
+}
+
+impl<'a> WordShingles<'a> {
+    /// Next shingle, borrowing from the iterator (the word list lives in it).
+    pub fn next_shingle(&mut self) -> Option<Shingle<'_>> {
+        if self.n == 0 || self.i + self.n > self.words.len() {
+            return None;
+        }
+        let ws = &self.words[self.i..self.i + self.n];
+        self.i += 1;
+        let (start, end) = (ws[0].0, ws[ws.len() - 1].1);
+        Some(Shingle { start, end, text: &self.text[start..end], source: self.text, words: ws })
+    }
+}
+
+impl<'a> Iterator for WordShingles<'a> {
+    type Item = Token<'a>;
+
+    /// The shingle's span; use [`WordShingles::next_shingle`] for its words.
+    fn next(&mut self) -> Option<Token<'a>> {
+        if self.n == 0 || self.i + self.n > self.words.len() {
+            return None;
+        }
+        let (start, end) = (self.words[self.i].0, self.words[self.i + self.n - 1].1);
+        self.i += 1;
+        Some(Token { start, end, text: &self.text[start..end] })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boundaries_match_unicode_segmentation_on_tricky_text() {
+        for text in [
+            "",
+            "a",
+            "abc de",
+            "e\u{301}a",
+            "a\u{301}\u{302}b",
+            "🇫🇷🇩🇪x",
+            "👩\u{200d}👩\u{200d}👧 family",
+            "한국어 텍스트",
+            "क्षि hindi",
+            "上海\u{301}上港",
+            "\r\nx\r",
+            "x\u{0}y\u{7f}z",
+        ] {
+            let mut got = Vec::new();
+            grapheme_starts(text, &mut got);
+            let mut want: Vec<u32> = text.grapheme_indices(true).map(|(i, _)| i as u32).collect();
+            want.push(text.len() as u32);
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+}
