@@ -116,6 +116,32 @@ pub fn similarity(a: u64, b: u64) -> f64 {
     1.0 - f64::from(hamming(a, b)) / 64.0
 }
 
+/// A fingerprint as 16 lower-case hex digits, most significant first.
+///
+/// ```
+/// assert_eq!(simhash_wasm::hash::to_hex(0xABC), "0000000000000abc");
+/// ```
+pub fn to_hex(fp: u64) -> String {
+    format!("{fp:016x}")
+}
+
+/// Parses 1 to 16 hex digits, with or without a `0x` prefix.
+///
+/// ```
+/// use simhash_wasm::hash::{from_hex, to_hex};
+/// assert_eq!(from_hex("0x0000000000000ABC").unwrap(), 0xABC);
+/// assert_eq!(from_hex(&to_hex(u64::MAX)).unwrap(), u64::MAX);
+/// assert!(from_hex("xyz").is_err());
+/// ```
+pub fn from_hex(hex: &str) -> crate::Result<u64> {
+    let t = hex.trim();
+    let t = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
+    if t.is_empty() || t.len() > 16 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(crate::Error::option("hex", format!("{hex:?}"), "1 to 16 hex digits, with or without 0x"));
+    }
+    u64::from_str_radix(t, 16).map_err(|_| crate::Error::option("hex", format!("{hex:?}"), "1 to 16 hex digits"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@
 //!
 //! ```
 //! use simhash_wasm::normalize::{normalize, NormalizeOptions, Punctuation};
-//! let keep = NormalizeOptions::default();
+//! let keep = NormalizeOptions { punctuation: Punctuation::Keep, ..Default::default() };
 //! assert_eq!(normalize("  Ｈｅｌｌｏ,\t\nWORLD!!  ", &keep), "hello, world!!");
 //! let drop = NormalizeOptions { punctuation: Punctuation::Drop, ..keep };
 //! assert_eq!(normalize("Hello, world -- again!", &drop), "hello world again");
@@ -33,13 +33,13 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 /// What to do with punctuation characters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Punctuation {
-    /// Keep every punctuation character (the default).
-    #[default]
+    /// Keep every punctuation character.
     Keep,
     /// Remove punctuation. Spaces around it still collapse: `"a - b"` becomes `"a b"`.
     Drop,
     /// Replace each run of punctuation (with no space inside) by its first character, so
-    /// a `-----` separator or `!!!` counts once.
+    /// a `-----` separator or `!!!` counts once (the default).
+    #[default]
     Collapse,
 }
 
@@ -77,7 +77,7 @@ pub struct NormalizeOptions {
 
 impl Default for NormalizeOptions {
     fn default() -> Self {
-        NormalizeOptions { punctuation: Punctuation::Keep, nfkc: true, lowercase: true }
+        NormalizeOptions { punctuation: Punctuation::Collapse, nfkc: true, lowercase: true }
     }
 }
 
@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn composes_marks_after_ascii_and_cjk() {
-        let o = NormalizeOptions::default();
+        let o = NormalizeOptions { punctuation: Punctuation::Keep, ..Default::default() };
         assert_eq!(normalize("Cafe\u{301} x", &o), "café x");
         assert_eq!(normalize("ﬁne ＡＢＣ", &o), "fine abc");
         assert_eq!(normalize("\u{1C}a\u{1F}b\u{3000}c", &o), "a b c");

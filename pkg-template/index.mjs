@@ -1,0 +1,16 @@
+// Node entry (ES modules): the same instance as index.cjs, with named exports.
+import { createRequire } from 'node:module';
+
+const wasm = createRequire(import.meta.url)('./index.cjs');
+
+export const {
+  SimHasher,
+  fromFeatures,
+  simhashBits,
+  hamming,
+  similarity,
+  toHex,
+  fromHex,
+  hashVersion,
+} = wasm;
+export default wasm;

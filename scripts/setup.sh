@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs whatever the build and the tests need and is missing; skips what is there.
+# Usage: scripts/setup.sh [--browser] [--corpus]
+#   --browser  also Debian's chromium + chromedriver (browser tests)
+#   --corpus   also build the dev corpus into $SIMHASH_DEVCORPUS (default target/devcorpus)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+want_browser=0; want_corpus=0
+for a in "$@"; do
+  case "$a" in
+    --browser) want_browser=1 ;;
+    --corpus) want_corpus=1 ;;
+    *) echo "usage: $0 [--browser] [--corpus]" >&2; exit 2 ;;
+  esac
+done
+
+export PATH="$HOME/.cargo/bin:$PATH"
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(wasm-pack --version 2>/dev/null || true)" != "wasm-pack 0.15.1" ]; then
+  say "installing wasm-pack 0.15.1 (cargo, ~3.5 min)"
+  cargo install wasm-pack --version 0.15.1 --locked
+fi
+
+# The CLI must be the exact version of the wasm-bindgen crate in Cargo.lock.
+wb=$(cargo pkgid -p wasm-bindgen | sed 's/.*[@#]//')
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $wb" ]; then
+  say "installing wasm-bindgen-cli $wb (cargo, ~4 min)"
+  cargo install wasm-bindgen-cli --version "$wb" --locked || cargo install wasm-bindgen-cli --version "$wb"
+fi
+
+# npm dev tools (wasm-opt from npm binaryen, playwright-core, typescript).
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dev tools (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ "$want_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
+  say "installing Debian's chromium and chromedriver"
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if [ "$want_corpus" = 1 ]; then
+  dir="${SIMHASH_DEVCORPUS:-target/devcorpus}"
+  if [ -f ../shared/corpus/build.sh ]; then
+    say "dev corpus in $dir"
+    bash ../shared/corpus/build.sh "$dir"
+  else
+    say "no dev corpus kit at ../shared/corpus: data tests will be skipped"
+    exit 3
+  fi
+fi
