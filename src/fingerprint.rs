@@ -22,7 +22,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::error::{Error, Result};
 use crate::hash::{hash_bytes, hash_short, hash_str};
 use crate::normalize::{normalize_into, NormalizeOptions};
-use crate::tokenize::{grapheme_starts, word_shingles};
+use crate::tokenize::{for_each_grapheme_start, word_shingles};
 use crate::weight::{check_weight, quantize, IdfTable, Weighting, WEIGHT_SCALE};
 
 /// The largest n-gram size (characters or words).
@@ -91,6 +91,9 @@ impl Options {
         }
         Ok(())
     }
+
+    /// The option names [`Options::from_names`] takes, as the JS API spells them.
+    pub const NAMES: [&'static str; 6] = ["mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase"];
 
     /// Options from their names, as the JS API and the CLI spell them: `mode` is `"chars"`
     /// or `"words"`, `weighting` and `punctuation` as [`Weighting::name`] and
@@ -190,7 +193,6 @@ pub struct SimHasher {
     opts: Options,
     idf: Option<Arc<IdfTable>>,
     norm: String,
-    starts: Vec<u32>,
     word: String,
     counter: Counter,
 }
@@ -203,7 +205,6 @@ impl SimHasher {
             opts,
             idf: None,
             norm: String::new(),
-            starts: Vec::new(),
             word: String::new(),
             counter: Counter::default(),
         })
@@ -300,26 +301,32 @@ impl SimHasher {
         }
         match self.opts.tokenizer {
             Tokenizer::Chars(n) => {
-                self.starts.clear();
-                grapheme_starts(&self.norm, &mut self.starts);
-                let units = self.starts.len() - 1;
+                // Stream the cluster starts through a ring of the last n + 1 of them, so
+                // memory stays O(distinct features) however long the text is.
+                let bytes = self.norm.as_bytes();
+                let counter = &mut self.counter;
+                counter.reset(bytes.len());
+                let mut ring = [0usize; MAX_NGRAM + 1];
+                let mut seen = 0usize;
+                for_each_grapheme_start(&self.norm, |e| {
+                    if seen >= n {
+                        let s = ring[(seen - n) % (MAX_NGRAM + 1)];
+                        let h = if e - s <= 8 { hash_short(bytes, s, e - s) } else { hash_bytes(&bytes[s..e]) };
+                        counter.add(h);
+                        each(s, e, h);
+                    }
+                    ring[seen % (MAX_NGRAM + 1)] = e;
+                    seen += 1;
+                });
+                let units = seen - 1;
                 if units < n {
                     return Err(Error::TextTooShort { units, needed: n, unit: "characters" });
-                }
-                let bytes = self.norm.as_bytes();
-                self.counter.reset(units + 1 - n);
-                for w in self.starts.windows(n + 1) {
-                    let (s, e) = (w[0] as usize, w[n] as usize);
-                    let h = if e - s <= 8 { hash_short(bytes, s, e - s) } else { hash_bytes(&bytes[s..e]) };
-                    self.counter.add(h);
-                    each(s, e, h);
                 }
             }
             Tokenizer::Words(n) => {
                 let mut shingles = word_shingles(&self.norm, n);
                 let mut count = 0;
-                // No more shingles than bytes, so the table never fills.
-                self.counter.reset(self.norm.len());
+                self.counter.reset(self.norm.len() / 8);
                 while let Some(sh) = shingles.next_shingle() {
                     sh.feature_into(&mut self.word);
                     let h = hash_str(&self.word);
@@ -587,63 +594,96 @@ impl ColumnCounter {
 }
 
 /// Occurrence counts of feature hashes: open addressing with linear probing, keyed by the
-/// (already well mixed) hash's top bits. Reused between texts; cleared in O(distinct).
+/// (already well mixed) hash's top bits, key and count side by side so a probe touches one
+/// cache line. Only the first `mask + 1` slots are in use, sized to the current text, so a
+/// small text after a large one still probes a small, cache-hot table; the allocation is
+/// kept. Cleared in O(distinct); doubles when half full.
 #[derive(Clone, Debug, Default)]
 struct Counter {
-    keys: Vec<u64>,
-    counts: Vec<u32>,
+    slots: Vec<Slot>,
     used: Vec<u32>,
+    mask: usize,
     shift: u32,
 }
 
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u64,
+    count: u32,
+}
+
 impl Counter {
+    /// Empties the table, sized for about `expected` distinct features (it grows as needed).
     fn reset(&mut self, expected: usize) {
         for &s in &self.used {
-            self.counts[s as usize] = 0;
+            self.slots[s as usize].count = 0;
         }
         self.used.clear();
-        let want = (expected.max(8) * 2).next_power_of_two();
-        if self.keys.len() < want || self.keys.len() > want * 64 {
-            self.keys = vec![0; want];
-            self.counts = vec![0; want];
-            self.shift = 64 - want.trailing_zeros();
+        self.resize((expected.clamp(8, 1 << 15) * 2).next_power_of_two());
+    }
+
+    /// Uses the first `slots` slots (a power of two), all of which must be empty.
+    fn resize(&mut self, slots: usize) {
+        if self.slots.len() < slots {
+            self.slots = vec![Slot::default(); slots];
+        }
+        self.mask = slots - 1;
+        self.shift = 64 - slots.trailing_zeros();
+    }
+
+    /// Doubles the table, re-inserting every feature (in first-occurrence order).
+    #[cold]
+    fn grow(&mut self) {
+        let old: Vec<(u64, u32)> = self.entries().collect();
+        for &s in &self.used {
+            self.slots[s as usize].count = 0;
+        }
+        self.used.clear();
+        self.resize((self.mask + 1) * 2);
+        for (key, count) in old {
+            let mut i = (key >> self.shift) as usize;
+            while self.slots[i].count != 0 {
+                i = (i + 1) & self.mask;
+            }
+            self.slots[i] = Slot { key, count };
+            self.used.push(i as u32);
         }
     }
 
     #[inline(always)]
     fn add(&mut self, h: u64) {
-        let mask = self.keys.len() - 1;
+        if self.used.len() * 2 > self.mask {
+            self.grow();
+        }
         let mut i = (h >> self.shift) as usize;
         loop {
-            let c = self.counts[i];
-            if c == 0 {
-                self.keys[i] = h;
-                self.counts[i] = 1;
+            let slot = &mut self.slots[i];
+            if slot.count == 0 {
+                *slot = Slot { key: h, count: 1 };
                 self.used.push(i as u32);
                 return;
             }
-            if self.keys[i] == h {
-                self.counts[i] = c + 1;
+            if slot.key == h {
+                slot.count = slot.count.saturating_add(1);
                 return;
             }
-            i = (i + 1) & mask;
+            i = (i + 1) & self.mask;
         }
     }
 
     fn get(&self, h: u64) -> u32 {
-        let mask = self.keys.len() - 1;
         let mut i = (h >> self.shift) as usize;
         loop {
-            match self.counts[i] {
-                0 => return 0,
-                c if self.keys[i] == h => return c,
-                _ => i = (i + 1) & mask,
+            match self.slots[i] {
+                Slot { count: 0, .. } => return 0,
+                Slot { key, count } if key == h => return count,
+                _ => i = (i + 1) & self.mask,
             }
         }
     }
 
     /// `(hash, tf)` of every distinct feature, in first-occurrence order.
     fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        self.used.iter().map(|&s| (self.keys[s as usize], self.counts[s as usize]))
+        self.used.iter().map(|&s| (self.slots[s as usize].key, self.slots[s as usize].count))
     }
 }

@@ -230,7 +230,9 @@ impl Sink<'_> {
             }
             return;
         }
-        if is_space(c) {
+        if matches!(c as u32, 0x4E00..=0x9FFF | 0x3400..=0x4DBF) {
+            self.keep(c); // CJK ideographs: no case, no space, no punctuation
+        } else if is_space(c) {
             self.space();
         } else if is_punct(c) {
             self.punct(c);

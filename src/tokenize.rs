@@ -43,24 +43,31 @@ fn simple(c: char) -> bool {
 }
 
 /// Appends the byte offset of every grapheme cluster start in `text` to `out`, then
-/// `text.len()`. A fast path for text made of [`simple`] characters; everything else is
-/// handed to `unicode-segmentation`, so the result always equals
-/// `text.grapheme_indices(true)` (property test).
+/// `text.len()`. See [`for_each_grapheme_start`].
 pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
+    for_each_grapheme_start(text, |i| out.push(i as u32));
+}
+
+/// Calls `f` with the byte offset of every grapheme cluster start in `text`, in order,
+/// then with `text.len()`. A fast path for text made of [`simple`] characters; every other
+/// stretch is handed to `unicode-segmentation`, so the result always equals
+/// `text.grapheme_indices(true)` (property test in `tests/properties.rs`).
+#[inline]
+pub fn for_each_grapheme_start(text: &str, mut f: impl FnMut(usize)) {
     let bytes = text.as_bytes();
     let mut i = 0;
     // Invariant: i is a boundary, and the char before i (if any) is simple.
     while i < bytes.len() {
         let b = bytes[i];
         if (0x20..=0x7E).contains(&b) && bytes.get(i + 1).map_or(true, |&n| (0x20..=0x7E).contains(&n)) {
-            out.push(i as u32);
+            f(i);
             i += 1;
             continue;
         }
         let c = text[i..].chars().next().unwrap_or('\0');
         let next = text[i + c.len_utf8()..].chars().next();
         if simple(c) && next.map_or(true, simple) {
-            out.push(i as u32);
+            f(i);
             i += c.len_utf8();
             continue;
         }
@@ -77,11 +84,11 @@ pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
             j += d.len_utf8();
         }
         for (k, _) in text[i..j].grapheme_indices(true) {
-            out.push((i + k) as u32);
+            f(i + k);
         }
         i = j;
     }
-    out.push(bytes.len() as u32);
+    f(bytes.len());
 }
 
 /// Character n-grams of `text`: every run of `n` consecutive grapheme clusters.

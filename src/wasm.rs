@@ -19,18 +19,19 @@ fn js_error(e: Error) -> JsValue {
     err.into()
 }
 
-fn bad_argument(what: &str, e: impl std::fmt::Display) -> JsValue {
-    js_error(Error::InvalidOption { option: "argument", value: what.to_owned(), expected: e.to_string() })
+/// A JS value of the wrong shape, as an `InvalidOption` error naming what was expected.
+fn bad_argument(option: &'static str, expected: &str, e: impl std::fmt::Display) -> JsValue {
+    js_error(Error::InvalidOption { option, value: format!("({e})"), expected: expected.to_owned() })
 }
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true).serialize_maps_as_objects(true))
-        .map_err(|e| bad_argument("result", e))
+        .map_err(|e| bad_argument("result", "a serialisable value", e))
 }
 
 /// Options as JS spells them: `{ mode, ngram, weighting, punctuation, nfkc, lowercase }`.
 #[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct JsOptions {
     mode: Option<String>,
     ngram: Option<f64>,
@@ -44,7 +45,17 @@ fn options_from_js(value: JsValue) -> Result<Options, JsValue> {
     let o: JsOptions = if value.is_undefined() || value.is_null() {
         JsOptions::default()
     } else {
-        serde_wasm_bindgen::from_value(value).map_err(|e| bad_argument("options", e))?
+        // serde_wasm_bindgen reads only the known keys, so check for misspelt ones here.
+        if let Some(obj) = value.dyn_ref::<js_sys::Object>() {
+            for key in js_sys::Object::keys(obj).iter() {
+                let key = key.as_string().unwrap_or_default();
+                if !Options::NAMES.contains(&key.as_str()) {
+                    return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", Options::NAMES.join(", ")))));
+                }
+            }
+        }
+        serde_wasm_bindgen::from_value(value)
+            .map_err(|e| bad_argument("options", "an object like { ngram: 6, weighting: \"sublinear\" }", e))?
     };
     Options::from_names(o.mode.as_deref(), o.ngram, o.weighting.as_deref(), o.punctuation.as_deref(), o.nfkc, o.lowercase)
         .map_err(js_error)
@@ -54,7 +65,7 @@ fn options_from_js(value: JsValue) -> Result<Options, JsValue> {
 #[serde(rename_all = "camelCase")]
 struct JsOptionsOut {
     mode: &'static str,
-    ngram: usize,
+    ngram: u32,
     weighting: &'static str,
     punctuation: &'static str,
     nfkc: bool,
@@ -66,7 +77,7 @@ impl From<&Options> for JsOptionsOut {
     fn from(o: &Options) -> Self {
         JsOptionsOut {
             mode: o.tokenizer.mode(),
-            ngram: o.tokenizer.n(),
+            ngram: o.tokenizer.n() as u32,
             weighting: o.weighting.name(),
             punctuation: o.normalize.punctuation.name(),
             nfkc: o.normalize.nfkc,
@@ -115,8 +126,8 @@ impl JsSimHasher {
         let e = self.0.explain(text).map_err(js_error)?;
         #[derive(Serialize)]
         struct Tok<'a> {
-            start: usize,
-            end: usize,
+            start: u32,
+            end: u32,
             text: &'a str,
             hash: u64,
             tf: u32,
@@ -133,7 +144,7 @@ impl JsSimHasher {
         let tokens = e
             .tokens
             .iter()
-            .map(|t| Tok { start: t.start, end: t.end, text: &e.normalized[t.start..t.end], hash: t.hash, tf: t.tf, weight: t.weight, first: t.first })
+            .map(|t| Tok { start: t.start as u32, end: t.end as u32, text: &e.normalized[t.start..t.end], hash: t.hash, tf: t.tf, weight: t.weight, first: t.first })
             .collect();
         to_js(&Out { normalized: &e.normalized, tokens, sums: e.sums.to_vec(), fingerprint: e.fingerprint })
     }
@@ -143,7 +154,7 @@ impl JsSimHasher {
 #[wasm_bindgen(js_name = fromFeatures)]
 pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
     let list: Vec<(String, f64)> = serde_wasm_bindgen::from_value(features)
-        .map_err(|e| bad_argument("features (expected an array of [string, number] pairs)", e))?;
+        .map_err(|e| bad_argument("features", "an array of [string, number] pairs", e))?;
     fingerprint::fingerprint_features(&list).map_err(js_error)
 }
 
@@ -157,7 +168,7 @@ pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
         weight: f64,
     }
     let list: Vec<F> = serde_wasm_bindgen::from_value(features)
-        .map_err(|e| bad_argument("features (expected [{ bits: \"1010\", weight: 1 }, ...])", e))?;
+        .map_err(|e| bad_argument("features", "an array like [{ bits: \"1010\", weight: 1 }]", e))?;
     let mut parsed = Vec::with_capacity(list.len());
     for (index, f) in list.into_iter().enumerate() {
         let bits = fingerprint::parse_bits(&f.bits).ok_or_else(|| {

@@ -130,8 +130,9 @@ pub fn ln(x: f64) -> f64 {
     for k in (0..14).rev() {
         s = s * z2 + 1.0 / (2 * k + 1) as f64;
     }
-    const LN2_HI: f64 = 6.931_471_803_691_238_2e-1; // ln 2 split so e·LN2_HI is exact
-    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+    // ln 2 split in two (fdlibm's constants) so that e·LN2_HI is exact.
+    const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
     let ef = e as f64;
     ef * LN2_HI + (2.0 * z * s + ef * LN2_LO)
 }

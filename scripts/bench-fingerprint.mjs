@@ -1,0 +1,53 @@
+// Wasm-under-Node half of `npm run bench:fingerprint`. Reads the native figures printed
+// by `cargo bench --bench fingerprint` (file given as argv[2]), measures the npm package
+// on the same texts, and prints the combined table and the RESULT line.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+
+const require = createRequire(import.meta.url);
+const { SimHasher } = require('../pkg/index.cjs');
+const quick = process.argv.includes('--quick');
+const native = JSON.parse(readFileSync(process.argv[2], 'utf8').split('\n').find((l) => l.startsWith('NATIVE ')).slice(7));
+
+const dir = process.env.SIMHASH_DEVCORPUS;
+const en = []; const zh = [];
+for (const line of readFileSync(`${dir}/docs.jsonl`, 'utf8').split('\n')) {
+  if (!line) continue;
+  const d = JSON.parse(line);
+  (d.lang === 'zh' ? zh : en).push(d.text);
+}
+if (quick) { en.length = Math.min(en.length, 1500); zh.length = Math.min(zh.length, 1500); }
+const all = en.concat(zh);
+const bytes = (v) => v.reduce((s, t) => s + Buffer.byteLength(t), 0);
+const minMs = quick ? 300 : 2000;
+
+function throughput(texts, run) {
+  run(texts.slice(0, 200)); // warm-up
+  const total = bytes(texts);
+  let rounds = 0; const t0 = performance.now();
+  do { run(texts); rounds++; } while (performance.now() - t0 < minMs);
+  return (total * rounds) / ((performance.now() - t0) / 1000) / 1e6;
+}
+
+const h = new SimHasher();
+let sink = 0n;
+const perDoc = (texts) => { for (const t of texts) sink ^= h.fingerprint(t); };
+const batch = (texts) => { for (const f of h.fingerprintBatch(texts)) sink ^= f; };
+const wasmAll = throughput(all, batch);
+const wasmEn = throughput(en, batch);
+const wasmZh = throughput(zh, batch);
+const perDocAll = throughput(all, perDoc);
+const rssMb = process.resourceUsage().maxRSS / 1024;
+const wasmMemMb = require('../pkg/node/simhash_wasm.js').__wasm?.memory?.buffer?.byteLength / 2 ** 20;
+
+const f = (x) => x.toFixed(1).padStart(9);
+console.log(`\n${'MB/s, one run'.padEnd(52)} ${'all'.padStart(9)} ${'en'.padStart(9)} ${'zh'.padStart(9)}`);
+console.log(`${'native core (cargo bench)'.padEnd(52)} ${f(native.native_mb_s)} ${f(native.native_en_mb_s)} ${f(native.native_zh_mb_s)}`);
+console.log(`${'wasm under Node, fingerprintBatch (one crossing)'.padEnd(52)} ${f(wasmAll)} ${f(wasmEn)} ${f(wasmZh)}`);
+console.log(`${'wasm under Node, fingerprint() per document'.padEnd(52)} ${f(perDocAll)}`);
+console.log(`${'peer: simhash 0.3.0 crate, native'.padEnd(52)} ${f(native.peer_mb_s)} ${f(native.peer_en_mb_s)} ${f(native.peer_zh_mb_s)}`);
+console.log(`wasm/native ${(wasmAll / native.native_mb_s).toFixed(2)}; batch vs per-document call ${(wasmAll / perDocAll).toFixed(2)}x; ours (wasm) vs peer (native) ${(wasmAll / native.peer_mb_s).toFixed(2)}x`);
+console.log(`peak memory: native process ${native.native_peak_rss_mb.toFixed(1)} MB RSS; Node process ${rssMb.toFixed(1)} MB RSS${Number.isFinite(wasmMemMb) ? `, wasm linear memory ${wasmMemMb.toFixed(1)} MB` : ''} (corpus text included)`);
+if (sink === 42n) console.log('');
+console.log(`RESULT wasm_mb_s=${wasmAll.toFixed(1)} native_mb_s=${native.native_mb_s.toFixed(1)} ratio=${(wasmAll / native.native_mb_s).toFixed(2)} peer_mb_s=${native.peer_mb_s.toFixed(1)} per_doc_mb_s=${perDocAll.toFixed(1)}${quick ? ' quick=1' : ''}`);
