@@ -1,0 +1,176 @@
+//! Property tests: every fast path equals its naive reference on random input (the memchr
+//! model), and the fingerprint has the properties the scheme promises.
+
+use simhash_wasm::fingerprint::fingerprint_features;
+use simhash_wasm::normalize::{normalize, normalize_reference, NormalizeOptions, Punctuation};
+use simhash_wasm::tokenize::grapheme_starts;
+use simhash_wasm::{hamming, NormalizeOptions as N, Options, SimHasher, Tokenizer, Weighting};
+use unicode_segmentation::UnicodeSegmentation;
+
+/// SplitMix64: a small seeded generator, so every run tests the same cases.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Characters that exercise every path: ASCII, CJK, combining marks, compatibility forms,
+/// Hangul jamo, emoji with ZWJ and skin tones, regional indicators, Indic conjuncts,
+/// controls, odd whitespace, punctuation of several scripts.
+const ALPHABET: &[&str] = &[
+    "a", "B", "z", " ", "  ", "\t", "\n", "\r\n", "\r", ".", ",", "-", "!", "'", "0", "9", "上", "海", "赛", "㐀",
+    "，", "。", "！", "「", "」", "\u{301}", "\u{308}", "\u{327}", "e\u{301}", "ﬁ", "Ａ", "ｂ", "①", "Ⅻ", "ㄱ",
+    "\u{1100}", "\u{1161}", "\u{11A8}", "가", "👩", "\u{200D}", "👧", "\u{1F3FD}", "🇫", "🇷", "क", "\u{94D}", "ष",
+    "\u{0}", "\u{7F}", "\u{1C}", "\u{85}", "\u{A0}", "\u{2028}", "\u{3000}", "İ", "ß", "Σ", "ς", "ǅ", "ｶ", "\u{FF9E}",
+    "\u{3099}", "か", "が", "€", "≈", "^", "`", "\u{FEFF}", "\u{E000}", "\u{10FFFF}", "\u{2F800}", "\u{F900}",
+];
+
+fn random_text(rng: &mut Rng, max_len: usize) -> String {
+    let len = rng.below(max_len + 1);
+    (0..len).map(|_| ALPHABET[rng.below(ALPHABET.len())]).collect()
+}
+
+const CASES: usize = 20_000;
+
+#[test]
+fn fast_normalisation_equals_the_reference() {
+    let mut rng = Rng(1);
+    for case in 0..CASES {
+        let text = random_text(&mut rng, 24);
+        for punctuation in [Punctuation::Keep, Punctuation::Drop, Punctuation::Collapse] {
+            for (nfkc, lowercase) in [(true, true), (false, true), (true, false)] {
+                let o = NormalizeOptions { punctuation, nfkc, lowercase };
+                assert_eq!(normalize(&text, &o), normalize_reference(&text, &o), "case {case}: {text:?} {o:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fast_grapheme_boundaries_equal_unicode_segmentation() {
+    let mut rng = Rng(2);
+    for case in 0..CASES {
+        let text = random_text(&mut rng, 24);
+        let mut got = Vec::new();
+        grapheme_starts(&text, &mut got);
+        let mut want: Vec<u32> = text.grapheme_indices(true).map(|(i, _)| i as u32).collect();
+        want.push(text.len() as u32);
+        assert_eq!(got, want, "case {case}: {text:?}");
+    }
+}
+
+#[test]
+fn normalisation_is_idempotent() {
+    let mut rng = Rng(3);
+    let o = NormalizeOptions::default();
+    for _ in 0..CASES / 4 {
+        let text = random_text(&mut rng, 24);
+        let once = normalize(&text, &o);
+        // Lower-casing can produce sequences NFKC changes again (e.g. İ), so idempotence is
+        // checked on ASCII + CJK + marks only, where it must hold.
+        if once.chars().all(|c| (c as u32) < 0x300 || ('\u{4E00}'..='\u{9FFF}').contains(&c)) {
+            assert_eq!(normalize(&once, &o), once, "{text:?}");
+        }
+        assert!(!once.starts_with(' ') && !once.ends_with(' ') && !once.contains("  "), "{once:?}");
+    }
+}
+
+#[test]
+fn fingerprint_depends_on_the_normalised_text_only() {
+    let mut h = SimHasher::new(Options::default()).unwrap();
+    let pairs = [
+        ("The Quick Brown Fox jumps", "the   quick\nbrown\tfox JUMPS"),
+        ("ＦＵＬＬ width ﬁne text", "FULL width fine text"),
+        ("Cafe\u{301} au lait, s'il vous plait", "Café au lait, s'il vous plait"),
+        ("Separator -------- below it", "Separator - below it"),
+        ("上海上港，亚冠附加赛。", "上海上港,亚冠附加赛。"),
+    ];
+    for (a, b) in pairs {
+        assert_eq!(h.fingerprint(a).unwrap(), h.fingerprint(b).unwrap(), "{a:?} vs {b:?}");
+    }
+}
+
+/// The reported failure of TF weights: 152 different e-mails shared one fingerprint,
+/// because a `-----` separator dominated. With the default options, a long separator run
+/// or a heavily repeated boilerplate line must not decide the fingerprint.
+#[test]
+fn a_repeated_feature_cannot_decide_the_default_fingerprint() {
+    let mut rng = Rng(4);
+    let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa"];
+    let mut body = || (0..60).map(|_| words[rng.below(words.len())]).collect::<Vec<_>>().join(" ");
+    let sep = "-".repeat(5000);
+    let boiler = "-----\n".repeat(400);
+    let mut default = SimHasher::new(Options::default()).unwrap();
+    let mut tf = SimHasher::new(Options {
+        weighting: Weighting::Tf,
+        normalize: N { punctuation: Punctuation::Keep, ..N::default() },
+        ..Options::default()
+    })
+    .unwrap();
+    let mut fps = Vec::new();
+    let mut tf_fps = Vec::new();
+    for _ in 0..152 {
+        let mail = format!("{}\n{sep}\n{}\n{boiler}", body(), body());
+        fps.push(default.fingerprint(&mail).unwrap());
+        tf_fps.push(tf.fingerprint(&mail).unwrap());
+    }
+    // TF weights with punctuation kept reproduce the failure: the separator wins.
+    let tf_distinct: std::collections::HashSet<_> = tf_fps.iter().collect();
+    assert!(tf_distinct.len() < 5, "the TF control should collapse, got {} distinct", tf_distinct.len());
+    // The default keeps different mails apart: all distinct, and far apart on average.
+    let distinct: std::collections::HashSet<_> = fps.iter().collect();
+    assert_eq!(distinct.len(), fps.len());
+    let mean: f64 = fps.windows(2).map(|w| f64::from(hamming(w[0], w[1]))).sum::<f64>() / (fps.len() - 1) as f64;
+    assert!(mean > 16.0, "mean distance between different mails {mean}");
+}
+
+#[test]
+fn similar_texts_are_closer_than_different_ones() {
+    let mut h = SimHasher::new(Options::default()).unwrap();
+    let base = "Detecting near-duplicates for web crawling is a problem of practical importance. \
+                Documents that are exact duplicates of each other are easy to find; near-duplicates \
+                differ in a small portion, such as advertisements, counters and timestamps.";
+    let edited = base.replace("counters", "visit counters").replace("practical", "real practical");
+    let other = "We all scream for ice cream, and the cat sat on the mat while the dog barked at the moon all night long.";
+    let (a, b, c) = (h.fingerprint(base).unwrap(), h.fingerprint(&edited).unwrap(), h.fingerprint(other).unwrap());
+    assert!(hamming(a, b) <= 10, "{}", hamming(a, b));
+    assert!(hamming(a, c) >= 16, "{}", hamming(a, c));
+}
+
+#[test]
+fn caller_features_are_order_independent_and_add_up() {
+    let a = fingerprint_features(&[("Apache", 10.0), ("Hadoop", 15.0), ("Apache", 5.0)]).unwrap();
+    let b = fingerprint_features(&[("Hadoop", 15.0), ("Apache", 15.0)]).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn every_setting_handles_random_text_without_panicking() {
+    let mut rng = Rng(5);
+    let mut hashers: Vec<SimHasher> = Vec::new();
+    for n in [1, 2, 3, 6, 16] {
+        for w in [Weighting::Binary, Weighting::Tf, Weighting::Sublinear] {
+            for tok in [Tokenizer::Chars(n), Tokenizer::Words(n)] {
+                hashers.push(SimHasher::new(Options { tokenizer: tok, weighting: w, normalize: N::default() }).unwrap());
+            }
+        }
+    }
+    for _ in 0..2000 {
+        let text = random_text(&mut rng, 40);
+        for h in &mut hashers {
+            match h.fingerprint(&text) {
+                Ok(_) | Err(simhash_wasm::Error::EmptyText) | Err(simhash_wasm::Error::TextTooShort { .. }) => {}
+                Err(e) => panic!("{text:?}: {e}"),
+            }
+        }
+    }
+}
