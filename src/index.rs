@@ -1165,6 +1165,18 @@ impl<I: IndexId> Index<I> {
         scratch.len()
     }
 
+    #[doc(hidden)]
+    pub fn debug_candidates(&self, q: u64) -> Vec<usize> {
+        let mut v = Vec::new();
+        for seg in &self.segments {
+            for table in &seg.tables {
+                let b = table.ext.bucket(q);
+                v.push((table.dir[b + 1] - table.dir[b]) as usize);
+            }
+        }
+        v
+    }
+
     fn sort_slots(&self, v: &mut [(u32, u32)]) {
         let ids = &self.ids;
         v.sort_unstable_by(|a, b| a.1.cmp(&b.1).then_with(|| ids[a.0 as usize].cmp(&ids[b.0 as usize])));
