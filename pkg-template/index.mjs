@@ -5,6 +5,7 @@ const wasm = createRequire(import.meta.url)('./index.cjs');
 
 export const {
   SimHasher,
+  SimHashIndex,
   fromFeatures,
   simhashBits,
   hamming,

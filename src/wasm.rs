@@ -214,3 +214,350 @@ pub fn from_hex(hex: &str) -> Result<u64, JsValue> {
 pub fn hash_version() -> u32 {
     crate::hash::HASH_VERSION
 }
+
+// ---------------------------------------------------------------------------------------
+// The index
+// ---------------------------------------------------------------------------------------
+
+use crate::index::{FlatMatches, Index, IndexId, Layout, Match, Pair};
+
+/// Index options as JS spells them.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct JsIndexOptions {
+    k: Option<u32>,
+    layout: Option<JsLayout>,
+    expected_size: Option<f64>,
+    memory_budget: Option<f64>,
+    ids: Option<String>,
+}
+
+const INDEX_OPTION_NAMES: [&str; 5] = ["k", "layout", "expectedSize", "memoryBudget", "ids"];
+
+/// `layout`: `"default"`, `"auto"`, `"probe"`, or explicit block widths like `[16, 16, 16, 16]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum JsLayout {
+    Named(String),
+    Widths(Vec<u32>),
+}
+
+/// The two id kinds the core index takes; which one is fixed by the `ids` option, or by
+/// the first id inserted.
+enum Ids {
+    Unset(Layout),
+    Num(Index<u64>),
+    Str(Index<String>),
+}
+
+/// Runs `$body` with `$ix` bound to whichever concrete index is inside.
+macro_rules! with_index {
+    ($self:expr, $ix:ident => $body:expr, unset => $unset:expr) => {
+        match &$self.0 {
+            Ids::Num($ix) => $body,
+            Ids::Str($ix) => $body,
+            Ids::Unset(_) => $unset,
+        }
+    };
+}
+
+fn id_to_js<I: IndexId + IdJs>(id: &I) -> JsValue {
+    id.to_js()
+}
+
+/// Conversion of one id kind to and from JS values.
+trait IdJs: Sized {
+    const KIND: &'static str;
+    fn from_js(v: &JsValue) -> Result<Self, JsValue>;
+    fn to_js(&self) -> JsValue;
+}
+
+impl IdJs for u64 {
+    const KIND: &'static str = "number";
+    fn from_js(v: &JsValue) -> Result<u64, JsValue> {
+        match v.as_f64() {
+            Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 9_007_199_254_740_991.0 => Ok(x as u64),
+            _ => Err(js_error(Error::option(
+                "id",
+                format!("{v:?}"),
+                "a non-negative safe integer, since this index holds number ids (make one with { ids: \"string\" } for strings)",
+            ))),
+        }
+    }
+    fn to_js(&self) -> JsValue {
+        JsValue::from_f64(*self as f64)
+    }
+}
+
+impl IdJs for String {
+    const KIND: &'static str = "string";
+    fn from_js(v: &JsValue) -> Result<String, JsValue> {
+        v.as_string().ok_or_else(|| {
+            js_error(Error::option("id", format!("{v:?}"), "a string, since this index holds string ids (make one with { ids: \"number\" } for numbers)"))
+        })
+    }
+    fn to_js(&self) -> JsValue {
+        JsValue::from_str(self)
+    }
+}
+
+fn matches_to_js<I: IndexId + IdJs>(ms: &[Match<I>]) -> JsValue {
+    let out = js_sys::Array::new_with_length(ms.len() as u32);
+    for (i, m) in ms.iter().enumerate() {
+        let o = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&o, &"id".into(), &id_to_js(&m.id));
+        let _ = js_sys::Reflect::set(&o, &"distance".into(), &m.distance.into());
+        out.set(i as u32, o.into());
+    }
+    out.into()
+}
+
+fn pairs_to_js<I: IndexId + IdJs>(ps: &[Pair<I>]) -> JsValue {
+    let out = js_sys::Array::new_with_length(ps.len() as u32);
+    for (i, p) in ps.iter().enumerate() {
+        let o = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&o, &"a".into(), &id_to_js(&p.a));
+        let _ = js_sys::Reflect::set(&o, &"b".into(), &id_to_js(&p.b));
+        let _ = js_sys::Reflect::set(&o, &"distance".into(), &p.distance.into());
+        out.set(i as u32, o.into());
+    }
+    out.into()
+}
+
+fn flat_to_js<I: IndexId + IdJs>(f: &FlatMatches<I>) -> JsValue {
+    let o = js_sys::Object::new();
+    let ids = js_sys::Array::new_with_length(f.ids.len() as u32);
+    for (i, id) in f.ids.iter().enumerate() {
+        ids.set(i as u32, id_to_js(id));
+    }
+    let _ = js_sys::Reflect::set(&o, &"queries".into(), &js_sys::Uint32Array::from(&f.queries[..]).into());
+    let _ = js_sys::Reflect::set(&o, &"ids".into(), &ids.into());
+    let _ = js_sys::Reflect::set(&o, &"distances".into(), &js_sys::Uint32Array::from(&f.distances[..]).into());
+    o.into()
+}
+
+fn clusters_to_js<I: IndexId + IdJs>(cs: &[Vec<I>]) -> JsValue {
+    let out = js_sys::Array::new_with_length(cs.len() as u32);
+    for (i, c) in cs.iter().enumerate() {
+        out.set(i as u32, c.iter().map(id_to_js).collect::<js_sys::Array>().into());
+    }
+    out.into()
+}
+
+/// The multi-table near-duplicate index (Manku et al.): every stored fingerprint within
+/// `k` bits of a query, exactly.
+#[wasm_bindgen(js_name = SimHashIndex)]
+pub struct JsIndex(Ids);
+
+#[wasm_bindgen(js_class = SimHashIndex)]
+impl JsIndex {
+    /// `new SimHashIndex({ k: 3, layout: "default" | "auto" | "probe" | [16, 16, 16, 16], expectedSize, memoryBudget, ids: "number" | "string" })`
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsIndex, JsValue> {
+        let o: JsIndexOptions = if options.is_undefined() || options.is_null() {
+            JsIndexOptions::default()
+        } else {
+            if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
+                for key in js_sys::Object::keys(obj).iter() {
+                    let key = key.as_string().unwrap_or_default();
+                    if !INDEX_OPTION_NAMES.contains(&key.as_str()) {
+                        return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", INDEX_OPTION_NAMES.join(", ")))));
+                    }
+                }
+            }
+            serde_wasm_bindgen::from_value(options).map_err(|e| bad_argument("options", "an object like { k: 3, layout: \"default\" }", e))?
+        };
+        let k = o.k.unwrap_or(3);
+        let layout = match o.layout {
+            None => Layout::default_for_k(k),
+            Some(JsLayout::Named(n)) => match n.as_str() {
+                "default" => Layout::default_for_k(k),
+                "probe" => Layout::probe(k),
+                "auto" => Layout::auto(o.expected_size.unwrap_or(1e6) as usize, k, o.memory_budget.map(|b| b as usize)),
+                _ => Err(Error::option("layout", format!("{n:?}"), "\"default\", \"auto\", \"probe\" or an array of block widths")),
+            },
+            Some(JsLayout::Widths(w)) => Layout::new(k, &w),
+        }
+        .map_err(js_error)?;
+        Ok(JsIndex(match o.ids.as_deref() {
+            None => Ids::Unset(layout),
+            Some("number") => Ids::Num(Index::new(layout)),
+            Some("string") => Ids::Str(Index::new(layout)),
+            Some(other) => return Err(js_error(Error::option("ids", format!("{other:?}"), "\"number\" or \"string\""))),
+        }))
+    }
+
+    /// Fixes the id kind from the first id, if not fixed yet.
+    fn settle(&mut self, first: &JsValue) {
+        if let Ids::Unset(layout) = &self.0 {
+            let layout = layout.clone();
+            self.0 = if first.is_string() { Ids::Str(Index::new(layout)) } else { Ids::Num(Index::new(layout)) };
+        }
+    }
+
+    /// Adds one entry. An id already present throws (`DuplicateId`): remove it first.
+    pub fn insert(&mut self, id: JsValue, fingerprint: u64) -> Result<(), JsValue> {
+        self.settle(&id);
+        match &mut self.0 {
+            Ids::Num(ix) => ix.insert(u64::from_js(&id)?, fingerprint).map_err(js_error),
+            Ids::Str(ix) => ix.insert(String::from_js(&id)?, fingerprint).map_err(js_error),
+            Ids::Unset(_) => Ok(()),
+        }
+    }
+
+    /// Adds many entries at once (sorted once): `ids[i]` gets `fingerprints[i]`.
+    #[wasm_bindgen(js_name = insertBatch)]
+    pub fn insert_batch(&mut self, ids: Vec<JsValue>, fingerprints: Vec<u64>) -> Result<(), JsValue> {
+        if ids.len() != fingerprints.len() {
+            return Err(js_error(Error::option("ids", ids.len(), format!("as many ids as fingerprints ({})", fingerprints.len()))));
+        }
+        let Some(first) = ids.first() else { return Ok(()) };
+        self.settle(first);
+        match &mut self.0 {
+            Ids::Num(ix) => {
+                let ids: Vec<u64> = ids.iter().map(u64::from_js).collect::<Result<_, _>>()?;
+                ix.extend(ids.into_iter().zip(fingerprints)).map_err(js_error)
+            }
+            Ids::Str(ix) => {
+                let ids: Vec<String> = ids.iter().map(String::from_js).collect::<Result<_, _>>()?;
+                ix.extend(ids.into_iter().zip(fingerprints)).map_err(js_error)
+            }
+            Ids::Unset(_) => Ok(()),
+        }
+    }
+
+    /// Removes an entry and returns its fingerprint; an unknown id throws (`UnknownId`).
+    pub fn remove(&mut self, id: JsValue) -> Result<u64, JsValue> {
+        match &mut self.0 {
+            Ids::Num(ix) => ix.remove(&u64::from_js(&id)?).map_err(js_error),
+            Ids::Str(ix) => ix.remove(&String::from_js(&id)?).map_err(js_error),
+            Ids::Unset(_) => Err(js_error(Error::UnknownId { id: format!("{id:?}") })),
+        }
+    }
+
+    /// `true` when the id is stored.
+    pub fn has(&self, id: JsValue) -> bool {
+        match &self.0 {
+            Ids::Num(ix) => u64::from_js(&id).map(|i| ix.contains(&i)).unwrap_or(false),
+            Ids::Str(ix) => String::from_js(&id).map(|i| ix.contains(&i)).unwrap_or(false),
+            Ids::Unset(_) => false,
+        }
+    }
+
+    /// Every stored entry within `k` bits (the layout's k, or a smaller one), as
+    /// `[{ id, distance }]` sorted by distance, then id.
+    pub fn query(&self, fingerprint: u64, k: Option<u32>) -> Result<JsValue, JsValue> {
+        with_index!(self, ix => match k {
+            None => Ok(matches_to_js(&ix.query(fingerprint))),
+            Some(k) => Ok(matches_to_js(&ix.query_within(fingerprint, k).map_err(js_error)?)),
+        }, unset => Ok(js_sys::Array::new().into()))
+    }
+
+    /// One result array per query fingerprint.
+    #[wasm_bindgen(js_name = queryBatch)]
+    pub fn query_batch(&self, fingerprints: Vec<u64>) -> JsValue {
+        with_index!(self, ix => ix.query_batch(&fingerprints).iter().map(|m| matches_to_js(m)).collect::<js_sys::Array>().into(),
+            unset => fingerprints.iter().map(|_| JsValue::from(js_sys::Array::new())).collect::<js_sys::Array>().into())
+    }
+
+    /// All matches of a batch as parallel arrays `{ queries: Uint32Array, ids, distances: Uint32Array }`.
+    #[wasm_bindgen(js_name = queryBatchFlat)]
+    pub fn query_batch_flat(&self, fingerprints: Vec<u64>) -> JsValue {
+        with_index!(self, ix => flat_to_js(&ix.query_batch_flat(&fingerprints)), unset => flat_to_js::<u64>(&FlatMatches::default()))
+    }
+
+    /// Reports the matches of `fingerprint`, then inserts it under `id` (one call).
+    #[wasm_bindgen(js_name = queryAndInsert)]
+    pub fn query_and_insert(&mut self, id: JsValue, fingerprint: u64) -> Result<JsValue, JsValue> {
+        self.settle(&id);
+        match &mut self.0 {
+            Ids::Num(ix) => Ok(matches_to_js(&ix.query_and_insert(u64::from_js(&id)?, fingerprint).map_err(js_error)?)),
+            Ids::Str(ix) => Ok(matches_to_js(&ix.query_and_insert(String::from_js(&id)?, fingerprint).map_err(js_error)?)),
+            Ids::Unset(_) => Ok(js_sys::Array::new().into()),
+        }
+    }
+
+    /// Every unordered pair of stored ids within `k` bits: `[{ a, b, distance }]`.
+    #[wasm_bindgen(js_name = selfJoin)]
+    pub fn self_join(&self) -> JsValue {
+        with_index!(self, ix => pairs_to_js(&ix.self_join()), unset => js_sys::Array::new().into())
+    }
+
+    /// Groups of ids connected by within-`k` links (connected components, 2+ members).
+    pub fn clusters(&self) -> JsValue {
+        with_index!(self, ix => clusters_to_js(&ix.clusters()), unset => js_sys::Array::new().into())
+    }
+
+    /// The fingerprint stored under `id`, or `undefined`.
+    pub fn get(&self, id: JsValue) -> Option<u64> {
+        match &self.0 {
+            Ids::Num(ix) => u64::from_js(&id).ok().and_then(|i| ix.get(&i)),
+            Ids::Str(ix) => String::from_js(&id).ok().and_then(|i| ix.get(&i)),
+            Ids::Unset(_) => None,
+        }
+    }
+
+    /// Number of stored entries.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> f64 {
+        with_index!(self, ix => ix.len() as f64, unset => 0.0)
+    }
+
+    /// `"number"`, `"string"`, or `undefined` before the first insert.
+    #[wasm_bindgen(getter, js_name = idKind)]
+    pub fn id_kind(&self) -> Option<String> {
+        match &self.0 {
+            Ids::Num(_) => Some(u64::KIND.into()),
+            Ids::Str(_) => Some(String::KIND.into()),
+            Ids::Unset(_) => None,
+        }
+    }
+
+    /// Layout, costs and expectations: `{ k, widths, tables, keyBits, expectedCandidates, bytes, bytesPerFp, ... }`.
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct S<'a> {
+            layout: String,
+            k: u32,
+            widths: &'a [u32],
+            probe: bool,
+            size: f64,
+            tables: u32,
+            table_blocks: &'a [Vec<u32>],
+            key_bits: Vec<u32>,
+            expected_candidates_per_table: Vec<f64>,
+            expected_candidates: f64,
+            probes_per_query: f64,
+            bytes: f64,
+            bytes_per_fp: f64,
+            segments: u32,
+            buffered: f64,
+            tombstones: f64,
+        }
+        let (layout, st) = match &self.0 {
+            Ids::Num(ix) => (ix.layout(), Some(ix.stats())),
+            Ids::Str(ix) => (ix.layout(), Some(ix.stats())),
+            Ids::Unset(l) => (l, None),
+        };
+        let st = st.unwrap_or_else(|| Index::<u64>::new(layout.clone()).stats());
+        to_js(&S {
+            layout: layout.to_string(),
+            k: layout.k(),
+            widths: layout.widths(),
+            probe: layout.is_probe(),
+            size: st.len as f64,
+            tables: st.tables as u32,
+            table_blocks: layout.table_blocks(),
+            key_bits: st.key_bits,
+            expected_candidates_per_table: st.expected_candidates_per_table,
+            expected_candidates: st.expected_candidates,
+            probes_per_query: st.probes_per_query as f64,
+            bytes: st.bytes as f64,
+            bytes_per_fp: st.bytes_per_fp,
+            segments: st.segments as u32,
+            buffered: st.buffered as f64,
+            tombstones: st.tombstones as f64,
+        })
+    }
+}

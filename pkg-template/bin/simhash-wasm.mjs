@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+// simhash-wasm command line: near-duplicate clusters, fingerprints and explanations.
+// Run `simhash-wasm --help` for usage. Every piece of logic is the wasm core's; this file
+// reads inputs, parses flags and prints.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, extname, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const wasm = require('../index.cjs');
+const { SimHasher, SimHashIndex, toHex } = wasm;
+
+const HELP = `simhash-wasm: near-duplicate detection with SimHash
+
+usage:
+  simhash-wasm dedup [PATH|-] [options]     near-duplicate clusters (JSON lines, or --format table)
+  simhash-wasm fingerprint [PATH|-] [opts]  one line per document: id<TAB>16 hex digits
+  simhash-wasm explain TEXT|FILE [opts]     every step of one fingerprint, as a table
+
+PATH is a folder of .txt/.html files (searched recursively), a JSONL file of
+{"id": ..., "text": ...} lines, a single text file, or - for JSONL on stdin.
+dedup with no PATH runs on the sample corpus shipped with the package (SPDX licence texts).
+
+options:
+  --k N              near-duplicates differ in at most N bits (default 6; 0..63)
+  --ngram N          characters per n-gram (default 6)
+  --mode chars|words n-grams of characters (default) or of words
+  --weighting W      binary | tf | sublinear (default)
+  --punctuation P    keep | drop | collapse (default)
+  --layout L         index layout: auto (default), default, probe, or widths like 16,16,16,16
+  --format F         jsonl (default) or table
+  -h, --help         this text
+`;
+
+function fail(msg) {
+  process.stderr.write(`simhash-wasm: ${msg}\n`);
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const opts = { positional: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-h' || a === '--help') opts.help = true;
+    else if (a === '-') opts.positional.push(a);
+    else if (a.startsWith('--')) {
+      const [key, inline] = a.slice(2).split('=', 2);
+      const value = inline ?? argv[++i];
+      if (value === undefined) fail(`--${key} needs a value`);
+      opts[key] = value;
+    } else opts.positional.push(a);
+  }
+  return opts;
+}
+
+function int(name, v, lo, hi) {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < lo || n > hi) fail(`--${name} must be an integer from ${lo} to ${hi}, not ${JSON.stringify(v)}`);
+  return n;
+}
+
+function hasherOptions(o) {
+  const h = {};
+  if (o.ngram !== undefined) h.ngram = int('ngram', o.ngram, 1, 16);
+  if (o.mode !== undefined) h.mode = o.mode;
+  if (o.weighting !== undefined) h.weighting = o.weighting;
+  if (o.punctuation !== undefined) h.punctuation = o.punctuation;
+  return h;
+}
+
+/** Documents as [{ id, text }], from a folder, a JSONL file, a text file, or stdin. */
+function readDocs(path) {
+  if (path === '-') return parseJsonl(readFileSync(0, 'utf8'), 'stdin');
+  let st;
+  try { st = statSync(path); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
+  if (st.isDirectory()) {
+    const docs = [];
+    const walk = (dir) => {
+      for (const name of readdirSync(dir).sort()) {
+        const p = join(dir, name);
+        const s = statSync(p);
+        if (s.isDirectory()) walk(p);
+        else if (['.txt', '.html', '.htm', '.md'].includes(extname(name).toLowerCase())) {
+          docs.push({ id: relative(path, p), text: readFileSync(p, 'utf8') });
+        }
+      }
+    };
+    walk(path);
+    return docs;
+  }
+  const text = readFileSync(path, 'utf8');
+  if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(text, path);
+  return [{ id: path, text }];
+}
+
+function parseJsonl(text, where) {
+  const docs = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let d;
+    try { d = JSON.parse(line); } catch { fail(`${where}:${i + 1}: not a JSON line`); }
+    if (typeof d.text !== 'string') fail(`${where}:${i + 1}: expected {"id": ..., "text": "..."}`);
+    docs.push({ id: String(d.id ?? docs.length), text: d.text });
+  });
+  return docs;
+}
+
+function layoutOption(v) {
+  if (v === undefined) return 'auto';
+  if (['auto', 'default', 'probe'].includes(v)) return v;
+  const widths = v.split(',').map((x) => int('layout', x, 1, 64));
+  return widths;
+}
+
+function progress(done, total) {
+  if (!process.stderr.isTTY || total < 3000) return;
+  if (done !== total && done % 500 !== 0) return;
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+}
+
+/** Fingerprints every document; documents that cannot be fingerprinted are reported on stderr. */
+function fingerprintAll(docs, hasher) {
+  const out = [];
+  docs.forEach((d, i) => {
+    try {
+      out.push({ id: d.id, fp: hasher.fingerprint(d.text) });
+    } catch (e) {
+      process.stderr.write(`simhash-wasm: skipping ${d.id}: ${e.message}\n`);
+    }
+    progress(i + 1, docs.length);
+  });
+  return out;
+}
+
+function dedup(o) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const path = o.positional[0] ?? join(here, '..', 'sample', 'licenses.jsonl');
+  const k = o.k === undefined ? 6 : int('k', o.k, 0, 63);
+  const hasher = new SimHasher(hasherOptions(o));
+  const docs = readDocs(path);
+  const fps = fingerprintAll(docs, hasher);
+  const index = new SimHashIndex({ k, layout: layoutOption(o.layout), expectedSize: Math.max(fps.length, 1), ids: 'string' });
+  index.insertBatch(fps.map((d) => d.id), BigUint64Array.from(fps.map((d) => d.fp)));
+  const clusters = index.clusters();
+  const pairs = index.selfJoin();
+  const byId = new Map(fps.map((d) => [d.id, d.fp]));
+  const format = o.format ?? 'jsonl';
+  if (format === 'jsonl') {
+    clusters.forEach((ids, n) => {
+      const set = new Set(ids);
+      const links = pairs.filter((p) => set.has(p.a)).map(({ a, b, distance }) => ({ a, b, distance }));
+      process.stdout.write(`${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs: links })}\n`);
+    });
+  } else if (format === 'table') {
+    process.stdout.write(`${'cluster'.padEnd(8)} ${'fingerprint'.padEnd(16)}  id\n`);
+    clusters.forEach((ids, n) => {
+      for (const id of ids) process.stdout.write(`${String(n + 1).padEnd(8)} ${toHex(byId.get(id))}  ${id}\n`);
+    });
+  } else fail(`--format must be jsonl or table, not ${JSON.stringify(format)}`);
+  const inClusters = clusters.reduce((s, c) => s + c.length, 0);
+  process.stderr.write(
+    `${docs.length} documents, ${fps.length} fingerprinted; ${clusters.length} near-duplicate clusters ` +
+    `holding ${inClusters} documents (${pairs.length} pairs within ${k} bits; ${hasher.options().scheme}; layout ${index.stats().layout})\n`,
+  );
+}
+
+function fingerprint(o) {
+  const hasher = new SimHasher(hasherOptions(o));
+  for (const d of readDocs(o.positional[0] ?? '-')) {
+    try {
+      process.stdout.write(`${d.id}\t${toHex(hasher.fingerprint(d.text))}\n`);
+    } catch (e) {
+      process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+function explain(o) {
+  const arg = o.positional[0];
+  if (arg === undefined) fail('explain needs a text or a file');
+  let text = arg;
+  try { if (statSync(arg).isFile()) text = readFileSync(arg, 'utf8'); } catch { /* a literal text */ }
+  const hasher = new SimHasher(hasherOptions(o));
+  const e = hasher.explain(text);
+  const bits = (h) => { let s = ''; for (let i = 63; i >= 0; i--) s += (h >> BigInt(i)) & 1n ? '1' : '0'; return s; };
+  const w = Math.max(8, ...e.tokens.map((t) => [...t.text].length + 2));
+  process.stdout.write(`normalised: ${JSON.stringify(e.normalized)}\n`);
+  process.stdout.write(`options:    ${hasher.options().scheme}\n\n`);
+  process.stdout.write(`${'token'.padEnd(w)} ${'tf'.padStart(3)} ${'weight'.padStart(7)}  hash bits (bit 63 … bit 0)\n`);
+  for (const t of e.tokens) {
+    if (!t.first) continue;
+    process.stdout.write(`${JSON.stringify(t.text).padEnd(w)} ${String(t.tf).padStart(3)} ${t.weight.toFixed(3).padStart(7)}  ${bits(t.hash)}\n`);
+  }
+  process.stdout.write(`\nsums (bit 63 … bit 0):\n  ${e.sums.slice().reverse().map((s) => s.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(`sign (sum > 0 → 1; a sum of 0 → 0):\n  ${bits(e.fingerprint)}\n`);
+  process.stdout.write(`fingerprint: ${toHex(e.fingerprint)}\n`);
+}
+
+const o = parseArgs(process.argv.slice(2));
+const cmd = o.positional.shift();
+if (o.help || !cmd) {
+  process.stdout.write(HELP);
+  process.exit(o.help ? 0 : 2);
+}
+try {
+  if (cmd === 'dedup') dedup(o);
+  else if (cmd === 'fingerprint') fingerprint(o);
+  else if (cmd === 'explain') explain(o);
+  else fail(`unknown command ${JSON.stringify(cmd)}; see --help`);
+} catch (e) {
+  fail(e.message);
+}
