@@ -742,6 +742,17 @@ impl IdMap {
     }
 }
 
+/// Reused buffers of a query.
+#[derive(Default)]
+struct Scratch {
+    /// `(slot, distance)` matches.
+    out: Vec<(u32, u32)>,
+    /// Gathered candidate slots of one segment.
+    cand: Vec<u32>,
+    /// End of each table's candidates in `cand`.
+    ends: Vec<usize>,
+}
+
 // ---------------------------------------------------------------------------------------
 // Stats
 // ---------------------------------------------------------------------------------------
@@ -1095,9 +1106,9 @@ impl<I: IndexId> Index<I> {
     /// Every live entry within the layout's `k` bits of `fp`: each id once, sorted by
     /// distance, then id.
     pub fn query(&self, fp: u64) -> Vec<Match<I>> {
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         self.query_slots(fp, self.layout.k, &mut scratch);
-        self.to_matches(&mut scratch)
+        self.to_matches(&mut scratch.out)
     }
 
     /// Like [`Index::query`] with a smaller radius `k ≤ layout k`; a larger `k` is an
@@ -1114,19 +1125,19 @@ impl<I: IndexId> Index<I> {
         if k > self.layout.k {
             return Err(Error::option("k", k, format!("at most the layout's k = {}", self.layout.k)));
         }
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         self.query_slots(fp, k, &mut scratch);
-        Ok(self.to_matches(&mut scratch))
+        Ok(self.to_matches(&mut scratch.out))
     }
 
     /// [`Index::query`] for each fingerprint of a batch.
     pub fn query_batch(&self, fps: &[u64]) -> Vec<Vec<Match<I>>> {
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         fps.iter()
             .map(|&fp| {
-                scratch.clear();
+                scratch.out.clear();
                 self.query_slots(fp, self.layout.k, &mut scratch);
-                self.to_matches(&mut scratch)
+                self.to_matches(&mut scratch.out)
             })
             .collect()
     }
@@ -1144,12 +1155,12 @@ impl<I: IndexId> Index<I> {
     /// ```
     pub fn query_batch_flat(&self, fps: &[u64]) -> FlatMatches<I> {
         let mut out = FlatMatches { queries: Vec::new(), ids: Vec::new(), distances: Vec::new() };
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         for (q, &fp) in fps.iter().enumerate() {
-            scratch.clear();
+            scratch.out.clear();
             self.query_slots(fp, self.layout.k, &mut scratch);
-            self.sort_slots(&mut scratch);
-            for &(s, d) in &scratch {
+            self.sort_slots(&mut scratch.out);
+            for &(s, d) in &scratch.out {
                 out.queries.push(q as u32);
                 out.ids.push(self.ids[s as usize].clone());
                 out.distances.push(d);
@@ -1160,9 +1171,9 @@ impl<I: IndexId> Index<I> {
 
     /// Number of live entries within `k` of `fp`, without building the result list.
     pub fn count(&self, fp: u64) -> usize {
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         self.query_slots(fp, self.layout.k, &mut scratch);
-        scratch.len()
+        scratch.out.len()
     }
 
     #[doc(hidden)]
@@ -1188,12 +1199,16 @@ impl<I: IndexId> Index<I> {
     }
 
     /// Pushes `(slot, distance)` for every live match, each slot once, unsorted.
-    fn query_slots(&self, q: u64, k: u32, out: &mut Vec<(u32, u32)>) {
+    fn query_slots(&self, q: u64, k: u32, scratch: &mut Scratch) {
+        let out = &mut scratch.out;
         if self.layout.probe {
             self.probe_rec(q, q, 0, k, out);
         } else {
+            let Scratch { cand, ends, .. } = scratch;
+            ends.resize(self.layout.tables(), 0);
             for seg in &self.segments {
                 for (t, table) in seg.tables.iter().enumerate() {
+                    ends[t] = cand.len();
                     let b = table.ext.bucket(q);
                     let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
                     let earlier = &seg.masks[..t];
@@ -1208,15 +1223,25 @@ impl<I: IndexId> Index<I> {
                             }
                         }
                         Some(list) => {
-                            for &s in &list[lo..hi] {
-                                let x = self.fps[s as usize] ^ q;
-                                if x.count_ones() <= k {
-                                    self.accept(s as usize, x, earlier, out);
-                                }
-                            }
+                            // Gathered first, checked below in one flat loop: the fingerprint
+                            // loads are independent cache misses that the CPU overlaps.
+                            cand.extend_from_slice(&list[lo..hi]);
+                            ends[t] = cand.len();
                         }
                     }
                 }
+                // phase 2: one flat loop over the tables' candidates
+                let mut t = 0;
+                for (i, &s) in cand.iter().enumerate() {
+                    let x = self.fps[s as usize] ^ q;
+                    if x.count_ones() <= k {
+                        while ends[t] <= i {
+                            t += 1;
+                        }
+                        self.accept(s as usize, x, &seg.masks[..t], out);
+                    }
+                }
+                cand.clear();
             }
         }
         for s in self.buf_start..self.fps.len() {
