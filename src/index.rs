@@ -74,6 +74,8 @@ const MAX_BUCKET_BITS: u32 = 24;
 /// Most fingerprints one index holds (slots are `u32`).
 pub const MAX_LEN: usize = (u32::MAX - 1) as usize;
 const EMPTY: u32 = u32::MAX;
+/// Queries a batch warms up together (see `Index::warm`).
+const GROUP: usize = 16;
 
 // ---------------------------------------------------------------------------------------
 // Ids
@@ -532,6 +534,9 @@ struct Table {
     dir: Vec<u32>,
     /// Slots in bucket order; `None`: the slots `base..` are themselves in bucket order.
     list: Option<Vec<u32>>,
+    /// Beside `list`: [`fold8`] of each listed fingerprint, so most candidates are
+    /// rejected without loading their fingerprint (a random access).
+    filter: Vec<u8>,
     base: u32,
 }
 
@@ -585,7 +590,8 @@ impl Segment {
             .into_iter()
             .map(|ext| {
                 let (dir, list) = bucket_sort(&ext, members.iter().copied(), n, fps);
-                Table { ext, dir, list: Some(list), base: 0 }
+                let filter = filters(&list, fps);
+                Table { ext, dir, list: Some(list), filter, base: 0 }
             })
             .collect();
         let masks = tables.iter().map(|t| t.ext.mask).collect();
@@ -598,12 +604,27 @@ impl Segment {
             .map(|t| {
                 t.dir.capacity() * 4
                     + t.list.as_ref().map_or(0, |l| l.capacity() * 4)
+                    + t.filter.capacity()
                     + t.ext.parts.capacity() * std::mem::size_of::<Part>()
             })
             .sum::<usize>()
             + self.masks.capacity() * 8
             + std::mem::size_of::<Segment>()
     }
+}
+
+/// The 64 bits folded to 8 by XOR: bit i is the parity of bits i, i+8, …, i+56. Two
+/// fingerprints `d` bits apart have folds at most `d` bits apart, so the fold is a
+/// filter that never rejects a true match.
+#[inline(always)]
+fn fold8(x: u64) -> u8 {
+    let x = x ^ (x >> 32);
+    let x = x ^ (x >> 16);
+    (x ^ (x >> 8)) as u8
+}
+
+fn filters(list: &[u32], fps: &[u64]) -> Vec<u8> {
+    list.iter().map(|&s| fold8(fps[s as usize])).collect()
 }
 
 /// Applies `perm` (new position i takes old element perm[i]) to two slices in place.
@@ -1081,9 +1102,10 @@ impl<I: IndexId> Index<I> {
             let (dir, list) = bucket_sort(&ext, 0..n as u32, n, &self.fps);
             if t == 0 {
                 permute(&mut self.fps, &mut self.ids, &list);
-                tables.push(Table { ext, dir, list: None, base: 0 });
+                tables.push(Table { ext, dir, list: None, filter: Vec::new(), base: 0 });
             } else {
-                tables.push(Table { ext, dir, list: Some(list), base: 0 });
+                let filter = filters(&list, &self.fps);
+                tables.push(Table { ext, dir, list: Some(list), filter, base: 0 });
             }
         }
         if n > 0 {
@@ -1133,13 +1155,18 @@ impl<I: IndexId> Index<I> {
     /// [`Index::query`] for each fingerprint of a batch.
     pub fn query_batch(&self, fps: &[u64]) -> Vec<Vec<Match<I>>> {
         let mut scratch = Scratch::default();
-        fps.iter()
-            .map(|&fp| {
+        let mut all = Vec::with_capacity(fps.len());
+        let mut sink = 0;
+        for group in fps.chunks(GROUP) {
+            sink ^= self.warm(group);
+            for &fp in group {
                 scratch.out.clear();
                 self.query_slots(fp, self.layout.k, &mut scratch);
-                self.to_matches(&mut scratch.out)
-            })
-            .collect()
+                all.push(self.to_matches(&mut scratch.out));
+            }
+        }
+        std::hint::black_box(sink);
+        all
     }
 
     /// [`Index::query_batch`] as three flat arrays; see [`FlatMatches`].
@@ -1156,7 +1183,11 @@ impl<I: IndexId> Index<I> {
     pub fn query_batch_flat(&self, fps: &[u64]) -> FlatMatches<I> {
         let mut out = FlatMatches { queries: Vec::new(), ids: Vec::new(), distances: Vec::new() };
         let mut scratch = Scratch::default();
+        let mut sink = 0;
         for (q, &fp) in fps.iter().enumerate() {
+            if q % GROUP == 0 {
+                sink ^= self.warm(&fps[q..(q + GROUP).min(fps.len())]);
+            }
             scratch.out.clear();
             self.query_slots(fp, self.layout.k, &mut scratch);
             self.sort_slots(&mut scratch.out);
@@ -1166,6 +1197,7 @@ impl<I: IndexId> Index<I> {
                 out.distances.push(d);
             }
         }
+        std::hint::black_box(sink);
         out
     }
 
@@ -1198,6 +1230,33 @@ impl<I: IndexId> Index<I> {
         v.iter().map(|&(s, d)| Match { id: self.ids[s as usize].clone(), distance: d }).collect()
     }
 
+    /// Touches the directory entries, the start of each bucket's list and filter, and
+    /// the first fingerprint of each ordered bucket for a group of queries, so that their
+    /// cache misses overlap instead of coming one after another inside `query_slots`.
+    fn warm(&self, qs: &[u64]) -> u64 {
+        let mut sink = 0u64;
+        if self.layout.probe {
+            return sink;
+        }
+        for seg in &self.segments {
+            for table in &seg.tables {
+                for &q in qs {
+                    let b = table.ext.bucket(q);
+                    let lo = table.dir[b] as usize;
+                    sink ^= u64::from(table.dir[b + 1]);
+                    match &table.list {
+                        None => sink ^= self.fps.get(table.base as usize + lo).copied().unwrap_or(0),
+                        Some(list) => {
+                            sink ^= u64::from(list.get(lo).copied().unwrap_or(0));
+                            sink ^= u64::from(table.filter.get(lo).copied().unwrap_or(0));
+                        }
+                    }
+                }
+            }
+        }
+        sink
+    }
+
     /// Pushes `(slot, distance)` for every live match, each slot once, unsorted.
     fn query_slots(&self, q: u64, k: u32, scratch: &mut Scratch) {
         let out = &mut scratch.out;
@@ -1206,6 +1265,7 @@ impl<I: IndexId> Index<I> {
         } else {
             let Scratch { cand, ends, .. } = scratch;
             ends.resize(self.layout.tables(), 0);
+            let qf = fold8(q);
             for seg in &self.segments {
                 for (t, table) in seg.tables.iter().enumerate() {
                     ends[t] = cand.len();
@@ -1225,7 +1285,11 @@ impl<I: IndexId> Index<I> {
                         Some(list) => {
                             // Gathered first, checked below in one flat loop: the fingerprint
                             // loads are independent cache misses that the CPU overlaps.
-                            cand.extend_from_slice(&list[lo..hi]);
+                            for (&s, &f) in list[lo..hi].iter().zip(&table.filter[lo..hi]) {
+                                if (f ^ qf).count_ones() <= k {
+                                    cand.push(s);
+                                }
+                            }
                             ends[t] = cand.len();
                         }
                     }
