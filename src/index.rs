@@ -1253,6 +1253,21 @@ impl<I: IndexId> Index<I> {
                     }
                 }
             }
+            // second wave: the fingerprints of the candidates that pass the filter
+            let k = self.layout.k;
+            for table in &seg.tables {
+                let Some(list) = &table.list else { continue };
+                for &q in qs {
+                    let b = table.ext.bucket(q);
+                    let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+                    let qf = fold8(q);
+                    for (&s, &f) in list[lo..hi].iter().zip(&table.filter[lo..hi]) {
+                        if (f ^ qf).count_ones() <= k {
+                            sink ^= self.fps[s as usize];
+                        }
+                    }
+                }
+            }
         }
         sink
     }
