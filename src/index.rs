@@ -849,11 +849,11 @@ impl<I: IndexId> Index<I> {
     ///
     /// ```
     /// use simhash_wasm::index::{Index, Layout};
-    /// let index = Index::build(Layout::default_for_k(3)?, vec![(7, 0u64), (8, 1), (9, u64::MAX)])?;
+    /// let index = Index::build(Layout::default_for_k(3)?, vec![(7u64, 0u64), (8, 1), (9, u64::MAX)])?;
     /// assert_eq!(index.len(), 3);
     /// let pairs = index.self_join();
     /// assert_eq!((pairs[0].a, pairs[0].b, pairs[0].distance), (7, 8, 1));
-    /// assert!(Index::build(Layout::default_for_k(3)?, vec![(1, 0u64), (1, 5)]).is_err());
+    /// assert!(Index::build(Layout::default_for_k(3)?, vec![(1u64, 0u64), (1, 5)]).is_err());
     /// # Ok::<(), simhash_wasm::Error>(())
     /// ```
     pub fn build(layout: Layout, entries: impl IntoIterator<Item = (I, u64)>) -> Result<Index<I>> {
@@ -1138,7 +1138,7 @@ impl<I: IndexId> Index<I> {
     ///
     /// ```
     /// use simhash_wasm::index::{Index, Layout};
-    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1, 0u64), (2, 0b11)])?;
+    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1u64, 0u64), (2, 0b11)])?;
     /// assert_eq!(index.query_within(0, 1)?.len(), 1);
     /// assert!(index.query_within(0, 4).is_err());
     /// # Ok::<(), simhash_wasm::Error>(())
@@ -1173,7 +1173,7 @@ impl<I: IndexId> Index<I> {
     ///
     /// ```
     /// use simhash_wasm::index::{Index, Layout};
-    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1, 0u64), (2, 1)])?;
+    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1u64, 0u64), (2, 1)])?;
     /// let flat = index.query_batch_flat(&[u64::MAX, 1]);
     /// assert_eq!(flat.queries, vec![1, 1]);
     /// assert_eq!(flat.ids, vec![2, 1]);
@@ -1405,7 +1405,7 @@ impl<I: IndexId> Index<I> {
     /// // 0 and 0b111 are 3 apart, 0b111 and 0b111111 are 3 apart: one chain, one cluster.
     /// let index = Index::build(
     ///     Layout::default_for_k(3)?,
-    ///     vec![(5, 0u64), (3, 0b111), (9, 0b111111), (1, u64::MAX)],
+    ///     vec![(5u64, 0u64), (3, 0b111), (9, 0b111111), (1, u64::MAX)],
     /// )?;
     /// assert_eq!(index.clusters(), vec![vec![3, 5, 9]]);
     /// # Ok::<(), simhash_wasm::Error>(())
@@ -1515,7 +1515,7 @@ impl<I: IndexId> Index<I> {
     ///
     /// ```
     /// use simhash_wasm::index::{Index, Layout};
-    /// let index = Index::build(Layout::default_for_k(3)?, (0..1u64 << 16).map(|i| (i, i * 0x9E37_79B9_7F4A_7C15)))?;
+    /// let index = Index::build(Layout::default_for_k(3)?, (0..1u64 << 16).map(|i| (i, i.wrapping_mul(0x9E37_79B9_7F4A_7C15))))?;
     /// let s = index.stats();
     /// assert_eq!((s.tables, s.key_bits.clone()), (4, vec![16, 16, 16, 16]));
     /// assert_eq!(s.expected_candidates_per_table, vec![1.0; 4]); // 2^(16 - 16)
