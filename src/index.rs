@@ -74,6 +74,8 @@ const MAX_BUCKET_BITS: u32 = 24;
 /// Most fingerprints one index holds (slots are `u32`).
 pub const MAX_LEN: usize = (u32::MAX - 1) as usize;
 const EMPTY: u32 = u32::MAX;
+/// Queries a batch warms up together (see `Index::warm`).
+const GROUP: usize = 16;
 
 // ---------------------------------------------------------------------------------------
 // Ids
@@ -532,6 +534,9 @@ struct Table {
     dir: Vec<u32>,
     /// Slots in bucket order; `None`: the slots `base..` are themselves in bucket order.
     list: Option<Vec<u32>>,
+    /// Beside `list`: [`fold8`] of each listed fingerprint, so most candidates are
+    /// rejected without loading their fingerprint (a random access).
+    filter: Vec<u8>,
     base: u32,
 }
 
@@ -585,7 +590,8 @@ impl Segment {
             .into_iter()
             .map(|ext| {
                 let (dir, list) = bucket_sort(&ext, members.iter().copied(), n, fps);
-                Table { ext, dir, list: Some(list), base: 0 }
+                let filter = filters(&list, fps);
+                Table { ext, dir, list: Some(list), filter, base: 0 }
             })
             .collect();
         let masks = tables.iter().map(|t| t.ext.mask).collect();
@@ -598,12 +604,27 @@ impl Segment {
             .map(|t| {
                 t.dir.capacity() * 4
                     + t.list.as_ref().map_or(0, |l| l.capacity() * 4)
+                    + t.filter.capacity()
                     + t.ext.parts.capacity() * std::mem::size_of::<Part>()
             })
             .sum::<usize>()
             + self.masks.capacity() * 8
             + std::mem::size_of::<Segment>()
     }
+}
+
+/// The 64 bits folded to 8 by XOR: bit i is the parity of bits i, i+8, …, i+56. Two
+/// fingerprints `d` bits apart have folds at most `d` bits apart, so the fold is a
+/// filter that never rejects a true match.
+#[inline(always)]
+fn fold8(x: u64) -> u8 {
+    let x = x ^ (x >> 32);
+    let x = x ^ (x >> 16);
+    (x ^ (x >> 8)) as u8
+}
+
+fn filters(list: &[u32], fps: &[u64]) -> Vec<u8> {
+    list.iter().map(|&s| fold8(fps[s as usize])).collect()
 }
 
 /// Applies `perm` (new position i takes old element perm[i]) to two slices in place.
@@ -742,6 +763,17 @@ impl IdMap {
     }
 }
 
+/// Reused buffers of a query.
+#[derive(Default)]
+struct Scratch {
+    /// `(slot, distance)` matches.
+    out: Vec<(u32, u32)>,
+    /// Gathered candidate slots of one segment.
+    cand: Vec<u32>,
+    /// End of each table's candidates in `cand`.
+    ends: Vec<usize>,
+}
+
 // ---------------------------------------------------------------------------------------
 // Stats
 // ---------------------------------------------------------------------------------------
@@ -817,11 +849,11 @@ impl<I: IndexId> Index<I> {
     ///
     /// ```
     /// use simhash_wasm::index::{Index, Layout};
-    /// let index = Index::build(Layout::default_for_k(3)?, vec![(7, 0u64), (8, 1), (9, u64::MAX)])?;
+    /// let index = Index::build(Layout::default_for_k(3)?, vec![(7u64, 0u64), (8, 1), (9, u64::MAX)])?;
     /// assert_eq!(index.len(), 3);
     /// let pairs = index.self_join();
     /// assert_eq!((pairs[0].a, pairs[0].b, pairs[0].distance), (7, 8, 1));
-    /// assert!(Index::build(Layout::default_for_k(3)?, vec![(1, 0u64), (1, 5)]).is_err());
+    /// assert!(Index::build(Layout::default_for_k(3)?, vec![(1u64, 0u64), (1, 5)]).is_err());
     /// # Ok::<(), simhash_wasm::Error>(())
     /// ```
     pub fn build(layout: Layout, entries: impl IntoIterator<Item = (I, u64)>) -> Result<Index<I>> {
@@ -1070,9 +1102,10 @@ impl<I: IndexId> Index<I> {
             let (dir, list) = bucket_sort(&ext, 0..n as u32, n, &self.fps);
             if t == 0 {
                 permute(&mut self.fps, &mut self.ids, &list);
-                tables.push(Table { ext, dir, list: None, base: 0 });
+                tables.push(Table { ext, dir, list: None, filter: Vec::new(), base: 0 });
             } else {
-                tables.push(Table { ext, dir, list: Some(list), base: 0 });
+                let filter = filters(&list, &self.fps);
+                tables.push(Table { ext, dir, list: Some(list), filter, base: 0 });
             }
         }
         if n > 0 {
@@ -1095,9 +1128,9 @@ impl<I: IndexId> Index<I> {
     /// Every live entry within the layout's `k` bits of `fp`: each id once, sorted by
     /// distance, then id.
     pub fn query(&self, fp: u64) -> Vec<Match<I>> {
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         self.query_slots(fp, self.layout.k, &mut scratch);
-        self.to_matches(&mut scratch)
+        self.to_matches(&mut scratch.out)
     }
 
     /// Like [`Index::query`] with a smaller radius `k ≤ layout k`; a larger `k` is an
@@ -1105,7 +1138,7 @@ impl<I: IndexId> Index<I> {
     ///
     /// ```
     /// use simhash_wasm::index::{Index, Layout};
-    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1, 0u64), (2, 0b11)])?;
+    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1u64, 0u64), (2, 0b11)])?;
     /// assert_eq!(index.query_within(0, 1)?.len(), 1);
     /// assert!(index.query_within(0, 4).is_err());
     /// # Ok::<(), simhash_wasm::Error>(())
@@ -1114,28 +1147,33 @@ impl<I: IndexId> Index<I> {
         if k > self.layout.k {
             return Err(Error::option("k", k, format!("at most the layout's k = {}", self.layout.k)));
         }
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         self.query_slots(fp, k, &mut scratch);
-        Ok(self.to_matches(&mut scratch))
+        Ok(self.to_matches(&mut scratch.out))
     }
 
     /// [`Index::query`] for each fingerprint of a batch.
     pub fn query_batch(&self, fps: &[u64]) -> Vec<Vec<Match<I>>> {
-        let mut scratch = Vec::new();
-        fps.iter()
-            .map(|&fp| {
-                scratch.clear();
+        let mut scratch = Scratch::default();
+        let mut all = Vec::with_capacity(fps.len());
+        let mut sink = 0;
+        for group in fps.chunks(GROUP) {
+            sink ^= self.warm(group);
+            for &fp in group {
+                scratch.out.clear();
                 self.query_slots(fp, self.layout.k, &mut scratch);
-                self.to_matches(&mut scratch)
-            })
-            .collect()
+                all.push(self.to_matches(&mut scratch.out));
+            }
+        }
+        std::hint::black_box(sink);
+        all
     }
 
     /// [`Index::query_batch`] as three flat arrays; see [`FlatMatches`].
     ///
     /// ```
     /// use simhash_wasm::index::{Index, Layout};
-    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1, 0u64), (2, 1)])?;
+    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1u64, 0u64), (2, 1)])?;
     /// let flat = index.query_batch_flat(&[u64::MAX, 1]);
     /// assert_eq!(flat.queries, vec![1, 1]);
     /// assert_eq!(flat.ids, vec![2, 1]);
@@ -1144,25 +1182,30 @@ impl<I: IndexId> Index<I> {
     /// ```
     pub fn query_batch_flat(&self, fps: &[u64]) -> FlatMatches<I> {
         let mut out = FlatMatches { queries: Vec::new(), ids: Vec::new(), distances: Vec::new() };
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
+        let mut sink = 0;
         for (q, &fp) in fps.iter().enumerate() {
-            scratch.clear();
+            if q % GROUP == 0 {
+                sink ^= self.warm(&fps[q..(q + GROUP).min(fps.len())]);
+            }
+            scratch.out.clear();
             self.query_slots(fp, self.layout.k, &mut scratch);
-            self.sort_slots(&mut scratch);
-            for &(s, d) in &scratch {
+            self.sort_slots(&mut scratch.out);
+            for &(s, d) in &scratch.out {
                 out.queries.push(q as u32);
                 out.ids.push(self.ids[s as usize].clone());
                 out.distances.push(d);
             }
         }
+        std::hint::black_box(sink);
         out
     }
 
     /// Number of live entries within `k` of `fp`, without building the result list.
     pub fn count(&self, fp: u64) -> usize {
-        let mut scratch = Vec::new();
+        let mut scratch = Scratch::default();
         self.query_slots(fp, self.layout.k, &mut scratch);
-        scratch.len()
+        scratch.out.len()
     }
 
     #[doc(hidden)]
@@ -1187,13 +1230,60 @@ impl<I: IndexId> Index<I> {
         v.iter().map(|&(s, d)| Match { id: self.ids[s as usize].clone(), distance: d }).collect()
     }
 
+    /// Touches the directory entries, the start of each bucket's list and filter, and
+    /// the first fingerprint of each ordered bucket for a group of queries, so that their
+    /// cache misses overlap instead of coming one after another inside `query_slots`.
+    fn warm(&self, qs: &[u64]) -> u64 {
+        let mut sink = 0u64;
+        if self.layout.probe {
+            return sink;
+        }
+        for seg in &self.segments {
+            for table in &seg.tables {
+                for &q in qs {
+                    let b = table.ext.bucket(q);
+                    let lo = table.dir[b] as usize;
+                    sink ^= u64::from(table.dir[b + 1]);
+                    match &table.list {
+                        None => sink ^= self.fps.get(table.base as usize + lo).copied().unwrap_or(0),
+                        Some(list) => {
+                            sink ^= u64::from(list.get(lo).copied().unwrap_or(0));
+                            sink ^= u64::from(table.filter.get(lo).copied().unwrap_or(0));
+                        }
+                    }
+                }
+            }
+            // second wave: the fingerprints of the candidates that pass the filter
+            let k = self.layout.k;
+            for table in &seg.tables {
+                let Some(list) = &table.list else { continue };
+                for &q in qs {
+                    let b = table.ext.bucket(q);
+                    let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+                    let qf = fold8(q);
+                    for (&s, &f) in list[lo..hi].iter().zip(&table.filter[lo..hi]) {
+                        if (f ^ qf).count_ones() <= k {
+                            sink ^= self.fps[s as usize];
+                        }
+                    }
+                }
+            }
+        }
+        sink
+    }
+
     /// Pushes `(slot, distance)` for every live match, each slot once, unsorted.
-    fn query_slots(&self, q: u64, k: u32, out: &mut Vec<(u32, u32)>) {
+    fn query_slots(&self, q: u64, k: u32, scratch: &mut Scratch) {
+        let out = &mut scratch.out;
         if self.layout.probe {
             self.probe_rec(q, q, 0, k, out);
         } else {
+            let Scratch { cand, ends, .. } = scratch;
+            ends.resize(self.layout.tables(), 0);
+            let qf = fold8(q);
             for seg in &self.segments {
                 for (t, table) in seg.tables.iter().enumerate() {
+                    ends[t] = cand.len();
                     let b = table.ext.bucket(q);
                     let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
                     let earlier = &seg.masks[..t];
@@ -1208,15 +1298,29 @@ impl<I: IndexId> Index<I> {
                             }
                         }
                         Some(list) => {
-                            for &s in &list[lo..hi] {
-                                let x = self.fps[s as usize] ^ q;
-                                if x.count_ones() <= k {
-                                    self.accept(s as usize, x, earlier, out);
+                            // Gathered first, checked below in one flat loop: the fingerprint
+                            // loads are independent cache misses that the CPU overlaps.
+                            for (&s, &f) in list[lo..hi].iter().zip(&table.filter[lo..hi]) {
+                                if (f ^ qf).count_ones() <= k {
+                                    cand.push(s);
                                 }
                             }
+                            ends[t] = cand.len();
                         }
                     }
                 }
+                // phase 2: one flat loop over the tables' candidates
+                let mut t = 0;
+                for (i, &s) in cand.iter().enumerate() {
+                    let x = self.fps[s as usize] ^ q;
+                    if x.count_ones() <= k {
+                        while ends[t] <= i {
+                            t += 1;
+                        }
+                        self.accept(s as usize, x, &seg.masks[..t], out);
+                    }
+                }
+                cand.clear();
             }
         }
         for s in self.buf_start..self.fps.len() {
@@ -1301,7 +1405,7 @@ impl<I: IndexId> Index<I> {
     /// // 0 and 0b111 are 3 apart, 0b111 and 0b111111 are 3 apart: one chain, one cluster.
     /// let index = Index::build(
     ///     Layout::default_for_k(3)?,
-    ///     vec![(5, 0u64), (3, 0b111), (9, 0b111111), (1, u64::MAX)],
+    ///     vec![(5u64, 0u64), (3, 0b111), (9, 0b111111), (1, u64::MAX)],
     /// )?;
     /// assert_eq!(index.clusters(), vec![vec![3, 5, 9]]);
     /// # Ok::<(), simhash_wasm::Error>(())
@@ -1411,7 +1515,7 @@ impl<I: IndexId> Index<I> {
     ///
     /// ```
     /// use simhash_wasm::index::{Index, Layout};
-    /// let index = Index::build(Layout::default_for_k(3)?, (0..1u64 << 16).map(|i| (i, i * 0x9E37_79B9_7F4A_7C15)))?;
+    /// let index = Index::build(Layout::default_for_k(3)?, (0..1u64 << 16).map(|i| (i, i.wrapping_mul(0x9E37_79B9_7F4A_7C15))))?;
     /// let s = index.stats();
     /// assert_eq!((s.tables, s.key_bits.clone()), (4, vec![16, 16, 16, 16]));
     /// assert_eq!(s.expected_candidates_per_table, vec![1.0; 4]); // 2^(16 - 16)
