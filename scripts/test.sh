@@ -24,36 +24,45 @@ elif [ "$corpus" != 0 ]; then
   echo "dev corpus build failed (exit $corpus)" >&2; exit 1
 fi
 
-# Sums "N passed" over every "test result:" line of a cargo log; fails on zero.
-count_cargo() {
-  local n
-  n=$(grep -Eo 'test result: ok\. [0-9]+ passed' "$1" | awk '{s += $4} END {print s + 0}')
-  echo "$2: $n tests passed"
-  [ "$n" -gt 0 ] || { echo "$2 ran zero tests" >&2; exit 1; }
+# run LOG CMD...: runs a suite into target/test-logs/LOG, shows its summary lines, and
+# fails the whole run if the suite fails.
+run() {
+  local name="$1"; shift
+  local rc=0
+  "$@" > "$log/$name" 2>&1 || rc=$?
+  grep -E '^(test result|running [0-9]+ test|# (tests|pass|fail|skipped))|FAILED|panicked|^not ok' "$log/$name" || true
+  if [ "$rc" != 0 ]; then
+    echo "--- $name failed (exit $rc); its last 60 lines:" >&2
+    tail -n 60 "$log/$name" >&2
+    exit 1
+  fi
 }
 
-step "cargo test (native)"
-cargo test --all-targets 2>&1 | tee "$log/cargo.log" | grep -E '^(test result|running|error|warning: unused)|FAILED|panicked' || true
-[ "${PIPESTATUS[0]}" = 0 ] || { echo "cargo test failed" >&2; exit 1; }
-cargo test --doc 2>&1 | tee "$log/doc.log" | grep -E '^test result|FAILED' || true
-[ "${PIPESTATUS[0]}" = 0 ] || { echo "doc tests failed" >&2; exit 1; }
-cat "$log/cargo.log" "$log/doc.log" > "$log/native.log"
-count_cargo "$log/native.log" "cargo test"
+# Sums "N passed" over every "test result:" line of cargo logs; fails on zero.
+count_cargo() {
+  local what="$1" n; shift
+  n=$(cat "$@" | grep -Eo 'test result: ok\. [0-9]+ passed' | awk '{s += $4} END {print s + 0}')
+  echo "$what: $n tests passed"
+  [ "$n" -gt 0 ] || { echo "$what ran zero tests" >&2; exit 1; }
+}
+
+step "cargo test (native: unit, integration, property, golden, doc tests)"
+run cargo.log cargo test
+count_cargo "cargo test" "$log/cargo.log"
 
 step "wasm tests under Node (wasm-pack test --node)"
-wasm-pack --log-level warn test --node --release -- --test golden 2>&1 | tee "$log/wasm.log" | grep -E '^(test result|running)|FAILED|panicked' || true
-[ "${PIPESTATUS[0]}" = 0 ] || { echo "wasm tests failed" >&2; exit 1; }
-count_cargo "$log/wasm.log" "wasm-pack test --node"
+run wasm.log wasm-pack --log-level warn test --node --release -- --test golden
+count_cargo "wasm-pack test --node" "$log/wasm.log"
 
 step "npm package (build + node --test)"
-bash scripts/build.sh
-node --test tests/js/ 2>&1 | tee "$log/node.log" | grep -E '^# (tests|pass|fail|skipped)|^not ok' || true
-[ "${PIPESTATUS[0]}" = 0 ] || { echo "node tests failed" >&2; exit 1; }
+run build.log bash scripts/build.sh
+run node.log node --test tests/js/
 n=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/node.log")
 echo "node --test: ${n:-0} tests passed"
 [ "${n:-0}" -gt 0 ] || { echo "node --test ran zero tests" >&2; exit 1; }
 
-step "quick benchmarks"
+step "quick benchmarks and the quality table (figures only; targets are not checked here)"
 bash scripts/bench.sh fingerprint --quick
+bash scripts/quality.sh
 
 step "all suites passed"
