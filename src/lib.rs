@@ -13,6 +13,7 @@
 //! | the pinned 64-bit feature hash | [`hash`] |
 //! | binary / tf / sublinear weights, IDF tables | [`weight`] |
 //! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
+//! | snapshots: envelope, compact fingerprint set, IDF tables | [`snapshot`] |
 //! | errors with data and advice | [`error`] |
 //!
 //! ```
@@ -30,6 +31,7 @@ pub mod error;
 pub mod fingerprint;
 pub mod hash;
 pub mod normalize;
+pub mod snapshot;
 pub mod tokenize;
 pub mod weight;
 
