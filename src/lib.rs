@@ -13,6 +13,7 @@
 //! | the pinned 64-bit feature hash | [`hash`] |
 //! | binary / tf / sublinear weights, IDF tables | [`weight`] |
 //! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
+//! | the multi-table near-duplicate index | [`index`] |
 //! | snapshots: envelope, compact fingerprint set, IDF tables | [`snapshot`] |
 //! | errors with data and advice | [`error`] |
 //!
@@ -30,6 +31,7 @@
 pub mod error;
 pub mod fingerprint;
 pub mod hash;
+pub mod index;
 pub mod normalize;
 pub mod snapshot;
 pub mod tokenize;
@@ -41,5 +43,6 @@ mod wasm;
 pub use error::{Error, Result};
 pub use fingerprint::{Options, SimHasher, Tokenizer};
 pub use hash::{hamming, similarity};
+pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
 pub use weight::{IdfTable, Weighting};
