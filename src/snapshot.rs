@@ -71,8 +71,9 @@
 //! | size | field |
 //! | --- | --- |
 //! | 4 | `k`, `u32` |
-//! | 4 | `t`, number of tables, `u32` (1 ..= 64) |
-//! | 4·`t` | block widths, `u32` each |
+//! | 1 | strategy: 0 = multi-table layout, 1 = probing ([`Layout::probe`]) |
+//! | 4 | `b`, number of blocks, `u32` (1 ..= 64) |
+//! | 4·`b` | block widths, most significant block first, `u32` each |
 //! | 1 | scheme present: 0 = none (raw fingerprints), 1 = the 12 bytes below follow |
 //! | 4 | feature hash version ([`crate::hash::HASH_VERSION`]) |
 //! | 1 | tokenizer: 0 = chars, 1 = words |
@@ -81,14 +82,15 @@
 //! | 1 | punctuation: 0 = keep, 1 = drop, 2 = collapse |
 //! | 1 | nfkc: 0 / 1 |
 //! | 1 | lowercase: 0 / 1 |
-//! | 1 | id type: 0 = `u64`, 1 = string |
+//! | 1 | id type: 0 = `u64`, 1 = string, 2 = `u32` |
 //! | 8 | `I`, length of the id column in bytes, `u64` |
 //! | `I` | id column (below) |
 //! | 8 | `F`, length of the fingerprint set in bytes, `u64` |
 //! | `F` | the fingerprints, ascending, as a compact set (above) |
 //!
 //! Entries are stored sorted by (fingerprint, id); id `i` of the column belongs to
-//! fingerprint `i` of the set, and the column holds exactly `N` ids. Numeric ids: each is
+//! fingerprint `i` of the set, and the column holds exactly `N` ids. Numeric ids (`u64`,
+//! `u32`): each is
 //! `zigzag(id − previous id)` (wrapping, previous of the first = 0) as a varint. String
 //! ids, front-coded: varint length of the prefix shared with the previous id (in bytes, on
 //! a UTF-8 boundary), varint length of the rest, the rest's UTF-8 bytes. On load the
@@ -109,6 +111,7 @@ use std::cmp::Reverse;
 
 use crate::error::{Error, Result};
 use crate::fingerprint::{Options, Tokenizer};
+use crate::index::{Index, IndexId, Layout};
 use crate::normalize::{NormalizeOptions, Punctuation};
 use crate::weight::{IdfTable, Weighting};
 
@@ -1336,6 +1339,22 @@ impl SnapshotId for u64 {
     }
 }
 
+impl SnapshotId for u32 {
+    const TYPE_TAG: u8 = 2;
+
+    fn encode_column(ids: &[&u32], out: &mut Vec<u8>) {
+        let wide: Vec<u64> = ids.iter().map(|&&i| u64::from(i)).collect();
+        u64::encode_column(&wide.iter().collect::<Vec<_>>(), out);
+    }
+
+    fn decode_column(bytes: &[u8], count: u64, base: usize, what: &'static str) -> Result<Vec<u32>> {
+        let wide = u64::decode_column(bytes, count, base, what)?;
+        wide.into_iter()
+            .map(|v| u32::try_from(v).map_err(|_| Error::corrupt(what, base, format!("id {v} does not fit a u32 id"))))
+            .collect()
+    }
+}
+
 impl SnapshotId for String {
     const TYPE_TAG: u8 = 1;
 
@@ -1388,6 +1407,8 @@ impl SnapshotId for String {
 pub struct SnapshotParts<I> {
     /// The layout's `k`.
     pub k: u32,
+    /// `true` for the probing strategy ([`Layout::probe`]).
+    pub probe: bool,
     /// The layout's block widths.
     pub widths: Vec<u32>,
     /// The fingerprint scheme, or `None` for raw fingerprints.
@@ -1400,19 +1421,27 @@ pub struct SnapshotParts<I> {
 /// (fingerprint, id) here). Used by `Index::to_bytes`.
 pub fn encode_index<I: SnapshotId + Ord>(
     k: u32,
+    probe: bool,
     widths: &[u32],
     scheme: Option<&Options>,
     entries: impl IntoIterator<Item = (I, u64)>,
 ) -> Vec<u8> {
     let mut entries: Vec<(u64, I)> = entries.into_iter().map(|(i, f)| (f, i)).collect();
     entries.sort_unstable();
-    encode_sorted_index(k, widths, scheme, &entries.iter().map(|(f, i)| (i, *f)).collect::<Vec<_>>())
+    encode_sorted_index(k, probe, widths, scheme, &entries.iter().map(|(f, i)| (i, *f)).collect::<Vec<_>>())
 }
 
 /// [`encode_index`] for borrowed entries already sorted by (fingerprint, id).
-pub fn encode_sorted_index<I: SnapshotId>(k: u32, widths: &[u32], scheme: Option<&Options>, entries: &[(&I, u64)]) -> Vec<u8> {
+pub fn encode_sorted_index<I: SnapshotId>(
+    k: u32,
+    probe: bool,
+    widths: &[u32],
+    scheme: Option<&Options>,
+    entries: &[(&I, u64)],
+) -> Vec<u8> {
     let mut p = Vec::new();
     p.extend_from_slice(&k.to_le_bytes());
+    p.push(u8::from(probe));
     p.extend_from_slice(&(widths.len() as u32).to_le_bytes());
     for w in widths {
         p.extend_from_slice(&w.to_le_bytes());
@@ -1441,9 +1470,15 @@ pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
     let mut r = Reader::new(payload, HEADER, what);
     let k = r.u32("k")?;
     let at = r.offset();
-    let t = r.u32("table count")?;
+    let probe = match r.u8("strategy")? {
+        0 => false,
+        1 => true,
+        v => return Err(Error::corrupt(what, at, format!("strategy {v} is neither 0 (tables) nor 1 (probe)"))),
+    };
+    let at = r.offset();
+    let t = r.u32("block count")?;
     if !(1..=64).contains(&t) {
-        return Err(Error::corrupt(what, at, format!("{t} tables; a layout has 1 to 64")));
+        return Err(Error::corrupt(what, at, format!("{t} blocks; a layout has 1 to 64")));
     }
     let mut widths = Vec::with_capacity(t as usize);
     for _ in 0..t {
@@ -1455,6 +1490,7 @@ pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
         let name = |t: u8| match t {
             0 => "numeric (u64)".to_string(),
             1 => "string".to_string(),
+            2 => "numeric (u32)".to_string(),
             x => format!("unknown ({x})"),
         };
         return Err(Error::SchemeMismatch {
@@ -1469,5 +1505,87 @@ pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
     let set = CompactSet::read_body(body, set_at, what)?;
     let ids = I::decode_column(col, set.n, id_at, what)?;
     let entries = ids.into_iter().zip(set.iter()).collect();
-    Ok(SnapshotParts { k, widths, scheme, entries })
+    Ok(SnapshotParts { k, probe, widths, scheme, entries })
+}
+
+// ---------------------------------------------------------------------------------------
+// Index snapshots
+// ---------------------------------------------------------------------------------------
+
+impl<I: IndexId + SnapshotId> Index<I> {
+    /// A compact snapshot of the index (an `INDX` envelope, see the
+    /// [`snapshot`](crate::snapshot) module): the layout, the fingerprint scheme, the live
+    /// entries sorted by fingerprint (fingerprints as a [`CompactSet`], ids delta- or
+    /// front-coded) and a checksum. Deterministic: equal contents give equal bytes,
+    /// whatever the insertion order, removals or segments.
+    ///
+    /// ```
+    /// use simhash_wasm::{Index, Layout, Options};
+    /// let mut index = Index::build(Layout::default_for_k(3)?, vec![(1u64, 0xFFu64), (2, 0xF0F0)])?;
+    /// index.set_scheme(Some(Options::default()));
+    /// let bytes = index.to_bytes();
+    /// let back = Index::<u64>::from_bytes_expecting(&bytes, Some(&Options::default()))?;
+    /// assert_eq!(back.get(&2), Some(0xF0F0));
+    /// assert!(Index::<u64>::from_bytes_expecting(&bytes, None).is_err());
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut entries: Vec<(u64, &I)> = self.iter().map(|(i, f)| (f, i)).collect();
+        entries.sort_unstable();
+        let entries: Vec<(&I, u64)> = entries.into_iter().map(|(f, i)| (i, f)).collect();
+        let layout = self.layout();
+        encode_sorted_index(layout.k(), layout.is_probe(), layout.widths(), self.scheme().as_ref(), &entries)
+    }
+
+    /// Loads a snapshot written by [`to_bytes`](Self::to_bytes), whatever its scheme
+    /// (see [`scheme`](Self::scheme)): decodes it and rebuilds every table with the
+    /// stored layout. Use [`from_bytes_expecting`](Self::from_bytes_expecting) to refuse
+    /// snapshots made with other fingerprint settings.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Index<I>> {
+        let what = Kind::Index.what();
+        let parts = decode_index::<I>(bytes)?;
+        let layout = if parts.probe {
+            match parts.widths.as_slice() {
+                [64] => Layout::probe(parts.k),
+                w => return Err(Error::corrupt(what, HEADER, format!("a probing layout has widths [64], not {w:?}"))),
+            }
+        } else {
+            Layout::new(parts.k, &parts.widths)
+        }
+        .map_err(|e| Error::corrupt(what, HEADER, format!("the stored layout is invalid: {e}")))?;
+        let mut index = Index::build(layout, parts.entries).map_err(|e| match e {
+            Error::DuplicateId { id } => Error::corrupt(what, HEADER, format!("id {id} is stored twice")),
+            e => e,
+        })?;
+        index.set_scheme(parts.scheme);
+        Ok(index)
+    }
+
+    /// [`from_bytes`](Self::from_bytes), refusing with [`Error::SchemeMismatch`] a
+    /// snapshot whose fingerprint scheme is not `expected` (`None`: raw fingerprints, no
+    /// scheme recorded). The scheme is checked before the index is rebuilt.
+    pub fn from_bytes_expecting(bytes: &[u8], expected: Option<&Options>) -> Result<Index<I>> {
+        // The scheme sits in the first few dozen bytes, but the whole envelope is checked
+        // first so a damaged file is reported as such.
+        let parts_scheme = peek_scheme(bytes)?;
+        check_scheme(parts_scheme.as_ref(), expected)?;
+        Index::from_bytes(bytes)
+    }
+}
+
+/// The fingerprint scheme recorded in an index snapshot, without decoding the rest
+/// (the envelope's checksum is verified).
+pub fn peek_scheme(bytes: &[u8]) -> Result<Option<Options>> {
+    let what = Kind::Index.what();
+    let (_, payload) = open(Kind::Index, bytes)?;
+    let mut r = Reader::new(payload, HEADER, what);
+    r.u32("k")?;
+    r.u8("strategy")?;
+    let at = r.offset();
+    let t = r.u32("block count")?;
+    if !(1..=64).contains(&t) {
+        return Err(Error::corrupt(what, at, format!("{t} blocks; a layout has 1 to 64")));
+    }
+    r.take(4 * t as usize, "block widths")?;
+    read_scheme(&mut r)
 }

