@@ -60,11 +60,13 @@
 //! coded in stream bits `offset[j] .. offset[j+1]` (`offset[nb] = S`), which they must
 //! fill exactly. The whole set must be in ascending order, including across blocks.
 //!
-//! For `N` uniformly random fingerprints, `n` clusters just under `64 − log2 N`, so a
-//! fingerprint costs about `64 − log2 N` bits for the low part plus ~2 bits of Huffman
-//! code, plus `(128 − ~46) / B` bits of block table: about 46.6 bits at `N = 2^20`,
-//! `B = 128`, against a floor of `64 − log2 N + 1.44 ≈ 45.4` (see the benchmark,
-//! `cargo bench --bench snapshot`).
+//! For `N` uniformly random fingerprints, `n` clusters just under `64 − log2 N`. Measured
+//! at `N = 10^6` (`cargo bench --bench snapshot`): the low bits average 44.9 and the
+//! Huffman code of `n` 2.6 (close to its entropy), so the stream costs about 47.5 bits per
+//! fingerprint; the block table adds `(128 − ~47.5) / B` (0.63 at the default
+//! `B = 128`), for 48.1 bits in all, against the floor `64 − log2 N + 1.44 ≈ 45.5`. The
+//! scheme loses most of the gap in the low bits: after the bit at `n` flips, the bits
+//! below it are not uniform (the carry leaves them small), but they are stored verbatim.
 //!
 //! # Index snapshots (`INDX` payload)
 //!
@@ -106,8 +108,8 @@
 //! | `F` | the distinct feature hashes, strictly ascending, as a compact set |
 //! | rest | one varint document frequency (≤ `u32::MAX`) per feature, in the same order; must end exactly at the payload's end |
 
-use std::collections::BinaryHeap;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::error::{Error, Result};
 use crate::fingerprint::{Options, Tokenizer};
@@ -245,7 +247,11 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
         return Err(Error::corrupt(
             what,
             0,
-            format!("the magic number is {:02x?}, not {:02x?} (\"SHWS\"): this is not a simhash-wasm file", &bytes[0..4], MAGIC),
+            format!(
+                "the magic number is {:02x?}, not {:02x?} (\"SHWS\"): this is not a simhash-wasm file",
+                &bytes[0..4],
+                MAGIC
+            ),
         ));
     }
     if bytes[4..8] != kind.tag() {
@@ -278,7 +284,8 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
         ));
     }
     let body_end = bytes.len() - TRAILER;
-    let stored = u32::from_le_bytes([bytes[body_end], bytes[body_end + 1], bytes[body_end + 2], bytes[body_end + 3]]);
+    let stored =
+        u32::from_le_bytes([bytes[body_end], bytes[body_end + 1], bytes[body_end + 2], bytes[body_end + 3]]);
     let computed = crc32c(&bytes[..body_end]);
     if stored != computed {
         return Err(Error::corrupt(
@@ -321,10 +328,7 @@ impl<'a> Reader<'a> {
 
     fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8]> {
         if n > self.remaining() {
-            return Err(self.err(format!(
-                "{field} needs {n} bytes but only {} are left",
-                self.remaining()
-            )));
+            return Err(self.err(format!("{field} needs {n} bytes but only {} are left", self.remaining())));
         }
         let s = &self.bytes[self.pos..self.pos + n];
         self.pos += n;
@@ -358,7 +362,11 @@ impl<'a> Reader<'a> {
             v |= u64::from(b & 0x7F) << (7 * i);
             if b & 0x80 == 0 {
                 if b == 0 && i > 0 {
-                    return Err(Error::corrupt(self.what, start, format!("{field}: varint is not in its shortest form")));
+                    return Err(Error::corrupt(
+                        self.what,
+                        start,
+                        format!("{field}: varint is not in its shortest form"),
+                    ));
                 }
                 return Ok(v);
             }
@@ -524,8 +532,7 @@ fn huffman_lengths(counts: &[u64; SYMBOLS]) -> [u8; SYMBOLS] {
     }
     // Nodes 0..65 are leaves, then internal nodes; ties go to the lower node number.
     let mut parent: Vec<usize> = vec![usize::MAX; SYMBOLS];
-    let mut heap: BinaryHeap<Reverse<(u64, usize)>> =
-        used.iter().map(|&s| Reverse((counts[s], s))).collect();
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = used.iter().map(|&s| Reverse((counts[s], s))).collect();
     while heap.len() > 1 {
         let (Some(Reverse((ca, a))), Some(Reverse((cb, b)))) = (heap.pop(), heap.pop()) else {
             break;
@@ -609,7 +616,7 @@ fn symbol_of(prev: u64, x: u64) -> u8 {
 // ---------------------------------------------------------------------------------------
 
 /// A sorted multiset of 64-bit fingerprints kept compressed (delta + Huffman, about
-/// `64 − log2 N + 2.5` bits each) and queried in place: [`contains`](Self::contains) and
+/// `64 − log2 N + 4` bits each for random fingerprints) and queried in place: [`contains`](Self::contains) and
 /// [`contains_within`](Self::contains_within) decode one or a few blocks, never the whole
 /// set. See the [module docs](self) for the format.
 ///
@@ -681,7 +688,12 @@ impl CompactSet {
         if let Some(i) = fingerprints.windows(2).position(|w| w[0] > w[1]) {
             return Err(Error::option(
                 "fingerprints",
-                format!("{:#018x} before {:#018x} at position {}", fingerprints[i], fingerprints[i + 1], i + 1),
+                format!(
+                    "{:#018x} before {:#018x} at position {}",
+                    fingerprints[i],
+                    fingerprints[i + 1],
+                    i + 1
+                ),
                 "ascending order; sort them first or use CompactSet::from_unsorted",
             ));
         }
@@ -1016,7 +1028,11 @@ impl CompactSet {
         let at = r.offset();
         let block_size = r.u32("block size")?;
         if !(1..=MAX_BLOCK_SIZE).contains(&block_size) {
-            return Err(Error::corrupt(what, at, format!("block size {block_size} is not in 1 ..= {MAX_BLOCK_SIZE}")));
+            return Err(Error::corrupt(
+                what,
+                at,
+                format!("block size {block_size} is not in 1 ..= {MAX_BLOCK_SIZE}"),
+            ));
         }
         let at = r.offset();
         let mut lens = [0u8; SYMBOLS];
@@ -1024,7 +1040,11 @@ impl CompactSet {
         let mut kraft = 0u64;
         for (s, &l) in lens.iter().enumerate() {
             if u32::from(l) > MAX_CODE_LEN {
-                return Err(Error::corrupt(what, at + s, format!("code length {l} of symbol {s} exceeds {MAX_CODE_LEN}")));
+                return Err(Error::corrupt(
+                    what,
+                    at + s,
+                    format!("code length {l} of symbol {s} exceeds {MAX_CODE_LEN}"),
+                ));
             }
             if l > 0 {
                 kraft += 1u64 << (MAX_CODE_LEN - u32::from(l));
@@ -1074,7 +1094,11 @@ impl CompactSet {
                 ));
             }
             if firsts.last().is_some_and(|&p| p > f) {
-                return Err(Error::corrupt(what, table_at + 16 * j, format!("block {j}'s first fingerprint is smaller than the previous block's")));
+                return Err(Error::corrupt(
+                    what,
+                    table_at + 16 * j,
+                    format!("block {j}'s first fingerprint is smaller than the previous block's"),
+                ));
             }
             firsts.push(f);
             offsets.push(o);
@@ -1085,7 +1109,11 @@ impl CompactSet {
         if bits % 8 != 0 {
             if let Some(&last) = stream.last() {
                 if last >> (bits % 8) != 0 {
-                    return Err(Error::corrupt(what, stream_at + stream.len() - 1, "the padding bits after the stream are not zero"));
+                    return Err(Error::corrupt(
+                        what,
+                        stream_at + stream.len() - 1,
+                        "the padding bits after the stream are not zero",
+                    ));
                 }
             }
         }
@@ -1093,13 +1121,26 @@ impl CompactSet {
         if coded > 0 && kraft == 0 {
             return Err(Error::corrupt(what, at, "the set has coded fingerprints but no Huffman code"));
         }
-        let mut set = CompactSet { n, block_size, lens, counts: [0; SYMBOLS], firsts, offsets, stream, table: decode_table(&lens) };
+        let mut set = CompactSet {
+            n,
+            block_size,
+            lens,
+            counts: [0; SYMBOLS],
+            firsts,
+            offsets,
+            stream,
+            table: decode_table(&lens),
+        };
         // Validate every block and collect the symbol counts.
         let mut counts = [0u64; SYMBOLS];
         let mut last: Option<u64> = None;
         for j in 0..nb {
             if last.is_some_and(|l| l > set.firsts[j]) {
-                return Err(Error::corrupt(what, table_at + 16 * j, format!("block {j} starts below the end of block {}", j - 1)));
+                return Err(Error::corrupt(
+                    what,
+                    table_at + 16 * j,
+                    format!("block {j} starts below the end of block {}", j - 1),
+                ));
             }
             let mut prev: Option<u64> = None;
             let res = set.walk_block(j, |x| {
@@ -1158,7 +1199,11 @@ impl IdfTable {
         // Each df takes at least one byte: refuse a count the rest cannot hold before
         // allocating for it.
         if set.n > r.remaining() as u64 {
-            return Err(r.err(format!("{} features need as many df values, but only {} bytes are left", set.n, r.remaining())));
+            return Err(r.err(format!(
+                "{} features need as many df values, but only {} bytes are left",
+                set.n,
+                r.remaining()
+            )));
         }
         let mut df = std::collections::HashMap::with_capacity(set.len());
         let mut prev: Option<u64> = None;
@@ -1168,7 +1213,8 @@ impl IdfTable {
             }
             prev = Some(h);
             let v = r.varint("document frequency")?;
-            let d = u32::try_from(v).map_err(|_| r.err(format!("document frequency {v} exceeds {}", u32::MAX)))?;
+            let d = u32::try_from(v)
+                .map_err(|_| r.err(format!("document frequency {v} exceeds {}", u32::MAX)))?;
             df.insert(h, d);
         }
         r.finish("the document frequencies")?;
@@ -1231,7 +1277,13 @@ fn read_scheme(r: &mut Reader<'_>) -> Result<Option<Options>> {
     let tokenizer = match mode {
         0 => Tokenizer::Chars(n),
         1 => Tokenizer::Words(n),
-        m => return Err(Error::corrupt(r.what, at, format!("tokenizer {m} is neither 0 (chars) nor 1 (words)"))),
+        m => {
+            return Err(Error::corrupt(
+                r.what,
+                at,
+                format!("tokenizer {m} is neither 0 (chars) nor 1 (words)"),
+            ))
+        }
     };
     let at = r.offset();
     let weighting = match r.u8("weighting")? {
@@ -1265,7 +1317,8 @@ fn read_scheme(r: &mut Reader<'_>) -> Result<Option<Options>> {
 /// Compares a snapshot's scheme with the one the caller expects, naming the first field
 /// that differs.
 pub fn check_scheme(found: Option<&Options>, expected: Option<&Options>) -> Result<()> {
-    let describe = |o: Option<&Options>| o.map_or_else(|| "none (raw fingerprints)".to_string(), |o| o.describe());
+    let describe =
+        |o: Option<&Options>| o.map_or_else(|| "none (raw fingerprints)".to_string(), |o| o.describe());
     let (f, e) = match (found, expected) {
         (None, None) => return Ok(()),
         (Some(f), Some(e)) => (f, e),
@@ -1277,7 +1330,9 @@ pub fn check_scheme(found: Option<&Options>, expected: Option<&Options>) -> Resu
             })
         }
     };
-    let mismatch = |field: &'static str, a: String, b: String| Err(Error::SchemeMismatch { field, found: a, expected: b });
+    let mismatch = |field: &'static str, a: String, b: String| {
+        Err(Error::SchemeMismatch { field, found: a, expected: b })
+    };
     if f.tokenizer.mode() != e.tokenizer.mode() {
         return mismatch("tokenizer", f.tokenizer.mode().into(), e.tokenizer.mode().into());
     }
@@ -1288,7 +1343,11 @@ pub fn check_scheme(found: Option<&Options>, expected: Option<&Options>) -> Resu
         return mismatch("weighting", f.weighting.name().into(), e.weighting.name().into());
     }
     if f.normalize.punctuation != e.normalize.punctuation {
-        return mismatch("punctuation", f.normalize.punctuation.name().into(), e.normalize.punctuation.name().into());
+        return mismatch(
+            "punctuation",
+            f.normalize.punctuation.name().into(),
+            e.normalize.punctuation.name().into(),
+        );
     }
     if f.normalize.nfkc != e.normalize.nfkc {
         return mismatch("nfkc", f.normalize.nfkc.to_string(), e.normalize.nfkc.to_string());
@@ -1350,7 +1409,10 @@ impl SnapshotId for u32 {
     fn decode_column(bytes: &[u8], count: u64, base: usize, what: &'static str) -> Result<Vec<u32>> {
         let wide = u64::decode_column(bytes, count, base, what)?;
         wide.into_iter()
-            .map(|v| u32::try_from(v).map_err(|_| Error::corrupt(what, base, format!("id {v} does not fit a u32 id"))))
+            .map(|v| {
+                u32::try_from(v)
+                    .map_err(|_| Error::corrupt(what, base, format!("id {v} does not fit a u32 id")))
+            })
             .collect()
     }
 }
@@ -1383,18 +1445,25 @@ impl SnapshotId for String {
             let shared = r.varint("shared prefix length")?;
             let prev = out.last().map_or("", |s| s.as_str());
             if shared > prev.len() as u64 || !prev.is_char_boundary(shared as usize) {
-                return Err(Error::corrupt(what, at, format!("shared prefix of {shared} bytes does not fit the previous id")));
+                return Err(Error::corrupt(
+                    what,
+                    at,
+                    format!("shared prefix of {shared} bytes does not fit the previous id"),
+                ));
             }
             let rest_len = r.varint("id length")?;
             if rest_len > r.remaining() as u64 {
-                return Err(r.err(format!("an id claims {rest_len} bytes but only {} are left", r.remaining())));
+                return Err(
+                    r.err(format!("an id claims {rest_len} bytes but only {} are left", r.remaining()))
+                );
             }
             let at = r.offset();
             let rest = r.take(rest_len as usize, "id")?;
             let mut id = Vec::with_capacity(shared as usize + rest.len());
             id.extend_from_slice(&prev.as_bytes()[..shared as usize]);
             id.extend_from_slice(rest);
-            let id = String::from_utf8(id).map_err(|_| Error::corrupt(what, at, "an id is not valid UTF-8"))?;
+            let id =
+                String::from_utf8(id).map_err(|_| Error::corrupt(what, at, "an id is not valid UTF-8"))?;
             out.push(id);
         }
         r.finish("the id column")?;
@@ -1473,7 +1542,9 @@ pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
     let probe = match r.u8("strategy")? {
         0 => false,
         1 => true,
-        v => return Err(Error::corrupt(what, at, format!("strategy {v} is neither 0 (tables) nor 1 (probe)"))),
+        v => {
+            return Err(Error::corrupt(what, at, format!("strategy {v} is neither 0 (tables) nor 1 (probe)")))
+        }
     };
     let at = r.offset();
     let t = r.u32("block count")?;
@@ -1542,12 +1613,31 @@ impl<I: IndexId + SnapshotId> Index<I> {
     /// stored layout. Use [`from_bytes_expecting`](Self::from_bytes_expecting) to refuse
     /// snapshots made with other fingerprint settings.
     pub fn from_bytes(bytes: &[u8]) -> Result<Index<I>> {
-        let what = Kind::Index.what();
+        Index::from_parts(decode_index::<I>(bytes)?)
+    }
+
+    /// [`from_bytes`](Self::from_bytes), refusing with [`Error::SchemeMismatch`] a
+    /// snapshot whose fingerprint scheme is not `expected` (`None`: raw fingerprints, no
+    /// scheme recorded). The scheme is checked before the index is rebuilt.
+    pub fn from_bytes_expecting(bytes: &[u8], expected: Option<&Options>) -> Result<Index<I>> {
         let parts = decode_index::<I>(bytes)?;
+        check_scheme(parts.scheme.as_ref(), expected)?;
+        Index::from_parts(parts)
+    }
+
+    /// Rebuilds an index from decoded snapshot parts.
+    fn from_parts(parts: SnapshotParts<I>) -> Result<Index<I>> {
+        let what = Kind::Index.what();
         let layout = if parts.probe {
             match parts.widths.as_slice() {
                 [64] => Layout::probe(parts.k),
-                w => return Err(Error::corrupt(what, HEADER, format!("a probing layout has widths [64], not {w:?}"))),
+                w => {
+                    return Err(Error::corrupt(
+                        what,
+                        HEADER,
+                        format!("a probing layout has widths [64], not {w:?}"),
+                    ))
+                }
             }
         } else {
             Layout::new(parts.k, &parts.widths)
@@ -1559,17 +1649,6 @@ impl<I: IndexId + SnapshotId> Index<I> {
         })?;
         index.set_scheme(parts.scheme);
         Ok(index)
-    }
-
-    /// [`from_bytes`](Self::from_bytes), refusing with [`Error::SchemeMismatch`] a
-    /// snapshot whose fingerprint scheme is not `expected` (`None`: raw fingerprints, no
-    /// scheme recorded). The scheme is checked before the index is rebuilt.
-    pub fn from_bytes_expecting(bytes: &[u8], expected: Option<&Options>) -> Result<Index<I>> {
-        // The scheme sits in the first few dozen bytes, but the whole envelope is checked
-        // first so a damaged file is reported as such.
-        let parts_scheme = peek_scheme(bytes)?;
-        check_scheme(parts_scheme.as_ref(), expected)?;
-        Index::from_bytes(bytes)
     }
 }
 

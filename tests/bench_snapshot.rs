@@ -108,12 +108,18 @@ fn main() {
     for &q in &queries {
         c += usize::from(loaded.contains(q));
     }
-    println!("contains (exact): {:.0} queries/s ({c} hits)", queries.len() as f64 / t.elapsed().as_secs_f64());
+    println!(
+        "contains (exact): {:.0} queries/s ({c} hits)",
+        queries.len() as f64 / t.elapsed().as_secs_f64()
+    );
     let t = Instant::now();
     for &q in &queries {
         std::hint::black_box(back.query(q));
     }
-    println!("for comparison, Index::query (k=3, uncompressed tables): {:.0} queries/s", queries.len() as f64 / t.elapsed().as_secs_f64());
+    println!(
+        "for comparison, Index::query (k=3, uncompressed tables): {:.0} queries/s",
+        queries.len() as f64 / t.elapsed().as_secs_f64()
+    );
 
     // Uniformly random fingerprints of the same count (splitmix64), the case the floor
     // is computed for; the corpus set above holds planted near-duplicates.
@@ -146,9 +152,16 @@ fn main() {
     let u = CompactSet::from_sorted(&uniform).unwrap();
     let rows = u.huffman_table();
     let coded: u64 = rows.iter().map(|r| r.1).sum();
-    let mean_n = rows.iter().map(|r| if r.0 == 64 { 0.0 } else { r.1 as f64 * f64::from(r.0) }).sum::<f64>() / coded as f64;
+    let mean_n = rows.iter().map(|r| if r.0 == 64 { 0.0 } else { r.1 as f64 * f64::from(r.0) }).sum::<f64>()
+        / coded as f64;
     let mean_code = rows.iter().map(|r| r.1 as f64 * r.2.len() as f64).sum::<f64>() / coded as f64;
-    let entropy = -rows.iter().map(|r| { let p = r.1 as f64 / coded as f64; p * p.log2() }).sum::<f64>();
+    let entropy = -rows
+        .iter()
+        .map(|r| {
+            let p = r.1 as f64 / coded as f64;
+            p * p.log2()
+        })
+        .sum::<f64>();
     println!(
         "uniform, where the bits go: mean n (low bits stored) {mean_n:.3} + mean Huffman code {mean_code:.3} (entropy of n {entropy:.3}) = {:.3} bits per coded fingerprint",
         mean_n + mean_code
@@ -160,7 +173,10 @@ fn main() {
         u.to_bytes().len() as f64 * 8.0 / n as f64 - floor
     );
 
-    println!("\nHuffman code of n (the highest differing bit; 64 = repeat), block size {}:", set.block_size());
+    println!(
+        "\nHuffman code of n (the highest differing bit; 64 = repeat), block size {}:",
+        set.block_size()
+    );
     println!("symbol |     count | share  | code");
     let total: u64 = set.huffman_table().iter().map(|r| r.1).sum();
     for (s, count, code) in set.huffman_table() {

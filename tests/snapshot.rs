@@ -298,7 +298,10 @@ fn wrong_version_kind_magic_and_lengths() {
     let e = IdfTable::from_bytes(&good).unwrap_err().to_string();
     assert!(e.contains("fingerprint set"), "{e}");
     // Not ours at all; empty.
-    assert!(CompactSet::from_bytes(b"GIF89a, certainly not a snapshot").unwrap_err().to_string().contains("magic"));
+    assert!(CompactSet::from_bytes(b"GIF89a, certainly not a snapshot")
+        .unwrap_err()
+        .to_string()
+        .contains("magic"));
     let e = CompactSet::from_bytes(&[]).unwrap_err();
     assert!(matches!(e, Error::Corrupt { offset: 0, .. }), "{e:?}");
     // Lying envelope length fields.
@@ -322,7 +325,8 @@ fn wrong_version_kind_magic_and_lengths() {
 #[test]
 fn lying_lengths_inside_index_and_idf_payloads() {
     // A string-id snapshot whose column length and id lengths are forged huge.
-    let mut v = snapshot::encode_index::<String>(3, false, &[32, 32], None, vec![("a".into(), 5), ("b".into(), 9)]);
+    let mut v =
+        snapshot::encode_index::<String>(3, false, &[32, 32], None, vec![("a".into(), 5), ("b".into(), 9)]);
     // Payload: k(4) strategy(1) b(4) widths(8) scheme(1) idtype(1) = 19: the column length is at 20 + 19.
     let at = 20 + 19;
     for val in [u64::MAX, 1 << 33, 1000] {
@@ -355,7 +359,8 @@ fn idf_round_trip() {
         let mut t = IdfTable::new();
         for _ in 0..docs {
             let n = rng.below(30);
-            let feats: Vec<u64> = (0..n).map(|_| if rng.below(2) == 0 { rng.below(50) } else { rng.next() }).collect();
+            let feats: Vec<u64> =
+                (0..n).map(|_| if rng.below(2) == 0 { rng.below(50) } else { rng.next() }).collect();
             t.add_document(feats);
         }
         let b = t.to_bytes();
@@ -448,7 +453,9 @@ fn golden(name: &str, fresh: &[u8]) -> Vec<u8> {
         std::fs::create_dir_all(format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"))).unwrap();
         std::fs::write(&path, fresh).unwrap();
     }
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e} (create it with SIMHASH_BLESS=1 cargo test --test snapshot golden)"))
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e} (create it with SIMHASH_BLESS=1 cargo test --test snapshot golden)")
+    })
 }
 
 #[test]
@@ -458,9 +465,16 @@ fn golden_v1_index_snapshot() {
     let bytes = golden("golden_v1.snap", &fresh);
     // Pinned: if this changes, the format changed; that needs a new FORMAT_VERSION and a
     // new golden file, with the v1 reader kept.
-    assert_eq!((bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)), (1545, 0x4c89_6cb5_2ff2_60e1), "golden_v1.snap changed");
+    assert_eq!(
+        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (1545, 0x4c89_6cb5_2ff2_60e1),
+        "golden_v1.snap changed"
+    );
     let p = snapshot::decode_index::<u64>(&bytes).unwrap();
-    assert_eq!((p.k, p.probe, p.widths.clone(), p.scheme), (3, false, vec![16, 16, 16, 16], Some(golden_options())));
+    assert_eq!(
+        (p.k, p.probe, p.widths.clone(), p.scheme),
+        (3, false, vec![16, 16, 16, 16], Some(golden_options()))
+    );
     assert_eq!(p.entries, entries);
     assert_eq!(fresh, bytes, "encoding drifted from the v1 golden file");
     // It answers exactly.
@@ -479,7 +493,11 @@ fn golden_v1_index_snapshot() {
 fn golden_v1_idf_table() {
     let t = golden_idf();
     let bytes = golden("golden_v1.idf", &t.to_bytes());
-    assert_eq!((bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)), (474, 0x1e0e_6425_f0b4_3af2), "golden_v1.idf changed");
+    assert_eq!(
+        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (474, 0x1e0e_6425_f0b4_3af2),
+        "golden_v1.idf changed"
+    );
     let back = IdfTable::from_bytes(&bytes).unwrap();
     assert_eq!(back, t);
     assert_eq!(back.to_bytes(), bytes, "encoding drifted from the v1 golden file");
@@ -548,7 +566,11 @@ fn index_string_and_u32_ids_and_schemes() {
     let opts = Options { tokenizer: Tokenizer::Words(2), ..Options::default() };
     let mut s: Index<String> = Index::build(
         Layout::default_for_k(3).unwrap(),
-        vec![("https://a.example/x".to_string(), 5u64), ("https://a.example/y".into(), 5), ("ü".into(), 1 << 63)],
+        vec![
+            ("https://a.example/x".to_string(), 5u64),
+            ("https://a.example/y".into(), 5),
+            ("ü".into(), 1 << 63),
+        ],
     )
     .unwrap();
     s.set_scheme(Some(opts));
