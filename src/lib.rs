@@ -14,6 +14,7 @@
 //! | binary / tf / sublinear weights, IDF tables | [`weight`] |
 //! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
 //! | the multi-table near-duplicate index | [`index`] |
+//! | snapshots: envelope, compact fingerprint set, IDF tables | [`snapshot`] |
 //! | errors with data and advice | [`error`] |
 //!
 //! ```
@@ -32,6 +33,7 @@ pub mod fingerprint;
 pub mod hash;
 pub mod index;
 pub mod normalize;
+pub mod snapshot;
 pub mod tokenize;
 pub mod weight;
 

@@ -1,0 +1,51 @@
+//! Every decoder must turn arbitrary bytes into `Ok` or `Err`, never a panic, a hang or a
+//! huge allocation; whatever loads must answer queries without panicking.
+//!
+//! ```text
+//! cd fuzz && cargo +nightly fuzz run from_bytes -- -max_total_time=300
+//! ```
+//!
+//! Half of the inputs get their envelope checksum recomputed, so the fuzzer reaches the
+//! structural checks behind the CRC instead of stopping at it.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use simhash_wasm::index::Index;
+use simhash_wasm::snapshot::{crc32c, CompactSet};
+use simhash_wasm::IdfTable;
+
+fn all(data: &[u8]) {
+    if let Ok(set) = CompactSet::from_bytes(data) {
+        let v = set.to_vec();
+        assert_eq!(v.len(), set.len());
+        assert!(v.windows(2).all(|w| w[0] <= w[1]));
+        for &x in v.iter().take(8) {
+            assert!(set.contains(x));
+            assert!(set.contains_within(x ^ 0b101, 2));
+        }
+        let again = CompactSet::from_bytes(&set.to_bytes()).expect("re-encoded set loads");
+        assert_eq!(again.to_vec(), v);
+        let _ = set.huffman_table();
+    }
+    if let Ok(t) = IdfTable::from_bytes(data) {
+        assert_eq!(IdfTable::from_bytes(&t.to_bytes()).expect("re-encoded table loads"), t);
+    }
+    if let Ok(index) = Index::<u64>::from_bytes(data) {
+        let _ = index.query(0);
+        let _ = Index::<u64>::from_bytes(&index.to_bytes()).expect("re-encoded index loads");
+    }
+    if let Ok(index) = Index::<String>::from_bytes(data) {
+        let _ = index.query(u64::MAX);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    all(data);
+    if data.len() >= 24 {
+        let mut v = data.to_vec();
+        let n = v.len();
+        let crc = crc32c(&v[..n - 4]);
+        v[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        all(&v);
+    }
+});

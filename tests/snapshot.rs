@@ -1,0 +1,625 @@
+//! Snapshots: round trips against brute force, corruption of every kind, golden files.
+//!
+//! A seeded splitmix64 drives everything, so failures reproduce. No dependencies.
+
+use simhash_wasm::snapshot::{self, crc32c, CompactSet, Kind, FORMAT_VERSION};
+use simhash_wasm::{Error, IdfTable, Options, Tokenizer};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+    /// `x` with `d` distinct random bits flipped.
+    fn flip(&mut self, mut x: u64, d: u32) -> u64 {
+        let mut mask = 0u64;
+        while mask.count_ones() < d.min(64) {
+            mask |= 1 << self.below(64);
+        }
+        x ^= mask;
+        x
+    }
+}
+
+/// A set of one of several shapes, sorted.
+fn make_set(rng: &mut Rng, shape: u64, n: usize) -> Vec<u64> {
+    let mut v: Vec<u64> = match shape {
+        0 => (0..n).map(|_| rng.next()).collect(),
+        // Clustered: a few centres, members within a few bits.
+        1 => {
+            let centres: Vec<u64> = (0..(n / 8).max(1)).map(|_| rng.next()).collect();
+            (0..n)
+                .map(|_| {
+                    let c = centres[rng.below(centres.len() as u64) as usize];
+                    let d = rng.below(5) as u32;
+                    rng.flip(c, d)
+                })
+                .collect()
+        }
+        // Many duplicates.
+        2 => {
+            let pool: Vec<u64> = (0..(n / 4).max(1)).map(|_| rng.next()).collect();
+            (0..n).map(|_| pool[rng.below(pool.len() as u64) as usize]).collect()
+        }
+        // All equal.
+        3 => vec![rng.next(); n],
+        // Extremes and small values.
+        4 => (0..n)
+            .map(|i| match i % 4 {
+                0 => 0,
+                1 => u64::MAX,
+                2 => rng.below(1000),
+                _ => u64::MAX - rng.below(1000),
+            })
+            .collect(),
+        // Dense run: consecutive integers from a random start.
+        _ => {
+            let s = rng.next();
+            (0..n as u64).map(|i| s.wrapping_add(i)).collect()
+        }
+    };
+    v.sort_unstable();
+    v
+}
+
+fn brute_within(set: &[u64], q: u64, k: u32) -> Vec<u64> {
+    set.iter().copied().filter(|&x| (x ^ q).count_ones() <= k).collect()
+}
+
+fn check_set(rng: &mut Rng, fps: &[u64], block: u32, queries: usize) {
+    let set = CompactSet::with_block_size(fps, block).unwrap();
+    assert_eq!(set.len(), fps.len());
+    assert_eq!(set.to_vec(), fps, "iter, block {block}");
+    let bytes = set.to_bytes();
+    let back = CompactSet::from_bytes(&bytes).unwrap();
+    assert_eq!(back, set);
+    assert_eq!(back.to_vec(), fps);
+    assert_eq!(back.huffman_table(), set.huffman_table());
+    assert_eq!(back.to_bytes(), bytes, "re-encode is byte-identical");
+    for _ in 0..queries {
+        let q = if fps.is_empty() || rng.below(4) == 0 {
+            rng.next()
+        } else {
+            let x = fps[rng.below(fps.len() as u64) as usize];
+            let d = rng.below(6) as u32;
+            rng.flip(x, d)
+        };
+        assert_eq!(back.contains(q), fps.binary_search(&q).is_ok(), "contains {q:#x}");
+        let k = rng.below(5) as u32;
+        let want = brute_within(fps, q, k);
+        assert_eq!(back.contains_within(q, k), !want.is_empty(), "contains_within {q:#x} k={k}");
+        assert_eq!(back.find_within(q, k), want, "find_within {q:#x} k={k}");
+    }
+    for &x in fps.iter().take(50) {
+        assert!(back.contains(x));
+        assert!(back.contains_within(x, 0));
+    }
+}
+
+#[test]
+fn round_trip_matches_brute_force() {
+    let mut rng = Rng(1);
+    let blocks = [1u32, 2, 3, 7, 16, 128];
+    let mut sizes = vec![0usize, 1, 2, 3, 100, 500];
+    for b in [7usize, 16, 128] {
+        sizes.extend([b - 1, b, b + 1, 2 * b - 1, 2 * b, 2 * b + 1]);
+    }
+    for &n in &sizes {
+        for shape in 0..6 {
+            for &block in &blocks {
+                if n > 200 && block < 7 {
+                    continue;
+                }
+                let fps = make_set(&mut rng, shape, n);
+                check_set(&mut rng, &fps, block, 12);
+            }
+        }
+    }
+}
+
+#[test]
+fn contains_within_large_k_and_big_set() {
+    let mut rng = Rng(2);
+    let fps = make_set(&mut rng, 0, 20_000);
+    let set = CompactSet::from_sorted(&fps).unwrap();
+    for k in [0u32, 1, 2, 3, 4, 6] {
+        for _ in 0..20 {
+            let x = fps[rng.below(fps.len() as u64) as usize];
+            let d = rng.below(u64::from(k) + 2) as u32;
+            let q = rng.flip(x, d);
+            assert_eq!(set.find_within(q, k), brute_within(&fps, q, k), "k={k}");
+        }
+    }
+    // k >= 64 matches everything; k = 64 with an empty set matches nothing.
+    assert!(set.contains_within(0, 64));
+    assert_eq!(set.find_within(123, 99).len(), fps.len());
+    assert!(!CompactSet::from_sorted(&[]).unwrap().contains_within(0, 64));
+}
+
+#[test]
+fn unsorted_input_and_bad_block_size_are_refused() {
+    let e = CompactSet::from_sorted(&[3, 1]).unwrap_err();
+    assert_eq!(e.code(), "InvalidOption");
+    assert!(e.to_string().contains("ascending"), "{e}");
+    assert!(CompactSet::with_block_size(&[1], 0).is_err());
+    assert!(CompactSet::with_block_size(&[1], 65_537).is_err());
+    assert_eq!(CompactSet::from_unsorted(vec![3, 1, 2]).unwrap().to_vec(), vec![1, 2, 3]);
+}
+
+#[test]
+fn huffman_table_is_a_prefix_code_over_the_symbols() {
+    let mut rng = Rng(3);
+    let fps = make_set(&mut rng, 0, 5000);
+    let set = CompactSet::from_sorted(&fps).unwrap();
+    let t = set.huffman_table();
+    let total: u64 = t.iter().map(|r| r.1).sum();
+    assert_eq!(total as usize, fps.len() - fps.len().div_ceil(128));
+    for (i, a) in t.iter().enumerate() {
+        for b in &t[i + 1..] {
+            assert!(!b.2.starts_with(&a.2) && !a.2.starts_with(&b.2), "{a:?} {b:?}");
+        }
+    }
+    // The most frequent symbol sits near 64 - log2(5000) ~ 51.7.
+    let top = t.iter().max_by_key(|r| r.1).unwrap();
+    assert!((49..=52).contains(&top.0), "{t:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Corruption
+// ---------------------------------------------------------------------------------------
+
+/// Recomputes the envelope's checksum, so the decoder's own checks are reached.
+fn reseal(bytes: &mut [u8]) {
+    let n = bytes.len();
+    if n >= 24 {
+        let crc = crc32c(&bytes[..n - 4]);
+        bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
+    }
+}
+
+fn exercise(set: &CompactSet) {
+    let v = set.to_vec();
+    assert_eq!(v.len(), set.len());
+    for &q in v.iter().take(5) {
+        let _ = set.contains(q) && set.contains_within(q ^ 5, 2);
+    }
+    let _ = set.huffman_table();
+}
+
+fn all_decoders(bytes: &[u8]) -> [bool; 4] {
+    let a = match CompactSet::from_bytes(bytes) {
+        Ok(s) => {
+            exercise(&s);
+            true
+        }
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            false
+        }
+    };
+    let b = IdfTable::from_bytes(bytes).is_ok();
+    let c = snapshot::decode_index::<u64>(bytes).is_ok();
+    let d = snapshot::decode_index::<String>(bytes).is_ok();
+    [a, b, c, d]
+}
+
+fn small_inputs() -> Vec<Vec<u8>> {
+    let mut rng = Rng(4);
+    let fps = make_set(&mut rng, 1, 40);
+    let set = CompactSet::with_block_size(&fps, 8).unwrap();
+    let mut idf = IdfTable::new();
+    for _ in 0..5 {
+        idf.add_document((0..6).map(|_| rng.below(20)));
+    }
+    let ids: Vec<(u64, u64)> = fps.iter().enumerate().map(|(i, &f)| (i as u64 * 7, f)).collect();
+    let sids: Vec<(String, u64)> = fps.iter().enumerate().map(|(i, &f)| (format!("doc-é{i}"), f)).collect();
+    vec![
+        set.to_bytes(),
+        idf.to_bytes(),
+        snapshot::encode_index(3, false, &[16, 16, 16, 16], Some(&Options::default()), ids),
+        snapshot::encode_index(3, false, &[16, 16, 16, 16], None, sids),
+    ]
+}
+
+#[test]
+fn every_bit_flip_and_every_truncation_is_an_error() {
+    for good in small_inputs() {
+        assert!(all_decoders(&good).iter().any(|&ok| ok));
+        for bit in 0..good.len() * 8 {
+            let mut bad = good.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            assert_eq!(all_decoders(&bad), [false; 4], "flip of bit {bit} went unnoticed");
+            // With the checksum forged, the structural checks must still hold: no panic,
+            // and whatever loads is a consistent set.
+            reseal(&mut bad);
+            let _ = all_decoders(&bad);
+        }
+        for len in 0..good.len() {
+            assert_eq!(all_decoders(&good[..len]), [false; 4], "truncation to {len} bytes");
+            let mut cut = good[..len].to_vec();
+            reseal(&mut cut);
+            let _ = all_decoders(&cut);
+        }
+    }
+}
+
+#[test]
+fn random_flips_in_a_large_snapshot() {
+    let mut rng = Rng(5);
+    let fps = make_set(&mut rng, 0, 30_000);
+    let good = CompactSet::from_sorted(&fps).unwrap().to_bytes();
+    for _ in 0..60 {
+        let mut bad = good.clone();
+        for _ in 0..=rng.below(3) {
+            let bit = rng.below(bad.len() as u64 * 8) as usize;
+            bad[bit / 8] ^= 1 << (bit % 8);
+        }
+        assert!(CompactSet::from_bytes(&bad).is_err());
+        reseal(&mut bad);
+        if let Ok(s) = CompactSet::from_bytes(&bad) {
+            exercise(&s);
+        }
+    }
+}
+
+#[test]
+fn wrong_version_kind_magic_and_lengths() {
+    let good = CompactSet::from_sorted(&[1, 2, 3, 1 << 40]).unwrap().to_bytes();
+    // Newer version: refused as such, even with a valid checksum.
+    let mut v = good.clone();
+    v[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    reseal(&mut v);
+    match CompactSet::from_bytes(&v) {
+        Err(Error::UnsupportedVersion { found, supported, .. }) => {
+            assert_eq!((found, supported), (FORMAT_VERSION + 1, FORMAT_VERSION))
+        }
+        other => panic!("{other:?}"),
+    }
+    let msg = CompactSet::from_bytes(&v).unwrap_err().to_string();
+    assert!(msg.contains("upgrade"), "{msg}");
+    // Version 0.
+    let mut v = good.clone();
+    v[8..12].copy_from_slice(&0u32.to_le_bytes());
+    reseal(&mut v);
+    assert_eq!(CompactSet::from_bytes(&v).unwrap_err().code(), "Corrupt");
+    // Wrong kind: an FSET given to the IDF loader says what it is.
+    let e = IdfTable::from_bytes(&good).unwrap_err().to_string();
+    assert!(e.contains("fingerprint set"), "{e}");
+    // Not ours at all; empty.
+    assert!(CompactSet::from_bytes(b"GIF89a, certainly not a snapshot")
+        .unwrap_err()
+        .to_string()
+        .contains("magic"));
+    let e = CompactSet::from_bytes(&[]).unwrap_err();
+    assert!(matches!(e, Error::Corrupt { offset: 0, .. }), "{e:?}");
+    // Lying envelope length fields.
+    for len in [0u64, 1, u64::MAX, u64::MAX / 2, (good.len() - 24) as u64 + 1] {
+        let mut v = good.clone();
+        v[12..20].copy_from_slice(&len.to_le_bytes());
+        reseal(&mut v);
+        let e = CompactSet::from_bytes(&v).unwrap_err();
+        assert!(matches!(e, Error::Corrupt { offset: 12, .. }), "{e:?}");
+    }
+    // Lying inner fields (checksum forged): a huge count, a huge stream length.
+    for (at, val) in [(20usize, u64::MAX), (20, 1 << 40), (20, 5), (97, u64::MAX), (97, 1 << 50)] {
+        let mut v = good.clone();
+        v[at..at + 8].copy_from_slice(&val.to_le_bytes());
+        reseal(&mut v);
+        let e = CompactSet::from_bytes(&v).unwrap_err();
+        assert_eq!(e.code(), "Corrupt", "{e}");
+    }
+}
+
+#[test]
+fn lying_lengths_inside_index_and_idf_payloads() {
+    // A string-id snapshot whose column length and id lengths are forged huge.
+    let mut v =
+        snapshot::encode_index::<String>(3, false, &[32, 32], None, vec![("a".into(), 5), ("b".into(), 9)]);
+    // Payload: k(4) strategy(1) b(4) widths(8) scheme(1) idtype(1) = 19: the column length is at 20 + 19.
+    let at = 20 + 19;
+    for val in [u64::MAX, 1 << 33, 1000] {
+        let mut w = v.clone();
+        w[at..at + 8].copy_from_slice(&val.to_le_bytes());
+        reseal(&mut w);
+        assert_eq!(snapshot::decode_index::<String>(&w).unwrap_err().code(), "Corrupt");
+    }
+    // Id length varint forged to the maximum.
+    v[at + 8 + 1] = 0x7F;
+    reseal(&mut v);
+    assert!(snapshot::decode_index::<String>(&v).is_err());
+    let mut idf = IdfTable::new();
+    idf.add_document([1, 2, 3]);
+    let good = idf.to_bytes();
+    let mut w = good.clone();
+    w[28..36].copy_from_slice(&u64::MAX.to_le_bytes());
+    reseal(&mut w);
+    assert_eq!(IdfTable::from_bytes(&w).unwrap_err().code(), "Corrupt");
+}
+
+// ---------------------------------------------------------------------------------------
+// IDF tables and index snapshot parts
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn idf_round_trip() {
+    let mut rng = Rng(6);
+    for docs in [0usize, 1, 3, 200] {
+        let mut t = IdfTable::new();
+        for _ in 0..docs {
+            let n = rng.below(30);
+            let feats: Vec<u64> =
+                (0..n).map(|_| if rng.below(2) == 0 { rng.below(50) } else { rng.next() }).collect();
+            t.add_document(feats);
+        }
+        let b = t.to_bytes();
+        let back = IdfTable::from_bytes(&b).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(back.to_bytes(), b);
+        assert_eq!(&b[4..8], &Kind::Idf.tag());
+    }
+}
+
+#[test]
+fn index_parts_round_trip_and_scheme_checks() {
+    let mut rng = Rng(7);
+    let fps = make_set(&mut rng, 2, 300);
+    let num: Vec<(u64, u64)> = fps
+        .iter()
+        .map(|&f| {
+            let sh = rng.below(64);
+            (rng.next() >> sh, f)
+        })
+        .collect();
+    let words = Options { tokenizer: Tokenizer::Words(3), ..Options::default() };
+    let b = snapshot::encode_index(2, false, &[22, 21, 21], Some(&words), num.clone());
+    let p = snapshot::decode_index::<u64>(&b).unwrap();
+    assert_eq!((p.k, p.probe, p.widths.as_slice(), p.scheme), (2, false, &[22u32, 21, 21][..], Some(words)));
+    let mut want: Vec<(u64, u64)> = num.clone();
+    want.sort_by_key(|&(i, f)| (f, i));
+    assert_eq!(p.entries, want);
+    // Entry order does not change the bytes.
+    let mut rev = num.clone();
+    rev.reverse();
+    assert_eq!(snapshot::encode_index(2, false, &[22, 21, 21], Some(&words), rev), b);
+    // Wrong id type.
+    let e = snapshot::decode_index::<String>(&b).unwrap_err();
+    assert_eq!(e.code(), "SchemeMismatch");
+    // Scheme comparison.
+    snapshot::check_scheme(p.scheme.as_ref(), Some(&words)).unwrap();
+    let e = snapshot::check_scheme(p.scheme.as_ref(), Some(&Options::default())).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "tokenizer", .. }), "{e:?}");
+    assert!(e.to_string().contains("words"), "{e}");
+    let four = Options { tokenizer: Tokenizer::Words(4), ..words };
+    let e = snapshot::check_scheme(Some(&words), Some(&four)).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "ngram", .. }), "{e:?}");
+    assert!(snapshot::check_scheme(None, Some(&words)).is_err());
+    assert!(snapshot::check_scheme(Some(&words), None).is_err());
+    // String ids with shared prefixes and multi-byte characters.
+    let sids: Vec<(String, u64)> = fps
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| (format!("https://例え.jp/page/{}", i % 97), f))
+        .chain([(String::new(), 0), ("é".into(), 0), ("e\u{301}".into(), 0)])
+        .collect();
+    let b = snapshot::encode_index(3, false, &[16; 4], None, sids.clone());
+    let p = snapshot::decode_index::<String>(&b).unwrap();
+    let mut want = sids;
+    want.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+    assert_eq!(p.entries, want);
+    assert_eq!(p.scheme, None);
+}
+
+// ---------------------------------------------------------------------------------------
+// Golden files: must keep loading, answering and re-encoding byte for byte.
+// ---------------------------------------------------------------------------------------
+
+fn golden_entries() -> Vec<(u64, u64)> {
+    let mut rng = Rng(0x5EED);
+    let mut fps = make_set(&mut rng, 1, 200);
+    fps.extend([0, 0, u64::MAX, 1, 1 << 63]);
+    fps.sort_unstable();
+    fps.iter().enumerate().map(|(i, &f)| (1000 + 3 * i as u64, f)).collect()
+}
+
+fn golden_idf() -> IdfTable {
+    let mut rng = Rng(0x1DF);
+    let mut t = IdfTable::new();
+    for _ in 0..20 {
+        let n = rng.below(12) + 1;
+        t.add_document((0..n).map(|_| simhash_wasm::hash::hash_bytes(&rng.below(40).to_le_bytes())));
+    }
+    t
+}
+
+fn golden_options() -> Options {
+    Options { tokenizer: Tokenizer::Chars(5), ..Options::default() }
+}
+
+fn golden(name: &str, fresh: &[u8]) -> Vec<u8> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("SIMHASH_BLESS").is_some() {
+        std::fs::create_dir_all(format!("{}/tests/data", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        std::fs::write(&path, fresh).unwrap();
+    }
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e} (create it with SIMHASH_BLESS=1 cargo test --test snapshot golden)")
+    })
+}
+
+#[test]
+fn golden_v1_index_snapshot() {
+    let entries = golden_entries();
+    let fresh = snapshot::encode_index(3, false, &[16, 16, 16, 16], Some(&golden_options()), entries.clone());
+    let bytes = golden("golden_v1.snap", &fresh);
+    // Pinned: if this changes, the format changed; that needs a new FORMAT_VERSION and a
+    // new golden file, with the v1 reader kept.
+    assert_eq!(
+        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (1545, 0x4c89_6cb5_2ff2_60e1),
+        "golden_v1.snap changed"
+    );
+    let p = snapshot::decode_index::<u64>(&bytes).unwrap();
+    assert_eq!(
+        (p.k, p.probe, p.widths.clone(), p.scheme),
+        (3, false, vec![16, 16, 16, 16], Some(golden_options()))
+    );
+    assert_eq!(p.entries, entries);
+    assert_eq!(fresh, bytes, "encoding drifted from the v1 golden file");
+    // It answers exactly.
+    let fps: Vec<u64> = entries.iter().map(|e| e.1).collect();
+    let set = CompactSet::from_sorted(&fps).unwrap();
+    let mut rng = Rng(9);
+    for _ in 0..200 {
+        let x = fps[rng.below(fps.len() as u64) as usize];
+        let d = rng.below(5) as u32;
+        let q = rng.flip(x, d);
+        assert_eq!(set.find_within(q, 3), brute_within(&fps, q, 3));
+    }
+}
+
+#[test]
+fn golden_v1_idf_table() {
+    let t = golden_idf();
+    let bytes = golden("golden_v1.idf", &t.to_bytes());
+    assert_eq!(
+        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (474, 0x1e0e_6425_f0b4_3af2),
+        "golden_v1.idf changed"
+    );
+    let back = IdfTable::from_bytes(&bytes).unwrap();
+    assert_eq!(back, t);
+    assert_eq!(back.to_bytes(), bytes, "encoding drifted from the v1 golden file");
+    assert_eq!(back.documents(), 20);
+}
+
+// ---------------------------------------------------------------------------------------
+// Index::to_bytes / from_bytes
+// ---------------------------------------------------------------------------------------
+
+use simhash_wasm::index::{brute_force, Index, Layout};
+
+fn sorted_entries<I: simhash_wasm::IndexId>(index: &Index<I>) -> Vec<(I, u64)> {
+    let mut v: Vec<(I, u64)> = index.iter().map(|(i, f)| (i.clone(), f)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn index_round_trip_answers_like_brute_force() {
+    let mut rng = Rng(11);
+    let layouts = [
+        Layout::default_for_k(3).unwrap(),
+        Layout::new(2, &[10, 10, 11, 11, 22]).unwrap(),
+        Layout::probe(2).unwrap(),
+        Layout::default_for_k(0).unwrap(),
+    ];
+    for (li, layout) in layouts.iter().enumerate() {
+        for shape in 0..6 {
+            let n = [0usize, 1, 129, 700][(li + shape as usize) % 4];
+            let fps = make_set(&mut rng, shape, n);
+            let entries: Vec<(u64, u64)> = fps.iter().map(|&f| (rng.next() >> rng.below(60), f)).collect();
+            let mut entries = entries;
+            entries.sort();
+            entries.dedup_by_key(|e| e.0);
+            let mut index = Index::build(layout.clone(), entries.clone()).unwrap();
+            // Removals and later inserts must not leak into the snapshot.
+            if let Some(&(id, _)) = entries.first() {
+                index.remove(&id).unwrap();
+                entries.remove(0);
+            }
+            index.insert(u64::MAX, 12345).unwrap();
+            entries.push((u64::MAX, 12345));
+            let bytes = index.to_bytes();
+            let back = Index::<u64>::from_bytes(&bytes).unwrap();
+            assert_eq!(back.layout(), layout);
+            assert_eq!(back.scheme(), None);
+            assert_eq!(sorted_entries(&back), sorted_entries(&index));
+            assert_eq!(back.to_bytes(), bytes);
+            for _ in 0..20 {
+                let q = if fps.is_empty() {
+                    rng.next()
+                } else {
+                    let x = fps[rng.below(fps.len() as u64) as usize];
+                    let d = rng.below(5) as u32;
+                    rng.flip(x, d)
+                };
+                assert_eq!(back.query(q), brute_force::query(&entries, q, layout.k()));
+            }
+        }
+    }
+}
+
+#[test]
+fn index_string_and_u32_ids_and_schemes() {
+    let opts = Options { tokenizer: Tokenizer::Words(2), ..Options::default() };
+    let mut s: Index<String> = Index::build(
+        Layout::default_for_k(3).unwrap(),
+        vec![
+            ("https://a.example/x".to_string(), 5u64),
+            ("https://a.example/y".into(), 5),
+            ("ü".into(), 1 << 63),
+        ],
+    )
+    .unwrap();
+    s.set_scheme(Some(opts));
+    let b = s.to_bytes();
+    let back = Index::<String>::from_bytes_expecting(&b, Some(&opts)).unwrap();
+    assert_eq!(sorted_entries(&back), sorted_entries(&s));
+    assert_eq!(back.scheme(), Some(opts));
+    let e = Index::<String>::from_bytes_expecting(&b, Some(&Options::default())).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "tokenizer", .. }), "{e:?}");
+    assert!(e.to_string().contains("settings"), "{e}");
+    let e = Index::<String>::from_bytes_expecting(&b, None).unwrap_err();
+    assert_eq!(e.code(), "SchemeMismatch");
+    // The wrong id type is refused by name.
+    let e = Index::<u64>::from_bytes(&b).unwrap_err();
+    assert!(e.to_string().contains("string"), "{e}");
+    let u: Index<u32> = Index::build(Layout::probe(1).unwrap(), vec![(7u32, 9u64), (u32::MAX, 8)]).unwrap();
+    let back = Index::<u32>::from_bytes(&u.to_bytes()).unwrap();
+    assert_eq!(sorted_entries(&back), sorted_entries(&u));
+    assert!(back.layout().is_probe());
+}
+
+#[test]
+fn index_snapshot_with_forged_contents_is_refused() {
+    // Duplicate ids and an impossible layout, each with a valid checksum.
+    let dup = snapshot::encode_index(3, false, &[16; 4], None, vec![(1u64, 5u64), (1, 6)]);
+    let e = Index::<u64>::from_bytes(&dup).unwrap_err();
+    assert!(e.to_string().contains("twice"), "{e}");
+    let bad = snapshot::encode_index(3, false, &[32, 32], None, vec![(1u64, 5u64)]);
+    assert_eq!(Index::<u64>::from_bytes(&bad).unwrap_err().code(), "Corrupt");
+    let bad = snapshot::encode_index(1, true, &[32, 32], None, vec![(1u64, 5u64)]);
+    assert_eq!(Index::<u64>::from_bytes(&bad).unwrap_err().code(), "Corrupt");
+    for len in 0..dup.len() {
+        assert!(Index::<u64>::from_bytes(&dup[..len]).is_err());
+    }
+}
+
+#[test]
+fn golden_v1_loads_as_an_index() {
+    let bytes = std::fs::read(format!("{}/tests/data/golden_v1.snap", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let index = Index::<u64>::from_bytes_expecting(&bytes, Some(&golden_options())).unwrap();
+    let entries = golden_entries();
+    assert_eq!(index.len(), entries.len());
+    assert_eq!(index.layout().widths(), &[16, 16, 16, 16]);
+    let mut rng = Rng(10);
+    for _ in 0..100 {
+        let x = entries[rng.below(entries.len() as u64) as usize].1;
+        let d = rng.below(5) as u32;
+        let q = rng.flip(x, d);
+        assert_eq!(index.query(q), brute_force::query(&entries, q, 3));
+    }
+    assert_eq!(index.to_bytes(), bytes);
+}
