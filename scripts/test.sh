@@ -3,6 +3,7 @@
 #   1. cargo test (native: unit, integration, property, golden, doc tests)
 #   2. the golden vectors inside wasm, under Node (wasm-pack test --node)
 #   3. node --test over the built npm package (tests/js)
+#   4. browser tests in Debian's chromium via playwright-core (tests/browser)
 # A suite that runs zero tests fails the run. Quick benchmarks run at the end in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +61,13 @@ run node.log node --test tests/js/
 n=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/node.log")
 echo "node --test: ${n:-0} tests passed"
 [ "${n:-0}" -gt 0 ] || { echo "node --test ran zero tests" >&2; exit 1; }
+
+step "browser tests (playwright-core driving Debian's chromium)"
+bash scripts/setup.sh --browser
+run browser.log node --test tests/browser/
+n=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/browser.log")
+echo "browser tests: ${n:-0} tests passed"
+[ "${n:-0}" -gt 0 ] || { echo "the browser suite ran zero tests" >&2; exit 1; }
 
 step "quick benchmarks and the quality table (figures only; targets are not checked here)"
 bash scripts/bench.sh fingerprint --quick
