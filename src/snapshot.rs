@@ -1655,6 +1655,17 @@ impl<I: IndexId + SnapshotId> Index<I> {
 /// The fingerprint scheme recorded in an index snapshot, without decoding the rest
 /// (the envelope's checksum is verified).
 pub fn peek_scheme(bytes: &[u8]) -> Result<Option<Options>> {
+    peek_header(bytes).map(|(scheme, _)| scheme)
+}
+
+/// The id type byte of an index snapshot (0: `u64`, 1: `String`, 2: `u32`), without
+/// decoding the rest (the envelope's checksum is verified), so a caller can pick the
+/// `Index<I>` to load it as.
+pub fn peek_id_type(bytes: &[u8]) -> Result<u8> {
+    peek_header(bytes).map(|(_, tag)| tag)
+}
+
+fn peek_header(bytes: &[u8]) -> Result<(Option<Options>, u8)> {
     let what = Kind::Index.what();
     let (_, payload) = open(Kind::Index, bytes)?;
     let mut r = Reader::new(payload, HEADER, what);
@@ -1666,5 +1677,6 @@ pub fn peek_scheme(bytes: &[u8]) -> Result<Option<Options>> {
         return Err(Error::corrupt(what, at, format!("{t} blocks; a layout has 1 to 64")));
     }
     r.take(4 * t as usize, "block widths")?;
-    read_scheme(&mut r)
+    let scheme = read_scheme(&mut r)?;
+    Ok((scheme, r.u8("id type")?))
 }

@@ -561,3 +561,91 @@ impl JsIndex {
         })
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Snapshots
+// ---------------------------------------------------------------------------------------
+
+#[wasm_bindgen(js_class = SimHashIndex)]
+impl JsIndex {
+    /// The index as a compact, versioned, checksummed snapshot (see `src/snapshot.rs`).
+    /// An index with no entries yet (and no id kind) is saved as a numeric one.
+    #[wasm_bindgen(js_name = toBytes)]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match &self.0 {
+            Ids::Num(ix) => ix.to_bytes(),
+            Ids::Str(ix) => ix.to_bytes(),
+            Ids::Unset(layout) => Index::<u64>::new(layout.clone()).to_bytes(),
+        }
+    }
+
+    /// Loads a snapshot made by `toBytes`; damaged, truncated or foreign bytes throw.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8]) -> Result<JsIndex, JsValue> {
+        use crate::snapshot::{peek_id_type, SnapshotId};
+        let tag = peek_id_type(bytes).map_err(js_error)?;
+        Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
+            Ids::Str(Index::from_bytes(bytes).map_err(js_error)?)
+        } else {
+            Ids::Num(Index::from_bytes(bytes).map_err(js_error)?)
+        }))
+    }
+}
+
+/// The Huffman code of the snapshot's h(n) symbols for a set of fingerprints, as the
+/// teaching slide prints it: `[{ symbol, count, code }]` (symbol 64 means "repeat").
+#[wasm_bindgen(js_name = huffmanTable)]
+pub fn huffman_table(fingerprints: Vec<u64>) -> Result<JsValue, JsValue> {
+    let set = crate::snapshot::CompactSet::from_unsorted(fingerprints).map_err(js_error)?;
+    #[derive(Serialize)]
+    struct Row {
+        symbol: u8,
+        count: f64,
+        code: String,
+    }
+    let rows: Vec<Row> = set.huffman_table().into_iter().map(|(symbol, count, code)| Row { symbol, count: count as f64, code }).collect();
+    to_js(&rows)
+}
+
+/// A compressed, sorted fingerprint set queried without decoding it whole.
+#[wasm_bindgen(js_name = CompactSet)]
+pub struct JsCompactSet(crate::snapshot::CompactSet);
+
+#[wasm_bindgen(js_class = CompactSet)]
+impl JsCompactSet {
+    /// Compresses a set of fingerprints (any order; duplicates kept).
+    #[wasm_bindgen(constructor)]
+    pub fn new(fingerprints: Vec<u64>) -> Result<JsCompactSet, JsValue> {
+        crate::snapshot::CompactSet::from_unsorted(fingerprints).map(JsCompactSet).map_err(js_error)
+    }
+    /// Loads bytes made by `toBytes`.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8]) -> Result<JsCompactSet, JsValue> {
+        crate::snapshot::CompactSet::from_bytes(bytes).map(JsCompactSet).map_err(js_error)
+    }
+    /// The set as bytes (envelope: magic, version, CRC-32C).
+    #[wasm_bindgen(js_name = toBytes)]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.0.to_bytes()
+    }
+    /// Number of fingerprints.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> f64 {
+        self.0.len() as f64
+    }
+    /// Average encoded bits per fingerprint.
+    #[wasm_bindgen(js_name = bitsPerFingerprint)]
+    pub fn bits_per_fingerprint(&self) -> f64 {
+        self.0.bits_per_fingerprint()
+    }
+    /// `true` when some stored fingerprint is within `k` bits of `fingerprint`.
+    #[wasm_bindgen(js_name = containsWithin)]
+    pub fn contains_within(&self, fingerprint: u64, k: u32) -> bool {
+        self.0.contains_within(fingerprint, k)
+    }
+    /// How many of `fingerprints` have a stored fingerprint within `k` bits (one crossing).
+    #[wasm_bindgen(js_name = countContainedWithin)]
+    pub fn count_contained_within(&self, fingerprints: &[u64], k: u32) -> u32 {
+        fingerprints.iter().filter(|&&f| self.0.contains_within(f, k)).count() as u32
+    }
+}

@@ -444,7 +444,16 @@ fn golden_idf() -> IdfTable {
 }
 
 fn golden_options() -> Options {
-    Options { tokenizer: Tokenizer::Chars(5), ..Options::default() }
+    // Spelled out in full: the golden file must not follow later changes of the defaults.
+    Options {
+        tokenizer: Tokenizer::Chars(5),
+        weighting: simhash_wasm::Weighting::Sublinear,
+        normalize: simhash_wasm::NormalizeOptions {
+            punctuation: simhash_wasm::Punctuation::Keep,
+            nfkc: true,
+            lowercase: true,
+        },
+    }
 }
 
 fn golden(name: &str, fresh: &[u8]) -> Vec<u8> {
