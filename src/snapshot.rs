@@ -61,12 +61,13 @@
 //! fill exactly. The whole set must be in ascending order, including across blocks.
 //!
 //! For `N` uniformly random fingerprints, `n` clusters just under `64 − log2 N`. Measured
-//! at `N = 10^6` (`cargo bench --bench snapshot`): the low bits average 44.9 and the
-//! Huffman code of `n` 2.6 (close to its entropy), so the stream costs about 47.5 bits per
-//! fingerprint; the block table adds `(128 − ~47.5) / B` (0.63 at the default
-//! `B = 128`), for 48.1 bits in all, against the floor `64 − log2 N + 1.44 ≈ 45.5`. The
-//! scheme loses most of the gap in the low bits: after the bit at `n` flips, the bits
-//! below it are not uniform (the carry leaves them small), but they are stored verbatim.
+//! at `N = 10^6` (`cargo bench --bench snapshot`): the low bits average 44.18 (`64 −
+//! log2 N` is 44.07) and the Huffman code of `n` 3.30 bits (its entropy is 3.25), so the
+//! stream costs 47.48 bits per fingerprint; the block table adds `(128 − ~47.5) / B`
+//! (0.63 at the default `B = 128`), for 48.11 bits in all, against the floor
+//! `64 − log2 N + 1.44 ≈ 45.51`. The gap is in the symbol: `n` carries 3.25 bits, where
+//! an ideal gap code needs 1.44, because the bits below `n` are stored verbatim although
+//! they are not uniform (the carry that flipped bit `n` leaves them small).
 //!
 //! # Index snapshots (`INDX` payload)
 //!
