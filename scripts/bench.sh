@@ -12,6 +12,7 @@ if [ "$rc" = 3 ]; then echo "SKIP $(basename "$0" .sh) ${1:-}: the dev corpus ca
 [ -f pkg/node/simhash_wasm_bg.wasm ] && [ -z "$(find src Cargo.toml pkg-template -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ] \
   || bash scripts/build.sh
 native=$(mktemp)
-cargo bench -q --bench "$what" -- "$@" 2>/dev/null | tee "$native"
+# The native half's own RESULT line is kept, renamed, so the run ends with one RESULT line.
+cargo bench -q --bench "$what" -- "$@" 2>/dev/null | sed 's/^RESULT /native RESULT /' | tee "$native"
 node "scripts/bench-$what.mjs" "$native" "$@"
 rm -f "$native"

@@ -426,6 +426,21 @@ impl JsIndex {
         }
     }
 
+    /// Adds `fingerprints[i]` under the number id `firstId + i`, for every `i`: a bulk load
+    /// of numbered documents with no id array to cross the boundary.
+    #[wasm_bindgen(js_name = insertNumbered)]
+    pub fn insert_numbered(&mut self, first_id: f64, fingerprints: &[u64]) -> Result<(), JsValue> {
+        let first = u64::from_js(&JsValue::from_f64(first_id))?;
+        u64::from_js(&JsValue::from_f64(first_id + fingerprints.len() as f64))?;
+        if let Ids::Unset(layout) = &self.0 {
+            self.0 = Ids::Num(Index::new(layout.clone()));
+        }
+        match &mut self.0 {
+            Ids::Num(ix) => ix.extend((first..).zip(fingerprints.iter().copied())).map_err(js_error),
+            _ => Err(js_error(Error::option("id", "a number", "a string, since this index holds string ids"))),
+        }
+    }
+
     /// Removes an entry and returns its fingerprint; an unknown id throws (`UnknownId`).
     pub fn remove(&mut self, id: JsValue) -> Result<u64, JsValue> {
         match &mut self.0 {

@@ -1,0 +1,42 @@
+// Wasm-under-Node half of `npm run bench:snapshot`: the native half (tests/bench/snapshot.rs,
+// output file argv[2]) prints the full table and the Huffman code; this measures the npm
+// package on the same random set and ends with
+// `RESULT n=… bits_per_fp=… encode_ms=… load_ms=… contains_qps=…` (wasm under Node).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+
+const require = createRequire(import.meta.url);
+const { SimHashIndex, CompactSet } = require('../pkg/index.cjs');
+const quick = process.argv.includes('--quick');
+const tag = quick ? '100k' : '1m';
+const dir = `${process.env.SIMHASH_DEVCORPUS}/fp`;
+const u64s = (path) => { const b = readFileSync(path); return new BigUint64Array(b.buffer, b.byteOffset, b.byteLength / 8); };
+const set = u64s(`${dir}/set_${tag}.u64`);
+const queries = u64s(`${dir}/queries_${tag}.u64`);
+const time = (f) => { const t0 = performance.now(); const r = f(); return [r, performance.now() - t0]; };
+
+// The compressed set alone: bits per fingerprint and contains_within speed.
+const [cs, setEncodeMs] = time(() => new CompactSet(set));
+const bits = cs.bitsPerFingerprint();
+const setBytes = cs.toBytes();
+const [cs2, setLoadMs] = time(() => CompactSet.fromBytes(setBytes));
+const nq = quick ? 500 : 2000;
+const [hits, qMs] = time(() => cs2.countContainedWithin(queries.slice(0, nq), 3));
+const qps = nq / (qMs / 1000);
+
+// The whole index: encode, and load = decode + rebuild of every table.
+const ix = new SimHashIndex({ k: 3, ids: 'number' });
+ix.insertNumbered(0, set);
+const [bytes, encodeMs] = time(() => ix.toBytes());
+const [loaded, loadMs] = time(() => SimHashIndex.fromBytes(bytes));
+const same = loaded.size === ix.size && loaded.query(queries[0]).length === ix.query(queries[0]).length;
+
+const floor = 64 - Math.log2(set.length) + 1.44;
+console.log(`\nwasm under Node (npm package), n = ${set.length}`);
+console.log(`compact set: ${bits.toFixed(3)} bits/fp (floor ${floor.toFixed(2)}); encode ${setEncodeMs.toFixed(1)} ms; load ${setLoadMs.toFixed(1)} ms`);
+console.log(`contains_within(k=3) on the compressed set: ${qps.toFixed(0)} queries/s (${hits} of ${nq} queries have a neighbour)`);
+console.log(`index snapshot: ${bytes.length} bytes (${(bytes.length * 8 / set.length).toFixed(2)} bits/entry with ids); toBytes ${encodeMs.toFixed(1)} ms; fromBytes (decode + rebuild) ${loadMs.toFixed(1)} ms; answers the same: ${same}`);
+const native = readFileSync(process.argv[2], 'utf8').split('\n').find((l) => l.startsWith('native RESULT'));
+if (native) console.log(`(${native})`);
+console.log(`RESULT n=${set.length} bits_per_fp=${bits.toFixed(3)} encode_ms=${encodeMs.toFixed(1)} load_ms=${loadMs.toFixed(1)} contains_qps=${qps.toFixed(0)}${quick ? ' quick=1' : ''}`);
