@@ -6,6 +6,9 @@ const wasm = createRequire(import.meta.url)('./index.cjs');
 export const {
   SimHasher,
   SimHashIndex,
+  CompactSet,
+  huffmanTable,
+  dedup,
   fromFeatures,
   simhashBits,
   hamming,

@@ -237,6 +237,24 @@ impl SimHasher {
         Ok(sign(&sums))
     }
 
+    /// A 128-bit fingerprint: the 64-bit one, and 64 more bits from the same features
+    /// with their hashes re-mixed (`mix(h ^ 0xD6E8FEB86659FD93)`), i.e. a second
+    /// independent set of 64 hyperplanes. Halves the variance of the distance estimate;
+    /// `npm run quality -- --wide` measures what that buys. Not yet a stable scheme.
+    #[doc(hidden)]
+    pub fn fingerprint128(&mut self, text: &str) -> Result<(u64, u64)> {
+        self.count_features(text, |_, _, _| {})?;
+        let lo = sign(&self.sums()?);
+        let saved = self.counter.clone();
+        for s in &self.counter.used {
+            let slot = &mut self.counter.slots[*s as usize];
+            slot.key = crate::hash::mix(slot.key ^ 0xD6E8_FEB8_6659_FD93);
+        }
+        let hi = self.sums().map(|s| sign(&s));
+        self.counter = saved;
+        Ok((lo, hi?))
+    }
+
     /// The fingerprint of UTF-8 bytes. Invalid UTF-8 is an [`Error::InvalidUtf8`] (never
     /// replaced silently: a wrong charset would give a wrong fingerprint).
     pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64> {

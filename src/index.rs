@@ -1411,7 +1411,15 @@ impl<I: IndexId> Index<I> {
     /// # Ok::<(), simhash_wasm::Error>(())
     /// ```
     pub fn clusters(&self) -> Vec<Vec<I>> {
-        let pairs = self.join_slots();
+        self.clusters_where(|_, _, _| true).0
+    }
+
+    /// Like [`Index::clusters`], over only the pairs within k that `keep(a, b, distance)`
+    /// accepts (for example, pairs whose texts pass an exact similarity check). Also
+    /// returns the kept pairs, `a < b`, sorted by (a, b).
+    pub fn clusters_where(&self, mut keep: impl FnMut(&I, &I, u32) -> bool) -> (Vec<Vec<I>>, Vec<Pair<I>>) {
+        let mut pairs = self.join_slots();
+        pairs.retain(|&(x, y, d)| keep(&self.ids[x as usize], &self.ids[y as usize], d));
         let n = self.fps.len();
         let mut parent: Vec<u32> = (0..n as u32).collect();
         fn find(parent: &mut [u32], mut x: u32) -> u32 {
@@ -1450,7 +1458,16 @@ impl<I: IndexId> Index<I> {
             i = j;
         }
         groups.sort_unstable_by(|a, b| a.first().cmp(&b.first()));
-        groups
+        let mut kept: Vec<Pair<I>> = pairs
+            .into_iter()
+            .map(|(x, y, distance)| {
+                let (a, b) = (&self.ids[x as usize], &self.ids[y as usize]);
+                let (a, b) = if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
+                Pair { a, b, distance }
+            })
+            .collect();
+        kept.sort_unstable_by(|p, q| (&p.a, &p.b).cmp(&(&q.a, &q.b)));
+        (groups, kept)
     }
 
     /// `(slot, slot, distance)` for every pair within k, each once.

@@ -15,6 +15,10 @@
 //! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
 //! | the multi-table near-duplicate index | [`index`] |
 //! | snapshots: envelope, compact fingerprint set, IDF tables | [`snapshot`] |
+//! | exact verification of candidates (shingle Jaccard) | [`verify`] |
+//! | the multi-table index | [`index`] |
+//! | snapshots: versioned, checksummed, delta + Huffman | [`snapshot`] |
+//! | the main job: clusters of a collection | [`dedup`] |
 //! | errors with data and advice | [`error`] |
 //!
 //! ```
@@ -28,6 +32,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod dedup;
 pub mod error;
 pub mod fingerprint;
 pub mod hash;
@@ -35,6 +40,7 @@ pub mod index;
 pub mod normalize;
 pub mod snapshot;
 pub mod tokenize;
+pub mod verify;
 pub mod weight;
 
 #[cfg(target_arch = "wasm32")]

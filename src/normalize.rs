@@ -93,10 +93,10 @@ pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
     out.clear();
     out.reserve(text.len());
     let mut sink = Sink { out, opts, pending_space: false, in_punct: false };
-    if !opts.nfkc {
-        text.chars().for_each(|c| sink.push(c));
+    if opts.nfkc {
+        nfkc_into(text, &mut sink);
     } else {
-        nfkc_chars(text, |c| sink.push(c));
+        sink.push_str(text);
     }
 }
 
@@ -122,12 +122,13 @@ fn nfkc_inert(c: char) -> bool {
     (c as u32) < 0x80 || matches!(c as u32, 0x4E00..=0x9FFF | 0x3400..=0x4DBF)
 }
 
-/// Calls `emit` with the NFKC form of `text`, char by char. Runs of inert characters are
-/// passed through; every other stretch is normalised together with the inert character
-/// before it (the starter that combining marks may compose with).
-fn nfkc_chars(text: &str, mut emit: impl FnMut(char)) {
+/// Feeds the NFKC form of `text` to `sink`. Runs of inert characters skip the NFKC
+/// machinery (ASCII bytes go through a byte-level path with no UTF-8 decoding); every other
+/// stretch is normalised together with the inert character before it (the starter that
+/// combining marks may compose with).
+fn nfkc_into(text: &str, sink: &mut Sink<'_>) {
     let bytes = text.as_bytes();
-    let mut done = 0; // everything before `done` has been emitted
+    let mut done = 0; // everything before `done` has been fed
     let mut i = 0;
     while i < bytes.len() {
         // Skip the inert run starting at i, remembering where its last char starts.
@@ -139,7 +140,6 @@ fn nfkc_chars(text: &str, mut emit: impl FnMut(char)) {
                 i += 1;
                 continue;
             }
-            // Safe: i is on a char boundary of `text`.
             let c = text[i..].chars().next().unwrap_or('\0');
             if nfkc_inert(c) {
                 last_inert_start = Some(i);
@@ -149,15 +149,12 @@ fn nfkc_chars(text: &str, mut emit: impl FnMut(char)) {
             }
         }
         if i >= bytes.len() {
-            text[done..].chars().for_each(&mut emit);
+            sink.push_str(&text[done..]);
             return;
         }
         // A non-inert char at i: it may compose with the inert char before it.
-        let seg_start = match last_inert_start {
-            Some(s) => s,
-            None => done.min(i),
-        };
-        text[done..seg_start].chars().for_each(&mut emit);
+        let seg_start = last_inert_start.unwrap_or(done);
+        sink.push_str(&text[done..seg_start]);
         let mut j = i;
         while j < bytes.len() {
             let c = text[j..].chars().next().unwrap_or('\0');
@@ -166,13 +163,11 @@ fn nfkc_chars(text: &str, mut emit: impl FnMut(char)) {
             }
             j += c.len_utf8();
         }
-        text[seg_start..j].nfkc().for_each(&mut emit);
+        text[seg_start..j].nfkc().for_each(|c| sink.push(c));
         done = j;
         i = j;
     }
-    if done < bytes.len() {
-        text[done..].chars().for_each(&mut emit);
-    }
+    sink.push_str(&text[done..]);
 }
 
 /// Whitespace as the scheme defines it.
@@ -213,21 +208,83 @@ struct Sink<'a> {
     in_punct: bool,
 }
 
+/// Byte classes for the ASCII path of [`Sink`].
+const WORD: u8 = 0;
+const UPPER: u8 = 1;
+const SPACE: u8 = 2;
+const PUNCT: u8 = 3;
+
+static ASCII_CLASS: [u8; 128] = {
+    let mut t = [WORD; 128]; // letters, digits and the controls not counted as space
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_uppercase() {
+            UPPER
+        } else if matches!(c, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | 0x1C..=0x1F) {
+            SPACE
+        } else if c.is_ascii_punctuation() {
+            PUNCT
+        } else {
+            WORD
+        };
+        b += 1;
+    }
+    t
+};
+
 impl Sink<'_> {
+    /// Feeds every character of `s` (already in NFKC form), ASCII bytes without decoding.
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                self.push_ascii(b);
+                i += 1;
+            } else {
+                let c = s[i..].chars().next().unwrap_or('\0');
+                self.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn push_ascii(&mut self, b: u8) {
+        match ASCII_CLASS[b as usize] {
+            WORD => self.keep_ascii(b),
+            UPPER => self.keep_ascii(if self.opts.lowercase { b | 0x20 } else { b }),
+            SPACE => self.space(),
+            _ => match self.opts.punctuation {
+                Punctuation::Keep => self.keep_ascii(b),
+                Punctuation::Drop => {}
+                Punctuation::Collapse => {
+                    if !self.in_punct {
+                        self.keep_ascii(b);
+                    }
+                    self.in_punct = true;
+                }
+            },
+        }
+    }
+
+    #[inline(always)]
+    fn keep_ascii(&mut self, b: u8) {
+        if self.pending_space {
+            self.out.push(' ');
+            self.pending_space = false;
+        }
+        self.out.push(b as char);
+        self.in_punct = false;
+    }
+
     #[inline(always)]
     fn push(&mut self, c: char) {
         if c.is_ascii() {
-            let b = c as u8;
-            if b.is_ascii_alphanumeric() {
-                let b = if self.opts.lowercase { b.to_ascii_lowercase() } else { b };
-                self.keep(b as char);
-            } else if matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | 0x1C..=0x1F) {
-                self.space();
-            } else if b.is_ascii_punctuation() {
-                self.punct(c);
-            } else {
-                self.keep(c); // other ASCII controls are kept as they are
-            }
+            self.push_ascii(c as u8);
             return;
         }
         if matches!(c as u32, 0x4E00..=0x9FFF | 0x3400..=0x4DBF) {

@@ -59,14 +59,14 @@ pub fn for_each_grapheme_start(text: &str, mut f: impl FnMut(usize)) {
     // Invariant: i is a boundary, and the char before i (if any) is simple.
     while i < bytes.len() {
         let b = bytes[i];
-        if (0x20..=0x7E).contains(&b) && bytes.get(i + 1).map_or(true, |&n| (0x20..=0x7E).contains(&n)) {
+        if (0x20..=0x7E).contains(&b) && bytes.get(i + 1).is_none_or(|&n| (0x20..=0x7E).contains(&n)) {
             f(i);
             i += 1;
             continue;
         }
         let c = text[i..].chars().next().unwrap_or('\0');
         let next = text[i + c.len_utf8()..].chars().next();
-        if simple(c) && next.map_or(true, simple) {
+        if simple(c) && next.is_none_or(simple) {
             f(i);
             i += c.len_utf8();
             continue;

@@ -41,24 +41,36 @@ struct JsOptions {
     lowercase: Option<bool>,
 }
 
+/// Refuses keys outside `allowed` (serde_wasm_bindgen reads only the known keys, so a
+/// misspelt option would otherwise be ignored silently).
+fn check_keys(value: &JsValue, allowed: &[&str]) -> Result<(), JsValue> {
+    if let Some(obj) = value.dyn_ref::<js_sys::Object>() {
+        for key in js_sys::Object::keys(obj).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !allowed.contains(&key.as_str()) {
+                return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", allowed.join(", ")))));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn options_from_js(value: JsValue) -> Result<Options, JsValue> {
     let o: JsOptions = if value.is_undefined() || value.is_null() {
         JsOptions::default()
     } else {
-        // serde_wasm_bindgen reads only the known keys, so check for misspelt ones here.
-        if let Some(obj) = value.dyn_ref::<js_sys::Object>() {
-            for key in js_sys::Object::keys(obj).iter() {
-                let key = key.as_string().unwrap_or_default();
-                if !Options::NAMES.contains(&key.as_str()) {
-                    return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", Options::NAMES.join(", ")))));
-                }
-            }
-        }
+        check_keys(&value, &Options::NAMES)?;
         serde_wasm_bindgen::from_value(value)
             .map_err(|e| bad_argument("options", "an object like { ngram: 6, weighting: \"sublinear\" }", e))?
     };
-    Options::from_names(o.mode.as_deref(), o.ngram, o.weighting.as_deref(), o.punctuation.as_deref(), o.nfkc, o.lowercase)
-        .map_err(js_error)
+    o.to_options()
+}
+
+impl JsOptions {
+    fn to_options(&self) -> Result<Options, JsValue> {
+        Options::from_names(self.mode.as_deref(), self.ngram, self.weighting.as_deref(), self.punctuation.as_deref(), self.nfkc, self.lowercase)
+            .map_err(js_error)
+    }
 }
 
 #[derive(Serialize)]
@@ -242,6 +254,19 @@ enum JsLayout {
     Widths(Vec<u32>),
 }
 
+fn layout_from_js(layout: Option<JsLayout>, k: u32, expected: usize, budget: Option<usize>) -> Result<Layout, Error> {
+    match layout {
+        None => Layout::default_for_k(k),
+        Some(JsLayout::Named(n)) => match n.as_str() {
+            "default" => Layout::default_for_k(k),
+            "probe" => Layout::probe(k),
+            "auto" => Layout::auto(expected, k, budget),
+            _ => Err(Error::option("layout", format!("{n:?}"), "\"default\", \"auto\", \"probe\" or an array of block widths")),
+        },
+        Some(JsLayout::Widths(w)) => Layout::new(k, &w),
+    }
+}
+
 /// The two id kinds the core index takes; which one is fixed by the `ids` option, or by
 /// the first id inserted.
 enum Ids {
@@ -357,28 +382,12 @@ impl JsIndex {
         let o: JsIndexOptions = if options.is_undefined() || options.is_null() {
             JsIndexOptions::default()
         } else {
-            if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
-                for key in js_sys::Object::keys(obj).iter() {
-                    let key = key.as_string().unwrap_or_default();
-                    if !INDEX_OPTION_NAMES.contains(&key.as_str()) {
-                        return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", INDEX_OPTION_NAMES.join(", ")))));
-                    }
-                }
-            }
+            check_keys(&options, &INDEX_OPTION_NAMES)?;
             serde_wasm_bindgen::from_value(options).map_err(|e| bad_argument("options", "an object like { k: 3, layout: \"default\" }", e))?
         };
         let k = o.k.unwrap_or(3);
-        let layout = match o.layout {
-            None => Layout::default_for_k(k),
-            Some(JsLayout::Named(n)) => match n.as_str() {
-                "default" => Layout::default_for_k(k),
-                "probe" => Layout::probe(k),
-                "auto" => Layout::auto(o.expected_size.unwrap_or(1e6) as usize, k, o.memory_budget.map(|b| b as usize)),
-                _ => Err(Error::option("layout", format!("{n:?}"), "\"default\", \"auto\", \"probe\" or an array of block widths")),
-            },
-            Some(JsLayout::Widths(w)) => Layout::new(k, &w),
-        }
-        .map_err(js_error)?;
+        let layout = layout_from_js(o.layout, k, o.expected_size.unwrap_or(1e6) as usize, o.memory_budget.map(|b| b as usize))
+            .map_err(js_error)?;
         Ok(JsIndex(match o.ids.as_deref() {
             None => Ids::Unset(layout),
             Some("number") => Ids::Num(Index::new(layout)),
@@ -663,4 +672,88 @@ impl JsCompactSet {
     pub fn count_contained_within(&self, fingerprints: &[u64], k: u32) -> u32 {
         fingerprints.iter().filter(|&&f| self.0.contains_within(f, k)).count() as u32
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The main job: dedup of a collection
+// ---------------------------------------------------------------------------------------
+
+/// `verify`: a Jaccard threshold, or `false` for fingerprints only.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum JsVerify {
+    Off(bool),
+    Threshold(f64),
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct JsDedupOptions {
+    #[serde(flatten)]
+    fingerprint: JsOptions,
+    k: Option<u32>,
+    layout: Option<JsLayout>,
+    verify: Option<JsVerify>,
+    shingle: Option<u32>,
+}
+
+/// Near-duplicate clusters of a collection: `dedup(ids, texts, { k: 10, verify: 0.8, ngram, ... })`
+/// → `{ clusters, pairs: [{ a, b, distance, jaccard }], fingerprints: BigUint64Array, fingerprinted: string[], skipped: [{ id, error }], layout }`.
+#[wasm_bindgen]
+pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
+    use crate::dedup::{dedup as run, DedupOptions};
+    if ids.len() != texts.len() {
+        return Err(js_error(Error::option("ids", ids.len(), format!("as many ids as texts ({})", texts.len()))));
+    }
+    let o: JsDedupOptions = if options.is_undefined() || options.is_null() {
+        JsDedupOptions::default()
+    } else {
+        let mut allowed = Options::NAMES.to_vec();
+        allowed.extend(["k", "layout", "verify", "shingle"]);
+        check_keys(&options, &allowed)?;
+        serde_wasm_bindgen::from_value(options).map_err(|e| bad_argument("options", "an object like { k: 10, verify: 0.8 }", e))?
+    };
+    let d = DedupOptions::default();
+    let k = o.k.unwrap_or(d.k);
+    let opts = DedupOptions {
+        fingerprint: o.fingerprint.to_options()?,
+        k,
+        layout: match o.layout {
+            None => None,
+            Some(JsLayout::Named(n)) if n == "auto" => None,
+            l => Some(layout_from_js(l, k, ids.len(), None).map_err(js_error)?),
+        },
+        verify: match o.verify {
+            None => d.verify,
+            Some(JsVerify::Off(false)) => None,
+            Some(JsVerify::Off(true)) => d.verify,
+            Some(JsVerify::Threshold(t)) => Some(t),
+        },
+        shingle: o.shingle.map_or(d.shingle, |s| s as usize),
+    };
+    let docs: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(texts.iter().map(String::as_str)).collect();
+    let r = run(&docs, &opts).map_err(js_error)?;
+    #[derive(Serialize)]
+    struct P<'a> {
+        a: &'a str,
+        b: &'a str,
+        distance: u32,
+        jaccard: Option<f64>,
+    }
+    #[derive(Serialize)]
+    struct S<'a> {
+        id: &'a str,
+        error: String,
+    }
+    let out = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&out, &k.into(), &v);
+    };
+    set("clusters", to_js(&r.clusters)?);
+    set("pairs", to_js(&r.pairs.iter().map(|p| P { a: &p.a, b: &p.b, distance: p.distance, jaccard: p.jaccard }).collect::<Vec<_>>())?);
+    set("fingerprinted", to_js(&r.fingerprints.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>())?);
+    set("fingerprints", js_sys::BigUint64Array::from(&r.fingerprints.iter().map(|&(_, f)| f).collect::<Vec<_>>()[..]).into());
+    set("skipped", to_js(&r.skipped.iter().map(|(id, e)| S { id, error: e.to_string() }).collect::<Vec<_>>())?);
+    set("layout", r.layout.into());
+    Ok(out.into())
 }

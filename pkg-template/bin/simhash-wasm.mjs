@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const wasm = require('../index.cjs');
-const { SimHasher, SimHashIndex, toHex } = wasm;
+const { SimHasher, toHex } = wasm;
 
 const HELP = `simhash-wasm: near-duplicate detection with SimHash
 
@@ -23,7 +23,9 @@ PATH is a folder of .txt/.html files (searched recursively), a JSONL file of
 dedup with no PATH runs on the sample corpus shipped with the package (SPDX licence texts).
 
 options:
-  --k N              near-duplicates differ in at most N bits (default 6; 0..63)
+  --k N              candidates differ in at most N bits (default 10; 0..63)
+  --verify J|off     keep a candidate pair when the 4-gram Jaccard of the texts is at
+                     least J (default 0.8); off: fingerprints alone decide
   --ngram N          characters per n-gram (default 6)
   --mode chars|words n-grams of characters (default) or of words
   --weighting W      binary | tf | sublinear (default)
@@ -121,49 +123,40 @@ function progress(done, total) {
   process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
 }
 
-/** Fingerprints every document; documents that cannot be fingerprinted are reported on stderr. */
-function fingerprintAll(docs, hasher) {
-  const out = [];
-  docs.forEach((d, i) => {
-    try {
-      out.push({ id: d.id, fp: hasher.fingerprint(d.text) });
-    } catch (e) {
-      process.stderr.write(`simhash-wasm: skipping ${d.id}: ${e.message}\n`);
-    }
-    progress(i + 1, docs.length);
-  });
-  return out;
-}
-
 function dedup(o) {
   const here = dirname(fileURLToPath(import.meta.url));
   const path = o.positional[0] ?? join(here, '..', 'sample', 'licenses.jsonl');
-  const k = o.k === undefined ? 6 : int('k', o.k, 0, 63);
-  const hasher = new SimHasher(hasherOptions(o));
+  const k = o.k === undefined ? 10 : int('k', o.k, 0, 63);
+  let verify = 0.8;
+  if (o.verify === 'off') verify = false;
+  else if (o.verify !== undefined) {
+    verify = Number(o.verify);
+    if (!(verify >= 0 && verify <= 1)) fail(`--verify must be a Jaccard threshold from 0 to 1, or off; not ${JSON.stringify(o.verify)}`);
+  }
   const docs = readDocs(path);
-  const fps = fingerprintAll(docs, hasher);
-  const index = new SimHashIndex({ k, layout: layoutOption(o.layout), expectedSize: Math.max(fps.length, 1), ids: 'string' });
-  index.insertBatch(fps.map((d) => d.id), BigUint64Array.from(fps.map((d) => d.fp)));
-  const clusters = index.clusters();
-  const pairs = index.selfJoin();
-  const byId = new Map(fps.map((d) => [d.id, d.fp]));
+  progress(0, docs.length);
+  const r = wasm.dedup(docs.map((d) => d.id), docs.map((d) => d.text), { ...hasherOptions(o), k, verify, layout: layoutOption(o.layout) });
+  progress(docs.length, docs.length);
+  for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
+  const fp = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
   const format = o.format ?? 'jsonl';
   if (format === 'jsonl') {
-    clusters.forEach((ids, n) => {
+    r.clusters.forEach((ids, n) => {
       const set = new Set(ids);
-      const links = pairs.filter((p) => set.has(p.a)).map(({ a, b, distance }) => ({ a, b, distance }));
-      process.stdout.write(`${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs: links })}\n`);
+      const pairs = r.pairs.filter((p) => set.has(p.a));
+      process.stdout.write(`${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs })}\n`);
     });
   } else if (format === 'table') {
     process.stdout.write(`${'cluster'.padEnd(8)} ${'fingerprint'.padEnd(16)}  id\n`);
-    clusters.forEach((ids, n) => {
-      for (const id of ids) process.stdout.write(`${String(n + 1).padEnd(8)} ${toHex(byId.get(id))}  ${id}\n`);
+    r.clusters.forEach((ids, n) => {
+      for (const id of ids) process.stdout.write(`${String(n + 1).padEnd(8)} ${toHex(fp.get(id))}  ${id}\n`);
     });
   } else fail(`--format must be jsonl or table, not ${JSON.stringify(format)}`);
-  const inClusters = clusters.reduce((s, c) => s + c.length, 0);
+  const inClusters = r.clusters.reduce((s, c) => s + c.length, 0);
+  const scheme = new SimHasher(hasherOptions(o)).options().scheme;
   process.stderr.write(
-    `${docs.length} documents, ${fps.length} fingerprinted; ${clusters.length} near-duplicate clusters ` +
-    `holding ${inClusters} documents (${pairs.length} pairs within ${k} bits; ${hasher.options().scheme}; layout ${index.stats().layout})\n`,
+    `${docs.length} documents, ${r.fingerprinted.length} fingerprinted; ${r.clusters.length} near-duplicate clusters ` +
+    `holding ${inClusters} documents (${r.pairs.length} pairs within ${k} bits${verify === false ? '' : `, verified at Jaccard >= ${verify}`}; ${scheme}; layout ${r.layout})\n`,
   );
 }
 

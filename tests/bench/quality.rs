@@ -113,6 +113,89 @@ fn evaluate(docs: &[Doc], truth: &HashSet<(usize, usize)>, opts: Options) -> [Cu
     [en, zh, all]
 }
 
+/// Candidates within k (64-bit fingerprints), verified by shingle Jaccard >= 0.8.
+fn evaluate_verified(docs: &[Doc], truth: &HashSet<(usize, usize)>, opts: Options, ks: &[usize]) -> Vec<(usize, f64, f64, f64, f64, f64)> {
+    use simhash_wasm::verify::ShingleSet;
+    let mut h = SimHasher::new(opts).expect("options");
+    let fps: Vec<Option<u64>> = docs.iter().map(|d| h.fingerprint(&d.text).ok()).collect();
+    let sets: Vec<Option<ShingleSet>> = docs.iter().map(|d| ShingleSet::new(&d.text, 4).ok()).collect();
+    let kmax = *ks.iter().max().unwrap_or(&10);
+    let mut t = [0u64; 2];
+    for &(a, _) in truth {
+        t[usize::from(docs[a].zh)] += 1;
+    }
+    // (distance, language, verified, true) for every candidate pair within kmax
+    let mut cands = Vec::new();
+    for i in 0..docs.len() {
+        let Some(fa) = fps[i] else { continue };
+        for j in i + 1..docs.len() {
+            let Some(fb) = fps[j] else { continue };
+            let d = (fa ^ fb).count_ones() as usize;
+            if d > kmax {
+                continue;
+            }
+            let ok = match (&sets[i], &sets[j]) {
+                (Some(a), Some(b)) => a.jaccard_at_least(b, 0.8),
+                _ => false,
+            };
+            cands.push((d, usize::from(docs[i].zh && docs[j].zh), ok, truth.contains(&(i, j))));
+        }
+    }
+    let f1 = |p: u64, h: u64, t: u64| {
+        let (pp, rr) = (if p == 0 { 1.0 } else { h as f64 / p as f64 }, h as f64 / t.max(1) as f64);
+        (pp, rr, if pp + rr == 0.0 { 0.0 } else { 2.0 * pp * rr / (pp + rr) })
+    };
+    ks.iter()
+        .map(|&k| {
+            let (mut pred, mut hits) = ([0u64; 2], [0u64; 2]);
+            for &(d, lang, ok, hit) in &cands {
+                if d <= k && ok {
+                    pred[lang] += 1;
+                    hits[lang] += u64::from(hit);
+                }
+            }
+            let (p, r, f) = f1(pred[0] + pred[1], hits[0] + hits[1], t[0] + t[1]);
+            (k, p, r, f, f1(pred[0], hits[0], t[0]).2, f1(pred[1], hits[1], t[1]).2)
+        })
+        .collect()
+}
+
+/// The 128-bit experiment: distances over 128 bits, thresholds 0..=20 (two curves of 11).
+fn evaluate_wide(docs: &[Doc], truth: &HashSet<(usize, usize)>, opts: Options) -> Vec<(usize, f64, f64, f64, f64, f64)> {
+    let mut h = SimHasher::new(opts).expect("options");
+    let fps: Vec<Option<(u64, u64)>> = docs.iter().map(|d| h.fingerprint128(&d.text).ok()).collect();
+    let (mut pred, mut hits) = ([[0u64; 21]; 2], [[0u64; 21]; 2]);
+    let mut t = [0u64; 2];
+    for &(a, _) in truth {
+        t[usize::from(docs[a].zh)] += 1;
+    }
+    let fp: Vec<((u64, u64), bool, usize)> = fps.iter().enumerate().filter_map(|(i, f)| f.map(|f| (f, docs[i].zh, i))).collect();
+    for (x, &((a0, a1), za, ia)) in fp.iter().enumerate() {
+        for &((b0, b1), zb, ib) in &fp[x + 1..] {
+            let d = ((a0 ^ b0).count_ones() + (a1 ^ b1).count_ones()) as usize;
+            if d > 20 {
+                continue;
+            }
+            let lang = usize::from(za && zb);
+            let hit = truth.contains(&(ia.min(ib), ia.max(ib)));
+            for k in d..=20 {
+                pred[lang][k] += 1;
+                hits[lang][k] += u64::from(hit);
+            }
+        }
+    }
+    let f1 = |p: u64, h: u64, t: u64| {
+        let (pp, rr) = (if p == 0 { 1.0 } else { h as f64 / p as f64 }, h as f64 / t.max(1) as f64);
+        (pp, rr, if pp + rr == 0.0 { 0.0 } else { 2.0 * pp * rr / (pp + rr) })
+    };
+    (0..=20)
+        .map(|k| {
+            let (p, r, f) = f1(pred[0][k] + pred[1][k], hits[0][k] + hits[1][k], t[0] + t[1]);
+            (k, p, r, f, f1(pred[0][k], hits[0][k], t[0]).2, f1(pred[1][k], hits[1][k], t[1]).2)
+        })
+        .collect()
+}
+
 fn best_k(c: &Curve) -> usize {
     (0..11).max_by(|&a, &b| c.prf(a).2.total_cmp(&c.prf(b).2).then(b.cmp(&a))).unwrap_or(0)
 }
@@ -182,6 +265,25 @@ fn main() {
         );
         std::fs::write(&path, body).expect("write json");
         println!("wrote {path}");
+    }
+    // A verification step: candidates at distance <= k, kept when the crate's own exact
+    // shingle Jaccard (simhash_wasm::verify, 4-grams of grapheme clusters) is >= 0.8.
+    println!("\nwith verification (candidates within k, kept when verify::ShingleSet Jaccard >= 0.8):");
+    println!("{:>3} | {:>6} {:>6} {:>6} | {:>6} {:>6}", "k", "P", "R", "F1", "F1_en", "F1_zh");
+    let verified = evaluate_verified(&docs, &truth, opts, &[6, 8, 10, 12]);
+    for &(k, p, r, f, fe, fz) in &verified {
+        println!("{k:>3} | {p:>6.3} {r:>6.3} {f:>6.3} | {fe:>6.3} {fz:>6.3}");
+    }
+    if args.iter().any(|a| a == "--wide") {
+        println!("\n128-bit fingerprints (two independent 64-bit SimHashes), k over 128 bits:");
+        println!("{:>3} | {:>6} {:>6} {:>6} | {:>6} {:>6}", "k", "P", "R", "F1", "F1_en", "F1_zh");
+        let rows = evaluate_wide(&docs, &truth, opts);
+        for &(k, p, r, f, fe, fz) in &rows {
+            println!("{k:>3} | {p:>6.3} {r:>6.3} {f:>6.3} | {fe:>6.3} {fz:>6.3}");
+        }
+        if let Some(best) = rows.iter().max_by(|x, y| x.3.total_cmp(&y.3)) {
+            println!("128-bit best: k={} F1 {:.3} (en {:.3}, zh {:.3})", best.0, best.3, best.4, best.5);
+        }
     }
     let k = best_k(&a);
     let (p, r, f) = a.prf(k);
