@@ -532,11 +532,13 @@ struct Table {
     ext: Extract,
     /// `2^d + 1` offsets into `list` (or into the segment's slot range).
     dir: Vec<u32>,
-    /// Slots in bucket order; `None`: the slots `base..` are themselves in bucket order.
+    /// Entries in bucket order, each `fold << slot_bits | (slot - base)`: the slot, and
+    /// in the bits it leaves free a fold of the fingerprint ([`fold`]) that rejects most
+    /// candidates without loading their fingerprint (a random access).
+    /// `None`: the slots `base..` are themselves in bucket order.
     list: Option<Vec<u32>>,
-    /// Beside `list`: [`fold8`] of each listed fingerprint, so most candidates are
-    /// rejected without loading their fingerprint (a random access).
-    filter: Vec<u8>,
+    /// Low bits of an entry that hold the slot.
+    slot_bits: u32,
     base: u32,
 }
 
@@ -589,9 +591,9 @@ impl Segment {
         let tables: Vec<Table> = Segment::extracts(layout, n)
             .into_iter()
             .map(|ext| {
-                let (dir, list) = bucket_sort(&ext, members.iter().copied(), n, fps);
-                let filter = filters(&list, fps);
-                Table { ext, dir, list: Some(list), filter, base: 0 }
+                let (dir, mut list) = bucket_sort(&ext, members.iter().copied(), n, fps);
+                let slot_bits = pack(&mut list, fps, start, end);
+                Table { ext, dir, list: Some(list), slot_bits, base: start }
             })
             .collect();
         let masks = tables.iter().map(|t| t.ext.mask).collect();
@@ -604,7 +606,6 @@ impl Segment {
             .map(|t| {
                 t.dir.capacity() * 4
                     + t.list.as_ref().map_or(0, |l| l.capacity() * 4)
-                    + t.filter.capacity()
                     + t.ext.parts.capacity() * std::mem::size_of::<Part>()
             })
             .sum::<usize>()
@@ -613,18 +614,37 @@ impl Segment {
     }
 }
 
-/// The 64 bits folded to 8 by XOR: bit i is the parity of bits i, i+8, …, i+56. Two
-/// fingerprints `d` bits apart have folds at most `d` bits apart, so the fold is a
-/// filter that never rejects a true match.
-#[inline(always)]
-fn fold8(x: u64) -> u8 {
-    let x = x ^ (x >> 32);
-    let x = x ^ (x >> 16);
-    (x ^ (x >> 8)) as u8
+/// The 64 bits folded to `bits` bits by XOR of `bits`-wide chunks. Every bit lands in
+/// exactly one fold bit, so two fingerprints `d` bits apart have folds at most `d` bits
+/// apart: the fold is a filter that never rejects a true match.
+#[inline]
+fn fold(mut x: u64, bits: u32) -> u32 {
+    if bits == 0 {
+        return 0;
+    }
+    let mask = low_bits(bits);
+    let mut r = 0;
+    while x != 0 {
+        r ^= x & mask;
+        x = x.checked_shr(bits).unwrap_or(0);
+    }
+    r as u32
 }
 
-fn filters(list: &[u32], fps: &[u64]) -> Vec<u8> {
-    list.iter().map(|&s| fold8(fps[s as usize])).collect()
+/// Slot bits for slots `start..end`.
+fn slot_bits_for(start: u32, end: u32) -> u32 {
+    let range = end.saturating_sub(start).max(1) - 1;
+    32 - range.leading_zeros()
+}
+
+/// Turns a list of slots (all in `start..end`) into packed entries; returns the slot bits.
+fn pack(list: &mut [u32], fps: &[u64], start: u32, end: u32) -> u32 {
+    let sb = slot_bits_for(start, end);
+    for e in list.iter_mut() {
+        let f = fold(fps[*e as usize], 32 - sb);
+        *e = ((u64::from(f) << sb) | u64::from(*e - start)) as u32;
+    }
+    sb
 }
 
 /// Applies `perm` (new position i takes old element perm[i]) to two slices in place.
@@ -1102,10 +1122,11 @@ impl<I: IndexId> Index<I> {
             let (dir, list) = bucket_sort(&ext, 0..n as u32, n, &self.fps);
             if t == 0 {
                 permute(&mut self.fps, &mut self.ids, &list);
-                tables.push(Table { ext, dir, list: None, filter: Vec::new(), base: 0 });
+                tables.push(Table { ext, dir, list: None, slot_bits: 0, base: 0 });
             } else {
-                let filter = filters(&list, &self.fps);
-                tables.push(Table { ext, dir, list: Some(list), filter, base: 0 });
+                let mut list = list;
+                let slot_bits = pack(&mut list, &self.fps, 0, n as u32);
+                tables.push(Table { ext, dir, list: Some(list), slot_bits, base: 0 });
             }
         }
         if n > 0 {
@@ -1246,10 +1267,7 @@ impl<I: IndexId> Index<I> {
                     sink ^= u64::from(table.dir[b + 1]);
                     match &table.list {
                         None => sink ^= self.fps.get(table.base as usize + lo).copied().unwrap_or(0),
-                        Some(list) => {
-                            sink ^= u64::from(list.get(lo).copied().unwrap_or(0));
-                            sink ^= u64::from(table.filter.get(lo).copied().unwrap_or(0));
-                        }
+                        Some(list) => sink ^= u64::from(list.get(lo).copied().unwrap_or(0)),
                     }
                 }
             }
@@ -1260,10 +1278,12 @@ impl<I: IndexId> Index<I> {
                 for &q in qs {
                     let b = table.ext.bucket(q);
                     let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
-                    let qf = fold8(q);
-                    for (&s, &f) in list[lo..hi].iter().zip(&table.filter[lo..hi]) {
-                        if (f ^ qf).count_ones() <= k {
-                            sink ^= self.fps[s as usize];
+                    let sb = table.slot_bits;
+                    let qf = fold(q, 32 - sb);
+                    let smask = low_bits(sb) as u32;
+                    for &e in &list[lo..hi] {
+                        if ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k {
+                            sink ^= self.fps[(table.base + (e & smask)) as usize];
                         }
                     }
                 }
@@ -1280,7 +1300,6 @@ impl<I: IndexId> Index<I> {
         } else {
             let Scratch { cand, ends, .. } = scratch;
             ends.resize(self.layout.tables(), 0);
-            let qf = fold8(q);
             for seg in &self.segments {
                 for (t, table) in seg.tables.iter().enumerate() {
                     ends[t] = cand.len();
@@ -1300,9 +1319,12 @@ impl<I: IndexId> Index<I> {
                         Some(list) => {
                             // Gathered first, checked below in one flat loop: the fingerprint
                             // loads are independent cache misses that the CPU overlaps.
-                            for (&s, &f) in list[lo..hi].iter().zip(&table.filter[lo..hi]) {
-                                if (f ^ qf).count_ones() <= k {
-                                    cand.push(s);
+                            let sb = table.slot_bits;
+                            let qf = fold(q, 32 - sb);
+                            let smask = low_bits(sb) as u32;
+                            for &e in &list[lo..hi] {
+                                if ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k {
+                                    cand.push(table.base + (e & smask));
                                 }
                             }
                             ends[t] = cand.len();
@@ -1366,7 +1388,10 @@ impl<I: IndexId> Index<I> {
             };
             match &table.list {
                 None => (table.base as usize + lo..table.base as usize + hi).for_each(&mut check),
-                Some(list) => list[lo..hi].iter().for_each(|&s| check(s as usize)),
+                Some(list) => {
+                    let smask = low_bits(table.slot_bits) as u32;
+                    list[lo..hi].iter().for_each(|&e| check((table.base + (e & smask)) as usize))
+                }
             }
         }
     }
@@ -1489,7 +1514,10 @@ impl<I: IndexId> Index<I> {
                 bs.clear();
                 match &table.list {
                     None => bs.extend(table.base + lo as u32..table.base + hi as u32),
-                    Some(list) => bs.extend_from_slice(&list[lo..hi]),
+                    Some(list) => {
+                        let smask = low_bits(table.slot_bits) as u32;
+                        bs.extend(list[lo..hi].iter().map(|&e| table.base + (e & smask)))
+                    }
                 }
                 bf.clear();
                 bf.extend(bs.iter().map(|&s| self.fps[s as usize]));
