@@ -554,8 +554,10 @@ struct Segment {
     masks: Vec<u64>,
 }
 
-/// Counting sort of `members` by bucket: returns (directory, list).
-fn bucket_sort<M>(ext: &Extract, members: M, count: usize, fps: &[u64]) -> (Vec<u32>, Vec<u32>)
+/// Counting sort of `members` by bucket: returns (directory, list). With `packed =
+/// Some((start, slot_bits))` the list holds packed entries (see [`Table::list`]), made
+/// while the fingerprints are read in order; otherwise plain slots.
+fn bucket_sort<M>(ext: &Extract, members: M, count: usize, fps: &[u64], packed: Option<(u32, u32)>) -> (Vec<u32>, Vec<u32>)
 where
     M: Iterator<Item = u32> + Clone,
 {
@@ -569,10 +571,22 @@ where
     }
     let mut cur = dir[..nb].to_vec();
     let mut list = vec![0u32; count];
-    for s in members {
-        let b = ext.bucket(fps[s as usize]);
-        list[cur[b] as usize] = s;
-        cur[b] += 1;
+    match packed {
+        None => {
+            for s in members {
+                let b = ext.bucket(fps[s as usize]);
+                list[cur[b] as usize] = s;
+                cur[b] += 1;
+            }
+        }
+        Some((start, sb)) => {
+            for s in members {
+                let fp = fps[s as usize];
+                let b = ext.bucket(fp);
+                list[cur[b] as usize] = ((u64::from(fold(fp, 32 - sb)) << sb) | u64::from(s - start)) as u32;
+                cur[b] += 1;
+            }
+        }
     }
     (dir, list)
 }
@@ -591,8 +605,8 @@ impl Segment {
         let tables: Vec<Table> = Segment::extracts(layout, n)
             .into_iter()
             .map(|ext| {
-                let (dir, mut list) = bucket_sort(&ext, members.iter().copied(), n, fps);
-                let slot_bits = pack(&mut list, fps, start, end);
+                let slot_bits = slot_bits_for(start, end);
+                let (dir, list) = bucket_sort(&ext, members.iter().copied(), n, fps, Some((start, slot_bits)));
                 Table { ext, dir, list: Some(list), slot_bits, base: start }
             })
             .collect();
@@ -637,18 +651,10 @@ fn slot_bits_for(start: u32, end: u32) -> u32 {
     32 - range.leading_zeros()
 }
 
-/// Turns a list of slots (all in `start..end`) into packed entries; returns the slot bits.
-fn pack(list: &mut [u32], fps: &[u64], start: u32, end: u32) -> u32 {
-    let sb = slot_bits_for(start, end);
-    for e in list.iter_mut() {
-        let f = fold(fps[*e as usize], 32 - sb);
-        *e = ((u64::from(f) << sb) | u64::from(*e - start)) as u32;
-    }
-    sb
-}
 
-/// Applies `perm` (new position i takes old element perm[i]) to two slices in place.
-fn permute<A, B>(a: &mut [A], b: &mut [B], perm: &[u32]) {
+
+/// Applies `perm` (new position i takes old element perm[i]) to a slice in place.
+fn permute<A>(a: &mut [A], perm: &[u32]) {
     let n = perm.len();
     let mut done = vec![false; n];
     for i in 0..n {
@@ -663,7 +669,6 @@ fn permute<A, B>(a: &mut [A], b: &mut [B], perm: &[u32]) {
                 break;
             }
             a.swap(cur, next);
-            b.swap(cur, next);
             cur = next;
         }
     }
@@ -1119,13 +1124,14 @@ impl<I: IndexId> Index<I> {
         let exts = Segment::extracts(&self.layout, n);
         let mut tables = Vec::with_capacity(exts.len());
         for (t, ext) in exts.into_iter().enumerate() {
-            let (dir, list) = bucket_sort(&ext, 0..n as u32, n, &self.fps);
             if t == 0 {
-                permute(&mut self.fps, &mut self.ids, &list);
+                let (dir, perm) = bucket_sort(&ext, 0..n as u32, n, &self.fps, None);
+                self.fps = perm.iter().map(|&p| self.fps[p as usize]).collect();
+                permute(&mut self.ids, &perm);
                 tables.push(Table { ext, dir, list: None, slot_bits: 0, base: 0 });
             } else {
-                let mut list = list;
-                let slot_bits = pack(&mut list, &self.fps, 0, n as u32);
+                let slot_bits = slot_bits_for(0, n as u32);
+                let (dir, list) = bucket_sort(&ext, 0..n as u32, n, &self.fps, Some((0, slot_bits)));
                 tables.push(Table { ext, dir, list: Some(list), slot_bits, base: 0 });
             }
         }
@@ -1267,7 +1273,11 @@ impl<I: IndexId> Index<I> {
                     sink ^= u64::from(table.dir[b + 1]);
                     match &table.list {
                         None => sink ^= self.fps.get(table.base as usize + lo).copied().unwrap_or(0),
-                        Some(list) => sink ^= u64::from(list.get(lo).copied().unwrap_or(0)),
+                        Some(list) => {
+                            let hi = table.dir[b + 1] as usize;
+                            sink ^= u64::from(list.get(lo).copied().unwrap_or(0));
+                            sink ^= u64::from(list.get(hi.wrapping_sub(1)).copied().unwrap_or(0));
+                        }
                     }
                 }
             }
