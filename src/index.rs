@@ -653,27 +653,6 @@ fn slot_bits_for(start: u32, end: u32) -> u32 {
 
 
 
-/// Applies `perm` (new position i takes old element perm[i]) to a slice in place.
-fn permute<A>(a: &mut [A], perm: &[u32]) {
-    let n = perm.len();
-    let mut done = vec![false; n];
-    for i in 0..n {
-        if done[i] {
-            continue;
-        }
-        let mut cur = i;
-        loop {
-            done[cur] = true;
-            let next = perm[cur] as usize;
-            if next == i {
-                break;
-            }
-            a.swap(cur, next);
-            cur = next;
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // The id → slot map
 // ---------------------------------------------------------------------------------------
@@ -1127,7 +1106,9 @@ impl<I: IndexId> Index<I> {
             if t == 0 {
                 let (dir, perm) = bucket_sort(&ext, 0..n as u32, n, &self.fps, None);
                 self.fps = perm.iter().map(|&p| self.fps[p as usize]).collect();
-                permute(&mut self.ids, &perm);
+                // moved, not cloned; a gather with independent loads, unlike swapping cycles
+                let mut old: Vec<Option<I>> = std::mem::take(&mut self.ids).into_iter().map(Some).collect();
+                self.ids = perm.iter().filter_map(|&p| old[p as usize].take()).collect();
                 tables.push(Table { ext, dir, list: None, slot_bits: 0, base: 0 });
             } else {
                 let slot_bits = slot_bits_for(0, n as u32);
