@@ -13,10 +13,16 @@
 //! Storage, per fingerprint: the fingerprint (8 bytes) and the id are kept **once**, in
 //! slot order; each table is a bucket directory (`2^d + 1` `u32` offsets, `d` at most
 //! the key width, so a probe is one array index, not a binary search) over a list of `u32`
-//! slot numbers. After a bulk [`Index::build`] (or [`Index::compact`]) the slots themselves
-//! are ordered by the first table's key, so that table needs no list at all and its
-//! candidates are contiguous. An id → slot hash map (open addressing over `u32` slots) makes
-//! `remove` and the duplicate-id check O(1).
+//! entries. An entry holds the slot number in its low bits and, in the bits the slot does
+//! not need, an XOR-fold of the fingerprint: a query rejects most candidates on the fold
+//! alone (two fingerprints `d` bits apart have folds at most `d` bits apart), without the
+//! random access to the fingerprint. After a bulk [`Index::build`] (or [`Index::compact`])
+//! the slots themselves are ordered by the first table's key, so that table needs no list
+//! at all and its candidates are contiguous. An id → slot hash map (open addressing over
+//! `u32` slots, ids compared in place) makes `remove` and the duplicate-id check O(1).
+//! For the default layout at N = 2^20 that is about 35 bytes per fingerprint in all
+//! (`u64` ids). Batch queries touch the memory of 16 queries before answering them, so
+//! their cache misses overlap.
 //!
 //! A match found in table `t` is reported only if no earlier table's bucket also holds it
 //! (a mask test on the XOR already computed), so every id comes back once without a sort
@@ -387,7 +393,7 @@ impl Layout {
     /// Rough bytes an index of `n` `u64` ids in this layout uses after a bulk build.
     fn estimated_bytes(&self, n: usize) -> f64 {
         let n_f = n as f64;
-        let per_fp = 8.0 + 8.0 + 4.0 * 1.4 + 4.0 * (self.tables.len() as f64 - 1.0);
+        let per_fp = 8.0 + 8.0 + 6.0 + 4.0 * (self.tables.len() as f64 - 1.0);
         let dirs: f64 = self
             .key_bits()
             .iter()
