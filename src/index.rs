@@ -914,8 +914,9 @@ impl<I: IndexId> Index<I> {
         self.len() == 0
     }
 
-    /// The live entries, in slot order (insertion order, or the build's order after a
-    /// bulk build or `compact`).
+    /// The live entries, in storage order: insertion order until the index reorganises
+    /// itself (bulk build, [`Index::compact`], and the automatic compactions of online
+    /// inserts and removes reorder it by the first table's key).
     pub fn iter(&self) -> impl Iterator<Item = (&I, u64)> + '_ {
         (0..self.fps.len()).filter(|&s| !self.is_dead(s)).map(|s| (&self.ids[s], self.fps[s]))
     }
@@ -1071,6 +1072,12 @@ impl<I: IndexId> Index<I> {
             if self.segments[l - 1].n * 2 < self.segments[l - 2].n {
                 break;
             }
+            if l == 2 {
+                // the merge would rewrite everything: reorganise instead, into the compact
+                // ordered form a bulk build makes (geometrically rare, so amortised O(1))
+                self.compact();
+                return;
+            }
             let (start, end) = (self.segments[l - 2].start, self.segments[l - 1].end);
             self.segments.truncate(l - 2);
             let members: Vec<u32> = (start..end).filter(|&s| !self.is_dead(s as usize)).collect();
@@ -1143,6 +1150,7 @@ impl<I: IndexId> Index<I> {
     /// distance, then id.
     pub fn query(&self, fp: u64) -> Vec<Match<I>> {
         let mut scratch = Scratch::default();
+        std::hint::black_box(self.warm(&[fp]));
         self.query_slots(fp, self.layout.k, &mut scratch);
         self.to_matches(&mut scratch.out)
     }
@@ -1162,6 +1170,7 @@ impl<I: IndexId> Index<I> {
             return Err(Error::option("k", k, format!("at most the layout's k = {}", self.layout.k)));
         }
         let mut scratch = Scratch::default();
+        std::hint::black_box(self.warm(&[fp]));
         self.query_slots(fp, k, &mut scratch);
         Ok(self.to_matches(&mut scratch.out))
     }

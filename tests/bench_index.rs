@@ -164,6 +164,19 @@ fn main() {
             );
             if name.contains("default") {
                 last_default = Some(row);
+                // online: the crawler's query_and_insert, one entry at a time
+                let mut index: Index = Index::new(Layout::default_for_k(3).unwrap());
+                let t = Instant::now();
+                let mut dups = 0usize;
+                for (i, &fp) in set.iter().enumerate() {
+                    dups += usize::from(!index.query_and_insert(i as u64, fp).unwrap().is_empty());
+                }
+                let secs = t.elapsed().as_secs_f64();
+                let st = index.stats();
+                println!(
+                    "  online query_and_insert x{}: {:.3} s ({:.0}/s), {} segments, {:.1} bytes/fp, {} found a near-duplicate",
+                    set.len(), secs, set.len() as f64 / secs, st.segments, st.bytes_per_fp, dups
+                );
             }
         }
     }
