@@ -13,10 +13,16 @@
 //! Storage, per fingerprint: the fingerprint (8 bytes) and the id are kept **once**, in
 //! slot order; each table is a bucket directory (`2^d + 1` `u32` offsets, `d` at most
 //! the key width, so a probe is one array index, not a binary search) over a list of `u32`
-//! slot numbers. After a bulk [`Index::build`] (or [`Index::compact`]) the slots themselves
-//! are ordered by the first table's key, so that table needs no list at all and its
-//! candidates are contiguous. An id → slot hash map (open addressing over `u32` slots) makes
-//! `remove` and the duplicate-id check O(1).
+//! entries. An entry holds the slot number in its low bits and, in the bits the slot does
+//! not need, an XOR-fold of the fingerprint: a query rejects most candidates on the fold
+//! alone (two fingerprints `d` bits apart have folds at most `d` bits apart), without the
+//! random access to the fingerprint. After a bulk [`Index::build`] (or [`Index::compact`])
+//! the slots themselves are ordered by the first table's key, so that table needs no list
+//! at all and its candidates are contiguous. An id → slot hash map (open addressing over
+//! `u32` slots, ids compared in place) makes `remove` and the duplicate-id check O(1).
+//! For the default layout at N = 2^20 that is about 35 bytes per fingerprint in all
+//! (`u64` ids). Batch queries touch the memory of 16 queries before answering them, so
+//! their cache misses overlap.
 //!
 //! A match found in table `t` is reported only if no earlier table's bucket also holds it
 //! (a mask test on the XOR already computed), so every id comes back once without a sort
@@ -203,7 +209,9 @@ fn binomial(n: u64, r: u64) -> u128 {
 }
 
 fn invalid(reason: impl Into<String>) -> Error {
-    Error::InvalidLayout { reason: reason.into() }
+    Error::InvalidLayout {
+        reason: reason.into(),
+    }
 }
 
 impl Layout {
@@ -222,7 +230,9 @@ impl Layout {
     pub fn new(k: u32, widths: &[u32]) -> Result<Layout> {
         let b = widths.len();
         if b == 0 {
-            return Err(invalid("no blocks were given; give block widths that sum to 64, e.g. [16, 16, 16, 16]"));
+            return Err(invalid(
+                "no blocks were given; give block widths that sum to 64, e.g. [16, 16, 16, 16]",
+            ));
         }
         if b > 64 {
             return Err(invalid(format!(
@@ -230,7 +240,9 @@ impl Layout {
             )));
         }
         if let Some(i) = widths.iter().position(|&w| w == 0) {
-            return Err(invalid(format!("block #{i} has width 0; every block needs at least 1 bit")));
+            return Err(invalid(format!(
+                "block #{i} has width 0; every block needs at least 1 bit"
+            )));
         }
         let sum: u64 = widths.iter().map(|&w| u64::from(w)).sum();
         if sum != 64 {
@@ -275,7 +287,12 @@ impl Layout {
                 break;
             }
         }
-        Ok(Layout { k, widths: widths.to_vec(), probe: false, tables: combos })
+        Ok(Layout {
+            k,
+            widths: widths.to_vec(),
+            probe: false,
+            tables: combos,
+        })
     }
 
     /// `blocks` blocks of (nearly) equal width: the first `64 % blocks` blocks are one bit
@@ -288,7 +305,9 @@ impl Layout {
     /// ```
     pub fn even(k: u32, blocks: u32) -> Result<Layout> {
         if blocks == 0 || blocks > 64 {
-            return Err(invalid(format!("{blocks} blocks: use from k + 1 to 64 blocks")));
+            return Err(invalid(format!(
+                "{blocks} blocks: use from k + 1 to 64 blocks"
+            )));
         }
         let base = 64 / blocks;
         let rem = 64 % blocks;
@@ -315,7 +334,12 @@ impl Layout {
                 (0..=u64::from(k)).map(|i| binomial(64, i)).sum::<u128>()
             )));
         }
-        Ok(Layout { k, widths: vec![64], probe: true, tables: vec![vec![0]] })
+        Ok(Layout {
+            k,
+            widths: vec![64],
+            probe: true,
+            tables: vec![vec![0]],
+        })
     }
 
     /// The default layout for `k`, chosen by measurement for k = 3 (`tests/bench_index.rs`):
@@ -357,7 +381,9 @@ impl Layout {
         let mut best: Option<(f64, Layout)> = None;
         let mut smallest: Option<f64> = None;
         for blocks in k + 1..=(k + 6).min(64) {
-            let Ok(layout) = Layout::even(k, blocks) else { continue };
+            let Ok(layout) = Layout::even(k, blocks) else {
+                continue;
+            };
             let bytes = layout.estimated_bytes(expected_n);
             smallest = Some(smallest.map_or(bytes, |s: f64| s.min(bytes)));
             if let Some(budget) = memory_budget_bytes {
@@ -387,7 +413,7 @@ impl Layout {
     /// Rough bytes an index of `n` `u64` ids in this layout uses after a bulk build.
     fn estimated_bytes(&self, n: usize) -> f64 {
         let n_f = n as f64;
-        let per_fp = 8.0 + 8.0 + 4.0 * 1.4 + 4.0 * (self.tables.len() as f64 - 1.0);
+        let per_fp = 8.0 + 8.0 + 6.0 + 4.0 * (self.tables.len() as f64 - 1.0);
         let dirs: f64 = self
             .key_bits()
             .iter()
@@ -432,7 +458,9 @@ impl Layout {
     /// Exact-key lookups a query makes: the tables, or C(64,0)+…+C(64,k) when probing.
     pub fn probes_per_query(&self) -> u64 {
         if self.probe {
-            (0..=u64::from(self.k)).map(|i| binomial(64, i) as u64).sum()
+            (0..=u64::from(self.k))
+                .map(|i| binomial(64, i) as u64)
+                .sum()
         } else {
             self.tables.len() as u64
         }
@@ -450,7 +478,13 @@ impl fmt::Display for Layout {
             return write!(f, "probe k={}", self.k);
         }
         let w: Vec<String> = self.widths.iter().map(|w| w.to_string()).collect();
-        write!(f, "k={} blocks={} ({} tables)", self.k, w.join(","), self.tables.len())
+        write!(
+            f,
+            "k={} blocks={} ({} tables)",
+            self.k,
+            w.join(","),
+            self.tables.len()
+        )
     }
 }
 
@@ -500,13 +534,25 @@ impl Extract {
             match parts.last_mut() {
                 Some(last) if last.shr == hi => {
                     let total = last.mask.count_ones() + take;
-                    *last = Part { shr, mask: low_bits(total), shl: remaining };
+                    *last = Part {
+                        shr,
+                        mask: low_bits(total),
+                        shl: remaining,
+                    };
                 }
-                _ => parts.push(Part { shr, mask: low_bits(take), shl: remaining }),
+                _ => parts.push(Part {
+                    shr,
+                    mask: low_bits(take),
+                    shl: remaining,
+                }),
             }
         }
         let mask = parts.iter().fold(0u64, |m, p| m | (p.mask << p.shr));
-        Extract { parts, mask, bits: d }
+        Extract {
+            parts,
+            mask,
+            bits: d,
+        }
     }
 
     #[inline(always)]
@@ -532,11 +578,13 @@ struct Table {
     ext: Extract,
     /// `2^d + 1` offsets into `list` (or into the segment's slot range).
     dir: Vec<u32>,
-    /// Slots in bucket order; `None`: the slots `base..` are themselves in bucket order.
+    /// Entries in bucket order, each `fold << slot_bits | (slot - base)`: the slot, and
+    /// in the bits it leaves free a fold of the fingerprint ([`fold`]) that rejects most
+    /// candidates without loading their fingerprint (a random access).
+    /// `None`: the slots `base..` are themselves in bucket order.
     list: Option<Vec<u32>>,
-    /// Beside `list`: [`fold8`] of each listed fingerprint, so most candidates are
-    /// rejected without loading their fingerprint (a random access).
-    filter: Vec<u8>,
+    /// Low bits of an entry that hold the slot.
+    slot_bits: u32,
     base: u32,
 }
 
@@ -552,8 +600,16 @@ struct Segment {
     masks: Vec<u64>,
 }
 
-/// Counting sort of `members` by bucket: returns (directory, list).
-fn bucket_sort<M>(ext: &Extract, members: M, count: usize, fps: &[u64]) -> (Vec<u32>, Vec<u32>)
+/// Counting sort of `members` by bucket: returns (directory, list). With `packed =
+/// Some((start, slot_bits))` the list holds packed entries (see [`Table::list`]), made
+/// while the fingerprints are read in order; otherwise plain slots.
+fn bucket_sort<M>(
+    ext: &Extract,
+    members: M,
+    count: usize,
+    fps: &[u64],
+    packed: Option<(u32, u32)>,
+) -> (Vec<u32>, Vec<u32>)
 where
     M: Iterator<Item = u32> + Clone,
 {
@@ -567,10 +623,23 @@ where
     }
     let mut cur = dir[..nb].to_vec();
     let mut list = vec![0u32; count];
-    for s in members {
-        let b = ext.bucket(fps[s as usize]);
-        list[cur[b] as usize] = s;
-        cur[b] += 1;
+    match packed {
+        None => {
+            for s in members {
+                let b = ext.bucket(fps[s as usize]);
+                list[cur[b] as usize] = s;
+                cur[b] += 1;
+            }
+        }
+        Some((start, sb)) => {
+            for s in members {
+                let fp = fps[s as usize];
+                let b = ext.bucket(fp);
+                list[cur[b] as usize] =
+                    ((u64::from(fold(fp, 32 - sb)) << sb) | u64::from(s - start)) as u32;
+                cur[b] += 1;
+            }
+        }
     }
     (dir, list)
 }
@@ -589,13 +658,31 @@ impl Segment {
         let tables: Vec<Table> = Segment::extracts(layout, n)
             .into_iter()
             .map(|ext| {
-                let (dir, list) = bucket_sort(&ext, members.iter().copied(), n, fps);
-                let filter = filters(&list, fps);
-                Table { ext, dir, list: Some(list), filter, base: 0 }
+                let slot_bits = slot_bits_for(start, end);
+                let (dir, list) = bucket_sort(
+                    &ext,
+                    members.iter().copied(),
+                    n,
+                    fps,
+                    Some((start, slot_bits)),
+                );
+                Table {
+                    ext,
+                    dir,
+                    list: Some(list),
+                    slot_bits,
+                    base: start,
+                }
             })
             .collect();
         let masks = tables.iter().map(|t| t.ext.mask).collect();
-        Segment { start, end, n, tables, masks }
+        Segment {
+            start,
+            end,
+            n,
+            tables,
+            masks,
+        }
     }
 
     fn bytes(&self) -> usize {
@@ -604,7 +691,6 @@ impl Segment {
             .map(|t| {
                 t.dir.capacity() * 4
                     + t.list.as_ref().map_or(0, |l| l.capacity() * 4)
-                    + t.filter.capacity()
                     + t.ext.parts.capacity() * std::mem::size_of::<Part>()
             })
             .sum::<usize>()
@@ -613,40 +699,27 @@ impl Segment {
     }
 }
 
-/// The 64 bits folded to 8 by XOR: bit i is the parity of bits i, i+8, …, i+56. Two
-/// fingerprints `d` bits apart have folds at most `d` bits apart, so the fold is a
-/// filter that never rejects a true match.
-#[inline(always)]
-fn fold8(x: u64) -> u8 {
-    let x = x ^ (x >> 32);
-    let x = x ^ (x >> 16);
-    (x ^ (x >> 8)) as u8
-}
-
-fn filters(list: &[u32], fps: &[u64]) -> Vec<u8> {
-    list.iter().map(|&s| fold8(fps[s as usize])).collect()
-}
-
-/// Applies `perm` (new position i takes old element perm[i]) to two slices in place.
-fn permute<A, B>(a: &mut [A], b: &mut [B], perm: &[u32]) {
-    let n = perm.len();
-    let mut done = vec![false; n];
-    for i in 0..n {
-        if done[i] {
-            continue;
-        }
-        let mut cur = i;
-        loop {
-            done[cur] = true;
-            let next = perm[cur] as usize;
-            if next == i {
-                break;
-            }
-            a.swap(cur, next);
-            b.swap(cur, next);
-            cur = next;
-        }
+/// The 64 bits folded to `bits` bits by XOR of `bits`-wide chunks. Every bit lands in
+/// exactly one fold bit, so two fingerprints `d` bits apart have folds at most `d` bits
+/// apart: the fold is a filter that never rejects a true match.
+#[inline]
+fn fold(mut x: u64, bits: u32) -> u32 {
+    if bits == 0 {
+        return 0;
     }
+    let mask = low_bits(bits);
+    let mut r = 0;
+    while x != 0 {
+        r ^= x & mask;
+        x = x.checked_shr(bits).unwrap_or(0);
+    }
+    r as u32
+}
+
+/// Slot bits for slots `start..end`.
+fn slot_bits_for(start: u32, end: u32) -> u32 {
+    let range = end.saturating_sub(start).max(1) - 1;
+    32 - range.leading_zeros()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -708,7 +781,13 @@ impl IdMap {
 
     /// Rebuilds from the given slots. With `check`, stops at the first slot whose id is
     /// already in, and returns it.
-    fn rebuild<I: IndexId>(&mut self, slots: impl Iterator<Item = u32>, n: usize, ids: &[I], check: bool) -> Option<u32> {
+    fn rebuild<I: IndexId>(
+        &mut self,
+        slots: impl Iterator<Item = u32>,
+        n: usize,
+        ids: &[I],
+        check: bool,
+    ) -> Option<u32> {
         let cap = IdMap::capacity_for(n);
         self.table = vec![EMPTY; cap];
         self.len = 0;
@@ -873,7 +952,11 @@ impl<I: IndexId> Index<I> {
     /// Bulk build from parallel slices (for bindings).
     pub fn build_from_slices(layout: Layout, ids: &[I], fps: &[u64]) -> Result<Index<I>> {
         if ids.len() != fps.len() {
-            return Err(Error::option("fps", fps.len(), format!("one fingerprint per id ({} ids)", ids.len())));
+            return Err(Error::option(
+                "fps",
+                fps.len(),
+                format!("one fingerprint per id ({} ids)", ids.len()),
+            ));
         }
         Index::build(layout, ids.iter().cloned().zip(fps.iter().copied()))
     }
@@ -904,15 +987,20 @@ impl<I: IndexId> Index<I> {
         self.len() == 0
     }
 
-    /// The live entries, in slot order (insertion order, or the build's order after a
-    /// bulk build or `compact`).
+    /// The live entries, in storage order: insertion order until the index reorganises
+    /// itself (bulk build, [`Index::compact`], and the automatic compactions of online
+    /// inserts and removes reorder it by the first table's key).
     pub fn iter(&self) -> impl Iterator<Item = (&I, u64)> + '_ {
-        (0..self.fps.len()).filter(|&s| !self.is_dead(s)).map(|s| (&self.ids[s], self.fps[s]))
+        (0..self.fps.len())
+            .filter(|&s| !self.is_dead(s))
+            .map(|s| (&self.ids[s], self.fps[s]))
     }
 
     /// The fingerprint stored under `id`.
     pub fn get(&self, id: &I) -> Option<u64> {
-        self.map.find(id, &self.ids).map(|(_, s)| self.fps[s as usize])
+        self.map
+            .find(id, &self.ids)
+            .map(|(_, s)| self.fps[s as usize])
     }
 
     /// `true` when `id` is stored.
@@ -945,7 +1033,9 @@ impl<I: IndexId> Index<I> {
         }
         if self.map.needs_grow() {
             let n = self.map.len + 1;
-            let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
+            let live: Vec<u32> = (0..self.fps.len() as u32)
+                .filter(|&s| !self.is_dead(s as usize))
+                .collect();
             self.map.rebuild(live.into_iter(), n * 2, &self.ids, false);
         }
         let slot = self.fps.len() as u32;
@@ -1050,9 +1140,16 @@ impl<I: IndexId> Index<I> {
     fn flush(&mut self) {
         let end = self.fps.len();
         if self.buf_start < end {
-            let members: Vec<u32> =
-                (self.buf_start as u32..end as u32).filter(|&s| !self.is_dead(s as usize)).collect();
-            let seg = Segment::with_lists(&self.layout, &members, &self.fps, self.buf_start as u32, end as u32);
+            let members: Vec<u32> = (self.buf_start as u32..end as u32)
+                .filter(|&s| !self.is_dead(s as usize))
+                .collect();
+            let seg = Segment::with_lists(
+                &self.layout,
+                &members,
+                &self.fps,
+                self.buf_start as u32,
+                end as u32,
+            );
             self.segments.push(seg);
             self.buf_start = end;
         }
@@ -1061,9 +1158,17 @@ impl<I: IndexId> Index<I> {
             if self.segments[l - 1].n * 2 < self.segments[l - 2].n {
                 break;
             }
+            if l == 2 {
+                // the merge would rewrite everything: reorganise instead, into the compact
+                // ordered form a bulk build makes (geometrically rare, so amortised O(1))
+                self.compact();
+                return;
+            }
             let (start, end) = (self.segments[l - 2].start, self.segments[l - 1].end);
             self.segments.truncate(l - 2);
-            let members: Vec<u32> = (start..end).filter(|&s| !self.is_dead(s as usize)).collect();
+            let members: Vec<u32> = (start..end)
+                .filter(|&s| !self.is_dead(s as usize))
+                .collect();
             let seg = Segment::with_lists(&self.layout, &members, &self.fps, start, end);
             self.segments.push(seg);
         }
@@ -1099,24 +1204,55 @@ impl<I: IndexId> Index<I> {
         let exts = Segment::extracts(&self.layout, n);
         let mut tables = Vec::with_capacity(exts.len());
         for (t, ext) in exts.into_iter().enumerate() {
-            let (dir, list) = bucket_sort(&ext, 0..n as u32, n, &self.fps);
             if t == 0 {
-                permute(&mut self.fps, &mut self.ids, &list);
-                tables.push(Table { ext, dir, list: None, filter: Vec::new(), base: 0 });
+                let (dir, perm) = bucket_sort(&ext, 0..n as u32, n, &self.fps, None);
+                self.fps = perm.iter().map(|&p| self.fps[p as usize]).collect();
+                // moved, not cloned; a gather with independent loads, unlike swapping cycles
+                let mut old: Vec<Option<I>> = std::mem::take(&mut self.ids)
+                    .into_iter()
+                    .map(Some)
+                    .collect();
+                self.ids = perm
+                    .iter()
+                    .filter_map(|&p| old[p as usize].take())
+                    .collect();
+                tables.push(Table {
+                    ext,
+                    dir,
+                    list: None,
+                    slot_bits: 0,
+                    base: 0,
+                });
             } else {
-                let filter = filters(&list, &self.fps);
-                tables.push(Table { ext, dir, list: Some(list), filter, base: 0 });
+                let slot_bits = slot_bits_for(0, n as u32);
+                let (dir, list) =
+                    bucket_sort(&ext, 0..n as u32, n, &self.fps, Some((0, slot_bits)));
+                tables.push(Table {
+                    ext,
+                    dir,
+                    list: Some(list),
+                    slot_bits,
+                    base: 0,
+                });
             }
         }
         if n > 0 {
             let masks = tables.iter().map(|t| t.ext.mask).collect();
-            self.segments.push(Segment { start: 0, end: n as u32, n, tables, masks });
+            self.segments.push(Segment {
+                start: 0,
+                end: n as u32,
+                n,
+                tables,
+                masks,
+            });
         }
         self.buf_start = n;
         self.fps.shrink_to_fit();
         self.ids.shrink_to_fit();
         if let Some(dup) = self.map.rebuild(0..n as u32, n, &self.ids, check_ids) {
-            return Err(Error::DuplicateId { id: self.ids[dup as usize].to_string() });
+            return Err(Error::DuplicateId {
+                id: self.ids[dup as usize].to_string(),
+            });
         }
         Ok(())
     }
@@ -1129,6 +1265,7 @@ impl<I: IndexId> Index<I> {
     /// distance, then id.
     pub fn query(&self, fp: u64) -> Vec<Match<I>> {
         let mut scratch = Scratch::default();
+        std::hint::black_box(self.warm(&[fp], true));
         self.query_slots(fp, self.layout.k, &mut scratch);
         self.to_matches(&mut scratch.out)
     }
@@ -1145,27 +1282,29 @@ impl<I: IndexId> Index<I> {
     /// ```
     pub fn query_within(&self, fp: u64, k: u32) -> Result<Vec<Match<I>>> {
         if k > self.layout.k {
-            return Err(Error::option("k", k, format!("at most the layout's k = {}", self.layout.k)));
+            return Err(Error::option(
+                "k",
+                k,
+                format!("at most the layout's k = {}", self.layout.k),
+            ));
         }
         let mut scratch = Scratch::default();
+        std::hint::black_box(self.warm(&[fp], true));
         self.query_slots(fp, k, &mut scratch);
         Ok(self.to_matches(&mut scratch.out))
     }
 
     /// [`Index::query`] for each fingerprint of a batch.
     pub fn query_batch(&self, fps: &[u64]) -> Vec<Vec<Match<I>>> {
-        let mut scratch = Scratch::default();
+        let mut outs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); GROUP];
+        let mut pend = Vec::new();
         let mut all = Vec::with_capacity(fps.len());
-        let mut sink = 0;
         for group in fps.chunks(GROUP) {
-            sink ^= self.warm(group);
-            for &fp in group {
-                scratch.out.clear();
-                self.query_slots(fp, self.layout.k, &mut scratch);
-                all.push(self.to_matches(&mut scratch.out));
+            self.query_group(group, self.layout.k, &mut outs, &mut pend);
+            for out in outs.iter_mut().take(group.len()) {
+                all.push(self.to_matches(out));
             }
         }
-        std::hint::black_box(sink);
         all
     }
 
@@ -1181,23 +1320,24 @@ impl<I: IndexId> Index<I> {
     /// # Ok::<(), simhash_wasm::Error>(())
     /// ```
     pub fn query_batch_flat(&self, fps: &[u64]) -> FlatMatches<I> {
-        let mut out = FlatMatches { queries: Vec::new(), ids: Vec::new(), distances: Vec::new() };
-        let mut scratch = Scratch::default();
-        let mut sink = 0;
-        for (q, &fp) in fps.iter().enumerate() {
-            if q % GROUP == 0 {
-                sink ^= self.warm(&fps[q..(q + GROUP).min(fps.len())]);
-            }
-            scratch.out.clear();
-            self.query_slots(fp, self.layout.k, &mut scratch);
-            self.sort_slots(&mut scratch.out);
-            for &(s, d) in &scratch.out {
-                out.queries.push(q as u32);
-                out.ids.push(self.ids[s as usize].clone());
-                out.distances.push(d);
+        let mut out = FlatMatches {
+            queries: Vec::new(),
+            ids: Vec::new(),
+            distances: Vec::new(),
+        };
+        let mut outs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); GROUP];
+        let mut pend = Vec::new();
+        for (g, group) in fps.chunks(GROUP).enumerate() {
+            self.query_group(group, self.layout.k, &mut outs, &mut pend);
+            for (i, found) in outs.iter_mut().take(group.len()).enumerate() {
+                self.sort_slots(found);
+                for &(s, d) in found.iter() {
+                    out.queries.push((g * GROUP + i) as u32);
+                    out.ids.push(self.ids[s as usize].clone());
+                    out.distances.push(d);
+                }
             }
         }
-        std::hint::black_box(sink);
         out
     }
 
@@ -1222,18 +1362,26 @@ impl<I: IndexId> Index<I> {
 
     fn sort_slots(&self, v: &mut [(u32, u32)]) {
         let ids = &self.ids;
-        v.sort_unstable_by(|a, b| a.1.cmp(&b.1).then_with(|| ids[a.0 as usize].cmp(&ids[b.0 as usize])));
+        v.sort_unstable_by(|a, b| {
+            a.1.cmp(&b.1)
+                .then_with(|| ids[a.0 as usize].cmp(&ids[b.0 as usize]))
+        });
     }
 
     fn to_matches(&self, v: &mut [(u32, u32)]) -> Vec<Match<I>> {
         self.sort_slots(v);
-        v.iter().map(|&(s, d)| Match { id: self.ids[s as usize].clone(), distance: d }).collect()
+        v.iter()
+            .map(|&(s, d)| Match {
+                id: self.ids[s as usize].clone(),
+                distance: d,
+            })
+            .collect()
     }
 
     /// Touches the directory entries, the start of each bucket's list and filter, and
     /// the first fingerprint of each ordered bucket for a group of queries, so that their
     /// cache misses overlap instead of coming one after another inside `query_slots`.
-    fn warm(&self, qs: &[u64]) -> u64 {
+    fn warm(&self, qs: &[u64], second_wave: bool) -> u64 {
         let mut sink = 0u64;
         if self.layout.probe {
             return sink;
@@ -1245,13 +1393,19 @@ impl<I: IndexId> Index<I> {
                     let lo = table.dir[b] as usize;
                     sink ^= u64::from(table.dir[b + 1]);
                     match &table.list {
-                        None => sink ^= self.fps.get(table.base as usize + lo).copied().unwrap_or(0),
+                        None => {
+                            sink ^= self.fps.get(table.base as usize + lo).copied().unwrap_or(0)
+                        }
                         Some(list) => {
+                            let hi = table.dir[b + 1] as usize;
                             sink ^= u64::from(list.get(lo).copied().unwrap_or(0));
-                            sink ^= u64::from(table.filter.get(lo).copied().unwrap_or(0));
+                            sink ^= u64::from(list.get(hi.wrapping_sub(1)).copied().unwrap_or(0));
                         }
                     }
                 }
+            }
+            if !second_wave {
+                continue;
             }
             // second wave: the fingerprints of the candidates that pass the filter
             let k = self.layout.k;
@@ -1260,16 +1414,98 @@ impl<I: IndexId> Index<I> {
                 for &q in qs {
                     let b = table.ext.bucket(q);
                     let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
-                    let qf = fold8(q);
-                    for (&s, &f) in list[lo..hi].iter().zip(&table.filter[lo..hi]) {
-                        if (f ^ qf).count_ones() <= k {
-                            sink ^= self.fps[s as usize];
+                    let sb = table.slot_bits;
+                    let qf = fold(q, 32 - sb);
+                    let smask = low_bits(sb) as u32;
+                    for &e in &list[lo..hi] {
+                        if ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k {
+                            sink ^= self.fps[(table.base + (e & smask)) as usize];
                         }
                     }
                 }
             }
         }
         sink
+    }
+
+    /// Answers a group of at most `GROUP` queries into `outs[i]` (unsorted `(slot,
+    /// distance)`), in stages so that the cache misses of different queries overlap:
+    /// touch the directories and list ends of all; gather every query's candidates that
+    /// pass the fold filter; then check all the gathered candidates in one flat loop.
+    fn query_group(
+        &self,
+        qs: &[u64],
+        k: u32,
+        outs: &mut [Vec<(u32, u32)>],
+        pend: &mut Vec<(u32, u16, u16, u16)>,
+    ) {
+        for out in outs.iter_mut() {
+            out.clear();
+        }
+        if self.layout.probe || self.segments.len() > usize::from(u16::MAX) {
+            let mut scratch = Scratch::default();
+            for (&q, out) in qs.iter().zip(outs.iter_mut()) {
+                self.query_slots(q, k, &mut scratch);
+                std::mem::swap(out, &mut scratch.out);
+                scratch.out.clear();
+            }
+            return;
+        }
+        std::hint::black_box(self.warm(qs, false));
+        pend.clear();
+        for (qi, (&q, out)) in qs.iter().zip(outs.iter_mut()).enumerate() {
+            for (si, seg) in self.segments.iter().enumerate() {
+                for (t, table) in seg.tables.iter().enumerate() {
+                    let b = table.ext.bucket(q);
+                    let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+                    match &table.list {
+                        None => {
+                            let base = table.base as usize + lo;
+                            for (i, &f) in
+                                self.fps[base..table.base as usize + hi].iter().enumerate()
+                            {
+                                let x = f ^ q;
+                                if x.count_ones() <= k {
+                                    self.accept(base + i, x, &seg.masks[..t], out);
+                                }
+                            }
+                        }
+                        Some(list) => {
+                            let sb = table.slot_bits;
+                            let qf = fold(q, 32 - sb);
+                            let smask = low_bits(sb) as u32;
+                            for &e in &list[lo..hi] {
+                                if ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k {
+                                    pend.push((
+                                        table.base + (e & smask),
+                                        qi as u16,
+                                        si as u16,
+                                        t as u16,
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            self.scan_buffer(q, k, out);
+        }
+        for &(s, qi, si, t) in pend.iter() {
+            let x = self.fps[s as usize] ^ qs[usize::from(qi)];
+            if x.count_ones() <= k {
+                let masks = &self.segments[usize::from(si)].masks[..usize::from(t)];
+                self.accept(s as usize, x, masks, &mut outs[usize::from(qi)]);
+            }
+        }
+    }
+
+    fn scan_buffer(&self, q: u64, k: u32, out: &mut Vec<(u32, u32)>) {
+        for s in self.buf_start..self.fps.len() {
+            let x = self.fps[s] ^ q;
+            if x.count_ones() <= k && !self.is_dead(s) {
+                out.push((s as u32, x.count_ones()));
+            }
+        }
     }
 
     /// Pushes `(slot, distance)` for every live match, each slot once, unsorted.
@@ -1280,7 +1516,6 @@ impl<I: IndexId> Index<I> {
         } else {
             let Scratch { cand, ends, .. } = scratch;
             ends.resize(self.layout.tables(), 0);
-            let qf = fold8(q);
             for seg in &self.segments {
                 for (t, table) in seg.tables.iter().enumerate() {
                     ends[t] = cand.len();
@@ -1290,7 +1525,9 @@ impl<I: IndexId> Index<I> {
                     match &table.list {
                         None => {
                             let base = table.base as usize + lo;
-                            for (i, &f) in self.fps[base..table.base as usize + hi].iter().enumerate() {
+                            for (i, &f) in
+                                self.fps[base..table.base as usize + hi].iter().enumerate()
+                            {
                                 let x = f ^ q;
                                 if x.count_ones() <= k {
                                     self.accept(base + i, x, earlier, out);
@@ -1300,9 +1537,12 @@ impl<I: IndexId> Index<I> {
                         Some(list) => {
                             // Gathered first, checked below in one flat loop: the fingerprint
                             // loads are independent cache misses that the CPU overlaps.
-                            for (&s, &f) in list[lo..hi].iter().zip(&table.filter[lo..hi]) {
-                                if (f ^ qf).count_ones() <= k {
-                                    cand.push(s);
+                            let sb = table.slot_bits;
+                            let qf = fold(q, 32 - sb);
+                            let smask = low_bits(sb) as u32;
+                            for &e in &list[lo..hi] {
+                                if ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k {
+                                    cand.push(table.base + (e & smask));
                                 }
                             }
                             ends[t] = cand.len();
@@ -1323,12 +1563,7 @@ impl<I: IndexId> Index<I> {
                 cand.clear();
             }
         }
-        for s in self.buf_start..self.fps.len() {
-            let x = self.fps[s] ^ q;
-            if x.count_ones() <= k && !self.is_dead(s) {
-                out.push((s as u32, x.count_ones()));
-            }
-        }
+        self.scan_buffer(q, k, out);
     }
 
     #[inline(always)]
@@ -1366,7 +1601,12 @@ impl<I: IndexId> Index<I> {
             };
             match &table.list {
                 None => (table.base as usize + lo..table.base as usize + hi).for_each(&mut check),
-                Some(list) => list[lo..hi].iter().for_each(|&s| check(s as usize)),
+                Some(list) => {
+                    let smask = low_bits(table.slot_bits) as u32;
+                    list[lo..hi]
+                        .iter()
+                        .for_each(|&e| check((table.base + (e & smask)) as usize))
+                }
             }
         }
     }
@@ -1387,11 +1627,18 @@ impl<I: IndexId> Index<I> {
             .map(|(x, y, d)| {
                 let (a, b) = (&self.ids[x as usize], &self.ids[y as usize]);
                 let (a, b) = if a < b { (a, b) } else { (b, a) };
-                Pair { a: a.clone(), b: b.clone(), distance: d }
+                Pair {
+                    a: a.clone(),
+                    b: b.clone(),
+                    distance: d,
+                }
             })
             .collect();
         pairs.sort_unstable_by(|p, q| {
-            p.distance.cmp(&q.distance).then_with(|| p.a.cmp(&q.a)).then_with(|| p.b.cmp(&q.b))
+            p.distance
+                .cmp(&q.distance)
+                .then_with(|| p.a.cmp(&q.a))
+                .then_with(|| p.b.cmp(&q.b))
         });
         pairs
     }
@@ -1442,7 +1689,8 @@ impl<I: IndexId> Index<I> {
         }
         touched.sort_unstable();
         touched.dedup();
-        let mut by_root: Vec<(u32, u32)> = touched.iter().map(|&s| (find(&mut parent, s), s)).collect();
+        let mut by_root: Vec<(u32, u32)> =
+            touched.iter().map(|&s| (find(&mut parent, s), s)).collect();
         by_root.sort_unstable();
         let mut groups: Vec<Vec<I>> = Vec::new();
         let mut i = 0;
@@ -1473,7 +1721,8 @@ impl<I: IndexId> Index<I> {
     /// `(slot, slot, distance)` for every pair within k, each once.
     fn join_slots(&self) -> Vec<(u32, u32, u32)> {
         let k = self.layout.k;
-        let clean = self.segments.len() <= 1 && self.buf_start == self.fps.len() && self.dead_count == 0;
+        let clean =
+            self.segments.len() <= 1 && self.buf_start == self.fps.len() && self.dead_count == 0;
         let temp;
         let seg = if clean && !self.layout.probe {
             match self.segments.first() {
@@ -1489,7 +1738,9 @@ impl<I: IndexId> Index<I> {
             } else {
                 self.layout.clone()
             };
-            let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
+            let live: Vec<u32> = (0..self.fps.len() as u32)
+                .filter(|&s| !self.is_dead(s as usize))
+                .collect();
             temp = Segment::with_lists(&layout, &live, &self.fps, 0, self.fps.len() as u32);
             &temp
         };
@@ -1506,7 +1757,10 @@ impl<I: IndexId> Index<I> {
                 bs.clear();
                 match &table.list {
                     None => bs.extend(table.base + lo as u32..table.base + hi as u32),
-                    Some(list) => bs.extend_from_slice(&list[lo..hi]),
+                    Some(list) => {
+                        let smask = low_bits(table.slot_bits) as u32;
+                        bs.extend(list[lo..hi].iter().map(|&e| table.base + (e & smask)))
+                    }
                 }
                 bf.clear();
                 bf.extend(bs.iter().map(|&s| self.fps[s as usize]));
@@ -1563,7 +1817,11 @@ impl<I: IndexId> Index<I> {
             key_bits,
             probes_per_query: self.layout.probes_per_query(),
             bytes,
-            bytes_per_fp: if len == 0 { 0.0 } else { bytes as f64 / len as f64 },
+            bytes_per_fp: if len == 0 {
+                0.0
+            } else {
+                bytes as f64 / len as f64
+            },
             segments: self.segments.len(),
             buffered: self.fps.len() - self.buf_start,
             tombstones: self.dead_count,
@@ -1572,7 +1830,11 @@ impl<I: IndexId> Index<I> {
 }
 
 fn too_many() -> Error {
-    Error::option("index size", MAX_LEN + 1, format!("at most {MAX_LEN} fingerprints in one index"))
+    Error::option(
+        "index size",
+        MAX_LEN + 1,
+        format!("at most {MAX_LEN} fingerprints in one index"),
+    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1598,7 +1860,10 @@ pub mod brute_force {
         let mut v: Vec<Match<I>> = entries
             .iter()
             .filter(|(_, f)| (f ^ fp).count_ones() <= k)
-            .map(|(id, f)| Match { id: id.clone(), distance: (f ^ fp).count_ones() })
+            .map(|(id, f)| Match {
+                id: id.clone(),
+                distance: (f ^ fp).count_ones(),
+            })
             .collect();
         v.sort_unstable_by(|a, b| a.distance.cmp(&b.distance).then_with(|| a.id.cmp(&b.id)));
         v
@@ -1612,12 +1877,19 @@ pub mod brute_force {
                 let d = (fx ^ fy).count_ones();
                 if d <= k {
                     let (a, b) = if x < y { (x, y) } else { (y, x) };
-                    v.push(Pair { a: a.clone(), b: b.clone(), distance: d });
+                    v.push(Pair {
+                        a: a.clone(),
+                        b: b.clone(),
+                        distance: d,
+                    });
                 }
             }
         }
         v.sort_unstable_by(|p, q| {
-            p.distance.cmp(&q.distance).then_with(|| p.a.cmp(&q.a)).then_with(|| p.b.cmp(&q.b))
+            p.distance
+                .cmp(&q.distance)
+                .then_with(|| p.a.cmp(&q.a))
+                .then_with(|| p.b.cmp(&q.b))
         });
         v
     }
@@ -1646,7 +1918,10 @@ pub mod brute_force {
         }
         let mut groups: Vec<Vec<I>> = Vec::new();
         for c in 0..n {
-            let mut g: Vec<I> = (0..n).filter(|&i| comp[i] == c).map(|i| entries[i].0.clone()).collect();
+            let mut g: Vec<I> = (0..n)
+                .filter(|&i| comp[i] == c)
+                .map(|i| entries[i].0.clone())
+                .collect();
             if g.len() >= 2 {
                 g.sort_unstable();
                 groups.push(g);
