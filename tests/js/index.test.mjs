@@ -77,7 +77,7 @@ test('CLI: dedup on the shipped sample finds its known near-duplicates, verified
   // Without verification, fingerprints alone decide: more pairs, lower precision.
   const raw = execFileSync(process.execPath, [bin, 'dedup', '--verify', 'off'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const rawPairs = raw.trim().split('\n').flatMap((l) => JSON.parse(l).pairs);
-  assert.ok(rawPairs.length > pairs.length && rawPairs.every((p) => p.jaccard === null));
+  assert.ok(rawPairs.length > pairs.length && rawPairs.every((p) => p.jaccard == null));
 });
 
 test('CLI: fingerprint prints id TAB hex per document, from stdin JSONL', () => {
