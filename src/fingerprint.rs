@@ -245,13 +245,12 @@ impl SimHasher {
     pub fn fingerprint128(&mut self, text: &str) -> Result<(u64, u64)> {
         self.count_features(text, |_, _, _| {})?;
         let lo = sign(&self.sums()?);
-        let saved = self.counter.clone();
-        for s in &self.counter.used {
-            let slot = &mut self.counter.slots[*s as usize];
-            slot.key = crate::hash::mix(slot.key ^ 0xD6E8_FEB8_6659_FD93);
+        // Re-mix the keys in place (the lookup table goes stale, but only `sums` runs
+        // before the next text resets it).
+        for e in &mut self.counter.entries {
+            e.key = crate::hash::mix(e.key ^ 0xD6E8_FEB8_6659_FD93);
         }
         let hi = self.sums().map(|s| sign(&s));
-        self.counter = saved;
         Ok((lo, hi?))
     }
 
@@ -611,21 +610,24 @@ impl ColumnCounter {
     }
 }
 
-/// Occurrence counts of feature hashes: open addressing with linear probing, keyed by the
-/// (already well mixed) hash's top bits, key and count side by side so a probe touches one
-/// cache line. Only the first `mask + 1` slots are in use, sized to the current text, so a
-/// small text after a large one still probes a small, cache-hot table; the allocation is
-/// kept. Cleared in O(distinct); doubles when half full.
+/// Occurrence counts of feature hashes.
+///
+/// The distinct features live in a dense `entries` array in first-occurrence order, which
+/// the weighting step scans sequentially. Lookups go through an open-addressing table of
+/// 8-byte slots (linear probing, indexed by the hash's top bits), each holding the hash's
+/// low 32 bits as a tag and the entry's position plus one (0 = empty), so the table of a
+/// typical page fits in L1 cache. Only the first `mask + 1` slots are in use, sized to the
+/// current text; the allocation is kept between texts. The table doubles when half full.
 #[derive(Clone, Debug, Default)]
 struct Counter {
-    slots: Vec<Slot>,
-    used: Vec<u32>,
+    table: Vec<u64>,
+    entries: Vec<Entry>,
     mask: usize,
     shift: u32,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Slot {
+#[derive(Clone, Copy, Debug)]
+struct Entry {
     key: u64,
     count: u32,
 }
@@ -633,75 +635,79 @@ struct Slot {
 impl Counter {
     /// Empties the table, sized for about `expected` distinct features (it grows as needed).
     fn reset(&mut self, expected: usize) {
-        for &s in &self.used {
-            self.slots[s as usize].count = 0;
-        }
-        self.used.clear();
-        self.resize((expected.clamp(8, 1 << 15) * 2).next_power_of_two());
+        self.entries.clear();
+        self.resize((expected.clamp(8, 1 << 16) * 2).next_power_of_two());
     }
 
-    /// Uses the first `slots` slots (a power of two), all of which must be empty.
+    /// Uses (and zeroes) the first `slots` slots, a power of two.
     fn resize(&mut self, slots: usize) {
-        if self.slots.len() < slots {
-            self.slots = vec![Slot::default(); slots];
+        if self.table.len() < slots {
+            self.table = vec![0; slots];
+        } else {
+            self.table[..slots].fill(0);
         }
         self.mask = slots - 1;
         self.shift = 64 - slots.trailing_zeros();
     }
 
-    /// Doubles the table, re-inserting every feature (in first-occurrence order).
+    /// Doubles the table and re-links every entry.
     #[cold]
     fn grow(&mut self) {
-        let old: Vec<(u64, u32)> = self.entries().collect();
-        for &s in &self.used {
-            self.slots[s as usize].count = 0;
-        }
-        self.used.clear();
         self.resize((self.mask + 1) * 2);
-        for (key, count) in old {
-            let mut i = (key >> self.shift) as usize;
-            while self.slots[i].count != 0 {
+        for (pos, e) in self.entries.iter().enumerate() {
+            let mut i = (e.key >> self.shift) as usize;
+            while self.table[i] != 0 {
                 i = (i + 1) & self.mask;
             }
-            self.slots[i] = Slot { key, count };
-            self.used.push(i as u32);
+            self.table[i] = (e.key << 32) | (pos as u64 + 1);
         }
     }
 
     #[inline(always)]
     fn add(&mut self, h: u64) {
-        if self.used.len() * 2 > self.mask {
+        if self.entries.len() * 2 > self.mask {
             self.grow();
         }
+        let tag = h << 32;
         let mut i = (h >> self.shift) as usize;
         loop {
-            let slot = &mut self.slots[i];
-            if slot.count == 0 {
-                *slot = Slot { key: h, count: 1 };
-                self.used.push(i as u32);
+            let v = self.table[i];
+            if v == 0 {
+                self.entries.push(Entry { key: h, count: 1 });
+                self.table[i] = tag | self.entries.len() as u64;
                 return;
             }
-            if slot.key == h {
-                slot.count = slot.count.saturating_add(1);
-                return;
+            if v & 0xFFFF_FFFF_0000_0000 == tag {
+                let e = &mut self.entries[(v as u32 - 1) as usize];
+                if e.key == h {
+                    e.count = e.count.saturating_add(1);
+                    return;
+                }
             }
             i = (i + 1) & self.mask;
         }
     }
 
     fn get(&self, h: u64) -> u32 {
+        let tag = h << 32;
         let mut i = (h >> self.shift) as usize;
         loop {
-            match self.slots[i] {
-                Slot { count: 0, .. } => return 0,
-                Slot { key, count } if key == h => return count,
-                _ => i = (i + 1) & self.mask,
+            let v = self.table[i];
+            if v == 0 {
+                return 0;
             }
+            if v & 0xFFFF_FFFF_0000_0000 == tag {
+                let e = &self.entries[(v as u32 - 1) as usize];
+                if e.key == h {
+                    return e.count;
+                }
+            }
+            i = (i + 1) & self.mask;
         }
     }
 
     /// `(hash, tf)` of every distinct feature, in first-occurrence order.
     fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        self.used.iter().map(|&s| (self.slots[s as usize].key, self.slots[s as usize].count))
+        self.entries.iter().map(|e| (e.key, e.count))
     }
 }
