@@ -258,16 +258,7 @@ impl Sink<'_> {
             WORD => self.keep_ascii(b),
             UPPER => self.keep_ascii(if self.opts.lowercase { b | 0x20 } else { b }),
             SPACE => self.space(),
-            _ => match self.opts.punctuation {
-                Punctuation::Keep => self.keep_ascii(b),
-                Punctuation::Drop => {}
-                Punctuation::Collapse => {
-                    if !self.in_punct {
-                        self.keep_ascii(b);
-                    }
-                    self.in_punct = true;
-                }
-            },
+            _ => self.punct(b as char),
         }
     }
 

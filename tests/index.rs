@@ -5,6 +5,9 @@
 //! splitmix64, with neighbours planted at distances 0..=k+1 of random centres so that the
 //! boundary (distance exactly k, and k + 1) is hit on every run.
 
+mod common;
+use common::Rng;
+
 use simhash_wasm::index::{brute_force, Index, IndexId, Layout, Match, Stats};
 use simhash_wasm::Error;
 
@@ -63,20 +66,7 @@ const CONFIGS: &[Config] = &[
     },
 ];
 
-/// splitmix64.
-struct Rng(u64);
-
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
     /// `fp` with exactly `d` distinct bits flipped.
     fn flip(&mut self, fp: u64, d: u32) -> u64 {
         let mut mask = 0u64;

@@ -2,26 +2,13 @@
 //!
 //! A seeded splitmix64 drives everything, so failures reproduce. No dependencies.
 
+mod common;
+use common::Rng;
+
 use simhash_wasm::snapshot::{self, crc32c, CompactSet, Kind, FORMAT_VERSION};
 use simhash_wasm::{Error, IdfTable, Options, Tokenizer};
 
-struct Rng(u64);
-
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
     /// `x` with `d` distinct random bits flipped.
     fn flip(&mut self, mut x: u64, d: u32) -> u64 {
         let mut mask = 0u64;
