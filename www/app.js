@@ -375,13 +375,25 @@ function options() {
   return o;
 }
 
+/** The worker, once its module (and the wasm in it) is ready: messages sent before then
+ * could be lost while its top-level await runs. */
 function ensureWorker() {
-  if (check.worker) return check.worker;
-  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  w.onmessage = (e) => onWorkerMessage(e.data);
-  w.onerror = (e) => { e.preventDefault(); setStatus(`Worker error: ${e.message ?? 'could not start'}`, true); showProgress(false); };
-  check.worker = w;
-  return w;
+  if (check.workerReady) return check.workerReady;
+  check.workerReady = new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    w.onmessage = (e) => {
+      if (e.data.type === 'ready') resolve(w);
+      else onWorkerMessage(e.data);
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      check.workerReady = null;
+      showProgress(false);
+      setStatus(`Worker error: ${e.message ?? 'the worker could not start'}`, true);
+      reject(new Error('worker failed'));
+    };
+  });
+  return check.workerReady;
 }
 
 function showProgress(on, label = 'Working…', value = 0) {
@@ -400,7 +412,7 @@ function runCheck() {
   const id = ++check.job;
   check.pending = { id, submission, refs: check.references.slice() };
   showProgress(true, `Indexing ${check.references.length} reference${check.references.length > 1 ? 's' : ''}…`, 0);
-  ensureWorker().postMessage({ id, options: options(), submission, references: check.pending.refs });
+  ensureWorker().then((w) => w.postMessage({ id, options: options(), submission, references: check.pending.refs }), () => {});
 }
 
 function onWorkerMessage(m) {
