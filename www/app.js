@@ -226,7 +226,7 @@ function renderIndex() {
   if (fps) {
     const d = hamming(fps[0], fps[1]);
     $('#pigeon').innerHTML = `A and B differ in <b>${d}</b> bits; <b>${sameCount}</b> of ${nb} blocks are identical (=). `
-      + `A table finds the pair when all of its ${need} blocks are identical: <b>${nFound}</b> of ${stats.tables.toLocaleString()} tables do. `
+      + `A table finds the pair when all of its ${need} block${need === 1 ? ' is' : 's are'} identical: <b>${nFound}</b> of ${stats.tables.toLocaleString()} tables do. `
       + (d <= state.k ? `Since ${d} ≤ k = ${state.k}, at most ${d} blocks can differ, so at least ${need} are identical and some table must find the pair.`
         : `Since ${d} > k = ${state.k}, the index does not promise to find this pair${nFound ? ' (a table happens to, then the Hamming check rejects it)' : ''}.`);
   } else {
@@ -484,6 +484,11 @@ function showDetail(doc) {
   $('#ref-title').textContent = `Reference: ${check.refs[doc].name}`;
   $('#sub-view').innerHTML = highlighted(check.submission, marksFor(r.matches, 'submissionSpan'), 's');
   $('#ref-view').innerHTML = highlighted(check.refs[doc].text, marksFor(r.matches, 'referenceSpan'), 'r');
+  // Start each text at its first highlighted passage.
+  for (const v of [$('#sub-view'), $('#ref-view')]) {
+    const m = v.querySelector('mark.m');
+    if (m) v.scrollTop += m.getBoundingClientRect().top - v.getBoundingClientRect().top - 24;
+  }
 }
 
 function jumpToCounterpart(mark) {

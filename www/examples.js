@@ -5,14 +5,18 @@ export const PAIRS = {
   football: [
     '上海上港在亚冠附加赛中以2比1战胜对手，成功晋级小组赛。比赛第89分钟，替补登场的前锋头球绝杀，' +
       '让全场球迷沸腾。这是上海上港本赛季的首轮正式比赛，主教练赛后表示，球队在小组赛中将面对更强的对手，' +
-      '但全队有信心在亚冠赛场走得更远。新赛季伊始，球队引进了多名外援，阵容深度明显提升。',
-    '上海上港在亚冠附加赛中以2比1击败对手，顺利晋级小组赛。比赛第89分钟，替补登场的前锋头球绝杀，' +
-      '让全场球迷沸腾。这是上海上港本赛季的首轮正式比赛，主教练赛后表示，球队在小组赛中将面对更强的对手，' +
-      '但全队有信心在亚冠赛场走得更远。新赛季开始前，球队引进了多名外援，阵容深度明显提升。',
+      '但全队有信心在亚冠赛场走得更远。' +
+      '比赛中，上海上港控球率超过六成，全场射门二十次，其中九次射正。对手门将多次做出精彩扑救，一度让比赛陷入僵局。' +
+      '赛后，球迷们在看台上久久不愿离去，齐声高唱队歌，庆祝球队在亚冠赛场取得的这场宝贵胜利。' +
+      '新赛季伊始，球队引进了多名外援，阵容深度明显提升。',
+    // The lightly edited copy: one word changed (精彩 → 关键), 2 bits of 64 flip.
+    null,
   ],
   mat: ['the cat sat on the mat', 'the cat sat on a mat'],
   scream: ['the cat sat on the mat', 'we all scream for ice cream'],
 };
+
+PAIRS.football[1] = PAIRS.football[0].replace('精彩扑救', '关键扑救');
 
 /** The material's worked example: [feature, weight, 6-bit hash]. */
 export const WORKED = [
