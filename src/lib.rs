@@ -14,6 +14,7 @@
 //! | binary / tf / sublinear weights, IDF tables | [`weight`] |
 //! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
 //! | the multi-table near-duplicate index | [`index`] |
+//! | passages: paragraphs or sentence windows, matched through the index | [`passage`] |
 //! | snapshots: envelope, compact fingerprint set, IDF tables | [`snapshot`] |
 //! | exact verification of candidates (shingle Jaccard) | [`verify`] |
 //! | the multi-table index | [`index`] |
@@ -38,6 +39,7 @@ pub mod fingerprint;
 pub mod hash;
 pub mod index;
 pub mod normalize;
+pub mod passage;
 pub mod snapshot;
 pub mod tokenize;
 pub mod verify;

@@ -757,3 +757,203 @@ pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<J
     set("layout", r.layout.into());
     Ok(out.into())
 }
+
+// ---------------------------------------------------------------------------------------
+// Passages (issue 6: the demo's plagiarism view). Self-contained section: conversions
+// only; the splitting and matching live in `src/passage.rs`.
+// ---------------------------------------------------------------------------------------
+
+mod passage_bindings {
+    use serde::{Deserialize, Serialize};
+    use wasm_bindgen::prelude::*;
+
+    use super::{bad_argument, js_error, options_from_js, to_js};
+    use crate::error::Error;
+    use crate::passage::{Passage, PassageChecker, PassageOptions, Span, Split};
+
+    const PASSAGE_OPTION_NAMES: [&str; 6] = ["split", "window", "step", "k", "minChars", "hasher"];
+
+    /// Passage options as JS spells them.
+    #[derive(Deserialize, Default)]
+    #[serde(rename_all = "camelCase")]
+    struct JsPassageOptions {
+        split: Option<String>,
+        window: Option<f64>,
+        step: Option<f64>,
+        k: Option<f64>,
+        min_chars: Option<f64>,
+    }
+
+    fn count(option: &'static str, v: Option<f64>, default: usize) -> Result<usize, JsValue> {
+        match v {
+            None => Ok(default),
+            Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 1e9 => Ok(x as usize),
+            Some(x) => Err(js_error(Error::InvalidOption { option, value: x.to_string(), expected: "a non-negative whole number".into() })),
+        }
+    }
+
+    fn passage_options_from_js(value: JsValue) -> Result<PassageOptions, JsValue> {
+        let mut opts = PassageOptions::default();
+        if value.is_undefined() || value.is_null() {
+            return Ok(opts);
+        }
+        let mut hasher = JsValue::UNDEFINED;
+        if let Some(obj) = value.dyn_ref::<js_sys::Object>() {
+            for key in js_sys::Object::keys(obj).iter() {
+                let key = key.as_string().unwrap_or_default();
+                if !PASSAGE_OPTION_NAMES.contains(&key.as_str()) {
+                    return Err(js_error(Error::InvalidOption {
+                        option: "options",
+                        value: format!("{{ {key}: … }}"),
+                        expected: format!("only the keys {}", PASSAGE_OPTION_NAMES.join(", ")),
+                    }));
+                }
+            }
+            hasher = js_sys::Reflect::get(obj, &"hasher".into()).unwrap_or(JsValue::UNDEFINED);
+            // `hasher` is read above; serde skips it (and every key checked above) here.
+            let o: JsPassageOptions = serde_wasm_bindgen::from_value(obj.clone().into())
+                .map_err(|e| bad_argument("options", "an object like { split: \"paragraphs\", k: 3 }", e))?;
+            let window = count("window", o.window, 3)?;
+            let step = count("step", o.step, 1)?;
+            opts.split = match o.split.as_deref() {
+                None | Some("paragraphs") => Split::Paragraphs,
+                Some("sentences") => Split::Sentences { window, step },
+                Some(other) => {
+                    return Err(js_error(Error::InvalidOption { option: "split", value: format!("{other:?}"), expected: "\"paragraphs\" or \"sentences\"".into() }))
+                }
+            };
+            opts.k = u32::try_from(count("k", o.k, 3)?).unwrap_or(u32::MAX);
+            opts.min_chars = count("minChars", o.min_chars, opts.min_chars)?;
+        }
+        opts.fingerprint = options_from_js(hasher)?;
+        Ok(opts)
+    }
+
+    /// A span as JS wants it: `start`/`end` are string (UTF-16) indices.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct JsSpan {
+        start: u32,
+        end: u32,
+        byte_start: u32,
+        byte_end: u32,
+    }
+
+    impl From<Span> for JsSpan {
+        fn from(s: Span) -> Self {
+            JsSpan { start: s.start_utf16 as u32, end: s.end_utf16 as u32, byte_start: s.start as u32, byte_end: s.end as u32 }
+        }
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct JsPassage {
+        start: u32,
+        end: u32,
+        byte_start: u32,
+        byte_end: u32,
+        fingerprint: Option<u64>,
+    }
+
+    fn passages_out(ps: &[Passage]) -> Vec<JsPassage> {
+        ps.iter()
+            .map(|p| {
+                let s = JsSpan::from(p.span);
+                JsPassage { start: s.start, end: s.end, byte_start: s.byte_start, byte_end: s.byte_end, fingerprint: p.fingerprint }
+            })
+            .collect()
+    }
+
+    /// Reference texts cut into fingerprinted passages (paragraphs or sentence windows) and
+    /// indexed; `check(submission)` reports, per reference, the whole-document similarity
+    /// and the passage pairs whose fingerprints differ in at most `k` bits.
+    #[wasm_bindgen(js_name = PassageChecker)]
+    pub struct JsPassageChecker(PassageChecker);
+
+    #[wasm_bindgen(js_class = PassageChecker)]
+    impl JsPassageChecker {
+        /// `new PassageChecker({ split: "paragraphs" | "sentences", window: 3, step: 1, k: 3, minChars: 40, hasher: { ngram: 6 } })`
+        #[wasm_bindgen(constructor)]
+        pub fn new(options: JsValue) -> Result<JsPassageChecker, JsValue> {
+            Ok(JsPassageChecker(PassageChecker::new(passage_options_from_js(options)?).map_err(js_error)?))
+        }
+
+        /// Adds a reference text; returns its number (0, 1, …).
+        #[wasm_bindgen(js_name = addReference)]
+        pub fn add_reference(&mut self, text: &str) -> Result<u32, JsValue> {
+            self.0.add_reference(text).map(|d| d as u32).map_err(js_error)
+        }
+
+        /// Number of references added.
+        #[wasm_bindgen(getter)]
+        pub fn size(&self) -> u32 {
+            self.0.len() as u32
+        }
+
+        /// The passages of reference `doc`: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
+        pub fn passages(&self, doc: u32) -> Result<JsValue, JsValue> {
+            to_js(&passages_out(self.0.passages(doc as usize)))
+        }
+
+        /// Splits and fingerprints a text without adding it: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
+        #[wasm_bindgen(js_name = passagesOf)]
+        pub fn passages_of(&mut self, text: &str) -> Result<JsValue, JsValue> {
+            to_js(&passages_out(&self.0.passages_of(text)))
+        }
+
+        /// `{ fingerprint, passages, references: [{ doc, distance, similarity, coverage,
+        /// matches: [{ submission, reference, distance, submissionSpan, referenceSpan }] }] }`.
+        pub fn check(&mut self, submission: &str) -> Result<JsValue, JsValue> {
+            let r = self.0.check(submission).map_err(js_error)?;
+            #[derive(Serialize)]
+            #[serde(rename_all = "camelCase")]
+            struct M {
+                submission: u32,
+                reference: u32,
+                distance: u32,
+                submission_span: JsSpan,
+                reference_span: JsSpan,
+            }
+            #[derive(Serialize)]
+            #[serde(rename_all = "camelCase")]
+            struct R {
+                doc: u32,
+                distance: Option<u32>,
+                similarity: Option<f64>,
+                coverage: f64,
+                matches: Vec<M>,
+            }
+            #[derive(Serialize)]
+            struct Out {
+                fingerprint: Option<u64>,
+                passages: Vec<JsPassage>,
+                references: Vec<R>,
+            }
+            to_js(&Out {
+                fingerprint: r.fingerprint,
+                passages: passages_out(&r.passages),
+                references: r
+                    .references
+                    .into_iter()
+                    .map(|x| R {
+                        doc: x.doc as u32,
+                        distance: x.distance,
+                        similarity: x.similarity,
+                        coverage: x.coverage,
+                        matches: x
+                            .matches
+                            .into_iter()
+                            .map(|m| M {
+                                submission: m.submission as u32,
+                                reference: m.reference as u32,
+                                distance: m.distance,
+                                submission_span: m.submission_span.into(),
+                                reference_span: m.reference_span.into(),
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+        }
+    }
+}
