@@ -41,11 +41,13 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-if [ "$want_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
-  say "installing Debian's chromium and chromedriver"
+# Chromium and a CJK font (without one, the demo's Chinese text renders as boxes).
+if [ "$want_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+     || ! dpkg -s fonts-wqy-microhei >/dev/null 2>&1; }; then
+  say "installing Debian's chromium, chromedriver and a CJK font"
   if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei >/dev/null
 fi
 
 if [ "$want_corpus" = 1 ]; then
