@@ -6,85 +6,152 @@
 //! `"SimHashError"`, whose `code` is [`Error::code`], and whose message says what to fix.
 //! The core never panics on input, so after any thrown error the instance keeps working.
 
-use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+
+use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::error::Error;
 use crate::fingerprint::{self, BitFeature, Options};
 
+thread_local! {
+    /// The package's `SimHashError` class, registered by the JS entry points at load time.
+    static ERROR_CLASS: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+/// Registers the JS `SimHashError` class (`class SimHashError extends Error`, constructor
+/// `(message, code)`) that every thrown error is an instance of. Called once by the
+/// package's entry points; not part of the public API.
+#[wasm_bindgen(js_name = __setErrorClass, skip_typescript)]
+pub fn set_error_class(class: js_sys::Function) {
+    ERROR_CLASS.with(|c| *c.borrow_mut() = Some(class));
+}
+
 fn js_error(e: Error) -> JsValue {
+    let message = JsValue::from(e.to_string());
+    let code = JsValue::from(e.code());
+    let made = ERROR_CLASS.with(|c| {
+        c.borrow().as_ref().and_then(|class| Reflect::construct(class, &Array::of2(&message, &code)).ok())
+    });
+    if let Some(err) = made {
+        return err;
+    }
+    // No class registered (the raw wasm-bindgen module used directly): a plain Error.
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("SimHashError");
-    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code().into());
+    let _ = Reflect::set(&err, &"code".into(), &code);
     err.into()
 }
 
 /// A JS value of the wrong shape, as an `InvalidOption` error naming what was expected.
-fn bad_argument(option: &'static str, expected: &str, e: impl std::fmt::Display) -> JsValue {
-    js_error(Error::InvalidOption { option, value: format!("({e})"), expected: expected.to_owned() })
+fn bad_argument(option: &'static str, expected: &str, got: &JsValue) -> JsValue {
+    js_error(Error::InvalidOption { option, value: describe(got), expected: expected.to_owned() })
 }
 
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true).serialize_maps_as_objects(true))
-        .map_err(|e| bad_argument("result", "a serialisable value", e))
-}
-
-/// Options as JS spells them: `{ mode, ngram, weighting, punctuation, nfkc, lowercase }`.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsOptions {
-    mode: Option<String>,
-    ngram: Option<f64>,
-    weighting: Option<String>,
-    punctuation: Option<String>,
-    nfkc: Option<bool>,
-    lowercase: Option<bool>,
-}
-
-fn options_from_js(value: JsValue) -> Result<Options, JsValue> {
-    let o: JsOptions = if value.is_undefined() || value.is_null() {
-        JsOptions::default()
+fn describe(v: &JsValue) -> String {
+    if let Some(s) = v.as_string() {
+        format!("{s:?}")
     } else {
-        // serde_wasm_bindgen reads only the known keys, so check for misspelt ones here.
-        if let Some(obj) = value.dyn_ref::<js_sys::Object>() {
-            for key in js_sys::Object::keys(obj).iter() {
-                let key = key.as_string().unwrap_or_default();
-                if !Options::NAMES.contains(&key.as_str()) {
-                    return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", Options::NAMES.join(", ")))));
-                }
-            }
-        }
-        serde_wasm_bindgen::from_value(value)
-            .map_err(|e| bad_argument("options", "an object like { ngram: 6, weighting: \"sublinear\" }", e))?
-    };
-    Options::from_names(o.mode.as_deref(), o.ngram, o.weighting.as_deref(), o.punctuation.as_deref(), o.nfkc, o.lowercase)
-        .map_err(js_error)
+        String::from(js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| format!("{v:?}")))
+    }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsOptionsOut {
-    mode: &'static str,
-    ngram: u32,
-    weighting: &'static str,
-    punctuation: &'static str,
-    nfkc: bool,
-    lowercase: bool,
-    scheme: String,
+// -- hand-written conversions (no serde: smaller wasm, and exact control of the shapes) --
+
+fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(o, &JsValue::from(key), &value.into());
 }
 
-impl From<&Options> for JsOptionsOut {
-    fn from(o: &Options) -> Self {
-        JsOptionsOut {
-            mode: o.tokenizer.mode(),
-            ngram: o.tokenizer.n() as u32,
-            weighting: o.weighting.name(),
-            punctuation: o.normalize.punctuation.name(),
-            nfkc: o.normalize.nfkc,
-            lowercase: o.normalize.lowercase,
-            scheme: o.describe(),
+fn big(x: u64) -> JsValue {
+    js_sys::BigInt::from(x).into()
+}
+
+/// An option object: `undefined`/`null` is `None`; anything but a plain object, or an
+/// unknown key, throws.
+fn option_object(value: &JsValue, allowed: &[&str], example: &str) -> Result<Option<Object>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if !value.is_object() || Array::is_array(value) {
+        return Err(bad_argument("options", &format!("an object like {example}"), value));
+    }
+    let obj: Object = value.clone().unchecked_into();
+    for key in Object::keys(&obj).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !allowed.contains(&key.as_str()) {
+            return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", allowed.join(", ")))));
         }
     }
+    Ok(Some(obj))
+}
+
+fn field(o: &Option<Object>, key: &str) -> JsValue {
+    match o {
+        Some(o) => Reflect::get(o, &JsValue::from(key)).unwrap_or(JsValue::UNDEFINED),
+        None => JsValue::UNDEFINED,
+    }
+}
+
+fn opt_string(o: &Option<Object>, key: &'static str) -> Result<Option<String>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_string().map(Some).ok_or_else(|| bad_argument(key, "a string", &v))
+}
+
+fn opt_number(o: &Option<Object>, key: &'static str) -> Result<Option<f64>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_f64().map(Some).ok_or_else(|| bad_argument(key, "a number", &v))
+}
+
+fn opt_bool(o: &Option<Object>, key: &'static str) -> Result<Option<bool>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_bool().map(Some).ok_or_else(|| bad_argument(key, "true or false", &v))
+}
+
+/// The hasher keys of an option object (read from `o`, whose keys were checked already).
+fn options_from(o: &Option<Object>) -> Result<(Options, bool), JsValue> {
+    let opts = Options::from_names(
+        opt_string(o, "mode")?.as_deref(),
+        opt_number(o, "ngram")?,
+        opt_string(o, "weighting")?.as_deref(),
+        opt_string(o, "punctuation")?.as_deref(),
+        opt_bool(o, "nfkc")?,
+        opt_bool(o, "lowercase")?,
+    )
+    .map_err(js_error)?;
+    Ok((opts, opt_bool(o, "html")?.unwrap_or(false)))
+}
+
+const HASHER_KEYS: [&str; 7] = ["mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase", "html"];
+
+/// `{ mode, ngram, weighting, punctuation, nfkc, lowercase, html, scheme }`.
+fn options_to_js(o: &Options, html: bool) -> Object {
+    let out = Object::new();
+    set(&out, "mode", o.tokenizer.mode());
+    set(&out, "ngram", o.tokenizer.n() as u32);
+    set(&out, "weighting", o.weighting.name());
+    set(&out, "punctuation", o.normalize.punctuation.name());
+    set(&out, "nfkc", o.normalize.nfkc);
+    set(&out, "lowercase", o.normalize.lowercase);
+    set(&out, "html", html);
+    set(&out, "scheme", o.describe());
+    out
+}
+
+/// The visible text of an HTML document: scripts, styles, comments, `<head>` and
+/// templates dropped, entities decoded, block elements as line breaks.
+#[wasm_bindgen(js_name = htmlToText)]
+pub fn html_to_text(html: &str) -> String {
+    crate::html::html_to_text(html)
 }
 
 /// Computes SimHash fingerprints with fixed options.
@@ -96,12 +163,16 @@ impl JsSimHasher {
     /// `new SimHasher({ ngram: 6, mode: "chars", weighting: "sublinear", punctuation: "collapse" })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsSimHasher, JsValue> {
-        Ok(JsSimHasher(fingerprint::SimHasher::new(options_from_js(options)?).map_err(js_error)?))
+        let o = option_object(&options, &HASHER_KEYS, "{ ngram: 6, weighting: \"sublinear\" }")?;
+        let (opts, html) = options_from(&o)?;
+        let mut h = fingerprint::SimHasher::new(opts).map_err(js_error)?;
+        h.set_html(html);
+        Ok(JsSimHasher(h))
     }
 
     /// The options in force, with defaults filled in.
-    pub fn options(&self) -> Result<JsValue, JsValue> {
-        to_js(&JsOptionsOut::from(self.0.options()))
+    pub fn options(&self) -> JsValue {
+        options_to_js(self.0.options(), self.0.html()).into()
     }
 
     /// The fingerprint of a string.
@@ -124,37 +195,41 @@ impl JsSimHasher {
     /// Every step of the fingerprint: `{ normalized, tokens, sums, fingerprint }`.
     pub fn explain(&mut self, text: &str) -> Result<JsValue, JsValue> {
         let e = self.0.explain(text).map_err(js_error)?;
-        #[derive(Serialize)]
-        struct Tok<'a> {
-            start: u32,
-            end: u32,
-            text: &'a str,
-            hash: u64,
-            tf: u32,
-            weight: f64,
-            first: bool,
+        let tokens = Array::new_with_length(e.tokens.len() as u32);
+        for (i, t) in e.tokens.iter().enumerate() {
+            let o = Object::new();
+            set(&o, "start", t.start as u32);
+            set(&o, "end", t.end as u32);
+            set(&o, "text", e.normalized.get(t.start..t.end).unwrap_or(""));
+            set(&o, "hash", big(t.hash));
+            set(&o, "tf", t.tf);
+            set(&o, "weight", t.weight);
+            set(&o, "first", t.first);
+            tokens.set(i as u32, o.into());
         }
-        #[derive(Serialize)]
-        struct Out<'a> {
-            normalized: &'a str,
-            tokens: Vec<Tok<'a>>,
-            sums: Vec<f64>,
-            fingerprint: u64,
-        }
-        let tokens = e
-            .tokens
-            .iter()
-            .map(|t| Tok { start: t.start as u32, end: t.end as u32, text: &e.normalized[t.start..t.end], hash: t.hash, tf: t.tf, weight: t.weight, first: t.first })
-            .collect();
-        to_js(&Out { normalized: &e.normalized, tokens, sums: e.sums.to_vec(), fingerprint: e.fingerprint })
+        let out = Object::new();
+        set(&out, "normalized", e.normalized.as_str());
+        set(&out, "tokens", tokens);
+        set(&out, "sums", e.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+        set(&out, "fingerprint", big(e.fingerprint));
+        Ok(out.into())
     }
 }
 
 /// The fingerprint of caller-supplied `[feature, weight]` pairs.
 #[wasm_bindgen(js_name = fromFeatures)]
 pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
-    let list: Vec<(String, f64)> = serde_wasm_bindgen::from_value(features)
-        .map_err(|e| bad_argument("features", "an array of [string, number] pairs", e))?;
+    const EXPECTED: &str = "an array of [string, number] pairs";
+    if !Array::is_array(&features) {
+        return Err(bad_argument("features", EXPECTED, &features));
+    }
+    let arr: Array = features.unchecked_into();
+    let mut list: Vec<(String, f64)> = Vec::with_capacity(arr.length() as usize);
+    for item in arr.iter() {
+        let pair = item.dyn_ref::<Array>().filter(|p| p.length() == 2);
+        let parsed = pair.and_then(|p| Some((p.get(0).as_string()?, p.get(1).as_f64()?)));
+        list.push(parsed.ok_or_else(|| bad_argument("features", EXPECTED, &item))?);
+    }
     fingerprint::fingerprint_features(&list).map_err(js_error)
 }
 
@@ -162,27 +237,27 @@ pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
 /// `simhashBits([{ bits: "101001", weight: 3 }, ...])` → `{ sums, bits }`.
 #[wasm_bindgen(js_name = simhashBits)]
 pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
-    #[derive(Deserialize)]
-    struct F {
-        bits: String,
-        weight: f64,
+    const EXPECTED: &str = "an array like [{ bits: \"1010\", weight: 1 }]";
+    if !Array::is_array(&features) {
+        return Err(bad_argument("features", EXPECTED, &features));
     }
-    let list: Vec<F> = serde_wasm_bindgen::from_value(features)
-        .map_err(|e| bad_argument("features", "an array like [{ bits: \"1010\", weight: 1 }]", e))?;
-    let mut parsed = Vec::with_capacity(list.len());
-    for (index, f) in list.into_iter().enumerate() {
-        let bits = fingerprint::parse_bits(&f.bits).ok_or_else(|| {
-            js_error(Error::InvalidBits { index, reason: format!("{:?} is neither 0/1 digits nor ±1 entries", f.bits) })
+    let arr: Array = features.unchecked_into();
+    let mut parsed = Vec::with_capacity(arr.length() as usize);
+    for (index, item) in arr.iter().enumerate() {
+        let get = |k: &str| if item.is_object() { Reflect::get(&item, &JsValue::from(k)).unwrap_or(JsValue::UNDEFINED) } else { JsValue::UNDEFINED };
+        let (Some(bits), Some(weight)) = (get("bits").as_string(), get("weight").as_f64()) else {
+            return Err(bad_argument("features", EXPECTED, &item));
+        };
+        let bits = fingerprint::parse_bits(&bits).ok_or_else(|| {
+            js_error(Error::InvalidBits { index, reason: format!("{bits:?} is neither 0/1 digits nor ±1 entries") })
         })?;
-        parsed.push(BitFeature { bits, weight: f.weight });
+        parsed.push(BitFeature { bits, weight });
     }
     let r = fingerprint::simhash_bits(&parsed).map_err(js_error)?;
-    #[derive(Serialize)]
-    struct Out {
-        sums: Vec<f64>,
-        bits: String,
-    }
-    to_js(&Out { bits: r.to_bit_string(), sums: r.sums })
+    let out = Object::new();
+    set(&out, "sums", r.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+    set(&out, "bits", r.to_bit_string());
+    Ok(out.into())
 }
 
 /// Number of differing bits.
@@ -221,25 +296,46 @@ pub fn hash_version() -> u32 {
 
 use crate::index::{FlatMatches, Index, IndexId, Layout, Match, Pair};
 
-/// Index options as JS spells them.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsIndexOptions {
-    k: Option<u32>,
-    layout: Option<JsLayout>,
-    expected_size: Option<f64>,
-    memory_budget: Option<f64>,
-    ids: Option<String>,
-}
-
 const INDEX_OPTION_NAMES: [&str; 5] = ["k", "layout", "expectedSize", "memoryBudget", "ids"];
 
-/// `layout`: `"default"`, `"auto"`, `"probe"`, or explicit block widths like `[16, 16, 16, 16]`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsLayout {
-    Named(String),
-    Widths(Vec<u32>),
+/// `layout`: `"default"`, `"auto"`, `"probe"`, or explicit block widths like `[16, 16, 16, 16]`
+/// (`undefined`: the default for `k`).
+fn layout_from(o: &Option<Object>, k: u32) -> Result<Layout, JsValue> {
+    let v = field(o, "layout");
+    let layout = if v.is_undefined() {
+        Layout::default_for_k(k)
+    } else if let Some(n) = v.as_string() {
+        match n.as_str() {
+            "default" => Layout::default_for_k(k),
+            "probe" => Layout::probe(k),
+            "auto" => {
+                let expected = opt_number(o, "expectedSize")?.unwrap_or(1e6);
+                let budget = opt_number(o, "memoryBudget")?;
+                Layout::auto(expected as usize, k, budget.map(|b| b as usize))
+            }
+            _ => Err(Error::option("layout", format!("{n:?}"), "\"default\", \"auto\", \"probe\" or an array of block widths")),
+        }
+    } else if Array::is_array(&v) {
+        let mut widths = Vec::new();
+        for w in Array::from(&v).iter() {
+            match w.as_f64() {
+                Some(x) if x.fract() == 0.0 && (0.0..=64.0).contains(&x) => widths.push(x as u32),
+                _ => return Err(bad_argument("layout", "block widths from 1 to 64, like [16, 16, 16, 16]", &v)),
+            }
+        }
+        Layout::new(k, &widths)
+    } else {
+        return Err(bad_argument("layout", "\"default\", \"auto\", \"probe\" or an array of block widths", &v));
+    };
+    layout.map_err(js_error)
+}
+
+fn k_from(o: &Option<Object>, default: u32) -> Result<u32, JsValue> {
+    match opt_number(o, "k")? {
+        None => Ok(default),
+        Some(k) if k.fract() == 0.0 && (0.0..=64.0).contains(&k) => Ok(k as u32),
+        Some(k) => Err(js_error(Error::option("k", k, "an integer from 0 to 63"))),
+    }
 }
 
 /// The two id kinds the core index takes; which one is fixed by the `ids` option, or by
@@ -354,32 +450,10 @@ impl JsIndex {
     /// `new SimHashIndex({ k: 3, layout: "default" | "auto" | "probe" | [16, 16, 16, 16], expectedSize, memoryBudget, ids: "number" | "string" })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsIndex, JsValue> {
-        let o: JsIndexOptions = if options.is_undefined() || options.is_null() {
-            JsIndexOptions::default()
-        } else {
-            if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
-                for key in js_sys::Object::keys(obj).iter() {
-                    let key = key.as_string().unwrap_or_default();
-                    if !INDEX_OPTION_NAMES.contains(&key.as_str()) {
-                        return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", INDEX_OPTION_NAMES.join(", ")))));
-                    }
-                }
-            }
-            serde_wasm_bindgen::from_value(options).map_err(|e| bad_argument("options", "an object like { k: 3, layout: \"default\" }", e))?
-        };
-        let k = o.k.unwrap_or(3);
-        let layout = match o.layout {
-            None => Layout::default_for_k(k),
-            Some(JsLayout::Named(n)) => match n.as_str() {
-                "default" => Layout::default_for_k(k),
-                "probe" => Layout::probe(k),
-                "auto" => Layout::auto(o.expected_size.unwrap_or(1e6) as usize, k, o.memory_budget.map(|b| b as usize)),
-                _ => Err(Error::option("layout", format!("{n:?}"), "\"default\", \"auto\", \"probe\" or an array of block widths")),
-            },
-            Some(JsLayout::Widths(w)) => Layout::new(k, &w),
-        }
-        .map_err(js_error)?;
-        Ok(JsIndex(match o.ids.as_deref() {
+        let o = option_object(&options, &INDEX_OPTION_NAMES, "{ k: 3, layout: \"default\" }")?;
+        let k = k_from(&o, 3)?;
+        let layout = layout_from(&o, k)?;
+        Ok(JsIndex(match opt_string(&o, "ids")?.as_deref() {
             None => Ids::Unset(layout),
             Some("number") => Ids::Num(Index::new(layout)),
             Some("string") => Ids::Str(Index::new(layout)),
@@ -514,51 +588,32 @@ impl JsIndex {
     }
 
     /// Layout, costs and expectations: `{ k, widths, tables, keyBits, expectedCandidates, bytes, bytesPerFp, ... }`.
-    pub fn stats(&self) -> Result<JsValue, JsValue> {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct S<'a> {
-            layout: String,
-            k: u32,
-            widths: &'a [u32],
-            probe: bool,
-            size: f64,
-            tables: u32,
-            table_blocks: &'a [Vec<u32>],
-            key_bits: Vec<u32>,
-            expected_candidates_per_table: Vec<f64>,
-            expected_candidates: f64,
-            probes_per_query: f64,
-            bytes: f64,
-            bytes_per_fp: f64,
-            segments: u32,
-            buffered: f64,
-            tombstones: f64,
-        }
+    pub fn stats(&self) -> JsValue {
         let (layout, st) = match &self.0 {
             Ids::Num(ix) => (ix.layout(), Some(ix.stats())),
             Ids::Str(ix) => (ix.layout(), Some(ix.stats())),
             Ids::Unset(l) => (l, None),
         };
         let st = st.unwrap_or_else(|| Index::<u64>::new(layout.clone()).stats());
-        to_js(&S {
-            layout: layout.to_string(),
-            k: layout.k(),
-            widths: layout.widths(),
-            probe: layout.is_probe(),
-            size: st.len as f64,
-            tables: st.tables as u32,
-            table_blocks: layout.table_blocks(),
-            key_bits: st.key_bits,
-            expected_candidates_per_table: st.expected_candidates_per_table,
-            expected_candidates: st.expected_candidates,
-            probes_per_query: st.probes_per_query as f64,
-            bytes: st.bytes as f64,
-            bytes_per_fp: st.bytes_per_fp,
-            segments: st.segments as u32,
-            buffered: st.buffered as f64,
-            tombstones: st.tombstones as f64,
-        })
+        let nums = |xs: &[u32]| xs.iter().map(|&x| JsValue::from(x)).collect::<Array>();
+        let o = Object::new();
+        set(&o, "layout", layout.to_string());
+        set(&o, "k", layout.k());
+        set(&o, "widths", nums(layout.widths()));
+        set(&o, "probe", layout.is_probe());
+        set(&o, "size", st.len as f64);
+        set(&o, "tables", st.tables as u32);
+        set(&o, "tableBlocks", layout.table_blocks().iter().map(|b| JsValue::from(nums(b))).collect::<Array>());
+        set(&o, "keyBits", nums(&st.key_bits));
+        set(&o, "expectedCandidatesPerTable", st.expected_candidates_per_table.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+        set(&o, "expectedCandidates", st.expected_candidates);
+        set(&o, "probesPerQuery", st.probes_per_query as f64);
+        set(&o, "bytes", st.bytes as f64);
+        set(&o, "bytesPerFp", st.bytes_per_fp);
+        set(&o, "segments", st.segments as u32);
+        set(&o, "buffered", st.buffered as f64);
+        set(&o, "tombstones", st.tombstones as f64);
+        o.into()
     }
 }
 
@@ -596,15 +651,15 @@ impl JsIndex {
 /// teaching slide prints it: `[{ symbol, count, code }]` (symbol 64 means "repeat").
 #[wasm_bindgen(js_name = huffmanTable)]
 pub fn huffman_table(fingerprints: Vec<u64>) -> Result<JsValue, JsValue> {
-    let set = crate::snapshot::CompactSet::from_unsorted(fingerprints).map_err(js_error)?;
-    #[derive(Serialize)]
-    struct Row {
-        symbol: u8,
-        count: f64,
-        code: String,
-    }
-    let rows: Vec<Row> = set.huffman_table().into_iter().map(|(symbol, count, code)| Row { symbol, count: count as f64, code }).collect();
-    to_js(&rows)
+    let set_ = crate::snapshot::CompactSet::from_unsorted(fingerprints).map_err(js_error)?;
+    let rows = set_.huffman_table().into_iter().map(|(symbol, count, code)| {
+        let o = Object::new();
+        set(&o, "symbol", symbol);
+        set(&o, "count", count as f64);
+        set(&o, "code", code);
+        JsValue::from(o)
+    });
+    Ok(rows.collect::<Array>().into())
 }
 
 /// A compressed, sorted fingerprint set queried without decoding it whole.
@@ -647,5 +702,123 @@ impl JsCompactSet {
     #[wasm_bindgen(js_name = countContainedWithin)]
     pub fn count_contained_within(&self, fingerprints: &[u64], k: u32) -> u32 {
         fingerprints.iter().filter(|&&f| self.0.contains_within(f, k)).count() as u32
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// ContentSeen
+// ---------------------------------------------------------------------------------------
+
+use crate::seen::{Check, ContentSeen, SeenConfig};
+
+const SEEN_KEYS: [&str; 11] =
+    ["k", "layout", "expectedSize", "memoryBudget", "html", "mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase"];
+
+fn seen_config_from(options: &JsValue) -> Result<Option<SeenConfig>, JsValue> {
+    let o = option_object(options, &SEEN_KEYS, "{ k: 3, html: true }")?;
+    if o.is_none() {
+        return Ok(None);
+    }
+    let k = k_from(&o, 3)?;
+    // No `layout` key: the default for k when creating, "whatever was stored" when loading.
+    let layout = if field(&o, "layout").is_undefined() { None } else { Some(layout_from(&o, k)?) };
+    let (options, html) = options_from(&o)?;
+    Ok(Some(SeenConfig { k, layout, options, html }))
+}
+
+fn check_to_js(c: &Check) -> JsValue {
+    let o = Object::new();
+    set(&o, "duplicate", c.duplicate);
+    set(&o, "matches", matches_to_js(&c.matches));
+    set(&o, "fingerprint", big(c.fingerprint));
+    set(&o, "cluster", c.cluster.as_str());
+    set(&o, "count", c.count as f64);
+    o.into()
+}
+
+/// A crawler's content-seen test: `check(url, htmlOrText)` says whether a near-duplicate
+/// is known, stores new pages, and counts duplicates (which are not stored).
+#[wasm_bindgen(js_name = ContentSeen)]
+pub struct JsContentSeen(ContentSeen);
+
+#[wasm_bindgen(js_class = ContentSeen)]
+impl JsContentSeen {
+    /// `new ContentSeen({ k: 3, layout, html: false, ngram, mode, weighting, punctuation, nfkc, lowercase })`
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsContentSeen, JsValue> {
+        let config = seen_config_from(&options)?.unwrap_or_default();
+        ContentSeen::new(config).map(JsContentSeen).map_err(js_error)
+    }
+
+    /// `{ duplicate, matches: [{ id, distance }], fingerprint, cluster, count }`.
+    pub fn check(&mut self, url: &str, text: &str) -> Result<JsValue, JsValue> {
+        self.0.check(url, text).map(|c| check_to_js(&c)).map_err(js_error)
+    }
+
+    /// `check` for a fingerprint made elsewhere with the same settings.
+    #[wasm_bindgen(js_name = checkFingerprint)]
+    pub fn check_fingerprint(&mut self, url: &str, fingerprint: u64) -> JsValue {
+        check_to_js(&self.0.check_fingerprint(url, fingerprint))
+    }
+
+    /// The fingerprint with this test's settings, nothing stored.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
+        self.0.fingerprint(text).map_err(js_error)
+    }
+
+    /// How many times the content of `url` was seen, or `undefined` for an unknown URL.
+    pub fn count(&self, url: &str) -> Option<f64> {
+        self.0.count(url).map(|n| n as f64)
+    }
+
+    /// The stored page `url` is counted under, or `undefined`.
+    #[wasm_bindgen(js_name = clusterOf)]
+    pub fn cluster_of(&self, url: &str) -> Option<String> {
+        self.0.cluster_of(url).map(str::to_owned)
+    }
+
+    /// `[{ id, fingerprint, count, duplicates: [url] }]`, most seen first.
+    pub fn clusters(&self) -> JsValue {
+        self.0
+            .clusters()
+            .iter()
+            .map(|p| {
+                let o = Object::new();
+                set(&o, "id", p.id.as_str());
+                set(&o, "fingerprint", big(p.fingerprint));
+                set(&o, "count", p.count as f64);
+                set(&o, "duplicates", p.duplicates.iter().map(|d| JsValue::from(d.as_str())).collect::<Array>());
+                JsValue::from(o)
+            })
+            .collect::<Array>()
+            .into()
+    }
+
+    /// Number of stored (distinct) pages.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> f64 {
+        self.0.len() as f64
+    }
+
+    /// The settings: hasher options plus `k` and `layout`.
+    pub fn options(&self) -> JsValue {
+        let c = self.0.config();
+        let o = options_to_js(&c.options, c.html);
+        set(&o, "k", c.k);
+        set(&o, "layout", c.layout.as_ref().map(|l| l.to_string()).unwrap_or_default());
+        o.into()
+    }
+
+    /// A snapshot: index, counts, duplicate URLs, settings.
+    #[wasm_bindgen(js_name = toBytes)]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.0.to_bytes()
+    }
+
+    /// Loads a snapshot; with `options`, one made with other settings throws `SchemeMismatch`.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8], options: JsValue) -> Result<JsContentSeen, JsValue> {
+        let expected = seen_config_from(&options)?;
+        ContentSeen::from_bytes(bytes, expected.as_ref()).map(JsContentSeen).map_err(js_error)
     }
 }
