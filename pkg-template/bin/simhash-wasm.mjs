@@ -2,14 +2,14 @@
 // simhash-wasm command line: near-duplicate clusters, fingerprints and explanations.
 // Run `simhash-wasm --help` for usage. Every piece of logic is the wasm core's; this file
 // reads inputs, parses flags and prints.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative, extname, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const wasm = require('../index.cjs');
-const { SimHasher, SimHashIndex, toHex } = wasm;
+const { SimHasher, SimHashIndex, toHex, saveIndex, loadIndex } = wasm;
 
 const HELP = `simhash-wasm: near-duplicate detection with SimHash
 
@@ -30,6 +30,10 @@ options:
   --punctuation P    keep | drop | collapse (default)
   --layout L         index layout: auto (default), default, probe, or widths like 16,16,16,16
   --format F         jsonl (default) or table
+  --html             read documents as HTML: fingerprint the visible text only
+  --load FILE        dedup: start from an index saved by --save (documents already in it
+                     are skipped), so runs can be incremental
+  --save FILE        dedup: save the index (all documents) to FILE atomically
   -h, --help         this text
 `;
 
@@ -43,6 +47,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-h' || a === '--help') opts.help = true;
+    else if (a === '--html') opts.html = true;
     else if (a === '-') opts.positional.push(a);
     else if (a.startsWith('--')) {
       const [key, inline] = a.slice(2).split('=', 2);
@@ -66,6 +71,7 @@ function hasherOptions(o) {
   if (o.mode !== undefined) h.mode = o.mode;
   if (o.weighting !== undefined) h.weighting = o.weighting;
   if (o.punctuation !== undefined) h.punctuation = o.punctuation;
+  if (o.html) h.html = true;
   return h;
 }
 
@@ -138,15 +144,28 @@ function fingerprintAll(docs, hasher) {
 function dedup(o) {
   const here = dirname(fileURLToPath(import.meta.url));
   const path = o.positional[0] ?? join(here, '..', 'sample', 'licenses.jsonl');
-  const k = o.k === undefined ? 6 : int('k', o.k, 0, 63);
+  let k = o.k === undefined ? 6 : int('k', o.k, 0, 63);
   const hasher = new SimHasher(hasherOptions(o));
-  const docs = readDocs(path);
+  let docs = readDocs(path);
+  let index;
+  if (o.load !== undefined && existsSync(o.load)) {
+    index = loadIndex(o.load);
+    const stored = index.stats().k;
+    if (o.k !== undefined && stored !== k) fail(`${o.load} was built with --k ${stored}, not ${k}`);
+    k = stored;
+    if (index.idKind === 'number') fail(`${o.load} holds number ids; the CLI stores file names and JSONL ids as strings`);
+    const before = docs.length;
+    docs = docs.filter((d) => !index.has(d.id));
+    process.stderr.write(`loaded ${index.size} documents from ${o.load}; ${before - docs.length} of the inputs were in it already\n`);
+  } else {
+    index = new SimHashIndex({ k, layout: layoutOption(o.layout), expectedSize: Math.max(docs.length, 1), ids: 'string' });
+  }
   const fps = fingerprintAll(docs, hasher);
-  const index = new SimHashIndex({ k, layout: layoutOption(o.layout), expectedSize: Math.max(fps.length, 1), ids: 'string' });
   index.insertBatch(fps.map((d) => d.id), BigUint64Array.from(fps.map((d) => d.fp)));
+  if (o.save !== undefined) saveIndex(index, o.save);
   const clusters = index.clusters();
   const pairs = index.selfJoin();
-  const byId = new Map(fps.map((d) => [d.id, d.fp]));
+  const byId = { get: (id) => index.get(id) };
   const format = o.format ?? 'jsonl';
   if (format === 'jsonl') {
     clusters.forEach((ids, n) => {
