@@ -53,7 +53,7 @@ fn describe(v: &JsValue) -> String {
     if let Some(s) = v.as_string() {
         format!("{s:?}")
     } else {
-        String::from(js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| format!("{v:?}")))
+        js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| format!("{v:?}"))
     }
 }
 
