@@ -28,6 +28,13 @@ pub fn set_error_class(class: js_sys::Function) {
     ERROR_CLASS.with(|c| *c.borrow_mut() = Some(class));
 }
 
+/// The module's `WebAssembly.Memory`, for memory tests (release builds of the Node glue
+/// do not expose it otherwise). Not part of the public API.
+#[wasm_bindgen(js_name = __memory, skip_typescript)]
+pub fn memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
 fn js_error(e: Error) -> JsValue {
     let message = JsValue::from(e.to_string());
     let code = JsValue::from(e.code());
