@@ -1,4 +1,5 @@
-// Node entry (ES modules): the same instance as index.cjs, with named exports.
+// Node entry (ES modules): the same instance as index.cjs, with named exports, so ESM and
+// CommonJS callers share classes (instanceof works across them) and wasm memory.
 import { createRequire } from 'node:module';
 
 const wasm = createRequire(import.meta.url)('./index.cjs');
@@ -6,9 +7,13 @@ const wasm = createRequire(import.meta.url)('./index.cjs');
 export const {
   SimHasher,
   SimHashIndex,
+  ContentSeen,
   CompactSet,
+  SimHashError,
+  htmlToText,
   huffmanTable,
   dedup,
+  PassageChecker,
   fromFeatures,
   simhashBits,
   hamming,
@@ -16,5 +21,10 @@ export const {
   toHex,
   fromHex,
   hashVersion,
+  saveIndex,
+  loadIndex,
+  saveSeen,
+  loadSeen,
+  writeFileAtomic,
 } = wasm;
 export default wasm;

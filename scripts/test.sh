@@ -3,7 +3,8 @@
 #   1. cargo test (native: unit, integration, property, golden, doc tests)
 #   2. the golden vectors inside wasm, under Node (wasm-pack test --node)
 #   3. node --test over the built npm package (tests/js)
-#   4. browser tests in Debian's chromium via playwright-core (tests/browser)
+#   4. the hand-written typings (tsc --noEmit over tests/types/usage.ts)
+#   5. browser tests in Debian's chromium via playwright-core (tests/browser)
 # A suite that runs zero tests fails the run. Quick benchmarks run at the end in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +62,10 @@ run node.log node --test tests/js/
 n=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/node.log")
 echo "node --test: ${n:-0} tests passed"
 [ "${n:-0}" -gt 0 ] || { echo "node --test ran zero tests" >&2; exit 1; }
+
+step "type test (tsc --noEmit over tests/types/usage.ts against pkg-template/index.d.ts)"
+run types.log tsc -p tests/types
+echo "type test passed"
 
 step "browser tests (playwright-core driving Debian's chromium)"
 bash scripts/setup.sh --browser

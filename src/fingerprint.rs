@@ -192,6 +192,8 @@ pub struct Explanation {
 pub struct SimHasher {
     opts: Options,
     idf: Option<Arc<IdfTable>>,
+    html: bool,
+    text: String,
     norm: String,
     word: String,
     counter: Counter,
@@ -204,6 +206,8 @@ impl SimHasher {
         Ok(SimHasher {
             opts,
             idf: None,
+            html: false,
+            text: String::new(),
             norm: String::new(),
             word: String::new(),
             counter: Counter::default(),
@@ -220,6 +224,20 @@ impl SimHasher {
     /// The options this hasher was made with.
     pub fn options(&self) -> &Options {
         &self.opts
+    }
+
+    /// Reads every input as HTML and fingerprints its visible text
+    /// ([`crate::html::html_to_text`]) when `html` is true.
+    ///
+    /// This is a property of the hasher, not of the fingerprint scheme ([`Options`]):
+    /// a page and its plain text get the same fingerprint, so snapshots do not record it.
+    pub fn set_html(&mut self, html: bool) {
+        self.html = html;
+    }
+
+    /// `true` when inputs are read as HTML (see [`set_html`](Self::set_html)).
+    pub fn html(&self) -> bool {
+        self.html
     }
 
     /// The IDF table, if any.
@@ -312,7 +330,14 @@ impl SimHasher {
     /// Normalises `text`, cuts it into features, and counts each feature's occurrences
     /// in `self.counter`. `each(start, end, hash)` sees every occurrence, in order.
     fn count_features(&mut self, text: &str, mut each: impl FnMut(usize, usize, u64)) -> Result<()> {
-        normalize_into(text, &self.opts.normalize, &mut self.norm);
+        if self.html {
+            let mut buf = std::mem::take(&mut self.text);
+            crate::html::html_to_text_into(text, &mut buf);
+            normalize_into(&buf, &self.opts.normalize, &mut self.norm);
+            self.text = buf;
+        } else {
+            normalize_into(text, &self.opts.normalize, &mut self.norm);
+        }
         if self.norm.is_empty() {
             return Err(Error::EmptyText);
         }

@@ -13,8 +13,10 @@
 //! | the pinned 64-bit feature hash | [`hash`] |
 //! | binary / tf / sublinear weights, IDF tables | [`weight`] |
 //! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
+//! | HTML to visible text (optional, before normalisation) | [`html`] |
 //! | the multi-table near-duplicate index | [`index`] |
 //! | passages: paragraphs or sentence windows, matched through the index | [`passage`] |
+//! | a crawler's content-seen test with counts | [`seen`] |
 //! | snapshots: envelope, compact fingerprint set, IDF tables | [`snapshot`] |
 //! | exact verification of candidates (shingle Jaccard) | [`verify`] |
 //! | the multi-table index | [`index`] |
@@ -37,9 +39,11 @@ pub mod dedup;
 pub mod error;
 pub mod fingerprint;
 pub mod hash;
+pub mod html;
 pub mod index;
 pub mod normalize;
 pub mod passage;
+pub mod seen;
 pub mod snapshot;
 pub mod tokenize;
 pub mod verify;
@@ -51,6 +55,8 @@ mod wasm;
 pub use error::{Error, Result};
 pub use fingerprint::{Options, SimHasher, Tokenizer};
 pub use hash::{hamming, similarity};
+pub use seen::{Check, ContentSeen, SeenConfig, SeenPage};
+pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
 pub use weight::{IdfTable, Weighting};

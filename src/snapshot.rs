@@ -189,6 +189,8 @@ pub enum Kind {
     Index,
     /// An [`IdfTable`] (`b"IDF\0"`).
     Idf,
+    /// A [`ContentSeen`](crate::seen::ContentSeen): an index snapshot plus counts (`b"SEEN"`).
+    Seen,
 }
 
 impl Kind {
@@ -198,6 +200,7 @@ impl Kind {
             Kind::FingerprintSet => *b"FSET",
             Kind::Index => *b"INDX",
             Kind::Idf => *b"IDF\0",
+            Kind::Seen => *b"SEEN",
         }
     }
 
@@ -207,11 +210,12 @@ impl Kind {
             Kind::FingerprintSet => "fingerprint set",
             Kind::Index => "snapshot",
             Kind::Idf => "IDF table",
+            Kind::Seen => "content-seen snapshot",
         }
     }
 
     fn from_tag(tag: &[u8]) -> Option<Kind> {
-        [Kind::FingerprintSet, Kind::Index, Kind::Idf].into_iter().find(|k| k.tag() == tag)
+        [Kind::FingerprintSet, Kind::Index, Kind::Idf, Kind::Seen].into_iter().find(|k| k.tag() == tag)
     }
 }
 

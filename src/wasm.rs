@@ -6,97 +6,159 @@
 //! `"SimHashError"`, whose `code` is [`Error::code`], and whose message says what to fix.
 //! The core never panics on input, so after any thrown error the instance keeps working.
 
-use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+
+use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::error::Error;
 use crate::fingerprint::{self, BitFeature, Options};
 
+thread_local! {
+    /// The package's `SimHashError` class, registered by the JS entry points at load time.
+    static ERROR_CLASS: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+/// Registers the JS `SimHashError` class (`class SimHashError extends Error`, constructor
+/// `(message, code)`) that every thrown error is an instance of. Called once by the
+/// package's entry points; not part of the public API.
+#[wasm_bindgen(js_name = __setErrorClass, skip_typescript)]
+pub fn set_error_class(class: js_sys::Function) {
+    ERROR_CLASS.with(|c| *c.borrow_mut() = Some(class));
+}
+
+/// The module's `WebAssembly.Memory`, for memory tests (release builds of the Node glue
+/// do not expose it otherwise). Not part of the public API.
+#[wasm_bindgen(js_name = __memory, skip_typescript)]
+pub fn memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
 fn js_error(e: Error) -> JsValue {
+    let message = JsValue::from(e.to_string());
+    let code = JsValue::from(e.code());
+    let made = ERROR_CLASS.with(|c| {
+        c.borrow().as_ref().and_then(|class| Reflect::construct(class, &Array::of2(&message, &code)).ok())
+    });
+    if let Some(err) = made {
+        return err;
+    }
+    // No class registered (the raw wasm-bindgen module used directly): a plain Error.
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("SimHashError");
-    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code().into());
+    let _ = Reflect::set(&err, &"code".into(), &code);
     err.into()
 }
 
 /// A JS value of the wrong shape, as an `InvalidOption` error naming what was expected.
-fn bad_argument(option: &'static str, expected: &str, e: impl std::fmt::Display) -> JsValue {
-    js_error(Error::InvalidOption { option, value: format!("({e})"), expected: expected.to_owned() })
+fn bad_argument(option: &'static str, expected: &str, got: &JsValue) -> JsValue {
+    js_error(Error::InvalidOption { option, value: describe(got), expected: expected.to_owned() })
 }
 
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true).serialize_maps_as_objects(true))
-        .map_err(|e| bad_argument("result", "a serialisable value", e))
-}
-
-/// Options as JS spells them: `{ mode, ngram, weighting, punctuation, nfkc, lowercase }`.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsOptions {
-    mode: Option<String>,
-    ngram: Option<f64>,
-    weighting: Option<String>,
-    punctuation: Option<String>,
-    nfkc: Option<bool>,
-    lowercase: Option<bool>,
-}
-
-/// Refuses keys outside `allowed` (serde_wasm_bindgen reads only the known keys, so a
-/// misspelt option would otherwise be ignored silently).
-fn check_keys(value: &JsValue, allowed: &[&str]) -> Result<(), JsValue> {
-    if let Some(obj) = value.dyn_ref::<js_sys::Object>() {
-        for key in js_sys::Object::keys(obj).iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !allowed.contains(&key.as_str()) {
-                return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", allowed.join(", ")))));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn options_from_js(value: JsValue) -> Result<Options, JsValue> {
-    let o: JsOptions = if value.is_undefined() || value.is_null() {
-        JsOptions::default()
+fn describe(v: &JsValue) -> String {
+    if let Some(s) = v.as_string() {
+        format!("{s:?}")
     } else {
-        check_keys(&value, &Options::NAMES)?;
-        serde_wasm_bindgen::from_value(value)
-            .map_err(|e| bad_argument("options", "an object like { ngram: 6, weighting: \"sublinear\" }", e))?
-    };
-    o.to_options()
-}
-
-impl JsOptions {
-    fn to_options(&self) -> Result<Options, JsValue> {
-        Options::from_names(self.mode.as_deref(), self.ngram, self.weighting.as_deref(), self.punctuation.as_deref(), self.nfkc, self.lowercase)
-            .map_err(js_error)
+        js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| format!("{v:?}"))
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsOptionsOut {
-    mode: &'static str,
-    ngram: u32,
-    weighting: &'static str,
-    punctuation: &'static str,
-    nfkc: bool,
-    lowercase: bool,
-    scheme: String,
+// -- hand-written conversions (no serde: smaller wasm, and exact control of the shapes) --
+
+fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(o, &JsValue::from(key), &value.into());
 }
 
-impl From<&Options> for JsOptionsOut {
-    fn from(o: &Options) -> Self {
-        JsOptionsOut {
-            mode: o.tokenizer.mode(),
-            ngram: o.tokenizer.n() as u32,
-            weighting: o.weighting.name(),
-            punctuation: o.normalize.punctuation.name(),
-            nfkc: o.normalize.nfkc,
-            lowercase: o.normalize.lowercase,
-            scheme: o.describe(),
+fn big(x: u64) -> JsValue {
+    js_sys::BigInt::from(x).into()
+}
+
+/// An option object: `undefined`/`null` is `None`; anything but a plain object, or an
+/// unknown key, throws.
+fn option_object(value: &JsValue, allowed: &[&str], example: &str) -> Result<Option<Object>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if !value.is_object() || Array::is_array(value) {
+        return Err(bad_argument("options", &format!("an object like {example}"), value));
+    }
+    let obj: Object = value.clone().unchecked_into();
+    for key in Object::keys(&obj).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !allowed.contains(&key.as_str()) {
+            return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", allowed.join(", ")))));
         }
     }
+    Ok(Some(obj))
+}
+
+fn field(o: &Option<Object>, key: &str) -> JsValue {
+    match o {
+        Some(o) => Reflect::get(o, &JsValue::from(key)).unwrap_or(JsValue::UNDEFINED),
+        None => JsValue::UNDEFINED,
+    }
+}
+
+fn opt_string(o: &Option<Object>, key: &'static str) -> Result<Option<String>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_string().map(Some).ok_or_else(|| bad_argument(key, "a string", &v))
+}
+
+fn opt_number(o: &Option<Object>, key: &'static str) -> Result<Option<f64>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_f64().map(Some).ok_or_else(|| bad_argument(key, "a number", &v))
+}
+
+fn opt_bool(o: &Option<Object>, key: &'static str) -> Result<Option<bool>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_bool().map(Some).ok_or_else(|| bad_argument(key, "true or false", &v))
+}
+
+/// The hasher keys of an option object (read from `o`, whose keys were checked already).
+fn options_from(o: &Option<Object>) -> Result<(Options, bool), JsValue> {
+    let opts = Options::from_names(
+        opt_string(o, "mode")?.as_deref(),
+        opt_number(o, "ngram")?,
+        opt_string(o, "weighting")?.as_deref(),
+        opt_string(o, "punctuation")?.as_deref(),
+        opt_bool(o, "nfkc")?,
+        opt_bool(o, "lowercase")?,
+    )
+    .map_err(js_error)?;
+    Ok((opts, opt_bool(o, "html")?.unwrap_or(false)))
+}
+
+const HASHER_KEYS: [&str; 7] = ["mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase", "html"];
+
+/// `{ mode, ngram, weighting, punctuation, nfkc, lowercase, html, scheme }`.
+fn options_to_js(o: &Options, html: bool) -> Object {
+    let out = Object::new();
+    set(&out, "mode", o.tokenizer.mode());
+    set(&out, "ngram", o.tokenizer.n() as u32);
+    set(&out, "weighting", o.weighting.name());
+    set(&out, "punctuation", o.normalize.punctuation.name());
+    set(&out, "nfkc", o.normalize.nfkc);
+    set(&out, "lowercase", o.normalize.lowercase);
+    set(&out, "html", html);
+    set(&out, "scheme", o.describe());
+    out
+}
+
+/// The visible text of an HTML document: scripts, styles, comments, `<head>` and
+/// templates dropped, entities decoded, block elements as line breaks.
+#[wasm_bindgen(js_name = htmlToText)]
+pub fn html_to_text(html: &str) -> String {
+    crate::html::html_to_text(html)
 }
 
 /// Computes SimHash fingerprints with fixed options.
@@ -108,12 +170,16 @@ impl JsSimHasher {
     /// `new SimHasher({ ngram: 6, mode: "chars", weighting: "sublinear", punctuation: "collapse" })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsSimHasher, JsValue> {
-        Ok(JsSimHasher(fingerprint::SimHasher::new(options_from_js(options)?).map_err(js_error)?))
+        let o = option_object(&options, &HASHER_KEYS, "{ ngram: 6, weighting: \"sublinear\" }")?;
+        let (opts, html) = options_from(&o)?;
+        let mut h = fingerprint::SimHasher::new(opts).map_err(js_error)?;
+        h.set_html(html);
+        Ok(JsSimHasher(h))
     }
 
     /// The options in force, with defaults filled in.
-    pub fn options(&self) -> Result<JsValue, JsValue> {
-        to_js(&JsOptionsOut::from(self.0.options()))
+    pub fn options(&self) -> JsValue {
+        options_to_js(self.0.options(), self.0.html()).into()
     }
 
     /// The fingerprint of a string.
@@ -136,37 +202,41 @@ impl JsSimHasher {
     /// Every step of the fingerprint: `{ normalized, tokens, sums, fingerprint }`.
     pub fn explain(&mut self, text: &str) -> Result<JsValue, JsValue> {
         let e = self.0.explain(text).map_err(js_error)?;
-        #[derive(Serialize)]
-        struct Tok<'a> {
-            start: u32,
-            end: u32,
-            text: &'a str,
-            hash: u64,
-            tf: u32,
-            weight: f64,
-            first: bool,
+        let tokens = Array::new_with_length(e.tokens.len() as u32);
+        for (i, t) in e.tokens.iter().enumerate() {
+            let o = Object::new();
+            set(&o, "start", t.start as u32);
+            set(&o, "end", t.end as u32);
+            set(&o, "text", e.normalized.get(t.start..t.end).unwrap_or(""));
+            set(&o, "hash", big(t.hash));
+            set(&o, "tf", t.tf);
+            set(&o, "weight", t.weight);
+            set(&o, "first", t.first);
+            tokens.set(i as u32, o.into());
         }
-        #[derive(Serialize)]
-        struct Out<'a> {
-            normalized: &'a str,
-            tokens: Vec<Tok<'a>>,
-            sums: Vec<f64>,
-            fingerprint: u64,
-        }
-        let tokens = e
-            .tokens
-            .iter()
-            .map(|t| Tok { start: t.start as u32, end: t.end as u32, text: &e.normalized[t.start..t.end], hash: t.hash, tf: t.tf, weight: t.weight, first: t.first })
-            .collect();
-        to_js(&Out { normalized: &e.normalized, tokens, sums: e.sums.to_vec(), fingerprint: e.fingerprint })
+        let out = Object::new();
+        set(&out, "normalized", e.normalized.as_str());
+        set(&out, "tokens", tokens);
+        set(&out, "sums", e.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+        set(&out, "fingerprint", big(e.fingerprint));
+        Ok(out.into())
     }
 }
 
 /// The fingerprint of caller-supplied `[feature, weight]` pairs.
 #[wasm_bindgen(js_name = fromFeatures)]
 pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
-    let list: Vec<(String, f64)> = serde_wasm_bindgen::from_value(features)
-        .map_err(|e| bad_argument("features", "an array of [string, number] pairs", e))?;
+    const EXPECTED: &str = "an array of [string, number] pairs";
+    if !Array::is_array(&features) {
+        return Err(bad_argument("features", EXPECTED, &features));
+    }
+    let arr: Array = features.unchecked_into();
+    let mut list: Vec<(String, f64)> = Vec::with_capacity(arr.length() as usize);
+    for item in arr.iter() {
+        let pair = item.dyn_ref::<Array>().filter(|p| p.length() == 2);
+        let parsed = pair.and_then(|p| Some((p.get(0).as_string()?, p.get(1).as_f64()?)));
+        list.push(parsed.ok_or_else(|| bad_argument("features", EXPECTED, &item))?);
+    }
     fingerprint::fingerprint_features(&list).map_err(js_error)
 }
 
@@ -174,27 +244,27 @@ pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
 /// `simhashBits([{ bits: "101001", weight: 3 }, ...])` → `{ sums, bits }`.
 #[wasm_bindgen(js_name = simhashBits)]
 pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
-    #[derive(Deserialize)]
-    struct F {
-        bits: String,
-        weight: f64,
+    const EXPECTED: &str = "an array like [{ bits: \"1010\", weight: 1 }]";
+    if !Array::is_array(&features) {
+        return Err(bad_argument("features", EXPECTED, &features));
     }
-    let list: Vec<F> = serde_wasm_bindgen::from_value(features)
-        .map_err(|e| bad_argument("features", "an array like [{ bits: \"1010\", weight: 1 }]", e))?;
-    let mut parsed = Vec::with_capacity(list.len());
-    for (index, f) in list.into_iter().enumerate() {
-        let bits = fingerprint::parse_bits(&f.bits).ok_or_else(|| {
-            js_error(Error::InvalidBits { index, reason: format!("{:?} is neither 0/1 digits nor ±1 entries", f.bits) })
+    let arr: Array = features.unchecked_into();
+    let mut parsed = Vec::with_capacity(arr.length() as usize);
+    for (index, item) in arr.iter().enumerate() {
+        let get = |k: &str| if item.is_object() { Reflect::get(&item, &JsValue::from(k)).unwrap_or(JsValue::UNDEFINED) } else { JsValue::UNDEFINED };
+        let (Some(bits), Some(weight)) = (get("bits").as_string(), get("weight").as_f64()) else {
+            return Err(bad_argument("features", EXPECTED, &item));
+        };
+        let bits = fingerprint::parse_bits(&bits).ok_or_else(|| {
+            js_error(Error::InvalidBits { index, reason: format!("{bits:?} is neither 0/1 digits nor ±1 entries") })
         })?;
-        parsed.push(BitFeature { bits, weight: f.weight });
+        parsed.push(BitFeature { bits, weight });
     }
     let r = fingerprint::simhash_bits(&parsed).map_err(js_error)?;
-    #[derive(Serialize)]
-    struct Out {
-        sums: Vec<f64>,
-        bits: String,
-    }
-    to_js(&Out { bits: r.to_bit_string(), sums: r.sums })
+    let out = Object::new();
+    set(&out, "sums", r.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+    set(&out, "bits", r.to_bit_string());
+    Ok(out.into())
 }
 
 /// Number of differing bits.
@@ -233,37 +303,45 @@ pub fn hash_version() -> u32 {
 
 use crate::index::{FlatMatches, Index, IndexId, Layout, Match, Pair};
 
-/// Index options as JS spells them.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsIndexOptions {
-    k: Option<u32>,
-    layout: Option<JsLayout>,
-    expected_size: Option<f64>,
-    memory_budget: Option<f64>,
-    ids: Option<String>,
-}
-
 const INDEX_OPTION_NAMES: [&str; 5] = ["k", "layout", "expectedSize", "memoryBudget", "ids"];
 
-/// `layout`: `"default"`, `"auto"`, `"probe"`, or explicit block widths like `[16, 16, 16, 16]`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsLayout {
-    Named(String),
-    Widths(Vec<u32>),
-}
-
-fn layout_from_js(layout: Option<JsLayout>, k: u32, expected: usize, budget: Option<usize>) -> Result<Layout, Error> {
-    match layout {
-        None => Layout::default_for_k(k),
-        Some(JsLayout::Named(n)) => match n.as_str() {
+/// `layout`: `"default"`, `"auto"`, `"probe"`, or explicit block widths like `[16, 16, 16, 16]`
+/// (`undefined`: the default for `k`).
+fn layout_from(o: &Option<Object>, k: u32) -> Result<Layout, JsValue> {
+    let v = field(o, "layout");
+    let layout = if v.is_undefined() {
+        Layout::default_for_k(k)
+    } else if let Some(n) = v.as_string() {
+        match n.as_str() {
             "default" => Layout::default_for_k(k),
             "probe" => Layout::probe(k),
-            "auto" => Layout::auto(expected, k, budget),
+            "auto" => {
+                let expected = opt_number(o, "expectedSize")?.unwrap_or(1e6);
+                let budget = opt_number(o, "memoryBudget")?;
+                Layout::auto(expected as usize, k, budget.map(|b| b as usize))
+            }
             _ => Err(Error::option("layout", format!("{n:?}"), "\"default\", \"auto\", \"probe\" or an array of block widths")),
-        },
-        Some(JsLayout::Widths(w)) => Layout::new(k, &w),
+        }
+    } else if Array::is_array(&v) {
+        let mut widths = Vec::new();
+        for w in Array::from(&v).iter() {
+            match w.as_f64() {
+                Some(x) if x.fract() == 0.0 && (0.0..=64.0).contains(&x) => widths.push(x as u32),
+                _ => return Err(bad_argument("layout", "block widths from 1 to 64, like [16, 16, 16, 16]", &v)),
+            }
+        }
+        Layout::new(k, &widths)
+    } else {
+        return Err(bad_argument("layout", "\"default\", \"auto\", \"probe\" or an array of block widths", &v));
+    };
+    layout.map_err(js_error)
+}
+
+fn k_from(o: &Option<Object>, default: u32) -> Result<u32, JsValue> {
+    match opt_number(o, "k")? {
+        None => Ok(default),
+        Some(k) if k.fract() == 0.0 && (0.0..=64.0).contains(&k) => Ok(k as u32),
+        Some(k) => Err(js_error(Error::option("k", k, "an integer from 0 to 63"))),
     }
 }
 
@@ -379,16 +457,10 @@ impl JsIndex {
     /// `new SimHashIndex({ k: 3, layout: "default" | "auto" | "probe" | [16, 16, 16, 16], expectedSize, memoryBudget, ids: "number" | "string" })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsIndex, JsValue> {
-        let o: JsIndexOptions = if options.is_undefined() || options.is_null() {
-            JsIndexOptions::default()
-        } else {
-            check_keys(&options, &INDEX_OPTION_NAMES)?;
-            serde_wasm_bindgen::from_value(options).map_err(|e| bad_argument("options", "an object like { k: 3, layout: \"default\" }", e))?
-        };
-        let k = o.k.unwrap_or(3);
-        let layout = layout_from_js(o.layout, k, o.expected_size.unwrap_or(1e6) as usize, o.memory_budget.map(|b| b as usize))
-            .map_err(js_error)?;
-        Ok(JsIndex(match o.ids.as_deref() {
+        let o = option_object(&options, &INDEX_OPTION_NAMES, "{ k: 3, layout: \"default\" }")?;
+        let k = k_from(&o, 3)?;
+        let layout = layout_from(&o, k)?;
+        Ok(JsIndex(match opt_string(&o, "ids")?.as_deref() {
             None => Ids::Unset(layout),
             Some("number") => Ids::Num(Index::new(layout)),
             Some("string") => Ids::Str(Index::new(layout)),
@@ -538,51 +610,32 @@ impl JsIndex {
     }
 
     /// Layout, costs and expectations: `{ k, widths, tables, keyBits, expectedCandidates, bytes, bytesPerFp, ... }`.
-    pub fn stats(&self) -> Result<JsValue, JsValue> {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct S<'a> {
-            layout: String,
-            k: u32,
-            widths: &'a [u32],
-            probe: bool,
-            size: f64,
-            tables: u32,
-            table_blocks: &'a [Vec<u32>],
-            key_bits: Vec<u32>,
-            expected_candidates_per_table: Vec<f64>,
-            expected_candidates: f64,
-            probes_per_query: f64,
-            bytes: f64,
-            bytes_per_fp: f64,
-            segments: u32,
-            buffered: f64,
-            tombstones: f64,
-        }
+    pub fn stats(&self) -> JsValue {
         let (layout, st) = match &self.0 {
             Ids::Num(ix) => (ix.layout(), Some(ix.stats())),
             Ids::Str(ix) => (ix.layout(), Some(ix.stats())),
             Ids::Unset(l) => (l, None),
         };
         let st = st.unwrap_or_else(|| Index::<u64>::new(layout.clone()).stats());
-        to_js(&S {
-            layout: layout.to_string(),
-            k: layout.k(),
-            widths: layout.widths(),
-            probe: layout.is_probe(),
-            size: st.len as f64,
-            tables: st.tables as u32,
-            table_blocks: layout.table_blocks(),
-            key_bits: st.key_bits,
-            expected_candidates_per_table: st.expected_candidates_per_table,
-            expected_candidates: st.expected_candidates,
-            probes_per_query: st.probes_per_query as f64,
-            bytes: st.bytes as f64,
-            bytes_per_fp: st.bytes_per_fp,
-            segments: st.segments as u32,
-            buffered: st.buffered as f64,
-            tombstones: st.tombstones as f64,
-        })
+        let nums = |xs: &[u32]| xs.iter().map(|&x| JsValue::from(x)).collect::<Array>();
+        let o = Object::new();
+        set(&o, "layout", layout.to_string());
+        set(&o, "k", layout.k());
+        set(&o, "widths", nums(layout.widths()));
+        set(&o, "probe", layout.is_probe());
+        set(&o, "size", st.len as f64);
+        set(&o, "tables", st.tables as u32);
+        set(&o, "tableBlocks", layout.table_blocks().iter().map(|b| JsValue::from(nums(b))).collect::<Array>());
+        set(&o, "keyBits", nums(&st.key_bits));
+        set(&o, "expectedCandidatesPerTable", st.expected_candidates_per_table.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+        set(&o, "expectedCandidates", st.expected_candidates);
+        set(&o, "probesPerQuery", st.probes_per_query as f64);
+        set(&o, "bytes", st.bytes as f64);
+        set(&o, "bytesPerFp", st.bytes_per_fp);
+        set(&o, "segments", st.segments as u32);
+        set(&o, "buffered", st.buffered as f64);
+        set(&o, "tombstones", st.tombstones as f64);
+        o.into()
     }
 }
 
@@ -620,15 +673,15 @@ impl JsIndex {
 /// teaching slide prints it: `[{ symbol, count, code }]` (symbol 64 means "repeat").
 #[wasm_bindgen(js_name = huffmanTable)]
 pub fn huffman_table(fingerprints: Vec<u64>) -> Result<JsValue, JsValue> {
-    let set = crate::snapshot::CompactSet::from_unsorted(fingerprints).map_err(js_error)?;
-    #[derive(Serialize)]
-    struct Row {
-        symbol: u8,
-        count: f64,
-        code: String,
-    }
-    let rows: Vec<Row> = set.huffman_table().into_iter().map(|(symbol, count, code)| Row { symbol, count: count as f64, code }).collect();
-    to_js(&rows)
+    let set_ = crate::snapshot::CompactSet::from_unsorted(fingerprints).map_err(js_error)?;
+    let rows = set_.huffman_table().into_iter().map(|(symbol, count, code)| {
+        let o = Object::new();
+        set(&o, "symbol", symbol);
+        set(&o, "count", count as f64);
+        set(&o, "code", code);
+        JsValue::from(o)
+    });
+    Ok(rows.collect::<Array>().into())
 }
 
 /// A compressed, sorted fingerprint set queried without decoding it whole.
@@ -675,285 +728,334 @@ impl JsCompactSet {
 }
 
 // ---------------------------------------------------------------------------------------
+// ContentSeen
+// ---------------------------------------------------------------------------------------
+
+use crate::seen::{Check, ContentSeen, SeenConfig};
+
+const SEEN_KEYS: [&str; 11] =
+    ["k", "layout", "expectedSize", "memoryBudget", "html", "mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase"];
+
+fn seen_config_from(options: &JsValue) -> Result<Option<SeenConfig>, JsValue> {
+    let o = option_object(options, &SEEN_KEYS, "{ k: 3, html: true }")?;
+    if o.is_none() {
+        return Ok(None);
+    }
+    let k = k_from(&o, 3)?;
+    // No `layout` key: the default for k when creating, "whatever was stored" when loading.
+    let layout = if field(&o, "layout").is_undefined() { None } else { Some(layout_from(&o, k)?) };
+    let (options, html) = options_from(&o)?;
+    Ok(Some(SeenConfig { k, layout, options, html }))
+}
+
+fn check_to_js(c: &Check) -> JsValue {
+    let o = Object::new();
+    set(&o, "duplicate", c.duplicate);
+    set(&o, "matches", matches_to_js(&c.matches));
+    set(&o, "fingerprint", big(c.fingerprint));
+    set(&o, "cluster", c.cluster.as_str());
+    set(&o, "count", c.count as f64);
+    o.into()
+}
+
+/// A crawler's content-seen test: `check(url, htmlOrText)` says whether a near-duplicate
+/// is known, stores new pages, and counts duplicates (which are not stored).
+#[wasm_bindgen(js_name = ContentSeen)]
+pub struct JsContentSeen(ContentSeen);
+
+#[wasm_bindgen(js_class = ContentSeen)]
+impl JsContentSeen {
+    /// `new ContentSeen({ k: 3, layout, html: false, ngram, mode, weighting, punctuation, nfkc, lowercase })`
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsContentSeen, JsValue> {
+        let config = seen_config_from(&options)?.unwrap_or_default();
+        ContentSeen::new(config).map(JsContentSeen).map_err(js_error)
+    }
+
+    /// `{ duplicate, matches: [{ id, distance }], fingerprint, cluster, count }`.
+    pub fn check(&mut self, url: &str, text: &str) -> Result<JsValue, JsValue> {
+        self.0.check(url, text).map(|c| check_to_js(&c)).map_err(js_error)
+    }
+
+    /// `check` for a fingerprint made elsewhere with the same settings.
+    #[wasm_bindgen(js_name = checkFingerprint)]
+    pub fn check_fingerprint(&mut self, url: &str, fingerprint: u64) -> JsValue {
+        check_to_js(&self.0.check_fingerprint(url, fingerprint))
+    }
+
+    /// The fingerprint with this test's settings, nothing stored.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
+        self.0.fingerprint(text).map_err(js_error)
+    }
+
+    /// How many times the content of `url` was seen, or `undefined` for an unknown URL.
+    pub fn count(&self, url: &str) -> Option<f64> {
+        self.0.count(url).map(|n| n as f64)
+    }
+
+    /// The stored page `url` is counted under, or `undefined`.
+    #[wasm_bindgen(js_name = clusterOf)]
+    pub fn cluster_of(&self, url: &str) -> Option<String> {
+        self.0.cluster_of(url).map(str::to_owned)
+    }
+
+    /// `[{ id, fingerprint, count, duplicates: [url] }]`, most seen first.
+    pub fn clusters(&self) -> JsValue {
+        self.0
+            .clusters()
+            .iter()
+            .map(|p| {
+                let o = Object::new();
+                set(&o, "id", p.id.as_str());
+                set(&o, "fingerprint", big(p.fingerprint));
+                set(&o, "count", p.count as f64);
+                set(&o, "duplicates", p.duplicates.iter().map(|d| JsValue::from(d.as_str())).collect::<Array>());
+                JsValue::from(o)
+            })
+            .collect::<Array>()
+            .into()
+    }
+
+    /// Number of stored (distinct) pages.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> f64 {
+        self.0.len() as f64
+    }
+
+    /// The settings: hasher options plus `k` and `layout`.
+    pub fn options(&self) -> JsValue {
+        let c = self.0.config();
+        let o = options_to_js(&c.options, c.html);
+        set(&o, "k", c.k);
+        set(&o, "layout", c.layout.as_ref().map(|l| l.to_string()).unwrap_or_default());
+        o.into()
+    }
+
+    /// A snapshot: index, counts, duplicate URLs, settings.
+    #[wasm_bindgen(js_name = toBytes)]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.0.to_bytes()
+    }
+
+    /// Loads a snapshot; with `options`, one made with other settings throws `SchemeMismatch`.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8], options: JsValue) -> Result<JsContentSeen, JsValue> {
+        let expected = seen_config_from(&options)?;
+        ContentSeen::from_bytes(bytes, expected.as_ref()).map(JsContentSeen).map_err(js_error)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // The main job: dedup of a collection
 // ---------------------------------------------------------------------------------------
 
-/// `verify`: a Jaccard threshold, or `false` for fingerprints only.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsVerify {
-    Off(bool),
-    Threshold(f64),
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct JsDedupOptions {
-    #[serde(flatten)]
-    fingerprint: JsOptions,
-    k: Option<u32>,
-    layout: Option<JsLayout>,
-    verify: Option<JsVerify>,
-    shingle: Option<u32>,
-}
-
-/// Near-duplicate clusters of a collection: `dedup(ids, texts, { k: 10, verify: 0.8, ngram, ... })`
-/// → `{ clusters, pairs: [{ a, b, distance, jaccard }], fingerprints: BigUint64Array, fingerprinted: string[], skipped: [{ id, error }], layout }`.
+/// Near-duplicate clusters of a collection:
+/// `dedup(ids, texts, { k: 10, verify: 0.8 | false, shingle: 4, layout, ...hasher options })` →
+/// `{ clusters, pairs: [{ a, b, distance, jaccard }], fingerprinted: string[],
+/// fingerprints: BigUint64Array, skipped: [{ id, error }], layout }`.
 #[wasm_bindgen]
 pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
     use crate::dedup::{dedup as run, DedupOptions};
     if ids.len() != texts.len() {
         return Err(js_error(Error::option("ids", ids.len(), format!("as many ids as texts ({})", texts.len()))));
     }
-    let o: JsDedupOptions = if options.is_undefined() || options.is_null() {
-        JsDedupOptions::default()
-    } else {
-        let mut allowed = Options::NAMES.to_vec();
-        allowed.extend(["k", "layout", "verify", "shingle"]);
-        check_keys(&options, &allowed)?;
-        serde_wasm_bindgen::from_value(options).map_err(|e| bad_argument("options", "an object like { k: 10, verify: 0.8 }", e))?
-    };
+    let mut allowed = HASHER_KEYS.to_vec();
+    allowed.extend(["k", "layout", "verify", "shingle"]);
+    let o = option_object(&options, &allowed, "{ k: 10, verify: 0.8 }")?;
+    let (fingerprint, html) = options_from(&o)?;
     let d = DedupOptions::default();
-    let k = o.k.unwrap_or(d.k);
-    let opts = DedupOptions {
-        fingerprint: o.fingerprint.to_options()?,
-        k,
-        layout: match o.layout {
-            None => None,
-            Some(JsLayout::Named(n)) if n == "auto" => None,
-            l => Some(layout_from_js(l, k, ids.len(), None).map_err(js_error)?),
-        },
-        verify: match o.verify {
-            None => d.verify,
-            Some(JsVerify::Off(false)) => None,
-            Some(JsVerify::Off(true)) => d.verify,
-            Some(JsVerify::Threshold(t)) => Some(t),
-        },
-        shingle: o.shingle.map_or(d.shingle, |s| s as usize),
+    let k = k_from(&o, d.k)?;
+    let layout_given = field(&o, "layout");
+    let layout = if layout_given.is_undefined() || layout_given.as_string().as_deref() == Some("auto") {
+        None
+    } else {
+        Some(layout_from(&o, k)?)
     };
+    let v = field(&o, "verify");
+    let verify = if v.is_undefined() || v.as_bool() == Some(true) {
+        d.verify
+    } else if v.as_bool() == Some(false) {
+        None
+    } else {
+        Some(v.as_f64().ok_or_else(|| bad_argument("verify", "a Jaccard threshold from 0 to 1, or false", &v))?)
+    };
+    let shingle = match opt_number(&o, "shingle")? {
+        None => d.shingle,
+        Some(x) if x.fract() == 0.0 && (1.0..=16.0).contains(&x) => x as usize,
+        Some(x) => return Err(js_error(Error::option("shingle", x, "an integer from 1 to 16"))),
+    };
+    let texts: Vec<String> = if html { texts.iter().map(|t| crate::html::html_to_text(t)).collect() } else { texts };
     let docs: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(texts.iter().map(String::as_str)).collect();
-    let r = run(&docs, &opts).map_err(js_error)?;
-    #[derive(Serialize)]
-    struct P<'a> {
-        a: &'a str,
-        b: &'a str,
-        distance: u32,
-        jaccard: Option<f64>,
-    }
-    #[derive(Serialize)]
-    struct S<'a> {
-        id: &'a str,
-        error: String,
-    }
-    let out = js_sys::Object::new();
-    let set = |k: &str, v: JsValue| {
-        let _ = js_sys::Reflect::set(&out, &k.into(), &v);
-    };
-    set("clusters", to_js(&r.clusters)?);
-    set("pairs", to_js(&r.pairs.iter().map(|p| P { a: &p.a, b: &p.b, distance: p.distance, jaccard: p.jaccard }).collect::<Vec<_>>())?);
-    set("fingerprinted", to_js(&r.fingerprints.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>())?);
-    set("fingerprints", js_sys::BigUint64Array::from(&r.fingerprints.iter().map(|&(_, f)| f).collect::<Vec<_>>()[..]).into());
-    set("skipped", to_js(&r.skipped.iter().map(|(id, e)| S { id, error: e.to_string() }).collect::<Vec<_>>())?);
-    set("layout", r.layout.into());
+    let r = run(&docs, &DedupOptions { fingerprint, k, layout, verify, shingle }).map_err(js_error)?;
+    let out = Object::new();
+    let clusters: Array = r.clusters.iter().map(|c| c.iter().map(|id| JsValue::from_str(id)).collect::<Array>()).collect();
+    set(&out, "clusters", clusters);
+    let pairs: Array = r
+        .pairs
+        .iter()
+        .map(|p| {
+            let o = Object::new();
+            set(&o, "a", p.a.as_str());
+            set(&o, "b", p.b.as_str());
+            set(&o, "distance", p.distance);
+            set(&o, "jaccard", p.jaccard.map_or(JsValue::NULL, JsValue::from_f64));
+            JsValue::from(o)
+        })
+        .collect();
+    set(&out, "pairs", pairs);
+    set(&out, "fingerprinted", r.fingerprints.iter().map(|(id, _)| JsValue::from_str(id)).collect::<Array>());
+    let fps: Vec<u64> = r.fingerprints.iter().map(|&(_, f)| f).collect();
+    set(&out, "fingerprints", js_sys::BigUint64Array::from(&fps[..]));
+    let skipped: Array = r
+        .skipped
+        .iter()
+        .map(|(id, e)| {
+            let o = Object::new();
+            set(&o, "id", id.as_str());
+            set(&o, "error", e.to_string());
+            JsValue::from(o)
+        })
+        .collect();
+    set(&out, "skipped", skipped);
+    set(&out, "layout", r.layout.as_str());
     Ok(out.into())
 }
 
 // ---------------------------------------------------------------------------------------
-// Passages (issue 6: the demo's plagiarism view). Self-contained section: conversions
-// only; the splitting and matching live in `src/passage.rs`.
+// Passages (the demo's plagiarism view): the splitting and matching live in
+// `src/passage.rs`.
 // ---------------------------------------------------------------------------------------
 
-mod passage_bindings {
-    use serde::{Deserialize, Serialize};
-    use wasm_bindgen::prelude::*;
+use crate::passage::{Passage, PassageChecker, PassageOptions, Span, Split};
 
-    use super::{bad_argument, js_error, options_from_js, to_js};
-    use crate::error::Error;
-    use crate::passage::{Passage, PassageChecker, PassageOptions, Span, Split};
+const PASSAGE_OPTION_NAMES: [&str; 6] = ["split", "window", "step", "k", "minChars", "hasher"];
 
-    const PASSAGE_OPTION_NAMES: [&str; 6] = ["split", "window", "step", "k", "minChars", "hasher"];
+fn count_from(o: &Option<Object>, key: &'static str, default: usize) -> Result<usize, JsValue> {
+    match opt_number(o, key)? {
+        None => Ok(default),
+        Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 1e9 => Ok(x as usize),
+        Some(x) => Err(js_error(Error::option(key, x, "a non-negative whole number"))),
+    }
+}
 
-    /// Passage options as JS spells them.
-    #[derive(Deserialize, Default)]
-    #[serde(rename_all = "camelCase")]
-    struct JsPassageOptions {
-        split: Option<String>,
-        window: Option<f64>,
-        step: Option<f64>,
-        k: Option<f64>,
-        min_chars: Option<f64>,
+fn passage_options_from(value: &JsValue) -> Result<PassageOptions, JsValue> {
+    let mut opts = PassageOptions::default();
+    let o = option_object(value, &PASSAGE_OPTION_NAMES, "{ split: \"paragraphs\", k: 3 }")?;
+    if o.is_none() {
+        return Ok(opts);
+    }
+    let window = count_from(&o, "window", 3)?;
+    let step = count_from(&o, "step", 1)?;
+    opts.split = match opt_string(&o, "split")?.as_deref() {
+        None | Some("paragraphs") => Split::Paragraphs,
+        Some("sentences") => Split::Sentences { window, step },
+        Some(other) => return Err(js_error(Error::option("split", format!("{other:?}"), "\"paragraphs\" or \"sentences\""))),
+    };
+    opts.k = u32::try_from(count_from(&o, "k", 3)?).unwrap_or(u32::MAX);
+    opts.min_chars = count_from(&o, "minChars", opts.min_chars)?;
+    let hasher = option_object(&field(&o, "hasher"), &HASHER_KEYS, "{ ngram: 6 }")?;
+    opts.fingerprint = options_from(&hasher)?.0;
+    Ok(opts)
+}
+
+/// `{ start, end, byteStart, byteEnd }`: `start`/`end` are string (UTF-16) indices.
+fn span_into(o: &Object, s: Span, prefix: &str) {
+    let key = |k: &str| if prefix.is_empty() { k.to_owned() } else { format!("{prefix}{}{}", k[..1].to_uppercase(), &k[1..]) };
+    set(o, &key("start"), s.start_utf16 as u32);
+    set(o, &key("end"), s.end_utf16 as u32);
+    set(o, &key("byteStart"), s.start as u32);
+    set(o, &key("byteEnd"), s.end as u32);
+}
+
+fn span_to_js(s: Span) -> JsValue {
+    let o = Object::new();
+    span_into(&o, s, "");
+    o.into()
+}
+
+fn passages_to_js(ps: &[Passage]) -> JsValue {
+    ps.iter()
+        .map(|p| {
+            let o = Object::new();
+            span_into(&o, p.span, "");
+            set(&o, "fingerprint", p.fingerprint.map_or(JsValue::UNDEFINED, big));
+            JsValue::from(o)
+        })
+        .collect::<Array>()
+        .into()
+}
+
+/// Reference texts cut into fingerprinted passages (paragraphs or sentence windows) and
+/// indexed; `check(submission)` reports, per reference, the whole-document similarity
+/// and the passage pairs whose fingerprints differ in at most `k` bits.
+#[wasm_bindgen(js_name = PassageChecker)]
+pub struct JsPassageChecker(PassageChecker);
+
+#[wasm_bindgen(js_class = PassageChecker)]
+impl JsPassageChecker {
+    /// `new PassageChecker({ split: "paragraphs" | "sentences", window: 3, step: 1, k: 3, minChars: 40, hasher: { ngram: 6 } })`
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsPassageChecker, JsValue> {
+        Ok(JsPassageChecker(PassageChecker::new(passage_options_from(&options)?).map_err(js_error)?))
     }
 
-    fn count(option: &'static str, v: Option<f64>, default: usize) -> Result<usize, JsValue> {
-        match v {
-            None => Ok(default),
-            Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 1e9 => Ok(x as usize),
-            Some(x) => Err(js_error(Error::InvalidOption { option, value: x.to_string(), expected: "a non-negative whole number".into() })),
-        }
+    /// Adds a reference text; returns its number (0, 1, …).
+    #[wasm_bindgen(js_name = addReference)]
+    pub fn add_reference(&mut self, text: &str) -> Result<u32, JsValue> {
+        self.0.add_reference(text).map(|d| d as u32).map_err(js_error)
     }
 
-    fn passage_options_from_js(value: JsValue) -> Result<PassageOptions, JsValue> {
-        let mut opts = PassageOptions::default();
-        if value.is_undefined() || value.is_null() {
-            return Ok(opts);
-        }
-        let mut hasher = JsValue::UNDEFINED;
-        if let Some(obj) = value.dyn_ref::<js_sys::Object>() {
-            for key in js_sys::Object::keys(obj).iter() {
-                let key = key.as_string().unwrap_or_default();
-                if !PASSAGE_OPTION_NAMES.contains(&key.as_str()) {
-                    return Err(js_error(Error::InvalidOption {
-                        option: "options",
-                        value: format!("{{ {key}: … }}"),
-                        expected: format!("only the keys {}", PASSAGE_OPTION_NAMES.join(", ")),
-                    }));
-                }
-            }
-            hasher = js_sys::Reflect::get(obj, &"hasher".into()).unwrap_or(JsValue::UNDEFINED);
-            // `hasher` is read above; serde skips it (and every key checked above) here.
-            let o: JsPassageOptions = serde_wasm_bindgen::from_value(obj.clone().into())
-                .map_err(|e| bad_argument("options", "an object like { split: \"paragraphs\", k: 3 }", e))?;
-            let window = count("window", o.window, 3)?;
-            let step = count("step", o.step, 1)?;
-            opts.split = match o.split.as_deref() {
-                None | Some("paragraphs") => Split::Paragraphs,
-                Some("sentences") => Split::Sentences { window, step },
-                Some(other) => {
-                    return Err(js_error(Error::InvalidOption { option: "split", value: format!("{other:?}"), expected: "\"paragraphs\" or \"sentences\"".into() }))
-                }
-            };
-            opts.k = u32::try_from(count("k", o.k, 3)?).unwrap_or(u32::MAX);
-            opts.min_chars = count("minChars", o.min_chars, opts.min_chars)?;
-        }
-        opts.fingerprint = options_from_js(hasher)?;
-        Ok(opts)
+    /// Number of references added.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> u32 {
+        self.0.len() as u32
     }
 
-    /// A span as JS wants it: `start`/`end` are string (UTF-16) indices.
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct JsSpan {
-        start: u32,
-        end: u32,
-        byte_start: u32,
-        byte_end: u32,
+    /// The passages of reference `doc`: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
+    pub fn passages(&self, doc: u32) -> JsValue {
+        passages_to_js(self.0.passages(doc as usize))
     }
 
-    impl From<Span> for JsSpan {
-        fn from(s: Span) -> Self {
-            JsSpan { start: s.start_utf16 as u32, end: s.end_utf16 as u32, byte_start: s.start as u32, byte_end: s.end as u32 }
-        }
+    /// Splits and fingerprints a text without adding it: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
+    #[wasm_bindgen(js_name = passagesOf)]
+    pub fn passages_of(&mut self, text: &str) -> JsValue {
+        passages_to_js(&self.0.passages_of(text))
     }
 
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct JsPassage {
-        start: u32,
-        end: u32,
-        byte_start: u32,
-        byte_end: u32,
-        fingerprint: Option<u64>,
-    }
-
-    fn passages_out(ps: &[Passage]) -> Vec<JsPassage> {
-        ps.iter()
-            .map(|p| {
-                let s = JsSpan::from(p.span);
-                JsPassage { start: s.start, end: s.end, byte_start: s.byte_start, byte_end: s.byte_end, fingerprint: p.fingerprint }
-            })
-            .collect()
-    }
-
-    /// Reference texts cut into fingerprinted passages (paragraphs or sentence windows) and
-    /// indexed; `check(submission)` reports, per reference, the whole-document similarity
-    /// and the passage pairs whose fingerprints differ in at most `k` bits.
-    #[wasm_bindgen(js_name = PassageChecker)]
-    pub struct JsPassageChecker(PassageChecker);
-
-    #[wasm_bindgen(js_class = PassageChecker)]
-    impl JsPassageChecker {
-        /// `new PassageChecker({ split: "paragraphs" | "sentences", window: 3, step: 1, k: 3, minChars: 40, hasher: { ngram: 6 } })`
-        #[wasm_bindgen(constructor)]
-        pub fn new(options: JsValue) -> Result<JsPassageChecker, JsValue> {
-            Ok(JsPassageChecker(PassageChecker::new(passage_options_from_js(options)?).map_err(js_error)?))
-        }
-
-        /// Adds a reference text; returns its number (0, 1, …).
-        #[wasm_bindgen(js_name = addReference)]
-        pub fn add_reference(&mut self, text: &str) -> Result<u32, JsValue> {
-            self.0.add_reference(text).map(|d| d as u32).map_err(js_error)
-        }
-
-        /// Number of references added.
-        #[wasm_bindgen(getter)]
-        pub fn size(&self) -> u32 {
-            self.0.len() as u32
-        }
-
-        /// The passages of reference `doc`: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
-        pub fn passages(&self, doc: u32) -> Result<JsValue, JsValue> {
-            to_js(&passages_out(self.0.passages(doc as usize)))
-        }
-
-        /// Splits and fingerprints a text without adding it: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
-        #[wasm_bindgen(js_name = passagesOf)]
-        pub fn passages_of(&mut self, text: &str) -> Result<JsValue, JsValue> {
-            to_js(&passages_out(&self.0.passages_of(text)))
-        }
-
-        /// `{ fingerprint, passages, references: [{ doc, distance, similarity, coverage,
-        /// matches: [{ submission, reference, distance, submissionSpan, referenceSpan }] }] }`.
-        pub fn check(&mut self, submission: &str) -> Result<JsValue, JsValue> {
-            let r = self.0.check(submission).map_err(js_error)?;
-            #[derive(Serialize)]
-            #[serde(rename_all = "camelCase")]
-            struct M {
-                submission: u32,
-                reference: u32,
-                distance: u32,
-                submission_span: JsSpan,
-                reference_span: JsSpan,
-            }
-            #[derive(Serialize)]
-            #[serde(rename_all = "camelCase")]
-            struct R {
-                doc: u32,
-                distance: Option<u32>,
-                similarity: Option<f64>,
-                coverage: f64,
-                matches: Vec<M>,
-            }
-            #[derive(Serialize)]
-            struct Out {
-                fingerprint: Option<u64>,
-                passages: Vec<JsPassage>,
-                references: Vec<R>,
-            }
-            to_js(&Out {
-                fingerprint: r.fingerprint,
-                passages: passages_out(&r.passages),
-                references: r
-                    .references
-                    .into_iter()
-                    .map(|x| R {
-                        doc: x.doc as u32,
-                        distance: x.distance,
-                        similarity: x.similarity,
-                        coverage: x.coverage,
-                        matches: x
-                            .matches
-                            .into_iter()
-                            .map(|m| M {
-                                submission: m.submission as u32,
-                                reference: m.reference as u32,
-                                distance: m.distance,
-                                submission_span: m.submission_span.into(),
-                                reference_span: m.reference_span.into(),
-                            })
-                            .collect(),
+    /// `{ fingerprint, passages, references: [{ doc, distance, similarity, coverage,
+    /// matches: [{ submission, reference, distance, submissionSpan, referenceSpan }] }] }`.
+    pub fn check(&mut self, submission: &str) -> Result<JsValue, JsValue> {
+        let r = self.0.check(submission).map_err(js_error)?;
+        let out = Object::new();
+        set(&out, "fingerprint", r.fingerprint.map_or(JsValue::UNDEFINED, big));
+        set(&out, "passages", passages_to_js(&r.passages));
+        let refs: Array = r
+            .references
+            .iter()
+            .map(|x| {
+                let o = Object::new();
+                set(&o, "doc", x.doc as u32);
+                set(&o, "distance", x.distance.map_or(JsValue::UNDEFINED, JsValue::from));
+                set(&o, "similarity", x.similarity.map_or(JsValue::UNDEFINED, JsValue::from_f64));
+                set(&o, "coverage", x.coverage);
+                let ms: Array = x
+                    .matches
+                    .iter()
+                    .map(|m| {
+                        let mo = Object::new();
+                        set(&mo, "submission", m.submission as u32);
+                        set(&mo, "reference", m.reference as u32);
+                        set(&mo, "distance", m.distance);
+                        set(&mo, "submissionSpan", span_to_js(m.submission_span));
+                        set(&mo, "referenceSpan", span_to_js(m.reference_span));
+                        JsValue::from(mo)
                     })
-                    .collect(),
+                    .collect();
+                set(&o, "matches", ms);
+                JsValue::from(o)
             })
-        }
+            .collect();
+        set(&out, "references", refs);
+        Ok(out.into())
     }
 }

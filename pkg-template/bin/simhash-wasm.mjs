@@ -2,14 +2,14 @@
 // simhash-wasm command line: near-duplicate clusters, fingerprints and explanations.
 // Run `simhash-wasm --help` for usage. Every piece of logic is the wasm core's; this file
 // reads inputs, parses flags and prints.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative, extname, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const wasm = require('../index.cjs');
-const { SimHasher, toHex } = wasm;
+const { SimHasher, SimHashIndex, toHex, saveIndex, loadIndex } = wasm;
 
 const HELP = `simhash-wasm: near-duplicate detection with SimHash
 
@@ -23,15 +23,20 @@ PATH is a folder of .txt/.html files (searched recursively), a JSONL file of
 dedup with no PATH runs on the sample corpus shipped with the package (SPDX licence texts).
 
 options:
-  --k N              candidates differ in at most N bits (default 10; 0..63)
+  --k N              candidates differ in at most N bits (default 10; 6 with --load/--save)
   --verify J|off     keep a candidate pair when the 4-gram Jaccard of the texts is at
-                     least J (default 0.8); off: fingerprints alone decide
+                     least J (default 0.8); off: fingerprints alone decide. Runs with
+                     --load/--save decide by fingerprints alone (stored texts are gone)
   --ngram N          characters per n-gram (default 6)
   --mode chars|words n-grams of characters (default) or of words
   --weighting W      binary | tf | sublinear (default)
   --punctuation P    keep | drop | collapse (default)
   --layout L         index layout: auto (default), default, probe, or widths like 16,16,16,16
   --format F         jsonl (default) or table
+  --html             read documents as HTML: fingerprint the visible text only
+  --load FILE        dedup: start from an index saved by --save (documents already in it
+                     are skipped), so runs can be incremental
+  --save FILE        dedup: save the index (all documents) to FILE atomically
   -h, --help         this text
 `;
 
@@ -45,6 +50,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-h' || a === '--help') opts.help = true;
+    else if (a === '--html') opts.html = true;
     else if (a === '-') opts.positional.push(a);
     else if (a.startsWith('--')) {
       const [key, inline] = a.slice(2).split('=', 2);
@@ -68,6 +74,7 @@ function hasherOptions(o) {
   if (o.mode !== undefined) h.mode = o.mode;
   if (o.weighting !== undefined) h.weighting = o.weighting;
   if (o.punctuation !== undefined) h.punctuation = o.punctuation;
+  if (o.html) h.html = true;
   return h;
 }
 
@@ -123,40 +130,86 @@ function progress(done, total) {
   process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
 }
 
+/** Fingerprints every document; documents that cannot be fingerprinted are reported on stderr. */
+function fingerprintAll(docs, hasher) {
+  const out = [];
+  docs.forEach((d, i) => {
+    try {
+      out.push({ id: d.id, fp: hasher.fingerprint(d.text) });
+    } catch (e) {
+      process.stderr.write(`simhash-wasm: skipping ${d.id}: ${e.message}\n`);
+    }
+    progress(i + 1, docs.length);
+  });
+  return out;
+}
+
 function dedup(o) {
   const here = dirname(fileURLToPath(import.meta.url));
   const path = o.positional[0] ?? join(here, '..', 'sample', 'licenses.jsonl');
-  const k = o.k === undefined ? 10 : int('k', o.k, 0, 63);
-  let verify = 0.8;
+  const incremental = o.load !== undefined || o.save !== undefined;
+  let k = o.k === undefined ? (incremental ? 6 : 10) : int('k', o.k, 0, 63);
+  let verify = incremental ? false : 0.8;
   if (o.verify === 'off') verify = false;
   else if (o.verify !== undefined) {
     verify = Number(o.verify);
     if (!(verify >= 0 && verify <= 1)) fail(`--verify must be a Jaccard threshold from 0 to 1, or off; not ${JSON.stringify(o.verify)}`);
+    if (incremental) fail('--verify needs the texts of every document, which --load/--save runs do not keep; use --verify off');
   }
-  const docs = readDocs(path);
-  progress(0, docs.length);
-  const r = wasm.dedup(docs.map((d) => d.id), docs.map((d) => d.text), { ...hasherOptions(o), k, verify, layout: layoutOption(o.layout) });
-  progress(docs.length, docs.length);
-  for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
-  const fp = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
+  const hasher = new SimHasher(hasherOptions(o));
+  let docs = readDocs(path);
+  let clusters; let pairs; let fingerprintOf; let fingerprinted; let layout;
+  if (!incremental) {
+    // The whole job in the core: index candidates within k, verified against the texts.
+    progress(0, docs.length);
+    const r = wasm.dedup(docs.map((d) => d.id), docs.map((d) => d.text), { ...hasherOptions(o), k, verify, layout: layoutOption(o.layout) });
+    progress(docs.length, docs.length);
+    for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
+    const fps = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
+    ({ clusters, pairs, layout } = r);
+    fingerprintOf = (id) => fps.get(id);
+    fingerprinted = r.fingerprinted.length;
+  } else {
+    let index;
+    if (o.load !== undefined && existsSync(o.load)) {
+      index = loadIndex(o.load);
+      const stored = index.stats().k;
+      if (o.k !== undefined && stored !== k) fail(`${o.load} was built with --k ${stored}, not ${k}`);
+      k = stored;
+      if (index.idKind === 'number') fail(`${o.load} holds number ids; the CLI stores file names and JSONL ids as strings`);
+      const before = docs.length;
+      docs = docs.filter((d) => !index.has(d.id));
+      process.stderr.write(`loaded ${index.size} documents from ${o.load}; ${before - docs.length} of the inputs were in it already\n`);
+    } else {
+      index = new SimHashIndex({ k, layout: layoutOption(o.layout), expectedSize: Math.max(docs.length, 1), ids: 'string' });
+    }
+    const fps = fingerprintAll(docs, hasher);
+    index.insertBatch(fps.map((d) => d.id), BigUint64Array.from(fps.map((d) => d.fp)));
+    if (o.save !== undefined) saveIndex(index, o.save);
+    clusters = index.clusters();
+    pairs = index.selfJoin().map(({ a, b, distance }) => ({ a, b, distance, jaccard: null }));
+    fingerprintOf = (id) => index.get(id);
+    fingerprinted = fps.length;
+    layout = index.stats().layout;
+  }
   const format = o.format ?? 'jsonl';
   if (format === 'jsonl') {
-    r.clusters.forEach((ids, n) => {
+    clusters.forEach((ids, n) => {
       const set = new Set(ids);
-      const pairs = r.pairs.filter((p) => set.has(p.a));
-      process.stdout.write(`${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs })}\n`);
+      const links = pairs.filter((p) => set.has(p.a));
+      process.stdout.write(`${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs: links })}\n`);
     });
   } else if (format === 'table') {
     process.stdout.write(`${'cluster'.padEnd(8)} ${'fingerprint'.padEnd(16)}  id\n`);
-    r.clusters.forEach((ids, n) => {
-      for (const id of ids) process.stdout.write(`${String(n + 1).padEnd(8)} ${toHex(fp.get(id))}  ${id}\n`);
+    clusters.forEach((ids, n) => {
+      for (const id of ids) process.stdout.write(`${String(n + 1).padEnd(8)} ${toHex(fingerprintOf(id))}  ${id}\n`);
     });
   } else fail(`--format must be jsonl or table, not ${JSON.stringify(format)}`);
-  const inClusters = r.clusters.reduce((s, c) => s + c.length, 0);
-  const scheme = new SimHasher(hasherOptions(o)).options().scheme;
+  const inClusters = clusters.reduce((s, c) => s + c.length, 0);
   process.stderr.write(
-    `${docs.length} documents, ${r.fingerprinted.length} fingerprinted; ${r.clusters.length} near-duplicate clusters ` +
-    `holding ${inClusters} documents (${r.pairs.length} pairs within ${k} bits${verify === false ? '' : `, verified at Jaccard >= ${verify}`}; ${scheme}; layout ${r.layout})\n`,
+    `${docs.length} documents, ${fingerprinted} fingerprinted; ${clusters.length} near-duplicate clusters ` +
+    `holding ${inClusters} documents (${pairs.length} pairs within ${k} bits${verify === false ? '' : `, verified at Jaccard >= ${verify}`}; ` +
+    `${hasher.options().scheme}; layout ${layout})\n`,
   );
 }
 

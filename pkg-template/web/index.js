@@ -1,7 +1,24 @@
 // Browser and bundler entry: the --target web build, initialised once with top-level
 // await, so `import { SimHasher } from 'simhash-wasm'` is ready to use as in Node.
-import init from './simhash_wasm.js';
+import init, { __setErrorClass } from './simhash_wasm.js';
+import { SimHashError } from './errors.js';
 
 await init({ module_or_path: new URL('./simhash_wasm_bg.wasm', import.meta.url) });
+__setErrorClass(SimHashError);
 
-export * from './simhash_wasm.js';
+export {
+  SimHasher,
+  SimHashIndex,
+  ContentSeen,
+  CompactSet,
+  htmlToText,
+  fromFeatures,
+  simhashBits,
+  hamming,
+  similarity,
+  toHex,
+  fromHex,
+  hashVersion,
+  huffmanTable,
+} from './simhash_wasm.js';
+export { SimHashError };

@@ -19,7 +19,10 @@ test('a plain browser module imports the package and gets the same fingerprints 
     assert.deepEqual(errors, []);
     assert.equal(result.fp, want);
     assert.equal(result.sums, '26,-14,24,-8,-8,-8');
-    assert.equal(result.error, 'SimHashError EmptyText');
+    assert.equal(result.error, 'SimHashError EmptyText true true');
+    assert.equal(result.error2, 'Corrupt true');
+    assert.equal(result.dup, true);
+    assert.equal(result.text, 'a & b');
     assert.equal(result.after, want);
   } finally {
     await browser.close();

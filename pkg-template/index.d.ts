@@ -1,0 +1,280 @@
+// Type declarations of simhash-wasm (hand-written; the same API in Node and browsers).
+// Fingerprints are 64-bit unsigned integers as `bigint`; batches of them are
+// `BigUint64Array`. Every failure throws a `SimHashError`.
+
+/** A 64-bit SimHash fingerprint (0n ..= 2n ** 64n - 1n). */
+export type Fingerprint = bigint;
+
+/** Options of a SimHasher. Every field is optional; the defaults are shown. */
+export interface HasherOptions {
+  /** `"chars"` (default): n-grams of grapheme clusters; `"words"`: n-grams of Unicode words. */
+  mode?: 'chars' | 'words';
+  /** Units per n-gram, an integer from 1 to 16 (default 6). */
+  ngram?: number;
+  /** How occurrences become weights: `"binary"`, `"tf"` or `"sublinear"` (default, 1 + ln tf). */
+  weighting?: 'binary' | 'tf' | 'sublinear';
+  /** Punctuation: `"keep"`, `"drop"`, or `"collapse"` (default: runs become one mark). */
+  punctuation?: 'keep' | 'drop' | 'collapse';
+  /** Unicode NFKC normalisation first (default true). */
+  nfkc?: boolean;
+  /** Lower-case first (default true). */
+  lowercase?: boolean;
+  /**
+   * Read every input as HTML and fingerprint its visible text (see `htmlToText`); default
+   * false. Not part of the fingerprint scheme: a page and its text get the same fingerprint.
+   */
+  html?: boolean;
+}
+
+/** The options in force, defaults filled in, plus the scheme string stored in snapshots. */
+export interface ResolvedHasherOptions extends Required<HasherOptions> {
+  /** The fingerprint scheme, e.g. `"chars:6 sublinear punct=collapse nfkc lower sh64v1"`. */
+  scheme: string;
+}
+
+/** One token of `explain()`. */
+export interface ExplainedToken {
+  /** Offsets into `normalized` (UTF-8 bytes). */
+  start: number;
+  end: number;
+  /** The token's text. */
+  text: string;
+  /** Its 64-bit feature hash. */
+  hash: bigint;
+  /** Occurrences in the text. */
+  tf: number;
+  /** Its weight. */
+  weight: number;
+  /** `true` at the first occurrence (the one that counts). */
+  first: boolean;
+}
+
+/** Every step of one fingerprint. */
+export interface Explanation {
+  /** The normalised text the tokens index into. */
+  normalized: string;
+  tokens: ExplainedToken[];
+  /** The 64 per-bit weighted sums, bit 0 first. */
+  sums: number[];
+  fingerprint: Fingerprint;
+}
+
+/** Computes SimHash fingerprints with fixed options; reuses its buffers between texts. */
+export class SimHasher {
+  /** Throws `SimHashError` (`InvalidOption`) for a bad or misspelt option. */
+  constructor(options?: HasherOptions);
+  /** The fingerprint of a text (HTML when `html: true`). Throws `EmptyText`, `TextTooShort`. */
+  fingerprint(text: string): Fingerprint;
+  /** The fingerprint of UTF-8 bytes; invalid UTF-8 throws `InvalidUtf8`. */
+  fingerprintBytes(bytes: Uint8Array): Fingerprint;
+  /** Fingerprints of many texts in one call; the first failing text throws, naming its index. */
+  fingerprintBatch(texts: string[]): BigUint64Array;
+  /** Every step of the fingerprint: normalised text, tokens, sums. */
+  explain(text: string): Explanation;
+  /** The options in force. */
+  options(): ResolvedHasherOptions;
+  /** Releases the wasm memory now (a FinalizationRegistry also does it after GC). */
+  free(): void;
+  /** `using h = new SimHasher()` frees at the end of the scope. */
+  [Symbol.dispose](): void;
+}
+
+/** The fingerprint of caller-supplied `[feature, weight]` pairs. */
+export function fromFeatures(features: Array<[string, number]>): Fingerprint;
+
+/** SimHash over hash bits written out (teaching form), any width. */
+export function simhashBits(features: Array<{ bits: string; weight: number }>): { sums: number[]; bits: string };
+
+/** Number of differing bits (0..64). */
+export function hamming(a: Fingerprint, b: Fingerprint): number;
+/** `1 - hamming(a, b) / 64`. */
+export function similarity(a: Fingerprint, b: Fingerprint): number;
+/** 16 lower-case hex digits. */
+export function toHex(fingerprint: Fingerprint): string;
+/** Parses up to 16 hex digits, with or without `0x`; bad input throws `InvalidOption`. */
+export function fromHex(hex: string): Fingerprint;
+/** The version of the feature hash (part of every fingerprint scheme). */
+export function hashVersion(): number;
+/**
+ * The visible text of an HTML document: script, style, noscript, template and head content
+ * and comments dropped, entities decoded, block elements as line breaks, whitespace collapsed.
+ */
+export function htmlToText(html: string): string;
+
+/** Index ids: all numbers (non-negative safe integers) or all strings, per index. */
+export type Id = number | string;
+
+/** A stored entry within k bits of a query. */
+export interface Match<I extends Id = Id> {
+  id: I;
+  /** Hamming distance to the query. */
+  distance: number;
+}
+
+/** Index layout: a named strategy or explicit block widths summing to 64. */
+export type LayoutOption = 'default' | 'auto' | 'probe' | number[];
+
+/** Options of a SimHashIndex. */
+export interface IndexOptions {
+  /** Matches differ in at most k bits, 0..63 (default 3). */
+  k?: number;
+  /** Default: `"default"` (the paper's tables for k). */
+  layout?: LayoutOption;
+  /** For `layout: "auto"`: the expected number of entries (default 1e6). */
+  expectedSize?: number;
+  /** For `layout: "auto"`: a memory budget in bytes. */
+  memoryBudget?: number;
+  /** Fix the id kind up front; otherwise the first id decides. */
+  ids?: 'number' | 'string';
+}
+
+/** Costs and layout of an index. */
+export interface IndexStats {
+  layout: string;
+  k: number;
+  widths: number[];
+  probe: boolean;
+  size: number;
+  tables: number;
+  tableBlocks: number[][];
+  keyBits: number[];
+  expectedCandidatesPerTable: number[];
+  expectedCandidates: number;
+  probesPerQuery: number;
+  bytes: number;
+  bytesPerFp: number;
+  segments: number;
+  buffered: number;
+  tombstones: number;
+}
+
+/** The multi-table near-duplicate index: every stored fingerprint within k bits, exactly. */
+export class SimHashIndex {
+  constructor(options?: IndexOptions);
+  /** Adds an entry; an id already present throws `DuplicateId`. */
+  insert(id: Id, fingerprint: Fingerprint): void;
+  /** Adds many entries at once: `ids[i]` gets `fingerprints[i]`. */
+  insertBatch(ids: Id[], fingerprints: BigUint64Array): void;
+  /** Removes an entry and returns its fingerprint; unknown ids throw `UnknownId`. */
+  remove(id: Id): Fingerprint;
+  has(id: Id): boolean;
+  get(id: Id): Fingerprint | undefined;
+  /** Matches within k (or a smaller `k`), nearest first. */
+  query(fingerprint: Fingerprint, k?: number): Match[];
+  queryBatch(fingerprints: BigUint64Array): Match[][];
+  /** All matches of a batch as parallel arrays. */
+  queryBatchFlat(fingerprints: BigUint64Array): { queries: Uint32Array; ids: Id[]; distances: Uint32Array };
+  /** Reports the matches, then inserts. */
+  queryAndInsert(id: Id, fingerprint: Fingerprint): Match[];
+  /** Every pair within k bits. */
+  selfJoin(): Array<{ a: Id; b: Id; distance: number }>;
+  /** Connected components (2+ members) of the within-k graph. */
+  clusters(): Id[][];
+  stats(): IndexStats;
+  readonly size: number;
+  readonly idKind: 'number' | 'string' | undefined;
+  /** A compact, versioned, checksummed snapshot. */
+  toBytes(): Uint8Array;
+  /** Loads a snapshot; damaged or foreign bytes throw `Corrupt`. */
+  static fromBytes(bytes: Uint8Array): SimHashIndex;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** A compressed, sorted fingerprint set queried without decoding it. */
+export class CompactSet {
+  constructor(fingerprints: BigUint64Array);
+  static fromBytes(bytes: Uint8Array): CompactSet;
+  toBytes(): Uint8Array;
+  readonly size: number;
+  bitsPerFingerprint(): number;
+  containsWithin(fingerprint: Fingerprint, k: number): boolean;
+  countContainedWithin(fingerprints: BigUint64Array, k: number): number;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** The snapshot's Huffman code table. */
+export function huffmanTable(fingerprints: BigUint64Array): Array<{ symbol: number; count: number; code: string }>;
+
+/** Options of a ContentSeen: the hasher options plus the index's k and layout. */
+export interface ContentSeenOptions extends HasherOptions {
+  /** Pages within k bits of a stored page are duplicates (default 3). */
+  k?: number;
+  layout?: LayoutOption;
+  expectedSize?: number;
+  memoryBudget?: number;
+}
+
+/** The answer of `ContentSeen.check`. */
+export interface CheckResult {
+  /** `true`: a stored page is within k bits; this page was counted, not stored. */
+  duplicate: boolean;
+  /** Stored pages within k bits, nearest first. */
+  matches: Array<Match<string>>;
+  fingerprint: Fingerprint;
+  /** The stored URL this page is counted under (itself when new). */
+  cluster: string;
+  /** That cluster's "times seen" count after this check. */
+  count: number;
+}
+
+/** A stored page with its count. */
+export interface SeenCluster {
+  id: string;
+  fingerprint: Fingerprint;
+  /** Times seen: 1 + duplicate hits. */
+  count: number;
+  /** URLs found to be duplicates of it. */
+  duplicates: string[];
+}
+
+/**
+ * A crawler's content-seen test. New pages are stored; a duplicate is NOT stored, but
+ * counted under the nearest stored page (and its URL remembered as an alias).
+ */
+export class ContentSeen {
+  constructor(options?: ContentSeenOptions);
+  check(url: string, htmlOrText: string): CheckResult;
+  checkFingerprint(url: string, fingerprint: Fingerprint): CheckResult;
+  /** The fingerprint with these settings; nothing stored. */
+  fingerprint(htmlOrText: string): Fingerprint;
+  /** Times the content of `url` was seen, or undefined for an unknown URL. */
+  count(url: string): number | undefined;
+  clusterOf(url: string): string | undefined;
+  /** Stored pages, most seen first. */
+  clusters(): SeenCluster[];
+  readonly size: number;
+  options(): ResolvedHasherOptions & { k: number; layout: string };
+  toBytes(): Uint8Array;
+  /** With `options`, a snapshot made with other settings throws `SchemeMismatch`. */
+  static fromBytes(bytes: Uint8Array, options?: ContentSeenOptions): ContentSeen;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** What failed. */
+export type SimHashErrorCode =
+  | 'InvalidOption' | 'EmptyText' | 'TextTooShort' | 'InvalidUtf8' | 'InvalidWeight' | 'InvalidBits'
+  | 'WeightOverflow' | 'InvalidLayout' | 'DuplicateId' | 'UnknownId' | 'Corrupt' | 'UnsupportedVersion'
+  | 'SchemeMismatch';
+
+/** Every error thrown by this package. The instance stays usable after it. */
+export class SimHashError extends Error {
+  constructor(message: string, code: SimHashErrorCode);
+  readonly name: 'SimHashError';
+  readonly code: SimHashErrorCode;
+}
+
+// Node only (not in the browser build): atomic snapshot files. Each writes a temp file in
+// the same directory, fsyncs it, renames it over the target and fsyncs the directory.
+/** Saves `index.toBytes()` to `path` atomically. */
+export function saveIndex(index: SimHashIndex, path: string): void;
+/** Loads a file written by saveIndex. */
+export function loadIndex(path: string): SimHashIndex;
+/** Saves `seen.toBytes()` to `path` atomically. */
+export function saveSeen(seen: ContentSeen, path: string): void;
+/** Loads a file written by saveSeen; with `options`, other settings throw. */
+export function loadSeen(path: string, options?: ContentSeenOptions): ContentSeen;
+/** Writes bytes to `path` atomically and durably. */
+export function writeFileAtomic(path: string, bytes: Uint8Array): void;

@@ -1,0 +1,61 @@
+// The package as a user gets it: the tarball (`npm run pack` makes the release one; here
+// `npm pack` of the current pkg/, or $SIMHASH_TARBALL) installed offline into an empty
+// folder, then imported (ESM and CJS), `npx simhash-wasm dedup` run, and every ```js block
+// of the npm README executed there.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const pkgDir = fileURLToPath(new URL('../../pkg/', import.meta.url));
+let dir;
+const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, ...opts });
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'simhash-install-'));
+  let tarball = process.env.SIMHASH_TARBALL;
+  if (!tarball) {
+    const name = run('npm', ['pack', '--silent', '--pack-destination', dir, pkgDir]).trim().split('\n').pop();
+    tarball = join(dir, name);
+  }
+  writeFileSync(join(dir, 'package.json'), '{ "name": "install-test", "private": true }\n');
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball]);
+});
+
+test('ESM and CJS imports of the installed package work and share the error class', () => {
+  writeFileSync(join(dir, 'esm.mjs'), `
+    import { SimHasher, SimHashError, ContentSeen } from 'simhash-wasm';
+    import { createRequire } from 'node:module';
+    const cjs = createRequire(import.meta.url)('simhash-wasm');
+    const fp = new SimHasher().fingerprint('an installed package fingerprints text');
+    let ok = false;
+    try { new cjs.SimHasher().fingerprint(''); } catch (e) { ok = e instanceof SimHashError && e instanceof Error; }
+    console.log(JSON.stringify({ fp: fp.toString(), same: cjs.SimHasher === SimHasher, ok, seen: typeof ContentSeen }));
+  `);
+  writeFileSync(join(dir, 'cjs.cjs'), `
+    const { SimHasher } = require('simhash-wasm');
+    console.log(new SimHasher().fingerprint('an installed package fingerprints text').toString());
+  `);
+  const esm = JSON.parse(run('node', ['esm.mjs']));
+  assert.deepEqual({ same: esm.same, ok: esm.ok, seen: esm.seen }, { same: true, ok: true, seen: 'function' });
+  assert.equal(run('node', ['cjs.cjs']).trim(), esm.fp);
+});
+
+test('npx simhash-wasm dedup runs from the installed tarball', () => {
+  const out = run('npx', ['--offline', 'simhash-wasm', 'dedup', '--format', 'table']);
+  assert.match(out, /^cluster/);
+  assert.ok(out.split('\n').length > 10);
+});
+
+test('every js example of the npm README runs', () => {
+  const readme = readFileSync(join(dir, 'node_modules/simhash-wasm/README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.ok(blocks.length >= 3, `${blocks.length} blocks`);
+  blocks.forEach((code, i) => {
+    writeFileSync(join(dir, `readme-${i}.mjs`), code);
+    run('node', [`readme-${i}.mjs`]);
+  });
+});

@@ -1,0 +1,72 @@
+// Type test of pkg-template/index.d.ts (`tsc --noEmit -p tests/types`): every line must
+// type-check, and every `@ts-expect-error` line must be an error.
+import {
+  SimHasher, SimHashIndex, ContentSeen, CompactSet, SimHashError, htmlToText, hamming, similarity,
+  toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
+  type Fingerprint, type Match, type CheckResult, type HasherOptions,
+} from 'simhash-wasm';
+
+const opts: HasherOptions = { ngram: 6, mode: 'chars', weighting: 'sublinear', punctuation: 'collapse', html: true };
+const h = new SimHasher(opts);
+const fp: Fingerprint = h.fingerprint('text');
+const batch: BigUint64Array = h.fingerprintBatch(['a', 'b']);
+const d: number = hamming(fp, batch[0]);
+const s: number = similarity(fp, fromHex(toHex(fp)));
+const scheme: string = h.options().scheme;
+const explained = h.explain('the cat');
+const firstHash: bigint = explained.tokens[0].hash;
+const ff: bigint = fromFeatures([['a', 1]]);
+const bits: string = simhashBits([{ bits: '101', weight: 1 }]).bits;
+const v: number = hashVersion();
+const text: string = htmlToText('<p>x</p>');
+
+const ix = new SimHashIndex({ k: 3, layout: 'auto', expectedSize: 1000, ids: 'string' });
+ix.insert('a', fp);
+const ms: Match[] = ix.query(fp);
+const dist: number = ms[0].distance;
+ix.insertBatch(['b', 'c'], batch);
+const back = SimHashIndex.fromBytes(ix.toBytes());
+const size: number = back.size;
+saveIndex(ix, '/tmp/x.bin');
+const loaded: SimHashIndex = loadIndex('/tmp/x.bin');
+
+const seen = new ContentSeen({ k: 3, html: true, ngram: 6 });
+const r: CheckResult = seen.check('https://a/', '<p>hi</p>');
+const dup: boolean = r.duplicate;
+const n: number | undefined = seen.count('https://a/');
+saveSeen(seen, '/tmp/s.bin');
+const s2: ContentSeen = loadSeen('/tmp/s.bin', { k: 3, html: true });
+const clusterCount: number = s2.clusters()[0].count;
+const set = new CompactSet(batch);
+const inSet: boolean = set.containsWithin(fp, 3);
+
+try {
+  h.fingerprint('');
+} catch (e) {
+  if (e instanceof SimHashError) {
+    const code: 'EmptyText' | string = e.code;
+    const err: Error = e;
+  }
+}
+h.free();
+{
+  using scoped = new SimHasher();
+  scoped.fingerprint('x');
+}
+
+// @ts-expect-error fingerprints are bigint, not number
+const wrong: number = h.fingerprint('x');
+// @ts-expect-error unknown option
+new SimHasher({ ngramm: 3 });
+// @ts-expect-error weighting is one of three names
+new SimHasher({ weighting: 'idf' });
+// @ts-expect-error batches are BigUint64Array, not number[]
+ix.insertBatch(['a'], [1]);
+// @ts-expect-error check needs a url and a text
+seen.check('https://a/');
+// @ts-expect-error results have `distance`, not `dist`
+ms[0].dist;
+// @ts-expect-error codes are a closed set
+const badCode: SimHashError['code'] = 'NoSuchCode';
+
+export { d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
