@@ -20,5 +20,7 @@ export {
   fromHex,
   hashVersion,
   huffmanTable,
+  dedup,
+  PassageChecker,
 } from './simhash_wasm.js';
 export { SimHashError };

@@ -1,0 +1,26 @@
+// Every public export of the wasm module reaches users through every entry point: the
+// Node ESM and CJS entries and the browser entry (which lists its exports by name).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const raw = require('../../pkg/node/simhash_wasm.js');
+const publicNames = Object.keys(raw).filter((n) => !n.startsWith('__') && n !== 'initSync' && n !== 'default').sort();
+
+test('the Node entries export every public wasm export', async () => {
+  assert.ok(publicNames.length >= 15, publicNames.join(' '));
+  const esm = await import('../../pkg/index.mjs');
+  const cjs = require('../../pkg/index.cjs');
+  for (const name of publicNames) {
+    assert.equal(typeof esm[name], typeof raw[name], `ESM entry lacks ${name}`);
+    assert.equal(typeof cjs[name], typeof raw[name], `CJS entry lacks ${name}`);
+  }
+});
+
+test('the browser entry re-exports every public wasm export', () => {
+  const src = readFileSync(new URL('../../pkg/web/index.js', import.meta.url), 'utf8');
+  const listed = new Set([...src.matchAll(/^\s+(\w+),$/gm)].map((m) => m[1]));
+  for (const name of publicNames) assert.ok(listed.has(name), `pkg/web/index.js does not export ${name}`);
+});
