@@ -1459,17 +1459,7 @@ impl<I: IndexId> Index<I> {
                     let b = table.ext.bucket(q);
                     let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
                     match &table.list {
-                        None => {
-                            let base = table.base as usize + lo;
-                            for (i, &f) in
-                                self.fps[base..table.base as usize + hi].iter().enumerate()
-                            {
-                                let x = f ^ q;
-                                if x.count_ones() <= k {
-                                    self.accept(base + i, x, &seg.masks[..t], out);
-                                }
-                            }
-                        }
+                        None => self.scan_run(table, lo, hi, q, k, &seg.masks[..t], out),
                         Some(list) => {
                             let sb = table.slot_bits;
                             let qf = fold(q, 32 - sb);
@@ -1523,17 +1513,7 @@ impl<I: IndexId> Index<I> {
                     let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
                     let earlier = &seg.masks[..t];
                     match &table.list {
-                        None => {
-                            let base = table.base as usize + lo;
-                            for (i, &f) in
-                                self.fps[base..table.base as usize + hi].iter().enumerate()
-                            {
-                                let x = f ^ q;
-                                if x.count_ones() <= k {
-                                    self.accept(base + i, x, earlier, out);
-                                }
-                            }
-                        }
+                        None => self.scan_run(table, lo, hi, q, k, earlier, out),
                         Some(list) => {
                             // Gathered first, checked below in one flat loop: the fingerprint
                             // loads are independent cache misses that the CPU overlaps.
@@ -1564,6 +1544,20 @@ impl<I: IndexId> Index<I> {
             }
         }
         self.scan_buffer(q, k, out);
+    }
+
+    /// Checks bucket `lo..hi` of a table with no list, whose fingerprints lie contiguous
+    /// in slot order.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn scan_run(&self, table: &Table, lo: usize, hi: usize, q: u64, k: u32, earlier: &[u64], out: &mut Vec<(u32, u32)>) {
+        let base = table.base as usize + lo;
+        for (i, &f) in self.fps[base..table.base as usize + hi].iter().enumerate() {
+            let x = f ^ q;
+            if x.count_ones() <= k {
+                self.accept(base + i, x, earlier, out);
+            }
+        }
     }
 
     #[inline(always)]
