@@ -396,7 +396,7 @@ impl Layout {
                 .iter()
                 .map(|&kb| 4.0 + n / 2f64.powi(kb.min(1000) as i32))
                 .sum();
-            if best.as_ref().map_or(true, |(c, _)| cost < *c) {
+            if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 best = Some((cost, layout));
             }
         }
@@ -586,6 +586,28 @@ struct Table {
     /// Low bits of an entry that hold the slot.
     slot_bits: u32,
     base: u32,
+}
+
+impl Table {
+    /// The bucket of `q`: its range `lo..hi` in `list` (or in the slots from `base`).
+    #[inline(always)]
+    fn bucket_range(&self, q: u64) -> (usize, usize) {
+        let b = self.ext.bucket(q);
+        (self.dir[b] as usize, self.dir[b + 1] as usize)
+    }
+
+    /// The slots of `list[lo..hi]` whose stored fold is within `k` bits of `q`'s fold (a
+    /// necessary condition for the fingerprint to be within `k`).
+    #[inline(always)]
+    fn fold_candidates<'a>(&self, list: &'a [u32], lo: usize, hi: usize, q: u64, k: u32) -> impl Iterator<Item = u32> + 'a {
+        let (sb, base) = (self.slot_bits, self.base);
+        let qf = fold(q, 32 - sb);
+        let smask = low_bits(sb) as u32;
+        list[lo..hi]
+            .iter()
+            .filter(move |&&e| ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k)
+            .map(move |&e| base + (e & smask))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -1412,15 +1434,9 @@ impl<I: IndexId> Index<I> {
             for table in &seg.tables {
                 let Some(list) = &table.list else { continue };
                 for &q in qs {
-                    let b = table.ext.bucket(q);
-                    let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
-                    let sb = table.slot_bits;
-                    let qf = fold(q, 32 - sb);
-                    let smask = low_bits(sb) as u32;
-                    for &e in &list[lo..hi] {
-                        if ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k {
-                            sink ^= self.fps[(table.base + (e & smask)) as usize];
-                        }
+                    let (lo, hi) = table.bucket_range(q);
+                    for s in table.fold_candidates(list, lo, hi, q, k) {
+                        sink ^= self.fps[s as usize];
                     }
                 }
             }
@@ -1456,25 +1472,12 @@ impl<I: IndexId> Index<I> {
         for (qi, (&q, out)) in qs.iter().zip(outs.iter_mut()).enumerate() {
             for (si, seg) in self.segments.iter().enumerate() {
                 for (t, table) in seg.tables.iter().enumerate() {
-                    let b = table.ext.bucket(q);
-                    let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+                    let (lo, hi) = table.bucket_range(q);
                     match &table.list {
                         None => self.scan_run(table, lo, hi, q, k, &seg.masks[..t], out),
-                        Some(list) => {
-                            let sb = table.slot_bits;
-                            let qf = fold(q, 32 - sb);
-                            let smask = low_bits(sb) as u32;
-                            for &e in &list[lo..hi] {
-                                if ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k {
-                                    pend.push((
-                                        table.base + (e & smask),
-                                        qi as u16,
-                                        si as u16,
-                                        t as u16,
-                                    ));
-                                }
-                            }
-                        }
+                        Some(list) => pend.extend(
+                            table.fold_candidates(list, lo, hi, q, k).map(|s| (s, qi as u16, si as u16, t as u16)),
+                        ),
                     }
                 }
             }
@@ -1509,22 +1512,14 @@ impl<I: IndexId> Index<I> {
             for seg in &self.segments {
                 for (t, table) in seg.tables.iter().enumerate() {
                     ends[t] = cand.len();
-                    let b = table.ext.bucket(q);
-                    let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+                    let (lo, hi) = table.bucket_range(q);
                     let earlier = &seg.masks[..t];
                     match &table.list {
                         None => self.scan_run(table, lo, hi, q, k, earlier, out),
                         Some(list) => {
                             // Gathered first, checked below in one flat loop: the fingerprint
                             // loads are independent cache misses that the CPU overlaps.
-                            let sb = table.slot_bits;
-                            let qf = fold(q, 32 - sb);
-                            let smask = low_bits(sb) as u32;
-                            for &e in &list[lo..hi] {
-                                if ((u64::from(e) >> sb) as u32 ^ qf).count_ones() <= k {
-                                    cand.push(table.base + (e & smask));
-                                }
-                            }
+                            cand.extend(table.fold_candidates(list, lo, hi, q, k));
                             ends[t] = cand.len();
                         }
                     }
@@ -1583,8 +1578,7 @@ impl<I: IndexId> Index<I> {
     fn probe_exact(&self, q: u64, v: u64, out: &mut Vec<(u32, u32)>) {
         for seg in &self.segments {
             let table = &seg.tables[0];
-            let b = table.ext.bucket(v);
-            let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+            let (lo, hi) = table.bucket_range(v);
             if lo == hi {
                 continue;
             }

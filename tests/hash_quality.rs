@@ -69,8 +69,8 @@ fn flipping_one_input_bit_flips_each_output_bit_half_the_time() {
         if n < 1000.0 {
             continue;
         }
-        for ob in 0..64 {
-            let p = f64::from(flips[ib][ob]) / n;
+        for (ob, &f) in flips[ib].iter().enumerate() {
+            let p = f64::from(f) / n;
             assert!((p - 0.5).abs() < 0.05, "input bit {ib} -> output bit {ob}: {p:.3} over {n}");
         }
     }
