@@ -9,8 +9,7 @@ export SIMHASH_DEVCORPUS="${SIMHASH_DEVCORPUS:-$PWD/target/devcorpus}"
 rc=0; bash scripts/setup.sh --corpus || rc=$?
 if [ "$rc" = 3 ]; then echo "SKIP $(basename "$0" .sh) ${1:-}: the dev corpus cannot be built on this machine"; exit 0; fi
 [ "$rc" = 0 ] || exit "$rc"
-[ -f pkg/node/simhash_wasm_bg.wasm ] && [ -z "$(find src Cargo.toml pkg-template -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ] \
-  || bash scripts/build.sh
+bash scripts/build.sh --if-stale
 native=$(mktemp)
 # The native half's own RESULT line is kept, renamed, so the run ends with one RESULT line.
 cargo bench -q --bench "$what" -- "$@" 2>/dev/null | sed 's/^RESULT /native RESULT /' | tee "$native"

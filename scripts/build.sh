@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: the wasm for Node (--target nodejs) and for browsers
 # (--target web), combined with the hand-written pkg-template/. Installs missing tools first.
+# With --if-stale, does nothing when both builds exist and no source is newer than them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --if-stale ] && [ -f pkg/node/simhash_wasm_bg.wasm ] && [ -f pkg/web/simhash_wasm_bg.wasm ] \
+   && [ -z "$(find src pkg-template Cargo.toml Cargo.lock -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ]; then
+  exit 0
+fi
 bash scripts/setup.sh
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"   # npm binaryen's wasm-opt first
 

@@ -48,6 +48,14 @@ count_cargo() {
   [ "$n" -gt 0 ] || { echo "$what ran zero tests" >&2; exit 1; }
 }
 
+# Reads node --test's "# pass N" from a log; fails on zero.
+count_node() {
+  local what="$1" n
+  n=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$2")
+  echo "$what: ${n:-0} tests passed"
+  [ "${n:-0}" -gt 0 ] || { echo "$what ran zero tests" >&2; exit 1; }
+}
+
 step "cargo test (native: unit, integration, property, golden, doc tests)"
 run cargo.log cargo test
 count_cargo "cargo test" "$log/cargo.log"
@@ -59,9 +67,7 @@ count_cargo "wasm-pack test --node" "$log/wasm.log"
 step "npm package (build + node --test)"
 run build.log bash scripts/build.sh
 run node.log node --test tests/js/
-n=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/node.log")
-echo "node --test: ${n:-0} tests passed"
-[ "${n:-0}" -gt 0 ] || { echo "node --test ran zero tests" >&2; exit 1; }
+count_node "node --test" "$log/node.log"
 
 step "type test (tsc --noEmit over tests/types/usage.ts against pkg-template/index.d.ts)"
 run types.log tsc -p tests/types
@@ -70,9 +76,7 @@ echo "type test passed"
 step "browser tests (playwright-core driving Debian's chromium)"
 bash scripts/setup.sh --browser
 run browser.log node --test tests/browser/
-n=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log/browser.log")
-echo "browser tests: ${n:-0} tests passed"
-[ "${n:-0}" -gt 0 ] || { echo "the browser suite ran zero tests" >&2; exit 1; }
+count_node "browser tests" "$log/browser.log"
 
 step "quick benchmarks and the quality table (figures only; targets are not checked here)"
 bash scripts/bench.sh fingerprint --quick

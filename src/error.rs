@@ -193,7 +193,6 @@ impl Error {
         Error::InvalidOption { option, value: value.to_string(), expected: expected.into() }
     }
 
-    #[allow(dead_code)] // used by the snapshot decoder
     pub(crate) fn corrupt(what: &'static str, offset: usize, reason: impl Into<String>) -> Error {
         Error::Corrupt { what, offset, reason: reason.into() }
     }

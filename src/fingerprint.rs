@@ -343,24 +343,12 @@ impl SimHasher {
         }
         match self.opts.tokenizer {
             Tokenizer::Chars(n) => {
-                // Stream the cluster starts through a ring of the last n + 1 of them, so
-                // memory stays O(distinct features) however long the text is.
-                let bytes = self.norm.as_bytes();
                 let counter = &mut self.counter;
-                counter.reset(bytes.len());
-                let mut ring = [0usize; MAX_NGRAM + 1];
-                let mut seen = 0usize;
-                for_each_grapheme_start(&self.norm, |e| {
-                    if seen >= n {
-                        let s = ring[(seen - n) % (MAX_NGRAM + 1)];
-                        let h = if e - s <= 8 { hash_short(bytes, s, e - s) } else { hash_bytes(&bytes[s..e]) };
-                        counter.add(h);
-                        each(s, e, h);
-                    }
-                    ring[seen % (MAX_NGRAM + 1)] = e;
-                    seen += 1;
+                counter.reset(self.norm.len());
+                let units = for_each_char_ngram(&self.norm, n, |start, end, h| {
+                    counter.add(h);
+                    each(start, end, h);
                 });
-                let units = seen - 1;
                 if units < n {
                     return Err(Error::TextTooShort { units, needed: n, unit: "characters" });
                 }
@@ -422,6 +410,25 @@ impl SimHasher {
         }
         Ok(acc.sums)
     }
+}
+
+/// Calls `f(start, end, hash)` for every run of `n` grapheme clusters of `text` (`n` from
+/// 1 to [`MAX_NGRAM`]), in order, and returns the number of clusters. The cluster starts
+/// stream through a ring of the last `n + 1` of them, so memory stays constant however
+/// long the text is.
+pub(crate) fn for_each_char_ngram(text: &str, n: usize, mut f: impl FnMut(usize, usize, u64)) -> usize {
+    let bytes = text.as_bytes();
+    let mut ring = [0usize; MAX_NGRAM + 1];
+    let mut seen = 0usize;
+    for_each_grapheme_start(text, |e| {
+        if seen >= n {
+            let s = ring[(seen - n) % (MAX_NGRAM + 1)];
+            f(s, e, if e - s <= 8 { hash_short(bytes, s, e - s) } else { hash_bytes(&bytes[s..e]) });
+        }
+        ring[seen % (MAX_NGRAM + 1)] = e;
+        seen += 1;
+    });
+    seen - 1
 }
 
 /// The fingerprint of caller-supplied features, such as `[("Apache", 10.0), ("Hadoop", 15.0)]`.

@@ -22,10 +22,9 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::fingerprint::MAX_NGRAM;
-use crate::hash::{hash_bytes, hash_short};
+use crate::fingerprint::{for_each_char_ngram, MAX_NGRAM};
+use crate::hash::hash_bytes;
 use crate::normalize::{normalize_into, NormalizeOptions, Punctuation};
-use crate::tokenize::for_each_grapheme_start;
 
 /// The shingle size the verification defaults to: 4, as the dev corpus's ground truth.
 pub const DEFAULT_SHINGLE: usize = 4;
@@ -48,20 +47,10 @@ impl ShingleSet {
         if norm.is_empty() {
             return Err(Error::EmptyText);
         }
-        let bytes = norm.as_bytes();
-        let mut hashes = Vec::with_capacity(bytes.len());
-        let mut ring = [0usize; MAX_NGRAM + 1];
-        let mut seen = 0usize;
-        for_each_grapheme_start(&norm, |e| {
-            if seen >= n {
-                let s = ring[(seen - n) % (MAX_NGRAM + 1)];
-                hashes.push(if e - s <= 8 { hash_short(bytes, s, e - s) } else { hash_bytes(&bytes[s..e]) });
-            }
-            ring[seen % (MAX_NGRAM + 1)] = e;
-            seen += 1;
-        });
+        let mut hashes = Vec::with_capacity(norm.len());
+        for_each_char_ngram(&norm, n, |_, _, h| hashes.push(h));
         if hashes.is_empty() {
-            hashes.push(hash_bytes(bytes));
+            hashes.push(hash_bytes(norm.as_bytes()));
         }
         hashes.sort_unstable();
         hashes.dedup();
