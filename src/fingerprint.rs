@@ -20,7 +20,7 @@ use std::sync::Arc;
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::error::{Error, Result};
-use crate::hash::{hash_bytes, hash_short, hash_str};
+use crate::hash::{hash_at, hash_str};
 use crate::normalize::{normalize_into, NormalizeOptions};
 use crate::tokenize::{for_each_grapheme_start, word_shingles};
 use crate::weight::{check_weight, quantize, IdfTable, Weighting, WEIGHT_SCALE};
@@ -263,13 +263,8 @@ impl SimHasher {
     pub fn fingerprint128(&mut self, text: &str) -> Result<(u64, u64)> {
         self.count_features(text, |_, _, _| {})?;
         let lo = sign(&self.sums()?);
-        // Re-mix the keys in place (the lookup table goes stale, but only `sums` runs
-        // before the next text resets it).
-        for e in &mut self.counter.entries {
-            e.key = crate::hash::mix(e.key ^ 0xD6E8_FEB8_6659_FD93);
-        }
-        let hi = self.sums().map(|s| sign(&s));
-        Ok((lo, hi?))
+        let hi = sign(&self.sums_of(|h| crate::hash::mix(h ^ 0xD6E8_FEB8_6659_FD93))?);
+        Ok((lo, hi))
     }
 
     /// The fingerprint of UTF-8 bytes. Invalid UTF-8 is an [`Error::InvalidUtf8`] (never
@@ -383,10 +378,17 @@ impl SimHasher {
 
     /// The 64 sums, in fixed point, from the counted features.
     fn sums(&self) -> Result<[i64; 64]> {
+        self.sums_of(|h| h)
+    }
+
+    /// The 64 sums with each feature's hyperplane bits taken from `bits(hash)` (its
+    /// weight still comes from the hash itself).
+    #[inline(always)]
+    fn sums_of(&self, bits: impl Fn(u64) -> u64) -> Result<[i64; 64]> {
         let mut acc = Accumulator::default();
         if self.idf.is_some() {
             for (h, tf) in self.counter.entries() {
-                acc.add_weighted(h, quantize(self.weight_of(h, tf)))?;
+                acc.add_weighted(bits(h), quantize(self.weight_of(h, tf)))?;
             }
             return Ok(acc.sums);
         }
@@ -397,9 +399,9 @@ impl SimHasher {
         for (h, tf) in self.counter.entries() {
             let class = if binary { 1 } else { tf as usize };
             if class < CLASSES {
-                classes[class].add(h);
+                classes[class].add(bits(h));
             } else {
-                acc.add_weighted(h, quantize(self.opts.weighting.tf_weight(tf)))?;
+                acc.add_weighted(bits(h), quantize(self.opts.weighting.tf_weight(tf)))?;
             }
         }
         for (class, cc) in classes.iter_mut().enumerate().skip(1) {
@@ -417,15 +419,16 @@ impl SimHasher {
 /// stream through a ring of the last `n + 1` of them, so memory stays constant however
 /// long the text is.
 pub(crate) fn for_each_char_ngram(text: &str, n: usize, mut f: impl FnMut(usize, usize, u64)) -> usize {
+    const RING: usize = (MAX_NGRAM + 1).next_power_of_two();
     let bytes = text.as_bytes();
-    let mut ring = [0usize; MAX_NGRAM + 1];
+    let mut ring = [0usize; RING];
     let mut seen = 0usize;
     for_each_grapheme_start(text, |e| {
         if seen >= n {
-            let s = ring[(seen - n) % (MAX_NGRAM + 1)];
-            f(s, e, if e - s <= 8 { hash_short(bytes, s, e - s) } else { hash_bytes(&bytes[s..e]) });
+            let s = ring[(seen - n) % RING];
+            f(s, e, hash_at(bytes, s, e - s));
         }
-        ring[seen % (MAX_NGRAM + 1)] = e;
+        ring[seen % RING] = e;
         seen += 1;
     });
     seen - 1
@@ -585,25 +588,10 @@ impl Accumulator {
 /// are added one by one.
 const CLASSES: usize = 8;
 
-/// `SPREAD[b]` has byte `i` equal to bit `i` of `b`.
-static SPREAD: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if b & (1 << i) != 0 {
-                t[b] |= 1 << (8 * i);
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
 /// Counts, for each of the 64 bit positions, how many added hashes have that bit set:
-/// eight SWAR words of eight byte-counters each, flushed every 255 hashes.
+/// eight SWAR words of eight byte-counters each, flushed every 255 hashes. Word `m` counts
+/// bits `m, m + 8, ..., m + 56`: `(h >> m) & 0x0101..01` puts each of them in its own byte,
+/// so one hash costs eight shift-mask-adds and no table lookups.
 #[derive(Clone, Debug)]
 struct ColumnCounter {
     bytes: [u64; 8],
@@ -619,10 +607,12 @@ impl Default for ColumnCounter {
 }
 
 impl ColumnCounter {
+    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+
     #[inline(always)]
     fn add(&mut self, h: u64) {
         for (m, acc) in self.bytes.iter_mut().enumerate() {
-            *acc += SPREAD[((h >> (8 * m)) & 0xFF) as usize];
+            *acc += (h >> m) & Self::LOW_BITS;
         }
         self.n += 1;
         self.pending += 1;
@@ -633,8 +623,8 @@ impl ColumnCounter {
 
     fn flush(&mut self) {
         for (m, acc) in self.bytes.iter_mut().enumerate() {
-            for i in 0..8 {
-                self.counts[8 * m + i] += ((*acc >> (8 * i)) & 0xFF) as u32;
+            for j in 0..8 {
+                self.counts[8 * j + m] += ((*acc >> (8 * j)) & 0xFF) as u32;
             }
             *acc = 0;
         }

@@ -75,25 +75,30 @@ pub fn hash_str(s: &str) -> u64 {
     hash_bytes(s.as_bytes())
 }
 
-/// [`hash_bytes`] of `buf[start..start + len]`, for `len <= 8`: reads one unaligned word
-/// and masks it, so short features are hashed with no byte loop (near the end of `buf`,
-/// where no whole word is left, it falls back to `hash_bytes`). Equal to `hash_bytes` on
-/// every input (unit test below).
+/// [`hash_bytes`] of `buf[start..start + len]`, read as whole little-endian words straight
+/// from `buf`: the last, partial word is loaded whole and masked, so there is no byte loop.
+/// Near the end of `buf`, where that word would run past it, it falls back to
+/// `hash_bytes`. Equal to `hash_bytes` on every input (unit test below).
 #[inline(always)]
-pub(crate) fn hash_short(buf: &[u8], start: usize, len: usize) -> u64 {
-    debug_assert!(len <= 8);
-    let word = match buf.get(start..start + 8) {
-        Some(s) => u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]),
-        None => return hash_bytes(&buf[start..start + len]),
-    };
-    let h = SEED ^ (len as u64).wrapping_mul(P);
-    if len == 8 {
-        mix(((h ^ word).wrapping_mul(P)).rotate_left(31))
-    } else {
-        // len in 0..8: keep the low `len` bytes. (len == 0 shifts by 64, so go via u128.)
-        let mask = ((1u128 << (8 * len)) - 1) as u64;
-        mix(h ^ (word & mask))
+pub(crate) fn hash_at(buf: &[u8], start: usize, len: usize) -> u64 {
+    let whole_end = start + (len & !7);
+    if whole_end + 8 > buf.len() {
+        return hash_bytes(&buf[start..start + len]);
     }
+    let word = |p: usize| {
+        let s = &buf[p..p + 8];
+        u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
+    };
+    let mut h = SEED ^ (len as u64).wrapping_mul(P);
+    let mut p = start;
+    while p < whole_end {
+        h = (h ^ word(p)).wrapping_mul(P).rotate_left(31);
+        p += 8;
+    }
+    let rest = len & 7;
+    // The low `rest` bytes of the next word (none when rest == 0: 1 << 0 minus 1 is 0).
+    let mask = (1u64 << (8 * rest)).wrapping_sub(1);
+    mix(h ^ (word(p) & mask))
 }
 
 /// Number of differing bits between two fingerprints.
@@ -147,17 +152,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn short_path_equals_reference_for_every_length_and_offset() {
-        let text = "héllo wörld, 你好世界 and more ascii text here!!".as_bytes();
-        let mut buf = text.to_vec();
-        buf.extend_from_slice(&[0xAB; 8]); // garbage padding must be masked away
-        for start in 0..text.len() {
-            for len in 0..=8.min(text.len() - start) {
-                assert_eq!(
-                    hash_short(&buf, start, len),
-                    hash_bytes(&text[start..start + len]),
-                    "start {start} len {len}"
-                );
+    fn word_path_equals_reference_for_every_length_and_offset() {
+        let text = "héllo wörld, 你好世界 and more ascii text here, long enough for 40-byte features!!".as_bytes();
+        for padding in [0, 3, 8] {
+            // Garbage after the feature must be masked away; no padding exercises the fallback.
+            let mut buf = text.to_vec();
+            buf.extend(std::iter::repeat_n(0xAB, padding));
+            for start in 0..text.len() {
+                for len in 0..=40.min(text.len() - start) {
+                    assert_eq!(
+                        hash_at(&buf, start, len),
+                        hash_bytes(&text[start..start + len]),
+                        "start {start} len {len} padding {padding}"
+                    );
+                }
             }
         }
     }

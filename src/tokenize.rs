@@ -42,6 +42,21 @@ fn simple(c: char) -> bool {
     matches!(c as u32, 0x20..=0x7E | 0x4E00..=0x9FFF | 0x3400..=0x4DBF)
 }
 
+/// The UTF-8 length of the character at `bytes[i]` if it is [`simple`], else 0, read from
+/// its lead bytes without decoding it: printable ASCII is one byte; U+3400..U+4DBF and
+/// U+4E00..U+9FFF are three bytes led by E3 90..BF, E4 (but not E4 B7, which is
+/// U+4DC0..U+4DFF, the Yijing hexagrams) and E5..E9. `i` must be a char boundary.
+#[inline(always)]
+fn simple_len(bytes: &[u8], i: usize) -> usize {
+    match bytes[i] {
+        0x20..=0x7E => 1,
+        0xE5..=0xE9 => 3,
+        0xE3 if bytes[i + 1] >= 0x90 => 3,
+        0xE4 if bytes[i + 1] != 0xB7 => 3,
+        _ => 0,
+    }
+}
+
 /// Appends the byte offset of every grapheme cluster start in `text` to `out`, then
 /// `text.len()`. See [`for_each_grapheme_start`].
 pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
@@ -58,21 +73,15 @@ pub fn for_each_grapheme_start(text: &str, mut f: impl FnMut(usize)) {
     let mut i = 0;
     // Invariant: i is a boundary, and the char before i (if any) is simple.
     while i < bytes.len() {
-        let b = bytes[i];
-        if (0x20..=0x7E).contains(&b) && bytes.get(i + 1).is_none_or(|&n| (0x20..=0x7E).contains(&n)) {
+        let w = simple_len(bytes, i);
+        if w != 0 && (i + w == bytes.len() || simple_len(bytes, i + w) != 0) {
             f(i);
-            i += 1;
-            continue;
-        }
-        let c = text[i..].chars().next().unwrap_or('\0');
-        let next = text[i + c.len_utf8()..].chars().next();
-        if simple(c) && next.is_none_or(simple) {
-            f(i);
-            i += c.len_utf8();
+            i += w;
             continue;
         }
         // Slow stretch: from i (a boundary: the char before is simple, or i == 0) to the
         // next position between two simple characters (or the end).
+        let c = text[i..].chars().next().unwrap_or('\0');
         let mut j = i + c.len_utf8();
         let mut prev_simple = simple(c);
         while j < bytes.len() {

@@ -28,6 +28,24 @@ pub fn set_error_class(class: js_sys::Function) {
     ERROR_CLASS.with(|c| *c.borrow_mut() = Some(class));
 }
 
+/// Benchmark hook, not part of the public API: copies `texts` into wasm memory once, then
+/// times `rounds` passes of the core's `fingerprint` over them, all inside wasm, and
+/// returns the milliseconds. `npm run bench:fingerprint` compares it with
+/// `fingerprintBatch` to isolate what the JS boundary costs.
+#[wasm_bindgen(js_name = __benchCore, skip_typescript)]
+pub fn bench_core(texts: Vec<String>, rounds: u32) -> Result<f64, JsValue> {
+    let mut hasher = fingerprint::SimHasher::new(Options::default()).map_err(js_error)?;
+    let mut sink = 0u64;
+    let start = js_sys::Date::now();
+    for _ in 0..rounds {
+        for t in &texts {
+            sink ^= hasher.fingerprint(t).unwrap_or(0);
+        }
+    }
+    std::hint::black_box(sink);
+    Ok(js_sys::Date::now() - start)
+}
+
 /// The module's `WebAssembly.Memory`, for memory tests (release builds of the Node glue
 /// do not expose it otherwise). Not part of the public API.
 #[wasm_bindgen(js_name = __memory, skip_typescript)]

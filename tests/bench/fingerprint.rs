@@ -4,6 +4,10 @@
 //!
 //! Usage: `cargo bench --bench fingerprint -- [--quick]`. Prints a table, then one line
 //! `NATIVE {json}` that `scripts/bench-fingerprint.mjs` reads.
+//!
+//! `-- --profile N` instead fingerprints the quick slice exactly N times and prints the
+//! xor of the fingerprints: a fixed amount of work, for `valgrind --tool=callgrind` or
+//! `perf record` (instruction counts are repeatable where wall-clock times are not).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -68,7 +72,21 @@ fn peak_rss_mb() -> f64 {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--profile") {
+        let rounds: usize = args.get(i + 1).and_then(|r| r.parse().ok()).expect("--profile N");
+        let (en, zh) = load(true);
+        let mut h = SimHasher::new(Options::default()).expect("default options");
+        let mut x = 0u64;
+        for _ in 0..rounds {
+            for t in en.iter().chain(&zh) {
+                x ^= h.fingerprint(t).unwrap_or(0);
+            }
+        }
+        println!("xor of fingerprints: {x:016x}");
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
     let min_s = if quick { 0.3 } else { 2.0 };
     let (en, zh) = load(quick);
     let all: Vec<String> = en.iter().chain(&zh).cloned().collect();
