@@ -416,21 +416,33 @@ impl SimHasher {
 
 /// Calls `f(start, end, hash)` for every run of `n` grapheme clusters of `text` (`n` from
 /// 1 to [`MAX_NGRAM`]), in order, and returns the number of clusters. The cluster starts
-/// stream through a ring of the last `n + 1` of them, so memory stays constant however
-/// long the text is.
+/// are gathered in blocks of a fixed-size buffer and each block's n-grams hashed in one
+/// tight loop (the last `n` starts carry over to the next block), so memory stays
+/// constant however long the text is.
 pub(crate) fn for_each_char_ngram(text: &str, n: usize, mut f: impl FnMut(usize, usize, u64)) -> usize {
-    const RING: usize = (MAX_NGRAM + 1).next_power_of_two();
+    const BLOCK: usize = 256;
     let bytes = text.as_bytes();
-    let mut ring = [0usize; RING];
-    let mut seen = 0usize;
-    for_each_grapheme_start(text, |e| {
-        if seen >= n {
-            let s = ring[(seen - n) % RING];
+    let mut starts = [0usize; BLOCK];
+    let mut len = 0; // starts in use
+    let mut seen = 0usize; // starts seen in all
+    let mut hash_block = |starts: &[usize]| {
+        for (&s, &e) in starts.iter().zip(&starts[n..]) {
             f(s, e, hash_at(bytes, s, e - s));
         }
-        ring[seen % RING] = e;
+    };
+    for_each_grapheme_start(text, |e| {
+        starts[len] = e;
+        len += 1;
         seen += 1;
+        if len == BLOCK {
+            hash_block(&starts);
+            starts.copy_within(BLOCK - n.., 0);
+            len = n;
+        }
     });
+    if len > n {
+        hash_block(&starts[..len]);
+    }
     seen - 1
 }
 
