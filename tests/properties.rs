@@ -165,3 +165,50 @@ fn every_setting_handles_random_text_without_panicking() {
         }
     }
 }
+
+/// The fast fingerprint path (block-buffered grapheme starts, word-read hashes, the
+/// hash-table counter, per-class bit counting) equals a naive reference built from
+/// `char_ngrams`, `hash_str`, a `HashMap` of term frequencies and one signed add per bit,
+/// on texts long enough to span several blocks of starts, for every n and weighting.
+#[test]
+fn fast_fingerprint_equals_a_naive_reference() {
+    use simhash_wasm::hash::hash_str;
+    use simhash_wasm::tokenize::char_ngrams;
+    use std::collections::HashMap;
+    let mut rng = Rng(6);
+    for case in 0..120 {
+        // Mostly ASCII and CJK (the fast paths), salted with everything else.
+        let len = below(&mut rng, 1500);
+        let text: String = (0..len)
+            .map(|_| match below(&mut rng, 10) {
+                0..=5 => ["t", "h", "e", " ", "a", "n"][below(&mut rng, 6)],
+                6..=7 => ["上", "海", "赛", "港"][below(&mut rng, 4)],
+                _ => ALPHABET[below(&mut rng, ALPHABET.len())],
+            })
+            .collect();
+        for n in [1, 2, 3, 5, 6, 8, 9, 16] {
+            for w in [Weighting::Binary, Weighting::Tf, Weighting::Sublinear] {
+                let mut h = SimHasher::new(Options { tokenizer: Tokenizer::Chars(n), weighting: w, normalize: N::default() }).unwrap();
+                let Ok(e) = h.explain(&text) else { continue };
+                let want: Vec<(usize, usize, u64)> =
+                    char_ngrams(&e.normalized, n).map(|g| (g.start, g.end, hash_str(g.text))).collect();
+                let got: Vec<(usize, usize, u64)> = e.tokens.iter().map(|t| (t.start, t.end, t.hash)).collect();
+                assert_eq!(got, want, "case {case} n {n}: tokens");
+                let mut tf: HashMap<u64, u32> = HashMap::new();
+                for &(_, _, hash) in &want {
+                    *tf.entry(hash).or_default() += 1;
+                }
+                let mut sums = [0f64; 64];
+                for t in e.tokens.iter().filter(|t| t.first) {
+                    assert_eq!(t.tf, tf[&t.hash], "case {case} n {n}: tf");
+                    for (i, s) in sums.iter_mut().enumerate() {
+                        *s += if t.hash >> i & 1 == 1 { t.weight } else { -t.weight };
+                    }
+                }
+                assert_eq!(e.sums, sums, "case {case} n {n} {w:?}: sums");
+                let fp = sums.iter().enumerate().fold(0u64, |fp, (i, &s)| fp | (u64::from(s > 0.0) << i));
+                assert_eq!(h.fingerprint(&text).unwrap(), fp, "case {case} n {n} {w:?}: fingerprint");
+            }
+        }
+    }
+}
