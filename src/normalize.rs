@@ -93,7 +93,9 @@ pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
     out.clear();
     out.reserve(text.len());
     let mut sink = Sink { out, opts, pending_space: false, in_punct: false };
-    if opts.nfkc {
+    // ASCII is its own NFKC form: an all-ASCII text (most English pages) skips the scan
+    // for stretches that need the NFKC machinery.
+    if opts.nfkc && !text.is_ascii() {
         nfkc_into(text, &mut sink);
     } else {
         sink.push_str(text);
