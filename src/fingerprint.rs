@@ -394,16 +394,22 @@ impl SimHasher {
         }
         // Without idf, a feature's weight depends only on its tf: count bits per tf class
         // with byte counters and multiply once per class.
+        // Most features occur once: class 1 gets a counter of its own, a local the compiler
+        // keeps in registers, and joins the others at the end.
         let binary = self.opts.weighting == Weighting::Binary;
+        let mut ones = ColumnCounter::default();
         let mut classes: [ColumnCounter; CLASSES] = Default::default();
         for (h, tf) in self.counter.entries() {
             let class = if binary { 1 } else { tf as usize };
-            if class < CLASSES {
+            if class == 1 {
+                ones.add(bits(h));
+            } else if class < CLASSES {
                 classes[class].add(bits(h));
             } else {
                 acc.add_weighted(bits(h), quantize(self.opts.weighting.tf_weight(tf)))?;
             }
         }
+        classes[1] = ones;
         for (class, cc) in classes.iter_mut().enumerate().skip(1) {
             if cc.n > 0 {
                 cc.flush();
@@ -600,47 +606,76 @@ impl Accumulator {
 /// are added one by one.
 const CLASSES: usize = 8;
 
-/// Counts, for each of the 64 bit positions, how many added hashes have that bit set:
-/// eight SWAR words of eight byte-counters each, flushed every 255 hashes. Word `m` counts
-/// bits `m, m + 8, ..., m + 56`: `(h >> m) & 0x0101..01` puts each of them in its own byte,
-/// so one hash costs eight shift-mask-adds and no table lookups.
+/// Counts, for each of the 64 bit positions, how many added hashes have that bit set, with
+/// SWAR counters in two stages:
+///
+/// - four words of sixteen 4-bit counters: word `m` counts bits `m, m + 4, ..., m + 60`
+///   (`(h >> m) & 0x1111..11` puts each in its own nibble), so a hash costs four
+///   shift-mask-adds; they are spilled every 15 hashes, before a nibble can overflow,
+/// - into eight words of eight byte counters: word `q` counts bits `q, q + 8, ..., q + 56`
+///   (the low nibbles of word `m` are bits `m + 8k`, its high nibbles bits `m + 4 + 8k`),
+///   which go to the `u32` totals every 17 spills (255 hashes).
 #[derive(Clone, Debug)]
 struct ColumnCounter {
+    nibbles: [u64; 4],
     bytes: [u64; 8],
+    /// Hashes in `nibbles`, and spills in `bytes`.
     pending: u32,
+    spills: u32,
     counts: [u32; 64],
     n: u32,
 }
 
 impl Default for ColumnCounter {
     fn default() -> Self {
-        ColumnCounter { bytes: [0; 8], pending: 0, counts: [0; 64], n: 0 }
+        ColumnCounter { nibbles: [0; 4], bytes: [0; 8], pending: 0, spills: 0, counts: [0; 64], n: 0 }
     }
 }
 
 impl ColumnCounter {
-    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+    const NIBBLE_LOW_BITS: u64 = 0x1111_1111_1111_1111;
+    const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
 
     #[inline(always)]
     fn add(&mut self, h: u64) {
-        for (m, acc) in self.bytes.iter_mut().enumerate() {
-            *acc += (h >> m) & Self::LOW_BITS;
+        for (m, acc) in self.nibbles.iter_mut().enumerate() {
+            *acc += (h >> m) & Self::NIBBLE_LOW_BITS;
         }
         self.n += 1;
         self.pending += 1;
-        if self.pending == 255 {
-            self.flush();
+        if self.pending == 15 {
+            self.spill();
         }
     }
 
-    fn flush(&mut self) {
-        for (m, acc) in self.bytes.iter_mut().enumerate() {
-            for j in 0..8 {
-                self.counts[8 * j + m] += ((*acc >> (8 * j)) & 0xFF) as u32;
+    fn spill(&mut self) {
+        for m in 0..4 {
+            let w = self.nibbles[m];
+            self.bytes[m] += w & Self::LOW_NIBBLES;
+            self.bytes[m + 4] += (w >> 4) & Self::LOW_NIBBLES;
+            self.nibbles[m] = 0;
+        }
+        self.pending = 0;
+        self.spills += 1;
+        if self.spills == 17 {
+            self.flush_bytes();
+        }
+    }
+
+    fn flush_bytes(&mut self) {
+        for (q, acc) in self.bytes.iter_mut().enumerate() {
+            for k in 0..8 {
+                self.counts[8 * k + q] += ((*acc >> (8 * k)) & 0xFF) as u32;
             }
             *acc = 0;
         }
-        self.pending = 0;
+        self.spills = 0;
+    }
+
+    /// Moves everything pending into `counts`.
+    fn flush(&mut self) {
+        self.spill();
+        self.flush_bytes();
     }
 }
 
@@ -743,5 +778,37 @@ impl Counter {
     /// `(hash, tf)` of every distinct feature, in first-occurrence order.
     fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.entries.iter().map(|e| (e.key, e.count))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SWAR stages never overflow and land every bit in its column: all-ones hashes
+    /// (every counter at its maximum between spills), single bits, and a reference count.
+    #[test]
+    fn column_counter_counts_every_bit() {
+        for total in [0u32, 1, 14, 15, 16, 254, 255, 256, 1000, 4097] {
+            let mut c = ColumnCounter::default();
+            for _ in 0..total {
+                c.add(u64::MAX);
+            }
+            c.flush();
+            assert_eq!((c.n, c.counts), (total, [total; 64]), "{total} all-ones hashes");
+        }
+        let mut c = ColumnCounter::default();
+        let mut want = [0u32; 64];
+        let mut x = 0x243F_6A88_85A3_08D3u64;
+        for i in 0..3000u32 {
+            x = crate::hash::mix(x.wrapping_add(u64::from(i)));
+            let h = if i % 7 == 0 { 1 << (i % 64) } else { x };
+            for (b, w) in want.iter_mut().enumerate() {
+                *w += (h >> b & 1) as u32;
+            }
+            c.add(h);
+        }
+        c.flush();
+        assert_eq!(c.counts, want);
     }
 }
