@@ -2,7 +2,8 @@
 //! template, markup, scripts, styles, comments or entity spelling.
 //!
 //! The HTML is tokenized by [`html5gum`] (a WHATWG tokenizer: the spec's states, the full
-//! named-entity table, and no tree builder). On top of its tokens:
+//! named-entity table, and no tree builder), through an emitter of our own that keeps only
+//! tag names and character data (no token is allocated). On top of that:
 //!
 //! - the content of `script`, `style`, `noscript`, `template`, `head` (with its `title`),
 //!   `iframe`, `object`, `svg` and `math` is dropped, and so are comments and doctypes;
@@ -22,7 +23,9 @@
 //! assert_eq!(html_to_text(html), "Fish & chips\ncafé");
 //! ```
 
-use html5gum::{DefaultEmitter, Token, Tokenizer};
+use std::convert::Infallible;
+
+use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 
 /// Elements whose whole content is not text a reader sees.
 const SKIP: &[&[u8]] = &[
@@ -49,43 +52,151 @@ pub fn html_to_text(html: &str) -> String {
 /// [`html_to_text`] into a caller's buffer (cleared first), to reuse its allocation.
 pub fn html_to_text_into(html: &str, out: &mut String) {
     out.clear();
-    let mut emitter = DefaultEmitter::default();
-    // Switches to the raw-text states after <script>, <style>, <textarea> ... (html5gum's
-    // `naive_next_state`), so their content is one string token and a `<` inside a script
-    // is not read as a tag.
-    emitter.naively_switch_states(true);
-    let mut w = Writer { out, pending: Gap::None };
-    // Names of the open elements whose content is skipped, innermost last.
-    let mut skipping: Vec<Vec<u8>> = Vec::new();
-    for token in Tokenizer::new_with_emitter(html, emitter) {
-        let Ok(token) = token;
-        match token {
-            Token::StartTag(tag) => {
-                let name = tag.name.as_slice();
-                if name == b"body" {
-                    // An unclosed <head> (or <title>) ends where the body starts.
-                    skipping.clear();
-                }
-                if SKIP.contains(&name) {
-                    if !tag.self_closing && !is_void(name) {
-                        skipping.push(name.to_vec());
-                    }
-                } else if BLOCK.contains(&name) {
-                    w.block();
-                }
+    let emitter = TextEmitter {
+        w: Writer { out, pending: Gap::None },
+        text: Vec::new(),
+        name: Vec::new(),
+        last_start_tag: Vec::new(),
+        end_tag: false,
+        self_closing: false,
+        skipping: Vec::new(),
+    };
+    // The emitter consumes every token itself (its token type is `Infallible`), and
+    // reading a `&str` cannot fail, so this never returns an error.
+    let Ok(()) = Tokenizer::new_with_emitter(html, emitter).finish();
+}
+
+/// An [`Emitter`] that turns html5gum's tokenizer callbacks straight into text: it keeps
+/// only what [`html_to_text`] needs (tag names, the self-closing flag, character data) and
+/// drops attributes, comments, doctypes and parse errors as they come, so no token is
+/// allocated. This is also smaller in wasm than html5gum's `DefaultEmitter`
+/// (see the comment on html5gum in Cargo.toml).
+struct TextEmitter<'a> {
+    w: Writer<'a>,
+    /// Character data since the last tag (decoded character references included).
+    text: Vec<u8>,
+    /// The name of the tag being read.
+    name: Vec<u8>,
+    /// The name of the last start tag, for the raw-text states' "appropriate end tag"
+    /// test; cleared by an end tag (as html5gum's own emitters do).
+    last_start_tag: Vec<u8>,
+    end_tag: bool,
+    self_closing: bool,
+    /// Names of the open elements whose content is skipped, innermost last.
+    skipping: Vec<Vec<u8>>,
+}
+
+impl TextEmitter<'_> {
+    /// Writes the character data read since the last tag, unless it is inside a skipped
+    /// element.
+    fn flush_text(&mut self) {
+        if !self.text.is_empty() {
+            if self.skipping.is_empty() {
+                self.w.text(&String::from_utf8_lossy(&self.text));
             }
-            Token::EndTag(tag) => {
-                let name = tag.name.as_slice();
-                if let Some(at) = skipping.iter().rposition(|n| n.as_slice() == name) {
-                    skipping.truncate(at);
-                } else if BLOCK.contains(&name) {
-                    w.block();
-                }
-            }
-            Token::String(s) if skipping.is_empty() => w.text(&String::from_utf8_lossy(s.as_slice())),
-            _ => {}
+            self.text.clear();
         }
     }
+}
+
+impl Emitter for TextEmitter<'_> {
+    type Token = Infallible;
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.last_start_tag.clear();
+        self.last_start_tag.extend_from_slice(last_start_tag.unwrap_or_default());
+    }
+
+    fn emit_eof(&mut self) {
+        self.flush_text();
+    }
+
+    fn emit_error(&mut self, _: Error) {}
+
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn pop_token(&mut self) -> Option<Infallible> {
+        None
+    }
+
+    fn emit_string(&mut self, s: &[u8]) {
+        self.text.extend_from_slice(s);
+    }
+
+    fn init_start_tag(&mut self) {
+        self.name.clear();
+        self.end_tag = false;
+        self.self_closing = false;
+    }
+
+    fn init_end_tag(&mut self) {
+        self.name.clear();
+        self.end_tag = true;
+        self.self_closing = false;
+    }
+
+    fn emit_current_tag(&mut self) -> Option<State> {
+        self.flush_text();
+        let name = self.name.as_slice();
+        if self.end_tag {
+            self.last_start_tag.clear();
+            if let Some(at) = self.skipping.iter().rposition(|n| n.as_slice() == name) {
+                self.skipping.truncate(at);
+            } else if BLOCK.contains(&name) {
+                self.w.block();
+            }
+            None
+        } else {
+            if name == b"body" {
+                // An unclosed <head> (or <title>) ends where the body starts.
+                self.skipping.clear();
+            }
+            if SKIP.contains(&name) {
+                if !self.self_closing && !is_void(name) {
+                    self.skipping.push(name.to_vec());
+                }
+            } else if BLOCK.contains(&name) {
+                self.w.block();
+            }
+            std::mem::swap(&mut self.last_start_tag, &mut self.name);
+            // Switches to the raw-text states after <script>, <style>, <textarea> ...
+            // (html5gum's `naive_next_state`, as its `DefaultEmitter` does when told to),
+            // so their content is character data and a `<` inside a script is not a tag.
+            naive_next_state(&self.last_start_tag)
+        }
+    }
+
+    fn set_self_closing(&mut self) {
+        if !self.end_tag {
+            self.self_closing = true;
+        }
+    }
+
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.name.extend_from_slice(s);
+    }
+
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        self.end_tag && !self.last_start_tag.is_empty() && self.last_start_tag == self.name
+    }
+
+    // Comments, doctypes and attributes are not text: nothing to keep.
+    fn init_comment(&mut self) {}
+    fn emit_current_comment(&mut self) {}
+    fn emit_current_doctype(&mut self) {}
+    fn set_force_quirks(&mut self) {}
+    fn push_comment(&mut self, _: &[u8]) {}
+    fn push_doctype_name(&mut self, _: &[u8]) {}
+    fn init_doctype(&mut self) {}
+    fn init_attribute(&mut self) {}
+    fn push_attribute_name(&mut self, _: &[u8]) {}
+    fn push_attribute_value(&mut self, _: &[u8]) {}
+    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
+    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
+    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
+    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
 }
 
 fn is_void(name: &[u8]) -> bool {
@@ -203,6 +314,112 @@ mod tests {
         assert_eq!(html_to_text("<ul><li>a</li><li>b</li></ul>x<br>y<b>z</b>w"), "a\nb\nx\ny zw".replace(" zw", "zw"));
         assert_eq!(html_to_text("   "), "");
         assert_eq!(html_to_text(""), "");
+    }
+
+    #[test]
+    fn character_references_follow_the_spec() {
+        // Legacy names without `;` (only those the spec lists), numeric and hex forms,
+        // a missing `;` after a number, C1 replacements (&#128; is the euro sign), and
+        // U+FFFD for NUL, surrogates and numbers past U+10FFFF.
+        assert_eq!(
+            html_to_text("&amp &ampx &amp; &notin; &notit; &copy2024 &#128; &#x20AC; &#0; &#xD800; &#1114112; &#65 &#x41z"),
+            "& &x & \u{2209} \u{ac}it; \u{a9}2024 \u{20ac} \u{20ac} \u{fffd} \u{fffd} \u{fffd} A Az"
+        );
+        assert_eq!(html_to_text("a &lt b &gt c"), "a < b > c");
+        // A reference in an attribute is not text.
+        assert_eq!(html_to_text("<img alt=\"&lt;\">q"), "q");
+    }
+
+    #[test]
+    fn raw_text_elements_are_not_parsed_as_markup() {
+        // A `<` or a tag inside a script or style is script text, and skipped with it.
+        assert_eq!(html_to_text("<script>if (a<b && c>d) {} '</p>'</script>z"), "z");
+        assert_eq!(html_to_text("<style>a<b</style>c"), "c");
+        // Only the matching end tag ends the script, in any letter case.
+        assert_eq!(html_to_text("<script>a</scriptx>b</script>c"), "c");
+        assert_eq!(html_to_text("<scrIPT>x</SCRIPT>y"), "y");
+        // RCDATA (title, textarea): references are decoded but it is still skipped.
+        assert_eq!(html_to_text("<textarea>&lt;p&gt;</textarea>v"), "v");
+        assert_eq!(html_to_text("<title>t &amp; u</title>w"), "w");
+    }
+
+    #[test]
+    fn markup_that_is_not_text() {
+        assert_eq!(html_to_text("<p title='a > b'>x</p>y"), "x\ny");
+        assert_eq!(html_to_text("a<!-- c -- -->b<!--->c<!---->d<?php x ?>e<!DOCTYPE html>f"), "abcdef");
+        assert_eq!(html_to_text("<p>a</P><DIV>b</div>"), "a\nb");
+        assert_eq!(html_to_text("a<br/>b"), "a\nb");
+        // Unclosed and stray tags.
+        assert_eq!(html_to_text("<b>unclosed <i>tags"), "unclosed tags");
+        assert_eq!(html_to_text("x</script>y"), "xy");
+        assert_eq!(html_to_text("<!-- unterminated"), "");
+        assert_eq!(html_to_text("<p"), "");
+    }
+
+    /// The text as html5gum's own `DefaultEmitter` tokens give it: what this module did
+    /// before it had its own emitter. The two must agree on every input.
+    fn reference(html: &str) -> String {
+        use html5gum::{DefaultEmitter, Token};
+        let mut emitter = DefaultEmitter::default();
+        emitter.naively_switch_states(true);
+        let mut out = String::new();
+        let mut w = Writer { out: &mut out, pending: Gap::None };
+        let mut skipping: Vec<Vec<u8>> = Vec::new();
+        for token in Tokenizer::new_with_emitter(html, emitter) {
+            let Ok(token) = token;
+            match token {
+                Token::StartTag(tag) => {
+                    let name = tag.name.as_slice();
+                    if name == b"body" {
+                        skipping.clear();
+                    }
+                    if SKIP.contains(&name) {
+                        if !tag.self_closing && !is_void(name) {
+                            skipping.push(name.to_vec());
+                        }
+                    } else if BLOCK.contains(&name) {
+                        w.block();
+                    }
+                }
+                Token::EndTag(tag) => {
+                    let name = tag.name.as_slice();
+                    if let Some(at) = skipping.iter().rposition(|n| n.as_slice() == name) {
+                        skipping.truncate(at);
+                    } else if BLOCK.contains(&name) {
+                        w.block();
+                    }
+                }
+                Token::String(s) if skipping.is_empty() => w.text(&String::from_utf8_lossy(s.as_slice())),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn same_text_as_html5gums_default_emitter_on_tag_soup() {
+        // Random documents stitched from markup fragments, so every tokenizer state is
+        // reached, including half-finished tags, comments and references at the end.
+        const PARTS: &[&str] = &[
+            "<p>", "</p>", "<div class=\"a>b\">", "</div>", "<br/>", "<b>", "</b>", "<script>", "</script>",
+            "</scr", "<style>", "</style>", "<title>", "</title>", "<textarea>", "</textarea>", "<head>", "<body>",
+            "<!--", "-->", "--", "<!DOCTYPE html>", "<!", "<?x", "<", ">", "/", "'", "\"", "=", "&", "&amp", "&amp;",
+            "&#", "&#x", "41", ";", "&notit;", "&eacute", "&#128;", " ", "\n", "\t", "word", "Wörd", "中文", "\u{0}",
+            "<svg>", "</svg>", "<li>", "<td>", "<noscript>", "</noscript>", "<plaintext>", "<![CDATA[", "]]>",
+            "<scrIPT>", "</SCRIPT>", "<iframe>", "</iframe>", "<a href=x>", "</a>", "<img src=x>",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..3000 {
+            let len = (next() % 40) as usize;
+            let doc: String = (0..len).map(|_| PARTS[(next() % PARTS.len() as u64) as usize]).collect();
+            assert_eq!(html_to_text(&doc), reference(&doc), "on {doc:?}");
+        }
     }
 
     #[test]

@@ -1384,7 +1384,7 @@ impl<I: IndexId> Index<I> {
 
     fn sort_slots(&self, v: &mut [(u32, u32)]) {
         let ids = &self.ids;
-        v.sort_unstable_by(|a, b| {
+        crate::sort::sort_by(v, |a, b| {
             a.1.cmp(&b.1)
                 .then_with(|| ids[a.0 as usize].cmp(&ids[b.0 as usize]))
         });
@@ -1622,7 +1622,7 @@ impl<I: IndexId> Index<I> {
                 }
             })
             .collect();
-        pairs.sort_unstable_by(|p, q| {
+        crate::sort::sort_by(&mut pairs, |p, q| {
             p.distance
                 .cmp(&q.distance)
                 .then_with(|| p.a.cmp(&q.a))
@@ -1665,35 +1665,37 @@ impl<I: IndexId> Index<I> {
             }
             x
         }
-        let mut touched = Vec::with_capacity(pairs.len() * 2);
+        let mut touched = vec![false; n];
         for &(x, y, _) in &pairs {
             let (rx, ry) = (find(&mut parent, x), find(&mut parent, y));
             if rx != ry {
                 let (lo, hi) = if rx < ry { (rx, ry) } else { (ry, rx) };
                 parent[hi as usize] = lo;
             }
-            touched.push(x);
-            touched.push(y);
+            touched[x as usize] = true;
+            touched[y as usize] = true;
         }
-        touched.sort_unstable();
-        touched.dedup();
-        let mut by_root: Vec<(u32, u32)> =
-            touched.iter().map(|&s| (find(&mut parent, s), s)).collect();
+        // (root, slot) of every slot in a kept pair, as one u64 (root high) so that
+        // sorting them (the crate's one `[u64]` sort) groups them by root.
+        let mut by_root: Vec<u64> = (0..n as u32)
+            .filter(|&s| touched[s as usize])
+            .map(|s| u64::from(find(&mut parent, s)) << 32 | u64::from(s))
+            .collect();
         by_root.sort_unstable();
         let mut groups: Vec<Vec<I>> = Vec::new();
         let mut i = 0;
         while i < by_root.len() {
             let mut j = i;
             let mut g = Vec::new();
-            while j < by_root.len() && by_root[j].0 == by_root[i].0 {
-                g.push(self.ids[by_root[j].1 as usize].clone());
+            while j < by_root.len() && by_root[j] >> 32 == by_root[i] >> 32 {
+                g.push(self.ids[(by_root[j] & 0xFFFF_FFFF) as usize].clone());
                 j += 1;
             }
-            g.sort_unstable();
+            crate::sort::sort(&mut g);
             groups.push(g);
             i = j;
         }
-        groups.sort_unstable_by(|a, b| a.first().cmp(&b.first()));
+        crate::sort::sort_by(&mut groups, |a, b| a.first().cmp(&b.first()));
         let mut kept: Vec<Pair<I>> = pairs
             .into_iter()
             .map(|(x, y, distance)| {
@@ -1702,7 +1704,7 @@ impl<I: IndexId> Index<I> {
                 Pair { a, b, distance }
             })
             .collect();
-        kept.sort_unstable_by(|p, q| (&p.a, &p.b).cmp(&(&q.a, &q.b)));
+        crate::sort::sort_by(&mut kept, |p, q| (&p.a, &p.b).cmp(&(&q.a, &q.b)));
         (groups, kept)
     }
 

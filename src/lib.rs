@@ -45,6 +45,7 @@ pub mod normalize;
 pub mod passage;
 pub mod seen;
 pub mod snapshot;
+mod sort;
 pub mod tokenize;
 pub mod verify;
 pub mod weight;

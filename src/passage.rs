@@ -256,7 +256,7 @@ pub fn split(text: &str, how: Split) -> Vec<(usize, usize)> {
 fn to_spans(text: &str, ranges: &[(usize, usize)]) -> Vec<Span> {
     // Every byte offset we need, sorted, then one pass over the text.
     let mut wanted: Vec<usize> = ranges.iter().flat_map(|&(s, e)| [s, e]).collect();
-    wanted.sort_unstable();
+    crate::sort::sort(&mut wanted);
     wanted.dedup();
     let mut map = Vec::with_capacity(wanted.len());
     let mut units = 0;
@@ -426,7 +426,7 @@ impl PassageChecker {
             .into_iter()
             .enumerate()
             .map(|(doc, mut matches)| {
-                matches.sort_by_key(|m| (m.submission, m.reference));
+                crate::sort::sort_by_key(&mut matches, |m| (m.submission, m.reference));
                 let distance = match (fingerprint, self.refs[doc].fingerprint) {
                     (Some(a), Some(b)) => Some(crate::hamming(a, b)),
                     _ => None,
@@ -448,7 +448,7 @@ impl PassageChecker {
 /// Length of the union of ranges (overlapping sentence windows count once).
 fn covered_units(ranges: impl Iterator<Item = (usize, usize)>) -> usize {
     let mut r: Vec<(usize, usize)> = ranges.collect();
-    r.sort_unstable();
+    crate::sort::sort(&mut r);
     let mut total = 0;
     let mut cur: Option<(usize, usize)> = None;
     for (s, e) in r {

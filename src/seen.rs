@@ -190,11 +190,11 @@ impl ContentSeen {
             .iter()
             .map(|(id, fingerprint)| {
                 let mut duplicates = dups.remove(id.as_str()).unwrap_or_default();
-                duplicates.sort_unstable();
+                crate::sort::sort(&mut duplicates);
                 SeenPage { id: id.clone(), fingerprint, count: self.counts.get(id).copied().unwrap_or(1), duplicates }
             })
             .collect();
-        out.sort_unstable_by(|a, b| b.count.cmp(&a.count).then_with(|| a.id.cmp(&b.id)));
+        crate::sort::sort_by(&mut out, |a, b| b.count.cmp(&a.count).then_with(|| a.id.cmp(&b.id)));
         out
     }
 
@@ -227,14 +227,14 @@ impl ContentSeen {
         p.extend_from_slice(&ix);
         p.push(u8::from(self.config.html));
         let mut counts: Vec<(&String, &u64)> = self.counts.iter().collect();
-        counts.sort_unstable();
+        crate::sort::sort(&mut counts);
         p.extend_from_slice(&(counts.len() as u64).to_le_bytes());
         for (id, n) in counts {
             put_str(&mut p, id);
             p.extend_from_slice(&n.to_le_bytes());
         }
         let mut aliases: Vec<(&String, &String)> = self.aliases.iter().collect();
-        aliases.sort_unstable();
+        crate::sort::sort(&mut aliases);
         p.extend_from_slice(&(aliases.len() as u64).to_le_bytes());
         for (url, rep) in aliases {
             put_str(&mut p, url);

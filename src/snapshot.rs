@@ -562,7 +562,7 @@ fn huffman_lengths(counts: &[u64; SYMBOLS]) -> [u8; SYMBOLS] {
 /// Canonical codes (MSB-first values) for the lengths.
 fn canonical_codes(lens: &[u8; SYMBOLS]) -> [u32; SYMBOLS] {
     let mut order: Vec<usize> = (0..SYMBOLS).filter(|&s| lens[s] > 0).collect();
-    order.sort_by_key(|&s| (lens[s], s));
+    crate::sort::sort_by_key(&mut order, |&s| (lens[s], s));
     let mut codes = [0u32; SYMBOLS];
     let mut code = 0u32;
     let mut prev_len = 0u8;
@@ -788,7 +788,7 @@ impl CompactSet {
                 (s as u8, self.counts[s], format!("{:0l$b}", codes[s]))
             })
             .collect();
-        rows.sort_by_key(|r| (r.2.len(), r.2.clone()));
+        crate::sort::sort_by(&mut rows, |x, y| (x.2.len(), &x.2).cmp(&(y.2.len(), &y.2)));
         rows
     }
 
@@ -1177,8 +1177,9 @@ impl IdfTable {
     /// The table in an envelope of kind `IDF` (see the [`snapshot`](crate::snapshot)
     /// module for the layout). Deterministic: equal tables give equal bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
+        // Hashes are distinct (map keys), so sorting by hash alone is the full order.
         let mut entries: Vec<(u64, u32)> = self.df.iter().map(|(&h, &d)| (h, d)).collect();
-        entries.sort_unstable();
+        crate::sort::sort_by_u64_key(&mut entries, |e| e.0, |_, _| std::cmp::Ordering::Equal);
         let hashes: Vec<u64> = entries.iter().map(|e| e.0).collect();
         let set = CompactSet::encode(&hashes, DEFAULT_BLOCK_SIZE);
         let mut p = Vec::new();
@@ -1501,7 +1502,7 @@ pub fn encode_index<I: SnapshotId + Ord>(
     entries: impl IntoIterator<Item = (I, u64)>,
 ) -> Vec<u8> {
     let mut entries: Vec<(u64, I)> = entries.into_iter().map(|(i, f)| (f, i)).collect();
-    entries.sort_unstable();
+    crate::sort::sort_by_u64_key(&mut entries, |e| e.0, |a, b| a.1.cmp(&b.1));
     encode_sorted_index(k, probe, widths, scheme, &entries.iter().map(|(f, i)| (i, *f)).collect::<Vec<_>>())
 }
 
@@ -1607,7 +1608,7 @@ impl<I: IndexId + SnapshotId> Index<I> {
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut entries: Vec<(u64, &I)> = self.iter().map(|(i, f)| (f, i)).collect();
-        entries.sort_unstable();
+        crate::sort::sort_by_u64_key(&mut entries, |e| e.0, |a, b| a.1.cmp(b.1));
         let entries: Vec<(&I, u64)> = entries.into_iter().map(|(f, i)| (i, f)).collect();
         let layout = self.layout();
         encode_sorted_index(layout.k(), layout.is_probe(), layout.widths(), self.scheme().as_ref(), &entries)

@@ -978,7 +978,7 @@ fn passage_options_from(value: &JsValue) -> Result<PassageOptions, JsValue> {
 
 /// `{ start, end, byteStart, byteEnd }`: `start`/`end` are string (UTF-16) indices.
 fn span_into(o: &Object, s: Span, prefix: &str) {
-    let key = |k: &str| if prefix.is_empty() { k.to_owned() } else { format!("{prefix}{}{}", k[..1].to_uppercase(), &k[1..]) };
+    let key = |k: &str| if prefix.is_empty() { k.to_owned() } else { format!("{prefix}{}{}", k[..1].to_ascii_uppercase(), &k[1..]) };
     set(o, &key("start"), s.start_utf16 as u32);
     set(o, &key("end"), s.end_utf16 as u32);
     set(o, &key("byteStart"), s.start as u32);
