@@ -1105,7 +1105,7 @@ impl<I: IndexId> Index<I> {
             self.fps.truncate(before);
             self.ids.truncate(before);
             self.dead.truncate(before.div_ceil(64));
-            if before % 64 != 0 {
+            if !before.is_multiple_of(64) {
                 if let Some(last) = self.dead.last_mut() {
                     *last &= low_bits((before % 64) as u32);
                 }

@@ -490,7 +490,7 @@ mod tests {
                 w = w[..1].to_uppercase() + &w[1..];
             }
             sentence_len += 1;
-            if sentence_len > 8 && (s >> 20) % 4 == 0 {
+            if sentence_len > 8 && (s >> 20).is_multiple_of(4) {
                 w.push('.');
                 sentence_len = 0;
             }

@@ -14,9 +14,20 @@
 
 use std::cmp::Ordering;
 
+/// Up to this length [`sort_by`] sorts in place by insertion (stable, no allocation).
+const SHORT: usize = 12;
+
 /// Sorts `v` by `cmp`, stably.
 pub(crate) fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    if v.len() < 2 {
+    if v.len() <= SHORT {
+        // Short slices (a query's few matches): insertion sort, with no allocation.
+        for i in 1..v.len() {
+            let mut j = i;
+            while j > 0 && cmp(&v[j - 1], &v[j]) == Ordering::Greater {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         return;
     }
     let mut perm: Vec<usize> = (0..v.len()).collect();
@@ -119,7 +130,7 @@ mod tests {
     #[test]
     fn sorts_agree_with_the_standard_stable_sort() {
         let mut next = rng(99);
-        for len in [0, 1, 2, 3, 10, 31, 200, 2000] {
+        for len in [0, 1, 2, 3, 10, 12, 13, 31, 200, 2000] {
             // Few distinct keys, so there are many ties whose order stability decides.
             let v: Vec<(u64, u32)> = (0..len).map(|i| (next() % 7, i)).collect();
             let mut want = v.clone();
