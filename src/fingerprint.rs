@@ -799,9 +799,9 @@ mod tests {
         }
         let mut c = ColumnCounter::default();
         let mut want = [0u32; 64];
-        let mut x = 0x243F_6A88_85A3_08D3u64;
+        let mut rng = crate::test_rng::Rng(0x243F_6A88_85A3_08D3);
         for i in 0..3000u32 {
-            x = crate::hash::mix(x.wrapping_add(u64::from(i)));
+            let x = rng.next();
             let h = if i % 7 == 0 { 1 << (i % 64) } else { x };
             for (b, w) in want.iter_mut().enumerate() {
                 *w += (h >> b & 1) as u32;

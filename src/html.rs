@@ -408,16 +408,10 @@ mod tests {
             "<svg>", "</svg>", "<li>", "<td>", "<noscript>", "</noscript>", "<plaintext>", "<![CDATA[", "]]>",
             "<scrIPT>", "</SCRIPT>", "<iframe>", "</iframe>", "<a href=x>", "</a>", "<img src=x>",
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..3000 {
-            let len = (next() % 40) as usize;
-            let doc: String = (0..len).map(|_| PARTS[(next() % PARTS.len() as u64) as usize]).collect();
+            let len = rng.below(40) as usize;
+            let doc: String = (0..len).map(|_| PARTS[rng.below(PARTS.len() as u64) as usize]).collect();
             assert_eq!(html_to_text(&doc), reference(&doc), "on {doc:?}");
         }
     }

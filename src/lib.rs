@@ -36,6 +36,8 @@
 #![warn(missing_docs)]
 
 pub mod dedup;
+#[cfg(test)]
+mod test_rng;
 pub mod error;
 pub mod fingerprint;
 pub mod hash;

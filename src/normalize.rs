@@ -366,16 +366,10 @@ mod tests {
             'ﬁ', 'Ａ', '①', '㍻', '\u{2126}', '\u{212B}', '\u{F900}', '\u{FB1F}', 'ǅ', 'ﾊ', '\u{FF9E}', 'か', '\u{3099}',
             '\u{1E0B}', '\u{0344}', '\u{0F73}', 'ſ', '\u{1D400}', '中', '，', '…', '\u{FDFA}', '\u{0958}',
         ];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..20_000 {
-            let len = (next() % 12) as usize;
-            let s: String = (0..len).map(|_| POOL[(next() % POOL.len() as u64) as usize]).collect();
+            let len = rng.below(12) as usize;
+            let s: String = (0..len).map(|_| POOL[rng.below(POOL.len() as u64) as usize]).collect();
             assert_eq!(nfkc_now(&s), nfkc_before(&s), "on {s:?}");
         }
     }

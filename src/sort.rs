@@ -98,24 +98,16 @@ fn apply_permutation<T>(v: &mut [T], perm: &mut [usize]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rng(mut s: u64) -> impl FnMut() -> u64 {
-        move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        }
-    }
+    use crate::test_rng::Rng;
 
     #[test]
     fn permutation_is_applied_in_place() {
-        let mut next = rng(7);
+        let mut rng = Rng(7);
         for len in 0..60 {
             // A random permutation (Fisher-Yates), applied to distinct values.
             let mut perm: Vec<usize> = (0..len).collect();
             for i in (1..len).rev() {
-                perm.swap(i, (next() % (i as u64 + 1)) as usize);
+                perm.swap(i, rng.below(i as u64 + 1) as usize);
             }
             let old: Vec<String> = (0..len).map(|i| format!("v{i}")).collect();
             let want: Vec<String> = perm.iter().map(|&p| old[p].clone()).collect();
@@ -129,10 +121,10 @@ mod tests {
 
     #[test]
     fn sorts_agree_with_the_standard_stable_sort() {
-        let mut next = rng(99);
+        let mut rng = Rng(99);
         for len in [0, 1, 2, 3, 10, 12, 13, 31, 200, 2000] {
             // Few distinct keys, so there are many ties whose order stability decides.
-            let v: Vec<(u64, u32)> = (0..len).map(|i| (next() % 7, i)).collect();
+            let v: Vec<(u64, u32)> = (0..len).map(|i| (rng.below(7), i)).collect();
             let mut want = v.clone();
             want.sort_by_key(|x| x.0);
             let mut a = v.clone();
