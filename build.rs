@@ -10,33 +10,18 @@
 //! a 12-step search.
 
 use std::fmt::Write as _;
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
-fn punct(c: char) -> bool {
-    use GeneralCategory::*;
-    matches!(
-        c.general_category(),
-        ConnectorPunctuation
-            | DashPunctuation
-            | OpenPunctuation
-            | ClosePunctuation
-            | InitialPunctuation
-            | FinalPunctuation
-            | OtherPunctuation
-            | MathSymbol
-            | CurrencySymbol
-            | ModifierSymbol
-    )
-}
+include!("src/punct_category.rs");
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/punct_category.rs");
     let mut blocks: Vec<[u64; 4]> = vec![[0; 4]];
     let mut index = Vec::with_capacity(0x1100);
     for hi in 0..0x1100u32 {
         let mut bits = [0u64; 4];
         for lo in 0..256u32 {
-            if char::from_u32(hi << 8 | lo).is_some_and(punct) {
+            if char::from_u32(hi << 8 | lo).is_some_and(punct_by_category) {
                 bits[(lo >> 6) as usize] |= 1 << (lo & 63);
             }
         }

@@ -218,6 +218,17 @@ impl<'a> Iterator for WordShingles<'a> {
 mod tests {
     use super::*;
 
+    /// The lead-byte test is the char test, on every code point.
+    #[test]
+    fn simple_len_agrees_with_simple_on_every_code_point() {
+        let mut buf = [0u8; 4];
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            let want = if simple(c) { c.len_utf8() } else { 0 };
+            assert_eq!(simple_len(bytes, 0), want, "U+{:04X}", c as u32);
+        }
+    }
+
     #[test]
     fn boundaries_match_unicode_segmentation_on_tricky_text() {
         for text in [
