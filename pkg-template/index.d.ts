@@ -1,6 +1,12 @@
 // Type declarations of simhash-wasm (hand-written; the same API in Node and browsers).
 // Fingerprints are 64-bit unsigned integers as `bigint`; batches of them are
 // `BigUint64Array`. Every failure throws a `SimHashError`.
+//
+// Builds. `simhash-wasm` in Node, and `simhash-wasm/full` everywhere, have everything.
+// `simhash-wasm` in browsers and bundlers is the small build (under 150 kB of gzipped
+// wasm): the same names and the same fingerprints, bit for bit, but the parts marked
+// "[full build]" below throw a `SimHashError` with code `FeatureDisabled` there. Those
+// are HTML to text and the crawler's part: ContentSeen, dedup and index snapshots.
 
 /** A 64-bit SimHash fingerprint (0n ..= 2n ** 64n - 1n). */
 export type Fingerprint = bigint;
@@ -22,6 +28,7 @@ export interface HasherOptions {
   /**
    * Read every input as HTML and fingerprint its visible text (see `htmlToText`); default
    * false. Not part of the fingerprint scheme: a page and its text get the same fingerprint.
+   * [full build]
    */
   html?: boolean;
 }
@@ -98,6 +105,7 @@ export function hashVersion(): number;
 /**
  * The visible text of an HTML document: script, style, noscript, template and head content
  * and comments dropped, entities decoded, block elements as line breaks, whitespace collapsed.
+ * [full build]
  */
 export function htmlToText(html: string): string;
 
@@ -173,9 +181,9 @@ export class SimHashIndex {
   stats(): IndexStats;
   readonly size: number;
   readonly idKind: 'number' | 'string' | undefined;
-  /** A compact, versioned, checksummed snapshot. */
+  /** A compact, versioned, checksummed snapshot. [full build] */
   toBytes(): Uint8Array;
-  /** Loads a snapshot; damaged or foreign bytes throw `Corrupt`. */
+  /** Loads a snapshot; damaged or foreign bytes throw `Corrupt`. [full build] */
   static fromBytes(bytes: Uint8Array): SimHashIndex;
   free(): void;
   [Symbol.dispose](): void;
@@ -232,6 +240,7 @@ export interface SeenCluster {
 /**
  * A crawler's content-seen test. New pages are stored; a duplicate is NOT stored, but
  * counted under the nearest stored page (and its URL remembered as an alias).
+ * [full build]
  */
 export class ContentSeen {
   constructor(options?: ContentSeenOptions);
@@ -253,11 +262,102 @@ export class ContentSeen {
   [Symbol.dispose](): void;
 }
 
+/** Options of `dedup`: the hasher options plus the search and its verification. */
+export interface DedupOptions extends HasherOptions {
+  /** Candidate pairs differ in at most k bits (default 10). */
+  k?: number;
+  /** Index layout (default `"auto"`: picked for the collection's size). */
+  layout?: LayoutOption;
+  /** Keep a pair only when the texts' shingle Jaccard is at least this (default 0.8); false keeps every pair within k. */
+  verify?: number | boolean;
+  /** Words per shingle for the verification, 1 to 16 (default 4). */
+  shingle?: number;
+}
+
+/** What `dedup` found. */
+export interface DedupResult {
+  /** Groups of 2+ ids, each sorted, ordered by their first id. */
+  clusters: string[][];
+  /** Every kept pair (`a < b`) with its Hamming distance and Jaccard (null when not verified). */
+  pairs: Array<{ a: string; b: string; distance: number; jaccard: number | null }>;
+  /** The ids that got a fingerprint, in input order, and their fingerprints. */
+  fingerprinted: string[];
+  fingerprints: BigUint64Array;
+  /** Documents that could not be fingerprinted (empty, too short), with the reason. */
+  skipped: Array<{ id: string; error: string }>;
+  /** The layout used. */
+  layout: string;
+}
+
+/** Near-duplicate clusters of a collection (the CLI's `dedup`). [full build] */
+export function dedup(ids: string[], texts: string[], options?: DedupOptions): DedupResult;
+
+/** Options of a PassageChecker. */
+export interface PassageOptions {
+  /** `"paragraphs"` (default: blank-line separated) or `"sentences"` (sliding windows). */
+  split?: 'paragraphs' | 'sentences';
+  /** Sentences per window (default 3) and the step between windows (default 1). */
+  window?: number;
+  step?: number;
+  /** Passages within k bits match (default 3). */
+  k?: number;
+  /** Passages with fewer non-whitespace characters get no fingerprint (default 40). */
+  minChars?: number;
+  /** The hasher's options (no `html`: passages are spans of the text as given). */
+  hasher?: Omit<HasherOptions, 'html'>;
+}
+
+/** A span of a text: string (UTF-16) indices, and UTF-8 byte offsets. */
+export interface Span {
+  start: number;
+  end: number;
+  byteStart: number;
+  byteEnd: number;
+}
+
+/** One passage; `fingerprint` is undefined for a passage too short to fingerprint. */
+export interface Passage extends Span {
+  fingerprint: Fingerprint | undefined;
+}
+
+/** The answer of `PassageChecker.check`. */
+export interface PassageReport {
+  /** The whole submission's fingerprint (undefined if it has none). */
+  fingerprint: Fingerprint | undefined;
+  passages: Passage[];
+  /** Per reference with a match: whole-text distance and similarity, the share of the
+   * submission's passages matched, and the matching passage pairs. */
+  references: Array<{
+    doc: number;
+    distance: number | undefined;
+    similarity: number | undefined;
+    coverage: number;
+    matches: Array<{ submission: number; reference: number; distance: number; submissionSpan: Span; referenceSpan: Span }>;
+  }>;
+}
+
+/** The plagiarism check: reference texts cut into fingerprinted passages and indexed. */
+export class PassageChecker {
+  constructor(options?: PassageOptions);
+  /** Adds a reference text; returns its number (0, 1, ...). */
+  addReference(text: string): number;
+  readonly size: number;
+  /** The passages of reference `doc`. */
+  passages(doc: number): Passage[];
+  /** Splits and fingerprints a text without adding it. */
+  passagesOf(text: string): Passage[];
+  check(submission: string): PassageReport;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
 /** What failed. */
 export type SimHashErrorCode =
   | 'InvalidOption' | 'EmptyText' | 'TextTooShort' | 'InvalidUtf8' | 'InvalidWeight' | 'InvalidBits'
   | 'WeightOverflow' | 'InvalidLayout' | 'DuplicateId' | 'UnknownId' | 'Corrupt' | 'UnsupportedVersion'
-  | 'SchemeMismatch';
+  | 'SchemeMismatch'
+  /** A part the small browser build leaves out; import `simhash-wasm/full` for it. */
+  | 'FeatureDisabled';
 
 /** Every error thrown by this package. The instance stays usable after it. */
 export class SimHashError extends Error {

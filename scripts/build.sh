@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/: the wasm for Node (--target nodejs) and for browsers
-# (--target web), combined with the hand-written pkg-template/. Installs missing tools first.
+# Builds the npm package into pkg/, combined with the hand-written pkg-template/, from three
+# wasm-pack builds of the crate (installs missing tools first):
+#   pkg/node/  --target nodejs, every feature, opt-level 3: Node, for speed (the crawler).
+#   pkg/web/   --target web, --no-default-features, opt-level "z": the default for browsers
+#              and bundlers, kept under 150 kB gzip. It leaves out HTML to text and the
+#              crawler's part (ContentSeen, dedup, index snapshots), whose calls throw a
+#              FeatureDisabled error there; fingerprints are the same bit for bit.
+#   pkg/full/  --target web, every feature, opt-level 3: `simhash-wasm/full` in browsers.
 # With --if-stale, does nothing when both builds exist and no source is newer than them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = --if-stale ] && [ -f pkg/node/simhash_wasm_bg.wasm ] && [ -f pkg/web/simhash_wasm_bg.wasm ] \
+   && [ -f pkg/full/simhash_wasm_bg.wasm ] \
    && [ -z "$(find src pkg-template Cargo.toml Cargo.lock -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ]; then
   exit 0
 fi
@@ -13,14 +20,21 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"   # npm binaryen's w
 
 profile=--release
 [ "${SIMHASH_DEV_BUILD:-}" = 1 ] && profile=--dev
-for target in nodejs web; do
-  wasm-pack --log-level warn build $profile --target "$target" --out-dir "target/wasm-$target" --out-name simhash_wasm --no-pack . >&2
-done
+# build OUT TARGET [cargo args...]
+build() {
+  local out="$1" target="$2"; shift 2
+  wasm-pack --log-level warn build $profile --target "$target" --out-dir "target/$out" --out-name simhash_wasm --no-pack . -- "$@" >&2
+}
+build wasm-nodejs nodejs
+build wasm-full web
+CARGO_PROFILE_RELEASE_OPT_LEVEL=z build wasm-web web --no-default-features
 
-rm -rf pkg && mkdir -p pkg/node pkg/web
+rm -rf pkg && mkdir -p pkg/node
 cp -R pkg-template/. pkg/
-cp target/wasm-nodejs/simhash_wasm.js target/wasm-nodejs/simhash_wasm_bg.wasm target/wasm-nodejs/simhash_wasm.d.ts pkg/node/
-cp target/wasm-web/simhash_wasm.js target/wasm-web/simhash_wasm_bg.wasm target/wasm-web/simhash_wasm.d.ts pkg/web/
+cp -R pkg-template/web/. pkg/full/   # the same browser entry, over the full build
+for dir in node:wasm-nodejs web:wasm-web full:wasm-full; do
+  cp "target/${dir#*:}"/simhash_wasm{.js,_bg.wasm,.d.ts} "pkg/${dir%%:*}/"
+done
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 node -e '
   const fs = require("fs"); const p = JSON.parse(fs.readFileSync("pkg/package.json", "utf8"));

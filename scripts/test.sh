@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): installs what is missing, then runs every suite:
-#   1. cargo test (native: unit, integration, property, golden, doc tests)
+#   1. cargo test (native: unit, integration, property, golden, doc tests), and the unit
+#      tests again without the default features (the browser build's configuration)
 #   2. the golden vectors inside wasm, under Node (wasm-pack test --node)
 #   3. node --test over the built npm package (tests/js)
 #   4. the hand-written typings (tsc --noEmit over tests/types/usage.ts)
@@ -58,7 +59,8 @@ count_node() {
 
 step "cargo test (native: unit, integration, property, golden, doc tests)"
 run cargo.log cargo test
-count_cargo "cargo test" "$log/cargo.log"
+run cargo-nodefault.log cargo test --no-default-features --lib
+count_cargo "cargo test" "$log/cargo.log" "$log/cargo-nodefault.log"
 
 step "wasm tests under Node (wasm-pack test --node)"
 run wasm.log wasm-pack --log-level warn test --node --release -- --test golden

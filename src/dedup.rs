@@ -43,11 +43,14 @@ pub struct DedupOptions {
     pub verify: Option<f64>,
     /// Shingle size for the verification (default 4).
     pub shingle: usize,
+    /// Read the texts as HTML: fingerprint and verify their visible text (default false;
+    /// needs the Cargo feature `html`).
+    pub html: bool,
 }
 
 impl Default for DedupOptions {
     fn default() -> Self {
-        DedupOptions { fingerprint: Options::default(), k: 10, layout: None, verify: Some(0.8), shingle: DEFAULT_SHINGLE }
+        DedupOptions { fingerprint: Options::default(), k: 10, layout: None, verify: Some(0.8), shingle: DEFAULT_SHINGLE, html: false }
     }
 }
 
@@ -79,18 +82,35 @@ pub struct DedupReport {
     pub layout: String,
 }
 
+/// The visible text of every document when reading HTML, else nothing (the texts are used
+/// as they are).
+fn visible_texts<S, T: AsRef<str>>(docs: &[(S, T)], html: bool) -> Result<Vec<String>> {
+    if !html {
+        return Ok(Vec::new());
+    }
+    #[cfg(feature = "html")]
+    return Ok(docs.iter().map(|(_, t)| crate::html::html_to_text(t.as_ref())).collect());
+    #[cfg(not(feature = "html"))]
+    {
+        let _ = docs;
+        Err(Error::html_disabled())
+    }
+}
+
 /// Near-duplicate clusters of `docs` (`(id, text)`; ids must be distinct).
 pub fn dedup<S: AsRef<str>, T: AsRef<str>>(docs: &[(S, T)], opts: &DedupOptions) -> Result<DedupReport> {
     if let Some(t) = opts.verify {
         if !(0.0..=1.0).contains(&t) {
-            return Err(Error::option("verify", t, "a Jaccard threshold from 0 to 1"));
+            return Err(Error::option("verify", crate::error::number(t), "a Jaccard threshold from 0 to 1"));
         }
     }
     let mut hasher = SimHasher::new(opts.fingerprint)?;
+    let visible = visible_texts(docs, opts.html)?;
     let mut report = DedupReport::default();
     let mut texts: HashMap<&str, &str> = HashMap::with_capacity(docs.len());
-    for (id, text) in docs {
-        let (id, text) = (id.as_ref(), text.as_ref());
+    for (i, (id, text)) in docs.iter().enumerate() {
+        let id = id.as_ref();
+        let text = visible.get(i).map_or(text.as_ref(), String::as_str);
         match hasher.fingerprint(text) {
             Ok(fp) => {
                 report.fingerprints.push((id.to_owned(), fp));

@@ -96,6 +96,13 @@ pub enum Error {
         /// Why it failed.
         error: Box<Error>,
     },
+    /// A capability this build was compiled without (a Cargo feature that is off).
+    FeatureDisabled {
+        /// The Cargo feature, e.g. `"html"`.
+        feature: &'static str,
+        /// What needed it, e.g. `"reading HTML"`.
+        what: &'static str,
+    },
     /// A snapshot whose fingerprint scheme or layout differs from the one expected.
     SchemeMismatch {
         /// What differs, e.g. `"ngram"`.
@@ -130,7 +137,7 @@ impl fmt::Display for Error {
             Error::InvalidWeight { index, weight } => write!(
                 f,
                 "feature #{index} has weight {weight}: weights must be finite numbers from 0 to {}",
-                crate::weight::MAX_WEIGHT
+                number(crate::weight::MAX_WEIGHT)
             ),
             Error::InvalidBits { index, reason } => {
                 write!(f, "feature #{index} has malformed hash bits: {reason}")
@@ -155,6 +162,12 @@ impl fmt::Display for Error {
                  {supported}; upgrade simhash-wasm to read it"
             ),
             Error::InDocument { index, error } => write!(f, "document #{index}: {error}"),
+            Error::FeatureDisabled { feature, what } => write!(
+                f,
+                "{what} needs the `{feature}` feature, which this build was compiled without; \
+                 from npm, import 'simhash-wasm/full' (the default browser build leaves it out \
+                 to stay small); from Rust, enable the Cargo feature `{feature}`"
+            ),
             Error::SchemeMismatch { field, found, expected } => write!(
                 f,
                 "the snapshot was made with {field} = {found}, but {expected} was expected; \
@@ -186,6 +199,7 @@ impl Error {
             Error::UnsupportedVersion { .. } => "UnsupportedVersion",
             Error::InDocument { error, .. } => error.code(),
             Error::SchemeMismatch { .. } => "SchemeMismatch",
+            Error::FeatureDisabled { .. } => "FeatureDisabled",
         }
     }
 
@@ -193,7 +207,100 @@ impl Error {
         Error::InvalidOption { option, value: value.to_string(), expected: expected.into() }
     }
 
+    /// The error for HTML input in a build without the `html` feature.
+    pub(crate) fn html_disabled() -> Error {
+        Error::FeatureDisabled { feature: "html", what: "reading HTML" }
+    }
+
     pub(crate) fn corrupt(what: &'static str, offset: usize, reason: impl Into<String>) -> Error {
         Error::Corrupt { what, offset, reason: reason.into() }
+    }
+}
+
+/// `s` in double quotes, for a message. Unlike `{s:?}` it does not escape, which keeps
+/// `core`'s string-escaping code (about 3 kB) out of the wasm.
+pub(crate) fn quoted(s: &str) -> String {
+    format!("\"{s}\"")
+}
+
+/// `x` written for a message without `core`'s float formatting, which would add about
+/// 14 kB to the wasm for a few error messages: integers exactly, other finite values to
+/// 6 significant digits (`0.333333`, `1.5e-7`), and `NaN`, `Infinity` and `-Infinity` as
+/// JavaScript writes them.
+pub(crate) fn number(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    let a = x.abs();
+    if a.is_infinite() {
+        return format!("{sign}Infinity");
+    }
+    if a.fract() == 0.0 && a < 1e15 {
+        return format!("{sign}{}", a as u64);
+    }
+    // a = m * 10^e with m scaled into [1e5, 1e6), then rounded to 6 digits.
+    let (mut m, mut e) = (a, 0i32);
+    while m >= 1e6 {
+        m /= 10.0;
+        e += 1;
+    }
+    while m < 1e5 {
+        m *= 10.0;
+        e -= 1;
+    }
+    let mut d = m.round() as u64;
+    if d == 1_000_000 {
+        d = 100_000;
+        e += 1;
+    }
+    let digits = d.to_string();
+    let lead = e + 5; // the power of ten of the first digit
+    let trim = |s: &str| s.trim_end_matches('0').to_owned();
+    let body = if lead >= 21 || lead < -6 {
+        let frac = trim(&digits[1..]);
+        let dot = if frac.is_empty() { "" } else { "." };
+        format!("{}{dot}{frac}e{}{lead}", &digits[..1], if lead > 0 { "+" } else { "" })
+    } else if lead >= 5 {
+        format!("{digits}{}", "0".repeat((lead - 5) as usize))
+    } else if lead >= 0 {
+        let (int, frac) = digits.split_at(lead as usize + 1);
+        let frac = trim(frac);
+        if frac.is_empty() { int.to_owned() } else { format!("{int}.{frac}") }
+    } else {
+        format!("0.{}{}", "0".repeat((-lead - 1) as usize), trim(&digits))
+    };
+    format!("{sign}{body}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number;
+
+    #[test]
+    fn numbers_print_as_javascript_would_to_six_digits() {
+        let cases: [(f64, &str); 16] = [
+            (0.0, "0"),
+            (3.0, "3"),
+            (-17.0, "-17"),
+            (1.5, "1.5"),
+            (-0.25, "-0.25"),
+            (1.0 / 3.0, "0.333333"),
+            (2.0 / 3.0, "0.666667"),
+            (123456.7, "123457"),
+            (9.9999996, "10"),
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (0.000123, "0.000123"),
+            (1e300, "1e+300"),
+            (1e15 + 0.5, "1000000000000000"),
+            (f64::INFINITY, "Infinity"),
+            (f64::NEG_INFINITY, "-Infinity"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(number(x), want, "{x:e}");
+        }
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(number(5e-324), "4.94066e-324");
     }
 }

@@ -111,22 +111,22 @@ impl Options {
         let n = match ngram {
             None => d.tokenizer.n(),
             Some(x) if x.fract() == 0.0 && (1.0..=MAX_NGRAM as f64).contains(&x) => x as usize,
-            Some(x) => return Err(Error::option("ngram", x, format!("an integer from 1 to {MAX_NGRAM}"))),
+            Some(x) => return Err(Error::option("ngram", crate::error::number(x), format!("an integer from 1 to {MAX_NGRAM}"))),
         };
         let tokenizer = match mode.unwrap_or("chars") {
             "chars" => Tokenizer::Chars(n),
             "words" => Tokenizer::Words(n),
-            m => return Err(Error::option("mode", format!("{m:?}"), "\"chars\" or \"words\"")),
+            m => return Err(Error::option("mode", crate::error::quoted(&m), "\"chars\" or \"words\"")),
         };
         let weighting = match weighting {
             None => d.weighting,
             Some(w) => Weighting::from_name(w)
-                .ok_or_else(|| Error::option("weighting", format!("{w:?}"), "\"binary\", \"tf\" or \"sublinear\""))?,
+                .ok_or_else(|| Error::option("weighting", crate::error::quoted(&w), "\"binary\", \"tf\" or \"sublinear\""))?,
         };
         let punctuation = match punctuation {
             None => d.normalize.punctuation,
             Some(p) => crate::Punctuation::from_name(p)
-                .ok_or_else(|| Error::option("punctuation", format!("{p:?}"), "\"keep\", \"drop\" or \"collapse\""))?,
+                .ok_or_else(|| Error::option("punctuation", crate::error::quoted(&p), "\"keep\", \"drop\" or \"collapse\""))?,
         };
         let normalize = NormalizeOptions {
             punctuation,
@@ -193,6 +193,8 @@ pub struct SimHasher {
     opts: Options,
     idf: Option<Arc<IdfTable>>,
     html: bool,
+    /// The visible text of the last HTML input (a reused buffer).
+    #[cfg(feature = "html")]
     text: String,
     norm: String,
     word: String,
@@ -207,6 +209,7 @@ impl SimHasher {
             opts,
             idf: None,
             html: false,
+            #[cfg(feature = "html")]
             text: String::new(),
             norm: String::new(),
             word: String::new(),
@@ -227,12 +230,18 @@ impl SimHasher {
     }
 
     /// Reads every input as HTML and fingerprints its visible text
-    /// ([`crate::html::html_to_text`]) when `html` is true.
+    /// (`crate::html::html_to_text`) when `html` is true.
     ///
     /// This is a property of the hasher, not of the fingerprint scheme ([`Options`]):
     /// a page and its plain text get the same fingerprint, so snapshots do not record it.
-    pub fn set_html(&mut self, html: bool) {
+    /// Asking for HTML in a build without the Cargo feature `html` is an
+    /// [`Error::FeatureDisabled`], and leaves the hasher as it was.
+    pub fn set_html(&mut self, html: bool) -> Result<()> {
+        if html && !cfg!(feature = "html") {
+            return Err(Error::html_disabled());
+        }
         self.html = html;
+        Ok(())
     }
 
     /// `true` when inputs are read as HTML (see [`set_html`](Self::set_html)).
@@ -322,17 +331,23 @@ impl SimHasher {
         Ok(self.counter.entries().map(|(h, _)| h).collect())
     }
 
-    /// Normalises `text`, cuts it into features, and counts each feature's occurrences
-    /// in `self.counter`. `each(start, end, hash)` sees every occurrence, in order.
-    fn count_features(&mut self, text: &str, mut each: impl FnMut(usize, usize, u64)) -> Result<()> {
+    /// Normalises `text` (its visible text, when reading HTML) into `self.norm`.
+    fn normalize_input(&mut self, text: &str) {
+        #[cfg(feature = "html")]
         if self.html {
             let mut buf = std::mem::take(&mut self.text);
             crate::html::html_to_text_into(text, &mut buf);
             normalize_into(&buf, &self.opts.normalize, &mut self.norm);
             self.text = buf;
-        } else {
-            normalize_into(text, &self.opts.normalize, &mut self.norm);
+            return;
         }
+        normalize_into(text, &self.opts.normalize, &mut self.norm);
+    }
+
+    /// Normalises `text`, cuts it into features, and counts each feature's occurrences
+    /// in `self.counter`. `each(start, end, hash)` sees every occurrence, in order.
+    fn count_features(&mut self, text: &str, mut each: impl FnMut(usize, usize, u64)) -> Result<()> {
+        self.normalize_input(text);
         if self.norm.is_empty() {
             return Err(Error::EmptyText);
         }
@@ -784,6 +799,20 @@ impl Counter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_input_needs_the_html_feature() {
+        let mut h = SimHasher::new(Options::default()).unwrap();
+        let r = h.set_html(true);
+        if cfg!(feature = "html") {
+            assert!(r.is_ok() && h.html());
+        } else {
+            let e = r.unwrap_err();
+            assert_eq!(e.code(), "FeatureDisabled");
+            assert!(e.to_string().contains("simhash-wasm/full"), "{e}");
+            assert!(!h.html(), "a refused set_html leaves the hasher as it was");
+        }
+    }
 
     /// The SWAR stages never overflow and land every bit in its column: all-ones hashes
     /// (every counter at its maximum between spills), single bits, and a reference count.

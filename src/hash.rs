@@ -142,9 +142,9 @@ pub fn from_hex(hex: &str) -> crate::Result<u64> {
     let t = hex.trim();
     let t = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
     if t.is_empty() || t.len() > 16 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(crate::Error::option("hex", format!("{hex:?}"), "1 to 16 hex digits, with or without 0x"));
+        return Err(crate::Error::option("hex", crate::error::quoted(&hex), "1 to 16 hex digits, with or without 0x"));
     }
-    u64::from_str_radix(t, 16).map_err(|_| crate::Error::option("hex", format!("{hex:?}"), "1 to 16 hex digits"))
+    u64::from_str_radix(t, 16).map_err(|_| crate::Error::option("hex", crate::error::quoted(&hex), "1 to 16 hex digits"))
 }
 
 #[cfg(test)]

@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(html_to_text(&a), ARTICLE);
         assert_eq!(html_to_text(&b), ARTICLE);
         let mut h = SimHasher::new(Options::default()).unwrap();
-        h.set_html(true);
+        h.set_html(true).unwrap();
         let fa = h.fingerprint(&a).unwrap();
         let fb = h.fingerprint(&b).unwrap();
         assert_eq!(fa, fb);

@@ -403,9 +403,9 @@ impl Layout {
         best.map(|(_, l)| l).ok_or_else(|| {
             invalid(format!(
                 "no layout for k = {k} and {expected_n} fingerprints fits in {} bytes; the most \
-                 compact needs about {:.0}",
+                 compact needs about {}",
                 memory_budget_bytes.unwrap_or(0),
-                smallest.unwrap_or(0.0)
+                smallest.unwrap_or(0.0).ceil() as u64
             ))
         })
     }

@@ -13,14 +13,12 @@
 //! | the pinned 64-bit feature hash | [`hash`] |
 //! | binary / tf / sublinear weights, IDF tables | [`weight`] |
 //! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
-//! | HTML to visible text (optional, before normalisation) | [`html`] |
+//! | HTML to visible text (optional, before normalisation; Cargo feature `html`) | `html` |
 //! | the multi-table near-duplicate index | [`index`] |
 //! | passages: paragraphs or sentence windows, matched through the index | [`passage`] |
 //! | a crawler's content-seen test with counts | [`seen`] |
-//! | snapshots: envelope, compact fingerprint set, IDF tables | [`snapshot`] |
+//! | snapshots: versioned, checksummed; the compact (delta + Huffman) fingerprint set; IDF tables | [`snapshot`] |
 //! | exact verification of candidates (shingle Jaccard) | [`verify`] |
-//! | the multi-table index | [`index`] |
-//! | snapshots: versioned, checksummed, delta + Huffman | [`snapshot`] |
 //! | the main job: clusters of a collection | [`dedup`] |
 //! | errors with data and advice | [`error`] |
 //!
@@ -41,6 +39,7 @@ mod test_rng;
 pub mod error;
 pub mod fingerprint;
 pub mod hash;
+#[cfg(feature = "html")]
 pub mod html;
 pub mod index;
 pub mod normalize;
@@ -59,6 +58,7 @@ pub use error::{Error, Result};
 pub use fingerprint::{Options, SimHasher, Tokenizer};
 pub use hash::{hamming, similarity};
 pub use seen::{Check, ContentSeen, SeenConfig, SeenPage};
+#[cfg(feature = "html")]
 pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};

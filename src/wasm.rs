@@ -15,6 +15,9 @@ use wasm_bindgen::JsCast;
 use crate::error::Error;
 use crate::fingerprint::{self, BitFeature, Options};
 
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 thread_local! {
     /// The package's `SimHashError` class, registered by the JS entry points at load time.
     static ERROR_CLASS: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
@@ -76,7 +79,7 @@ fn bad_argument(option: &'static str, expected: &str, got: &JsValue) -> JsValue 
 
 fn describe(v: &JsValue) -> String {
     if let Some(s) = v.as_string() {
-        format!("{s:?}")
+        crate::error::quoted(&s)
     } else {
         js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()).unwrap_or_else(|| format!("{v:?}"))
     }
@@ -174,6 +177,7 @@ fn options_to_js(o: &Options, html: bool) -> Object {
 
 /// The visible text of an HTML document: scripts, styles, comments, `<head>` and
 /// templates dropped, entities decoded, block elements as line breaks.
+#[cfg(feature = "html")]
 #[wasm_bindgen(js_name = htmlToText)]
 pub fn html_to_text(html: &str) -> String {
     crate::html::html_to_text(html)
@@ -191,7 +195,7 @@ impl JsSimHasher {
         let o = option_object(&options, &HASHER_KEYS, "{ ngram: 6, weighting: \"sublinear\" }")?;
         let (opts, html) = options_from(&o)?;
         let mut h = fingerprint::SimHasher::new(opts).map_err(js_error)?;
-        h.set_html(html);
+        h.set_html(html).map_err(js_error)?;
         Ok(JsSimHasher(h))
     }
 
@@ -274,7 +278,7 @@ pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
             return Err(bad_argument("features", EXPECTED, &item));
         };
         let bits = fingerprint::parse_bits(&bits).ok_or_else(|| {
-            js_error(Error::InvalidBits { index, reason: format!("{bits:?} is neither 0/1 digits nor ±1 entries") })
+            js_error(Error::InvalidBits { index, reason: format!("{} is neither 0/1 digits nor ±1 entries", crate::error::quoted(&bits)) })
         })?;
         parsed.push(BitFeature { bits, weight });
     }
@@ -338,7 +342,7 @@ fn layout_from(o: &Option<Object>, k: u32) -> Result<Layout, JsValue> {
                 let budget = opt_number(o, "memoryBudget")?;
                 Layout::auto(expected as usize, k, budget.map(|b| b as usize))
             }
-            _ => Err(Error::option("layout", format!("{n:?}"), "\"default\", \"auto\", \"probe\" or an array of block widths")),
+            _ => Err(Error::option("layout", crate::error::quoted(&n), "\"default\", \"auto\", \"probe\" or an array of block widths")),
         }
     } else if Array::is_array(&v) {
         let mut widths = Vec::new();
@@ -359,7 +363,7 @@ fn k_from(o: &Option<Object>, default: u32) -> Result<u32, JsValue> {
     match opt_number(o, "k")? {
         None => Ok(default),
         Some(k) if k.fract() == 0.0 && (0.0..=64.0).contains(&k) => Ok(k as u32),
-        Some(k) => Err(js_error(Error::option("k", k, "an integer from 0 to 63"))),
+        Some(k) => Err(js_error(Error::option("k", crate::error::number(k), "an integer from 0 to 63"))),
     }
 }
 
@@ -482,7 +486,7 @@ impl JsIndex {
             None => Ids::Unset(layout),
             Some("number") => Ids::Num(Index::new(layout)),
             Some("string") => Ids::Str(Index::new(layout)),
-            Some(other) => return Err(js_error(Error::option("ids", format!("{other:?}"), "\"number\" or \"string\""))),
+            Some(other) => return Err(js_error(Error::option("ids", crate::error::quoted(&other), "\"number\" or \"string\""))),
         }))
     }
 
@@ -658,9 +662,11 @@ impl JsIndex {
 }
 
 // ---------------------------------------------------------------------------------------
-// Snapshots
+// Snapshots of an index: the crawler's step 4 (Cargo feature `crawler`; the default
+// browser build has the stubs at the end of this file instead)
 // ---------------------------------------------------------------------------------------
 
+#[cfg(feature = "crawler")]
 #[wasm_bindgen(js_class = SimHashIndex)]
 impl JsIndex {
     /// The index as a compact, versioned, checksummed snapshot (see `src/snapshot.rs`).
@@ -745,198 +751,204 @@ impl JsCompactSet {
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// ContentSeen
-// ---------------------------------------------------------------------------------------
+// The Node crawler's part (Cargo feature `crawler`, off in the default browser build):
+// ContentSeen and dedup.
+#[cfg(feature = "crawler")]
+mod crawler {
+    use super::*;
 
-use crate::seen::{Check, ContentSeen, SeenConfig};
+    // ---------------------------------------------------------------------------------------
+    // ContentSeen
+    // ---------------------------------------------------------------------------------------
 
-const SEEN_KEYS: [&str; 11] =
-    ["k", "layout", "expectedSize", "memoryBudget", "html", "mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase"];
+    use crate::seen::{Check, ContentSeen, SeenConfig};
 
-fn seen_config_from(options: &JsValue) -> Result<Option<SeenConfig>, JsValue> {
-    let o = option_object(options, &SEEN_KEYS, "{ k: 3, html: true }")?;
-    if o.is_none() {
-        return Ok(None);
-    }
-    let k = k_from(&o, 3)?;
-    // No `layout` key: the default for k when creating, "whatever was stored" when loading.
-    let layout = if field(&o, "layout").is_undefined() { None } else { Some(layout_from(&o, k)?) };
-    let (options, html) = options_from(&o)?;
-    Ok(Some(SeenConfig { k, layout, options, html }))
-}
+    const SEEN_KEYS: [&str; 11] =
+        ["k", "layout", "expectedSize", "memoryBudget", "html", "mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase"];
 
-fn check_to_js(c: &Check) -> JsValue {
-    let o = Object::new();
-    set(&o, "duplicate", c.duplicate);
-    set(&o, "matches", matches_to_js(&c.matches));
-    set(&o, "fingerprint", big(c.fingerprint));
-    set(&o, "cluster", c.cluster.as_str());
-    set(&o, "count", c.count as f64);
-    o.into()
-}
-
-/// A crawler's content-seen test: `check(url, htmlOrText)` says whether a near-duplicate
-/// is known, stores new pages, and counts duplicates (which are not stored).
-#[wasm_bindgen(js_name = ContentSeen)]
-pub struct JsContentSeen(ContentSeen);
-
-#[wasm_bindgen(js_class = ContentSeen)]
-impl JsContentSeen {
-    /// `new ContentSeen({ k: 3, layout, html: false, ngram, mode, weighting, punctuation, nfkc, lowercase })`
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<JsContentSeen, JsValue> {
-        let config = seen_config_from(&options)?.unwrap_or_default();
-        ContentSeen::new(config).map(JsContentSeen).map_err(js_error)
+    fn seen_config_from(options: &JsValue) -> Result<Option<SeenConfig>, JsValue> {
+        let o = option_object(options, &SEEN_KEYS, "{ k: 3, html: true }")?;
+        if o.is_none() {
+            return Ok(None);
+        }
+        let k = k_from(&o, 3)?;
+        // No `layout` key: the default for k when creating, "whatever was stored" when loading.
+        let layout = if field(&o, "layout").is_undefined() { None } else { Some(layout_from(&o, k)?) };
+        let (options, html) = options_from(&o)?;
+        Ok(Some(SeenConfig { k, layout, options, html }))
     }
 
-    /// `{ duplicate, matches: [{ id, distance }], fingerprint, cluster, count }`.
-    pub fn check(&mut self, url: &str, text: &str) -> Result<JsValue, JsValue> {
-        self.0.check(url, text).map(|c| check_to_js(&c)).map_err(js_error)
-    }
-
-    /// `check` for a fingerprint made elsewhere with the same settings.
-    #[wasm_bindgen(js_name = checkFingerprint)]
-    pub fn check_fingerprint(&mut self, url: &str, fingerprint: u64) -> JsValue {
-        check_to_js(&self.0.check_fingerprint(url, fingerprint))
-    }
-
-    /// The fingerprint with this test's settings, nothing stored.
-    pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
-        self.0.fingerprint(text).map_err(js_error)
-    }
-
-    /// How many times the content of `url` was seen, or `undefined` for an unknown URL.
-    pub fn count(&self, url: &str) -> Option<f64> {
-        self.0.count(url).map(|n| n as f64)
-    }
-
-    /// The stored page `url` is counted under, or `undefined`.
-    #[wasm_bindgen(js_name = clusterOf)]
-    pub fn cluster_of(&self, url: &str) -> Option<String> {
-        self.0.cluster_of(url).map(str::to_owned)
-    }
-
-    /// `[{ id, fingerprint, count, duplicates: [url] }]`, most seen first.
-    pub fn clusters(&self) -> JsValue {
-        self.0
-            .clusters()
-            .iter()
-            .map(|p| {
-                let o = Object::new();
-                set(&o, "id", p.id.as_str());
-                set(&o, "fingerprint", big(p.fingerprint));
-                set(&o, "count", p.count as f64);
-                set(&o, "duplicates", p.duplicates.iter().map(|d| JsValue::from(d.as_str())).collect::<Array>());
-                JsValue::from(o)
-            })
-            .collect::<Array>()
-            .into()
-    }
-
-    /// Number of stored (distinct) pages.
-    #[wasm_bindgen(getter)]
-    pub fn size(&self) -> f64 {
-        self.0.len() as f64
-    }
-
-    /// The settings: hasher options plus `k` and `layout`.
-    pub fn options(&self) -> JsValue {
-        let c = self.0.config();
-        let o = options_to_js(&c.options, c.html);
-        set(&o, "k", c.k);
-        set(&o, "layout", c.layout.as_ref().map(|l| l.to_string()).unwrap_or_default());
+    fn check_to_js(c: &Check) -> JsValue {
+        let o = Object::new();
+        set(&o, "duplicate", c.duplicate);
+        set(&o, "matches", matches_to_js(&c.matches));
+        set(&o, "fingerprint", big(c.fingerprint));
+        set(&o, "cluster", c.cluster.as_str());
+        set(&o, "count", c.count as f64);
         o.into()
     }
 
-    /// A snapshot: index, counts, duplicate URLs, settings.
-    #[wasm_bindgen(js_name = toBytes)]
-    pub fn to_bytes(&self) -> Vec<u8> {
-        self.0.to_bytes()
+    /// A crawler's content-seen test: `check(url, htmlOrText)` says whether a near-duplicate
+    /// is known, stores new pages, and counts duplicates (which are not stored).
+    #[wasm_bindgen(js_name = ContentSeen)]
+    pub struct JsContentSeen(ContentSeen);
+
+    #[wasm_bindgen(js_class = ContentSeen)]
+    impl JsContentSeen {
+        /// `new ContentSeen({ k: 3, layout, html: false, ngram, mode, weighting, punctuation, nfkc, lowercase })`
+        #[wasm_bindgen(constructor)]
+        pub fn new(options: JsValue) -> Result<JsContentSeen, JsValue> {
+            let config = seen_config_from(&options)?.unwrap_or_default();
+            ContentSeen::new(config).map(JsContentSeen).map_err(js_error)
+        }
+
+        /// `{ duplicate, matches: [{ id, distance }], fingerprint, cluster, count }`.
+        pub fn check(&mut self, url: &str, text: &str) -> Result<JsValue, JsValue> {
+            self.0.check(url, text).map(|c| check_to_js(&c)).map_err(js_error)
+        }
+
+        /// `check` for a fingerprint made elsewhere with the same settings.
+        #[wasm_bindgen(js_name = checkFingerprint)]
+        pub fn check_fingerprint(&mut self, url: &str, fingerprint: u64) -> JsValue {
+            check_to_js(&self.0.check_fingerprint(url, fingerprint))
+        }
+
+        /// The fingerprint with this test's settings, nothing stored.
+        pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
+            self.0.fingerprint(text).map_err(js_error)
+        }
+
+        /// How many times the content of `url` was seen, or `undefined` for an unknown URL.
+        pub fn count(&self, url: &str) -> Option<f64> {
+            self.0.count(url).map(|n| n as f64)
+        }
+
+        /// The stored page `url` is counted under, or `undefined`.
+        #[wasm_bindgen(js_name = clusterOf)]
+        pub fn cluster_of(&self, url: &str) -> Option<String> {
+            self.0.cluster_of(url).map(str::to_owned)
+        }
+
+        /// `[{ id, fingerprint, count, duplicates: [url] }]`, most seen first.
+        pub fn clusters(&self) -> JsValue {
+            self.0
+                .clusters()
+                .iter()
+                .map(|p| {
+                    let o = Object::new();
+                    set(&o, "id", p.id.as_str());
+                    set(&o, "fingerprint", big(p.fingerprint));
+                    set(&o, "count", p.count as f64);
+                    set(&o, "duplicates", p.duplicates.iter().map(|d| JsValue::from(d.as_str())).collect::<Array>());
+                    JsValue::from(o)
+                })
+                .collect::<Array>()
+                .into()
+        }
+
+        /// Number of stored (distinct) pages.
+        #[wasm_bindgen(getter)]
+        pub fn size(&self) -> f64 {
+            self.0.len() as f64
+        }
+
+        /// The settings: hasher options plus `k` and `layout`.
+        pub fn options(&self) -> JsValue {
+            let c = self.0.config();
+            let o = options_to_js(&c.options, c.html);
+            set(&o, "k", c.k);
+            set(&o, "layout", c.layout.as_ref().map(|l| l.to_string()).unwrap_or_default());
+            o.into()
+        }
+
+        /// A snapshot: index, counts, duplicate URLs, settings.
+        #[wasm_bindgen(js_name = toBytes)]
+        pub fn to_bytes(&self) -> Vec<u8> {
+            self.0.to_bytes()
+        }
+
+        /// Loads a snapshot; with `options`, one made with other settings throws `SchemeMismatch`.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(bytes: &[u8], options: JsValue) -> Result<JsContentSeen, JsValue> {
+            let expected = seen_config_from(&options)?;
+            ContentSeen::from_bytes(bytes, expected.as_ref()).map(JsContentSeen).map_err(js_error)
+        }
     }
 
-    /// Loads a snapshot; with `options`, one made with other settings throws `SchemeMismatch`.
-    #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: &[u8], options: JsValue) -> Result<JsContentSeen, JsValue> {
-        let expected = seen_config_from(&options)?;
-        ContentSeen::from_bytes(bytes, expected.as_ref()).map(JsContentSeen).map_err(js_error)
-    }
-}
+    // ---------------------------------------------------------------------------------------
+    // The main job: dedup of a collection
+    // ---------------------------------------------------------------------------------------
 
-// ---------------------------------------------------------------------------------------
-// The main job: dedup of a collection
-// ---------------------------------------------------------------------------------------
-
-/// Near-duplicate clusters of a collection:
-/// `dedup(ids, texts, { k: 10, verify: 0.8 | false, shingle: 4, layout, ...hasher options })` →
-/// `{ clusters, pairs: [{ a, b, distance, jaccard }], fingerprinted: string[],
-/// fingerprints: BigUint64Array, skipped: [{ id, error }], layout }`.
-#[wasm_bindgen]
-pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
-    use crate::dedup::{dedup as run, DedupOptions};
-    if ids.len() != texts.len() {
-        return Err(js_error(Error::option("ids", ids.len(), format!("as many ids as texts ({})", texts.len()))));
+    /// Near-duplicate clusters of a collection:
+    /// `dedup(ids, texts, { k: 10, verify: 0.8 | false, shingle: 4, layout, ...hasher options })` →
+    /// `{ clusters, pairs: [{ a, b, distance, jaccard }], fingerprinted: string[],
+    /// fingerprints: BigUint64Array, skipped: [{ id, error }], layout }`.
+    #[wasm_bindgen]
+    pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
+        use crate::dedup::{dedup as run, DedupOptions};
+        if ids.len() != texts.len() {
+            return Err(js_error(Error::option("ids", ids.len(), format!("as many ids as texts ({})", texts.len()))));
+        }
+        let mut allowed = HASHER_KEYS.to_vec();
+        allowed.extend(["k", "layout", "verify", "shingle"]);
+        let o = option_object(&options, &allowed, "{ k: 10, verify: 0.8 }")?;
+        let (fingerprint, html) = options_from(&o)?;
+        let d = DedupOptions::default();
+        let k = k_from(&o, d.k)?;
+        let layout_given = field(&o, "layout");
+        let layout = if layout_given.is_undefined() || layout_given.as_string().as_deref() == Some("auto") {
+            None
+        } else {
+            Some(layout_from(&o, k)?)
+        };
+        let v = field(&o, "verify");
+        let verify = if v.is_undefined() || v.as_bool() == Some(true) {
+            d.verify
+        } else if v.as_bool() == Some(false) {
+            None
+        } else {
+            Some(v.as_f64().ok_or_else(|| bad_argument("verify", "a Jaccard threshold from 0 to 1, or false", &v))?)
+        };
+        let shingle = match opt_number(&o, "shingle")? {
+            None => d.shingle,
+            Some(x) if x.fract() == 0.0 && (1.0..=16.0).contains(&x) => x as usize,
+            Some(x) => return Err(js_error(Error::option("shingle", crate::error::number(x), "an integer from 1 to 16"))),
+        };
+        let docs: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(texts.iter().map(String::as_str)).collect();
+        let r = run(&docs, &DedupOptions { fingerprint, k, layout, verify, shingle, html }).map_err(js_error)?;
+        let out = Object::new();
+        let clusters: Array = r.clusters.iter().map(|c| c.iter().map(|id| JsValue::from_str(id)).collect::<Array>()).collect();
+        set(&out, "clusters", clusters);
+        let pairs: Array = r
+            .pairs
+            .iter()
+            .map(|p| {
+                let o = Object::new();
+                set(&o, "a", p.a.as_str());
+                set(&o, "b", p.b.as_str());
+                set(&o, "distance", p.distance);
+                set(&o, "jaccard", p.jaccard.map_or(JsValue::NULL, JsValue::from_f64));
+                JsValue::from(o)
+            })
+            .collect();
+        set(&out, "pairs", pairs);
+        set(&out, "fingerprinted", r.fingerprints.iter().map(|(id, _)| JsValue::from_str(id)).collect::<Array>());
+        let fps: Vec<u64> = r.fingerprints.iter().map(|&(_, f)| f).collect();
+        set(&out, "fingerprints", js_sys::BigUint64Array::from(&fps[..]));
+        let skipped: Array = r
+            .skipped
+            .iter()
+            .map(|(id, e)| {
+                let o = Object::new();
+                set(&o, "id", id.as_str());
+                set(&o, "error", e.to_string());
+                JsValue::from(o)
+            })
+            .collect();
+        set(&out, "skipped", skipped);
+        set(&out, "layout", r.layout.as_str());
+        Ok(out.into())
     }
-    let mut allowed = HASHER_KEYS.to_vec();
-    allowed.extend(["k", "layout", "verify", "shingle"]);
-    let o = option_object(&options, &allowed, "{ k: 10, verify: 0.8 }")?;
-    let (fingerprint, html) = options_from(&o)?;
-    let d = DedupOptions::default();
-    let k = k_from(&o, d.k)?;
-    let layout_given = field(&o, "layout");
-    let layout = if layout_given.is_undefined() || layout_given.as_string().as_deref() == Some("auto") {
-        None
-    } else {
-        Some(layout_from(&o, k)?)
-    };
-    let v = field(&o, "verify");
-    let verify = if v.is_undefined() || v.as_bool() == Some(true) {
-        d.verify
-    } else if v.as_bool() == Some(false) {
-        None
-    } else {
-        Some(v.as_f64().ok_or_else(|| bad_argument("verify", "a Jaccard threshold from 0 to 1, or false", &v))?)
-    };
-    let shingle = match opt_number(&o, "shingle")? {
-        None => d.shingle,
-        Some(x) if x.fract() == 0.0 && (1.0..=16.0).contains(&x) => x as usize,
-        Some(x) => return Err(js_error(Error::option("shingle", x, "an integer from 1 to 16"))),
-    };
-    let texts: Vec<String> = if html { texts.iter().map(|t| crate::html::html_to_text(t)).collect() } else { texts };
-    let docs: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(texts.iter().map(String::as_str)).collect();
-    let r = run(&docs, &DedupOptions { fingerprint, k, layout, verify, shingle }).map_err(js_error)?;
-    let out = Object::new();
-    let clusters: Array = r.clusters.iter().map(|c| c.iter().map(|id| JsValue::from_str(id)).collect::<Array>()).collect();
-    set(&out, "clusters", clusters);
-    let pairs: Array = r
-        .pairs
-        .iter()
-        .map(|p| {
-            let o = Object::new();
-            set(&o, "a", p.a.as_str());
-            set(&o, "b", p.b.as_str());
-            set(&o, "distance", p.distance);
-            set(&o, "jaccard", p.jaccard.map_or(JsValue::NULL, JsValue::from_f64));
-            JsValue::from(o)
-        })
-        .collect();
-    set(&out, "pairs", pairs);
-    set(&out, "fingerprinted", r.fingerprints.iter().map(|(id, _)| JsValue::from_str(id)).collect::<Array>());
-    let fps: Vec<u64> = r.fingerprints.iter().map(|&(_, f)| f).collect();
-    set(&out, "fingerprints", js_sys::BigUint64Array::from(&fps[..]));
-    let skipped: Array = r
-        .skipped
-        .iter()
-        .map(|(id, e)| {
-            let o = Object::new();
-            set(&o, "id", id.as_str());
-            set(&o, "error", e.to_string());
-            JsValue::from(o)
-        })
-        .collect();
-    set(&out, "skipped", skipped);
-    set(&out, "layout", r.layout.as_str());
-    Ok(out.into())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -952,7 +964,7 @@ fn count_from(o: &Option<Object>, key: &'static str, default: usize) -> Result<u
     match opt_number(o, key)? {
         None => Ok(default),
         Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 1e9 => Ok(x as usize),
-        Some(x) => Err(js_error(Error::option(key, x, "a non-negative whole number"))),
+        Some(x) => Err(js_error(Error::option(key, crate::error::number(x), "a non-negative whole number"))),
     }
 }
 
@@ -967,11 +979,12 @@ fn passage_options_from(value: &JsValue) -> Result<PassageOptions, JsValue> {
     opts.split = match opt_string(&o, "split")?.as_deref() {
         None | Some("paragraphs") => Split::Paragraphs,
         Some("sentences") => Split::Sentences { window, step },
-        Some(other) => return Err(js_error(Error::option("split", format!("{other:?}"), "\"paragraphs\" or \"sentences\""))),
+        Some(other) => return Err(js_error(Error::option("split", crate::error::quoted(&other), "\"paragraphs\" or \"sentences\""))),
     };
     opts.k = u32::try_from(count_from(&o, "k", 3)?).unwrap_or(u32::MAX);
     opts.min_chars = count_from(&o, "minChars", opts.min_chars)?;
-    let hasher = option_object(&field(&o, "hasher"), &HASHER_KEYS, "{ ngram: 6 }")?;
+    // Passages are spans of the text as given, so `html` is not among the hasher's keys.
+    let hasher = option_object(&field(&o, "hasher"), &Options::NAMES, "{ ngram: 6 }")?;
     opts.fingerprint = options_from(&hasher)?.0;
     Ok(opts)
 }
@@ -1075,5 +1088,66 @@ impl JsPassageChecker {
             .collect();
         set(&out, "references", refs);
         Ok(out.into())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// What a build without the Cargo features `html` and `crawler` (the npm package's default
+// browser build, kept under 150 kB gzip) has instead: the same names, throwing a
+// `FeatureDisabled` error that says where the real ones are.
+// ---------------------------------------------------------------------------------------
+
+#[cfg(not(feature = "html"))]
+#[wasm_bindgen(js_name = htmlToText)]
+pub fn html_to_text(_html: &str) -> Result<String, JsValue> {
+    Err(js_error(Error::html_disabled()))
+}
+
+#[cfg(not(feature = "crawler"))]
+mod crawler_disabled {
+    use super::*;
+
+    fn disabled(what: &'static str) -> JsValue {
+        js_error(Error::FeatureDisabled { feature: "crawler", what })
+    }
+
+    #[wasm_bindgen(js_class = SimHashIndex)]
+    impl JsIndex {
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = toBytes)]
+        pub fn to_bytes(&self) -> Result<Vec<u8>, JsValue> {
+            Err(disabled("SimHashIndex.toBytes"))
+        }
+
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(_bytes: &[u8]) -> Result<JsIndex, JsValue> {
+            Err(disabled("SimHashIndex.fromBytes"))
+        }
+    }
+
+    /// Not in this build (Cargo feature `crawler`): the constructor throws `FeatureDisabled`.
+    #[wasm_bindgen(js_name = ContentSeen)]
+    pub struct JsContentSeen;
+
+    #[wasm_bindgen(js_class = ContentSeen)]
+    impl JsContentSeen {
+        /// Throws `FeatureDisabled`.
+        #[wasm_bindgen(constructor)]
+        pub fn new(_options: JsValue) -> Result<JsContentSeen, JsValue> {
+            Err(disabled("ContentSeen"))
+        }
+
+        /// Throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(_bytes: &[u8], _options: JsValue) -> Result<JsContentSeen, JsValue> {
+            Err(disabled("ContentSeen"))
+        }
+    }
+
+    /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+    #[wasm_bindgen]
+    pub fn dedup(_ids: Vec<String>, _texts: Vec<String>, _options: JsValue) -> Result<JsValue, JsValue> {
+        Err(disabled("dedup"))
     }
 }

@@ -84,7 +84,7 @@ pub fn check_weight(index: usize, w: f64) -> Result<()> {
     if w.is_finite() && (0.0..=MAX_WEIGHT).contains(&w) {
         Ok(())
     } else {
-        Err(Error::InvalidWeight { index, weight: format!("{w}") })
+        Err(Error::InvalidWeight { index, weight: crate::error::number(w) })
     }
 }
 

@@ -19,6 +19,20 @@ test('the Node entries export every public wasm export', async () => {
   }
 });
 
+test('simhash-wasm/full is the Node entry in Node, and the same browser entry over the full build', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../pkg/package.json', import.meta.url), 'utf8'));
+  assert.deepEqual(pkg.exports['./full'].node, pkg.exports['.'].node);
+  assert.equal(pkg.exports['./full'].browser, './full/index.js');
+  assert.equal(pkg.exports['.'].browser, './web/index.js');
+  const entry = (dir) => readFileSync(new URL(`../../pkg/${dir}/index.js`, import.meta.url), 'utf8');
+  assert.equal(entry('full'), entry('web'));
+  // The same names in both browser builds (the small one has throwing stand-ins).
+  const names = (dir) => [...readFileSync(new URL(`../../pkg/${dir}/simhash_wasm.js`, import.meta.url), 'utf8')
+    .matchAll(/^export (?:function|class) (\w+)/gm)].map((m) => m[1]).sort();
+  assert.deepEqual(names('web'), names('full'));
+  assert.ok(names('web').includes('ContentSeen'));
+});
+
 test('the browser entry re-exports every public wasm export', () => {
   const src = readFileSync(new URL('../../pkg/web/index.js', import.meta.url), 'utf8');
   const listed = new Set([...src.matchAll(/^\s+(\w+),$/gm)].map((m) => m[1]));

@@ -4,7 +4,9 @@ import {
   SimHasher, SimHashIndex, ContentSeen, CompactSet, SimHashError, htmlToText, hamming, similarity,
   toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
   type Fingerprint, type Match, type CheckResult, type HasherOptions,
+  PassageChecker, dedup, type PassageReport, type DedupResult,
 } from 'simhash-wasm';
+import * as full from 'simhash-wasm/full';
 
 const opts: HasherOptions = { ngram: 6, mode: 'chars', weighting: 'sublinear', punctuation: 'collapse', html: true };
 const h = new SimHasher(opts);
@@ -40,11 +42,21 @@ const clusterCount: number = s2.clusters()[0].count;
 const set = new CompactSet(batch);
 const inSet: boolean = set.containsWithin(fp, 3);
 
+const pc = new PassageChecker({ split: 'sentences', window: 2, k: 4, hasher: { ngram: 5 } });
+const refNo: number = pc.addReference('One. Two. Three.');
+const report: PassageReport = pc.check('One. Two.');
+const coverage: number = report.references[0].coverage;
+const spanStart: number = report.references[0].matches[0].submissionSpan.start;
+const deduped: DedupResult = dedup(['a', 'b'], ['x y z', 'x y z'], { k: 10, verify: 0.8, html: true });
+const firstCluster: string[] = deduped.clusters[0];
+const fullSeen: full.ContentSeen = new full.ContentSeen({ k: 3 });
+
 try {
   h.fingerprint('');
 } catch (e) {
   if (e instanceof SimHashError) {
     const code: 'EmptyText' | string = e.code;
+    const disabled: boolean = e.code === 'FeatureDisabled';
     const err: Error = e;
   }
 }
@@ -66,7 +78,9 @@ ix.insertBatch(['a'], [1]);
 seen.check('https://a/');
 // @ts-expect-error results have `distance`, not `dist`
 ms[0].dist;
+// @ts-expect-error passages are spans of the text as given: no html
+new PassageChecker({ hasher: { html: true } });
 // @ts-expect-error codes are a closed set
 const badCode: SimHashError['code'] = 'NoSuchCode';
 
-export { d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
+export { refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
