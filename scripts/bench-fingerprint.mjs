@@ -46,6 +46,11 @@ const coreAll = (() => {
   while (ms < minMs) { ms += benchCore(all, 1); rounds++; }
   return (bytes(all) * rounds) / (ms / 1000) / 1e6;
 })();
+// The default browser build (pkg/web: opt-level "z", no HTML), loaded in Node from its bytes.
+const web = await import('../pkg/web/simhash_wasm.js');
+web.initSync({ module: readFileSync(new URL('../pkg/web/simhash_wasm_bg.wasm', import.meta.url)) });
+const hw = new web.SimHasher();
+const webAll = throughput(all, (texts) => { for (const f of hw.fingerprintBatch(texts)) sink ^= f; });
 const rssMb = process.resourceUsage().maxRSS / 1024;
 const wasmMemMb = require('../pkg/node/simhash_wasm.js').__wasm?.memory?.buffer?.byteLength / 2 ** 20;
 
@@ -55,9 +60,10 @@ console.log(`${'native core (cargo bench)'.padEnd(52)} ${f(native.native_mb_s)} 
 console.log(`${'wasm under Node, fingerprintBatch (one crossing)'.padEnd(52)} ${f(wasmAll)} ${f(wasmEn)} ${f(wasmZh)}`);
 console.log(`${'wasm under Node, fingerprint() per document'.padEnd(52)} ${f(perDocAll)}`);
 console.log(`${'wasm core alone (texts already in wasm memory)'.padEnd(52)} ${f(coreAll)}`);
+console.log(`${'browser build (pkg/web, opt-level z), fingerprintBatch'.padEnd(52)} ${f(webAll)}`);
 console.log(`${'peer: simhash 0.3.0 crate, native'.padEnd(52)} ${f(native.peer_mb_s)} ${f(native.peer_en_mb_s)} ${f(native.peer_zh_mb_s)}`);
 console.log(`JS boundary: the batch loses ${(100 * (1 - wasmAll / coreAll)).toFixed(1)}% to the wasm core, per-document calls ${(100 * (1 - perDocAll / coreAll)).toFixed(1)}%`);
 console.log(`wasm/native ${(wasmAll / native.native_mb_s).toFixed(2)}; batch vs per-document call ${(wasmAll / perDocAll).toFixed(2)}x; ours (wasm) vs peer (native) ${(wasmAll / native.peer_mb_s).toFixed(2)}x`);
 console.log(`peak memory: native process ${native.native_peak_rss_mb.toFixed(1)} MB RSS; Node process ${rssMb.toFixed(1)} MB RSS${Number.isFinite(wasmMemMb) ? `, wasm linear memory ${wasmMemMb.toFixed(1)} MB` : ''} (corpus text included)`);
 if (sink === 42n) console.log('');
-console.log(`RESULT wasm_mb_s=${wasmAll.toFixed(1)} native_mb_s=${native.native_mb_s.toFixed(1)} ratio=${(wasmAll / native.native_mb_s).toFixed(2)} peer_mb_s=${native.peer_mb_s.toFixed(1)} per_doc_mb_s=${perDocAll.toFixed(1)} wasm_core_mb_s=${coreAll.toFixed(1)} boundary_loss=${(1 - wasmAll / coreAll).toFixed(3)}${quick ? ' quick=1' : ''}`);
+console.log(`RESULT wasm_mb_s=${wasmAll.toFixed(1)} native_mb_s=${native.native_mb_s.toFixed(1)} ratio=${(wasmAll / native.native_mb_s).toFixed(2)} peer_mb_s=${native.peer_mb_s.toFixed(1)} per_doc_mb_s=${perDocAll.toFixed(1)} wasm_core_mb_s=${coreAll.toFixed(1)} boundary_loss=${(1 - wasmAll / coreAll).toFixed(3)} browser_build_mb_s=${webAll.toFixed(1)}${quick ? ' quick=1' : ''}`);
