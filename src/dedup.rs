@@ -50,7 +50,14 @@ pub struct DedupOptions {
 
 impl Default for DedupOptions {
     fn default() -> Self {
-        DedupOptions { fingerprint: Options::default(), k: 10, layout: None, verify: Some(0.8), shingle: DEFAULT_SHINGLE, html: false }
+        DedupOptions {
+            fingerprint: Options::default(),
+            k: 10,
+            layout: None,
+            verify: Some(0.8),
+            shingle: DEFAULT_SHINGLE,
+            html: false,
+        }
     }
 }
 
@@ -149,7 +156,10 @@ pub fn dedup<S: AsRef<str>, T: AsRef<str>>(docs: &[(S, T)], opts: &DedupOptions)
     report.pairs = pairs
         .into_iter()
         .map(|p| {
-            let jaccard = jaccards.get(&(p.a.clone(), p.b.clone())).or_else(|| jaccards.get(&(p.b.clone(), p.a.clone()))).copied();
+            let jaccard = jaccards
+                .get(&(p.a.clone(), p.b.clone()))
+                .or_else(|| jaccards.get(&(p.b.clone(), p.a.clone())))
+                .copied();
             DupPair { a: p.a, b: p.b, distance: p.distance, jaccard }
         })
         .collect();

@@ -142,14 +142,13 @@ impl fmt::Display for Error {
             Error::InvalidBits { index, reason } => {
                 write!(f, "feature #{index} has malformed hash bits: {reason}")
             }
-            Error::WeightOverflow => f.write_str(
-                "the summed weights are too large to add exactly; use smaller weights",
-            ),
+            Error::WeightOverflow => {
+                f.write_str("the summed weights are too large to add exactly; use smaller weights")
+            }
             Error::InvalidLayout { reason } => write!(f, "invalid index layout: {reason}"),
-            Error::DuplicateId { id } => write!(
-                f,
-                "id {id} is already in the index; remove it first, or use a different id"
-            ),
+            Error::DuplicateId { id } => {
+                write!(f, "id {id} is already in the index; remove it first, or use a different id")
+            }
             Error::UnknownId { id } => write!(f, "id {id} is not in the index"),
             Error::Corrupt { what, offset, reason } => write!(
                 f,
@@ -203,7 +202,11 @@ impl Error {
         }
     }
 
-    pub(crate) fn option(option: &'static str, value: impl fmt::Display, expected: impl Into<String>) -> Error {
+    pub(crate) fn option(
+        option: &'static str,
+        value: impl fmt::Display,
+        expected: impl Into<String>,
+    ) -> Error {
         Error::InvalidOption { option, value: value.to_string(), expected: expected.into() }
     }
 
@@ -266,7 +269,11 @@ pub(crate) fn number(x: f64) -> String {
     } else if lead >= 0 {
         let (int, frac) = digits.split_at(lead as usize + 1);
         let frac = trim(frac);
-        if frac.is_empty() { int.to_owned() } else { format!("{int}.{frac}") }
+        if frac.is_empty() {
+            int.to_owned()
+        } else {
+            format!("{int}.{frac}")
+        }
     } else {
         format!("0.{}{}", "0".repeat((-lead - 1) as usize), trim(&digits))
     };

@@ -111,7 +111,13 @@ impl Options {
         let n = match ngram {
             None => d.tokenizer.n(),
             Some(x) if x.fract() == 0.0 && (1.0..=MAX_NGRAM as f64).contains(&x) => x as usize,
-            Some(x) => return Err(Error::option("ngram", crate::error::number(x), format!("an integer from 1 to {MAX_NGRAM}"))),
+            Some(x) => {
+                return Err(Error::option(
+                    "ngram",
+                    crate::error::number(x),
+                    format!("an integer from 1 to {MAX_NGRAM}"),
+                ))
+            }
         };
         let tokenizer = match mode.unwrap_or("chars") {
             "chars" => Tokenizer::Chars(n),
@@ -120,13 +126,15 @@ impl Options {
         };
         let weighting = match weighting {
             None => d.weighting,
-            Some(w) => Weighting::from_name(w)
-                .ok_or_else(|| Error::option("weighting", crate::error::quoted(&w), "\"binary\", \"tf\" or \"sublinear\""))?,
+            Some(w) => Weighting::from_name(w).ok_or_else(|| {
+                Error::option("weighting", crate::error::quoted(&w), "\"binary\", \"tf\" or \"sublinear\"")
+            })?,
         };
         let punctuation = match punctuation {
             None => d.normalize.punctuation,
-            Some(p) => crate::Punctuation::from_name(p)
-                .ok_or_else(|| Error::option("punctuation", crate::error::quoted(&p), "\"keep\", \"drop\" or \"collapse\""))?,
+            Some(p) => crate::Punctuation::from_name(p).ok_or_else(|| {
+                Error::option("punctuation", crate::error::quoted(&p), "\"keep\", \"drop\" or \"collapse\"")
+            })?,
         };
         let normalize = NormalizeOptions {
             punctuation,
@@ -279,7 +287,8 @@ impl SimHasher {
     /// The fingerprint of UTF-8 bytes. Invalid UTF-8 is an [`Error::InvalidUtf8`] (never
     /// replaced silently: a wrong charset would give a wrong fingerprint).
     pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64> {
-        let text = std::str::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 { valid_up_to: e.valid_up_to() })?;
+        let text =
+            std::str::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 { valid_up_to: e.valid_up_to() })?;
         self.fingerprint(text)
     }
 

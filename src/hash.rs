@@ -142,9 +142,14 @@ pub fn from_hex(hex: &str) -> crate::Result<u64> {
     let t = hex.trim();
     let t = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
     if t.is_empty() || t.len() > 16 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(crate::Error::option("hex", crate::error::quoted(&hex), "1 to 16 hex digits, with or without 0x"));
+        return Err(crate::Error::option(
+            "hex",
+            crate::error::quoted(&hex),
+            "1 to 16 hex digits, with or without 0x",
+        ));
     }
-    u64::from_str_radix(t, 16).map_err(|_| crate::Error::option("hex", crate::error::quoted(&hex), "1 to 16 hex digits"))
+    u64::from_str_radix(t, 16)
+        .map_err(|_| crate::Error::option("hex", crate::error::quoted(&hex), "1 to 16 hex digits"))
 }
 
 #[cfg(test)]
@@ -153,7 +158,8 @@ mod tests {
 
     #[test]
     fn word_path_equals_reference_for_every_length_and_offset() {
-        let text = "héllo wörld, 你好世界 and more ascii text here, long enough for 40-byte features!!".as_bytes();
+        let text =
+            "héllo wörld, 你好世界 and more ascii text here, long enough for 40-byte features!!".as_bytes();
         for padding in [0, 3, 8] {
             // Garbage after the feature must be masked away; no padding exercises the fallback.
             let mut buf = text.to_vec();

@@ -29,17 +29,73 @@ use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 
 /// Elements whose whole content is not text a reader sees.
 const SKIP: &[&[u8]] = &[
-    b"script", b"style", b"noscript", b"template", b"head", b"title", b"iframe", b"object", b"svg", b"math",
-    b"noembed", b"noframes", b"select", b"textarea",
+    b"script",
+    b"style",
+    b"noscript",
+    b"template",
+    b"head",
+    b"title",
+    b"iframe",
+    b"object",
+    b"svg",
+    b"math",
+    b"noembed",
+    b"noframes",
+    b"select",
+    b"textarea",
 ];
 
 /// Elements that start and end a block of text (a line break on either side).
 const BLOCK: &[&[u8]] = &[
-    b"address", b"article", b"aside", b"blockquote", b"body", b"br", b"caption", b"center", b"dd", b"details",
-    b"dialog", b"dir", b"div", b"dl", b"dt", b"fieldset", b"figcaption", b"figure", b"footer", b"form", b"h1",
-    b"h2", b"h3", b"h4", b"h5", b"h6", b"header", b"hgroup", b"hr", b"html", b"legend", b"li", b"main",
-    b"menu", b"nav", b"ol", b"option", b"p", b"pre", b"section", b"summary", b"table", b"tbody", b"td", b"tfoot",
-    b"th", b"thead", b"tr", b"ul",
+    b"address",
+    b"article",
+    b"aside",
+    b"blockquote",
+    b"body",
+    b"br",
+    b"caption",
+    b"center",
+    b"dd",
+    b"details",
+    b"dialog",
+    b"dir",
+    b"div",
+    b"dl",
+    b"dt",
+    b"fieldset",
+    b"figcaption",
+    b"figure",
+    b"footer",
+    b"form",
+    b"h1",
+    b"h2",
+    b"h3",
+    b"h4",
+    b"h5",
+    b"h6",
+    b"header",
+    b"hgroup",
+    b"hr",
+    b"html",
+    b"legend",
+    b"li",
+    b"main",
+    b"menu",
+    b"nav",
+    b"ol",
+    b"option",
+    b"p",
+    b"pre",
+    b"section",
+    b"summary",
+    b"table",
+    b"tbody",
+    b"td",
+    b"tfoot",
+    b"th",
+    b"thead",
+    b"tr",
+    b"ul",
 ];
 
 /// The visible text of an HTML document or fragment (see the [module docs](self)).
@@ -200,7 +256,22 @@ impl Emitter for TextEmitter<'_> {
 }
 
 fn is_void(name: &[u8]) -> bool {
-    matches!(name, b"br" | b"img" | b"hr" | b"input" | b"meta" | b"link" | b"wbr" | b"area" | b"base" | b"col" | b"embed" | b"source" | b"track")
+    matches!(
+        name,
+        b"br"
+            | b"img"
+            | b"hr"
+            | b"input"
+            | b"meta"
+            | b"link"
+            | b"wbr"
+            | b"area"
+            | b"base"
+            | b"col"
+            | b"embed"
+            | b"source"
+            | b"track"
+    )
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -266,7 +337,8 @@ mod tests {
     fn template_b(body: &str) -> String {
         // Different structure, attributes, a noscript, a template, entities for the same
         // characters, and an inline element in the middle of a word.
-        let body = body.replace("Near-duplicate", "Near&#8209;duplicate".replace("&#8209;", "&#45;").as_str());
+        let body =
+            body.replace("Near-duplicate", "Near&#8209;duplicate".replace("&#8209;", "&#45;").as_str());
         let body = body.replace("the same thing", "the <b>sa</b>me&#32;thing");
         format!(
             "<html><head><link rel=stylesheet href=b.css><title>B</title></head><body>\
@@ -296,7 +368,10 @@ mod tests {
 
     #[test]
     fn entities_are_decoded() {
-        assert_eq!(html_to_text("Fish &amp; chips &lt;3 caf&eacute; &#233;&#xE9; &copy;2024"), "Fish & chips <3 café éé ©2024");
+        assert_eq!(
+            html_to_text("Fish &amp; chips &lt;3 caf&eacute; &#233;&#xE9; &copy;2024"),
+            "Fish & chips <3 café éé ©2024"
+        );
         assert_eq!(html_to_text("a&nbsp;b"), "a\u{a0}b".replace('\u{a0}', " "));
         // Unknown entities stay as written.
         assert_eq!(html_to_text("&bogus; &"), "&bogus; &");
@@ -304,14 +379,18 @@ mod tests {
 
     #[test]
     fn scripts_styles_comments_are_ignored() {
-        let html = "<p>one</p><script>document.write('<p>two</p>')</script><style>p::after{content:'three'}</style>\
+        let html =
+            "<p>one</p><script>document.write('<p>two</p>')</script><style>p::after{content:'three'}</style>\
                     <!-- four --><noscript>five</noscript><p>six</p>";
         assert_eq!(html_to_text(html), "one\nsix");
     }
 
     #[test]
     fn blocks_and_inline_elements() {
-        assert_eq!(html_to_text("<ul><li>a</li><li>b</li></ul>x<br>y<b>z</b>w"), "a\nb\nx\ny zw".replace(" zw", "zw"));
+        assert_eq!(
+            html_to_text("<ul><li>a</li><li>b</li></ul>x<br>y<b>z</b>w"),
+            "a\nb\nx\ny zw".replace(" zw", "zw")
+        );
         assert_eq!(html_to_text("   "), "");
         assert_eq!(html_to_text(""), "");
     }
@@ -401,12 +480,69 @@ mod tests {
         // Random documents stitched from markup fragments, so every tokenizer state is
         // reached, including half-finished tags, comments and references at the end.
         const PARTS: &[&str] = &[
-            "<p>", "</p>", "<div class=\"a>b\">", "</div>", "<br/>", "<b>", "</b>", "<script>", "</script>",
-            "</scr", "<style>", "</style>", "<title>", "</title>", "<textarea>", "</textarea>", "<head>", "<body>",
-            "<!--", "-->", "--", "<!DOCTYPE html>", "<!", "<?x", "<", ">", "/", "'", "\"", "=", "&", "&amp", "&amp;",
-            "&#", "&#x", "41", ";", "&notit;", "&eacute", "&#128;", " ", "\n", "\t", "word", "Wörd", "中文", "\u{0}",
-            "<svg>", "</svg>", "<li>", "<td>", "<noscript>", "</noscript>", "<plaintext>", "<![CDATA[", "]]>",
-            "<scrIPT>", "</SCRIPT>", "<iframe>", "</iframe>", "<a href=x>", "</a>", "<img src=x>",
+            "<p>",
+            "</p>",
+            "<div class=\"a>b\">",
+            "</div>",
+            "<br/>",
+            "<b>",
+            "</b>",
+            "<script>",
+            "</script>",
+            "</scr",
+            "<style>",
+            "</style>",
+            "<title>",
+            "</title>",
+            "<textarea>",
+            "</textarea>",
+            "<head>",
+            "<body>",
+            "<!--",
+            "-->",
+            "--",
+            "<!DOCTYPE html>",
+            "<!",
+            "<?x",
+            "<",
+            ">",
+            "/",
+            "'",
+            "\"",
+            "=",
+            "&",
+            "&amp",
+            "&amp;",
+            "&#",
+            "&#x",
+            "41",
+            ";",
+            "&notit;",
+            "&eacute",
+            "&#128;",
+            " ",
+            "\n",
+            "\t",
+            "word",
+            "Wörd",
+            "中文",
+            "\u{0}",
+            "<svg>",
+            "</svg>",
+            "<li>",
+            "<td>",
+            "<noscript>",
+            "</noscript>",
+            "<plaintext>",
+            "<![CDATA[",
+            "]]>",
+            "<scrIPT>",
+            "</SCRIPT>",
+            "<iframe>",
+            "</iframe>",
+            "<a href=x>",
+            "</a>",
+            "<img src=x>",
         ];
         let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..3000 {
@@ -418,9 +554,27 @@ mod tests {
 
     #[test]
     fn tag_soup_never_panics() {
-        for s in ["<", "<<>>", "</p>", "<script>", "<script>x", "<!--", "<!-- x", "&", "&#", "&#x;", "&#99999999;",
-            "<a href='", "<p <p>", "</head></body></html>x", "<head>title<body>text", "<svg><p>x</svg>y",
-            "\u{0}<\u{0}>", "<textarea>a</textarea>b", "<title>a"] {
+        for s in [
+            "<",
+            "<<>>",
+            "</p>",
+            "<script>",
+            "<script>x",
+            "<!--",
+            "<!-- x",
+            "&",
+            "&#",
+            "&#x;",
+            "&#99999999;",
+            "<a href='",
+            "<p <p>",
+            "</head></body></html>x",
+            "<head>title<body>text",
+            "<svg><p>x</svg>y",
+            "\u{0}<\u{0}>",
+            "<textarea>a</textarea>b",
+            "<title>a",
+        ] {
             let _ = html_to_text(s);
         }
         assert_eq!(html_to_text("<head>junk<body>text"), "text");

@@ -209,9 +209,7 @@ fn binomial(n: u64, r: u64) -> u128 {
 }
 
 fn invalid(reason: impl Into<String>) -> Error {
-    Error::InvalidLayout {
-        reason: reason.into(),
-    }
+    Error::InvalidLayout { reason: reason.into() }
 }
 
 impl Layout {
@@ -240,9 +238,7 @@ impl Layout {
             )));
         }
         if let Some(i) = widths.iter().position(|&w| w == 0) {
-            return Err(invalid(format!(
-                "block #{i} has width 0; every block needs at least 1 bit"
-            )));
+            return Err(invalid(format!("block #{i} has width 0; every block needs at least 1 bit")));
         }
         let sum: u64 = widths.iter().map(|&w| u64::from(w)).sum();
         if sum != 64 {
@@ -287,12 +283,7 @@ impl Layout {
                 break;
             }
         }
-        Ok(Layout {
-            k,
-            widths: widths.to_vec(),
-            probe: false,
-            tables: combos,
-        })
+        Ok(Layout { k, widths: widths.to_vec(), probe: false, tables: combos })
     }
 
     /// `blocks` blocks of (nearly) equal width: the first `64 % blocks` blocks are one bit
@@ -305,9 +296,7 @@ impl Layout {
     /// ```
     pub fn even(k: u32, blocks: u32) -> Result<Layout> {
         if blocks == 0 || blocks > 64 {
-            return Err(invalid(format!(
-                "{blocks} blocks: use from k + 1 to 64 blocks"
-            )));
+            return Err(invalid(format!("{blocks} blocks: use from k + 1 to 64 blocks")));
         }
         let base = 64 / blocks;
         let rem = 64 % blocks;
@@ -334,12 +323,7 @@ impl Layout {
                 (0..=u64::from(k)).map(|i| binomial(64, i)).sum::<u128>()
             )));
         }
-        Ok(Layout {
-            k,
-            widths: vec![64],
-            probe: true,
-            tables: vec![vec![0]],
-        })
+        Ok(Layout { k, widths: vec![64], probe: true, tables: vec![vec![0]] })
     }
 
     /// The default layout for `k`, chosen by measurement for k = 3 (`tests/bench_index.rs`):
@@ -391,11 +375,8 @@ impl Layout {
                     continue;
                 }
             }
-            let cost: f64 = layout
-                .key_bits()
-                .iter()
-                .map(|&kb| 4.0 + n / 2f64.powi(kb.min(1000) as i32))
-                .sum();
+            let cost: f64 =
+                layout.key_bits().iter().map(|&kb| 4.0 + n / 2f64.powi(kb.min(1000) as i32)).sum();
             if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 best = Some((cost, layout));
             }
@@ -414,11 +395,8 @@ impl Layout {
     fn estimated_bytes(&self, n: usize) -> f64 {
         let n_f = n as f64;
         let per_fp = 8.0 + 8.0 + 6.0 + 4.0 * (self.tables.len() as f64 - 1.0);
-        let dirs: f64 = self
-            .key_bits()
-            .iter()
-            .map(|&kb| 4.0 * 2f64.powi(bucket_bits(kb, n, self.probe) as i32))
-            .sum();
+        let dirs: f64 =
+            self.key_bits().iter().map(|&kb| 4.0 * 2f64.powi(bucket_bits(kb, n, self.probe) as i32)).sum();
         per_fp * n_f + dirs
     }
 
@@ -449,18 +427,13 @@ impl Layout {
 
     /// Key bits of each table (64 for probing).
     pub fn key_bits(&self) -> Vec<u32> {
-        self.tables
-            .iter()
-            .map(|t| t.iter().map(|&b| self.widths[b as usize]).sum())
-            .collect()
+        self.tables.iter().map(|t| t.iter().map(|&b| self.widths[b as usize]).sum()).collect()
     }
 
     /// Exact-key lookups a query makes: the tables, or C(64,0)+…+C(64,k) when probing.
     pub fn probes_per_query(&self) -> u64 {
         if self.probe {
-            (0..=u64::from(self.k))
-                .map(|i| binomial(64, i) as u64)
-                .sum()
+            (0..=u64::from(self.k)).map(|i| binomial(64, i) as u64).sum()
         } else {
             self.tables.len() as u64
         }
@@ -478,13 +451,7 @@ impl fmt::Display for Layout {
             return write!(f, "probe k={}", self.k);
         }
         let w: Vec<String> = self.widths.iter().map(|w| w.to_string()).collect();
-        write!(
-            f,
-            "k={} blocks={} ({} tables)",
-            self.k,
-            w.join(","),
-            self.tables.len()
-        )
+        write!(f, "k={} blocks={} ({} tables)", self.k, w.join(","), self.tables.len())
     }
 }
 
@@ -534,25 +501,13 @@ impl Extract {
             match parts.last_mut() {
                 Some(last) if last.shr == hi => {
                     let total = last.mask.count_ones() + take;
-                    *last = Part {
-                        shr,
-                        mask: low_bits(total),
-                        shl: remaining,
-                    };
+                    *last = Part { shr, mask: low_bits(total), shl: remaining };
                 }
-                _ => parts.push(Part {
-                    shr,
-                    mask: low_bits(take),
-                    shl: remaining,
-                }),
+                _ => parts.push(Part { shr, mask: low_bits(take), shl: remaining }),
             }
         }
         let mask = parts.iter().fold(0u64, |m, p| m | (p.mask << p.shr));
-        Extract {
-            parts,
-            mask,
-            bits: d,
-        }
+        Extract { parts, mask, bits: d }
     }
 
     #[inline(always)]
@@ -599,7 +554,14 @@ impl Table {
     /// The slots of `list[lo..hi]` whose stored fold is within `k` bits of `q`'s fold (a
     /// necessary condition for the fingerprint to be within `k`).
     #[inline(always)]
-    fn fold_candidates<'a>(&self, list: &'a [u32], lo: usize, hi: usize, q: u64, k: u32) -> impl Iterator<Item = u32> + 'a {
+    fn fold_candidates<'a>(
+        &self,
+        list: &'a [u32],
+        lo: usize,
+        hi: usize,
+        q: u64,
+        k: u32,
+    ) -> impl Iterator<Item = u32> + 'a {
         let (sb, base) = (self.slot_bits, self.base);
         let qf = fold(q, 32 - sb);
         let smask = low_bits(sb) as u32;
@@ -657,8 +619,7 @@ where
             for s in members {
                 let fp = fps[s as usize];
                 let b = ext.bucket(fp);
-                list[cur[b] as usize] =
-                    ((u64::from(fold(fp, 32 - sb)) << sb) | u64::from(s - start)) as u32;
+                list[cur[b] as usize] = ((u64::from(fold(fp, 32 - sb)) << sb) | u64::from(s - start)) as u32;
                 cur[b] += 1;
             }
         }
@@ -669,9 +630,7 @@ where
 impl Segment {
     fn extracts(layout: &Layout, n: usize) -> Vec<Extract> {
         let kb = layout.key_bits();
-        (0..layout.tables())
-            .map(|t| Extract::new(layout, t, bucket_bits(kb[t], n, layout.probe)))
-            .collect()
+        (0..layout.tables()).map(|t| Extract::new(layout, t, bucket_bits(kb[t], n, layout.probe))).collect()
     }
 
     /// A segment over arbitrary member slots, every table with its own list.
@@ -681,30 +640,13 @@ impl Segment {
             .into_iter()
             .map(|ext| {
                 let slot_bits = slot_bits_for(start, end);
-                let (dir, list) = bucket_sort(
-                    &ext,
-                    members.iter().copied(),
-                    n,
-                    fps,
-                    Some((start, slot_bits)),
-                );
-                Table {
-                    ext,
-                    dir,
-                    list: Some(list),
-                    slot_bits,
-                    base: start,
-                }
+                let (dir, list) =
+                    bucket_sort(&ext, members.iter().copied(), n, fps, Some((start, slot_bits)));
+                Table { ext, dir, list: Some(list), slot_bits, base: start }
             })
             .collect();
         let masks = tables.iter().map(|t| t.ext.mask).collect();
-        Segment {
-            start,
-            end,
-            n,
-            tables,
-            masks,
-        }
+        Segment { start, end, n, tables, masks }
     }
 
     fn bytes(&self) -> usize {
@@ -1013,16 +955,12 @@ impl<I: IndexId> Index<I> {
     /// itself (bulk build, [`Index::compact`], and the automatic compactions of online
     /// inserts and removes reorder it by the first table's key).
     pub fn iter(&self) -> impl Iterator<Item = (&I, u64)> + '_ {
-        (0..self.fps.len())
-            .filter(|&s| !self.is_dead(s))
-            .map(|s| (&self.ids[s], self.fps[s]))
+        (0..self.fps.len()).filter(|&s| !self.is_dead(s)).map(|s| (&self.ids[s], self.fps[s]))
     }
 
     /// The fingerprint stored under `id`.
     pub fn get(&self, id: &I) -> Option<u64> {
-        self.map
-            .find(id, &self.ids)
-            .map(|(_, s)| self.fps[s as usize])
+        self.map.find(id, &self.ids).map(|(_, s)| self.fps[s as usize])
     }
 
     /// `true` when `id` is stored.
@@ -1055,9 +993,7 @@ impl<I: IndexId> Index<I> {
         }
         if self.map.needs_grow() {
             let n = self.map.len + 1;
-            let live: Vec<u32> = (0..self.fps.len() as u32)
-                .filter(|&s| !self.is_dead(s as usize))
-                .collect();
+            let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
             self.map.rebuild(live.into_iter(), n * 2, &self.ids, false);
         }
         let slot = self.fps.len() as u32;
@@ -1162,16 +1098,10 @@ impl<I: IndexId> Index<I> {
     fn flush(&mut self) {
         let end = self.fps.len();
         if self.buf_start < end {
-            let members: Vec<u32> = (self.buf_start as u32..end as u32)
-                .filter(|&s| !self.is_dead(s as usize))
-                .collect();
-            let seg = Segment::with_lists(
-                &self.layout,
-                &members,
-                &self.fps,
-                self.buf_start as u32,
-                end as u32,
-            );
+            let members: Vec<u32> =
+                (self.buf_start as u32..end as u32).filter(|&s| !self.is_dead(s as usize)).collect();
+            let seg =
+                Segment::with_lists(&self.layout, &members, &self.fps, self.buf_start as u32, end as u32);
             self.segments.push(seg);
             self.buf_start = end;
         }
@@ -1188,9 +1118,7 @@ impl<I: IndexId> Index<I> {
             }
             let (start, end) = (self.segments[l - 2].start, self.segments[l - 1].end);
             self.segments.truncate(l - 2);
-            let members: Vec<u32> = (start..end)
-                .filter(|&s| !self.is_dead(s as usize))
-                .collect();
+            let members: Vec<u32> = (start..end).filter(|&s| !self.is_dead(s as usize)).collect();
             let seg = Segment::with_lists(&self.layout, &members, &self.fps, start, end);
             self.segments.push(seg);
         }
@@ -1230,51 +1158,24 @@ impl<I: IndexId> Index<I> {
                 let (dir, perm) = bucket_sort(&ext, 0..n as u32, n, &self.fps, None);
                 self.fps = perm.iter().map(|&p| self.fps[p as usize]).collect();
                 // moved, not cloned; a gather with independent loads, unlike swapping cycles
-                let mut old: Vec<Option<I>> = std::mem::take(&mut self.ids)
-                    .into_iter()
-                    .map(Some)
-                    .collect();
-                self.ids = perm
-                    .iter()
-                    .filter_map(|&p| old[p as usize].take())
-                    .collect();
-                tables.push(Table {
-                    ext,
-                    dir,
-                    list: None,
-                    slot_bits: 0,
-                    base: 0,
-                });
+                let mut old: Vec<Option<I>> = std::mem::take(&mut self.ids).into_iter().map(Some).collect();
+                self.ids = perm.iter().filter_map(|&p| old[p as usize].take()).collect();
+                tables.push(Table { ext, dir, list: None, slot_bits: 0, base: 0 });
             } else {
                 let slot_bits = slot_bits_for(0, n as u32);
-                let (dir, list) =
-                    bucket_sort(&ext, 0..n as u32, n, &self.fps, Some((0, slot_bits)));
-                tables.push(Table {
-                    ext,
-                    dir,
-                    list: Some(list),
-                    slot_bits,
-                    base: 0,
-                });
+                let (dir, list) = bucket_sort(&ext, 0..n as u32, n, &self.fps, Some((0, slot_bits)));
+                tables.push(Table { ext, dir, list: Some(list), slot_bits, base: 0 });
             }
         }
         if n > 0 {
             let masks = tables.iter().map(|t| t.ext.mask).collect();
-            self.segments.push(Segment {
-                start: 0,
-                end: n as u32,
-                n,
-                tables,
-                masks,
-            });
+            self.segments.push(Segment { start: 0, end: n as u32, n, tables, masks });
         }
         self.buf_start = n;
         self.fps.shrink_to_fit();
         self.ids.shrink_to_fit();
         if let Some(dup) = self.map.rebuild(0..n as u32, n, &self.ids, check_ids) {
-            return Err(Error::DuplicateId {
-                id: self.ids[dup as usize].to_string(),
-            });
+            return Err(Error::DuplicateId { id: self.ids[dup as usize].to_string() });
         }
         Ok(())
     }
@@ -1304,11 +1205,7 @@ impl<I: IndexId> Index<I> {
     /// ```
     pub fn query_within(&self, fp: u64, k: u32) -> Result<Vec<Match<I>>> {
         if k > self.layout.k {
-            return Err(Error::option(
-                "k",
-                k,
-                format!("at most the layout's k = {}", self.layout.k),
-            ));
+            return Err(Error::option("k", k, format!("at most the layout's k = {}", self.layout.k)));
         }
         let mut scratch = Scratch::default();
         std::hint::black_box(self.warm(&[fp], true));
@@ -1342,11 +1239,7 @@ impl<I: IndexId> Index<I> {
     /// # Ok::<(), simhash_wasm::Error>(())
     /// ```
     pub fn query_batch_flat(&self, fps: &[u64]) -> FlatMatches<I> {
-        let mut out = FlatMatches {
-            queries: Vec::new(),
-            ids: Vec::new(),
-            distances: Vec::new(),
-        };
+        let mut out = FlatMatches { queries: Vec::new(), ids: Vec::new(), distances: Vec::new() };
         let mut outs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); GROUP];
         let mut pend = Vec::new();
         for (g, group) in fps.chunks(GROUP).enumerate() {
@@ -1384,20 +1277,12 @@ impl<I: IndexId> Index<I> {
 
     fn sort_slots(&self, v: &mut [(u32, u32)]) {
         let ids = &self.ids;
-        crate::sort::sort_by(v, |a, b| {
-            a.1.cmp(&b.1)
-                .then_with(|| ids[a.0 as usize].cmp(&ids[b.0 as usize]))
-        });
+        crate::sort::sort_by(v, |a, b| a.1.cmp(&b.1).then_with(|| ids[a.0 as usize].cmp(&ids[b.0 as usize])));
     }
 
     fn to_matches(&self, v: &mut [(u32, u32)]) -> Vec<Match<I>> {
         self.sort_slots(v);
-        v.iter()
-            .map(|&(s, d)| Match {
-                id: self.ids[s as usize].clone(),
-                distance: d,
-            })
-            .collect()
+        v.iter().map(|&(s, d)| Match { id: self.ids[s as usize].clone(), distance: d }).collect()
     }
 
     /// Touches the directory entries, the start of each bucket's list and filter, and
@@ -1415,9 +1300,7 @@ impl<I: IndexId> Index<I> {
                     let lo = table.dir[b] as usize;
                     sink ^= u64::from(table.dir[b + 1]);
                     match &table.list {
-                        None => {
-                            sink ^= self.fps.get(table.base as usize + lo).copied().unwrap_or(0)
-                        }
+                        None => sink ^= self.fps.get(table.base as usize + lo).copied().unwrap_or(0),
                         Some(list) => {
                             let hi = table.dir[b + 1] as usize;
                             sink ^= u64::from(list.get(lo).copied().unwrap_or(0));
@@ -1476,7 +1359,9 @@ impl<I: IndexId> Index<I> {
                     match &table.list {
                         None => self.scan_run(table, lo, hi, q, k, &seg.masks[..t], out),
                         Some(list) => pend.extend(
-                            table.fold_candidates(list, lo, hi, q, k).map(|s| (s, qi as u16, si as u16, t as u16)),
+                            table
+                                .fold_candidates(list, lo, hi, q, k)
+                                .map(|s| (s, qi as u16, si as u16, t as u16)),
                         ),
                     }
                 }
@@ -1545,7 +1430,16 @@ impl<I: IndexId> Index<I> {
     /// in slot order.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn scan_run(&self, table: &Table, lo: usize, hi: usize, q: u64, k: u32, earlier: &[u64], out: &mut Vec<(u32, u32)>) {
+    fn scan_run(
+        &self,
+        table: &Table,
+        lo: usize,
+        hi: usize,
+        q: u64,
+        k: u32,
+        earlier: &[u64],
+        out: &mut Vec<(u32, u32)>,
+    ) {
         let base = table.base as usize + lo;
         for (i, &f) in self.fps[base..table.base as usize + hi].iter().enumerate() {
             let x = f ^ q;
@@ -1591,9 +1485,7 @@ impl<I: IndexId> Index<I> {
                 None => (table.base as usize + lo..table.base as usize + hi).for_each(&mut check),
                 Some(list) => {
                     let smask = low_bits(table.slot_bits) as u32;
-                    list[lo..hi]
-                        .iter()
-                        .for_each(|&e| check((table.base + (e & smask)) as usize))
+                    list[lo..hi].iter().for_each(|&e| check((table.base + (e & smask)) as usize))
                 }
             }
         }
@@ -1615,18 +1507,11 @@ impl<I: IndexId> Index<I> {
             .map(|(x, y, d)| {
                 let (a, b) = (&self.ids[x as usize], &self.ids[y as usize]);
                 let (a, b) = if a < b { (a, b) } else { (b, a) };
-                Pair {
-                    a: a.clone(),
-                    b: b.clone(),
-                    distance: d,
-                }
+                Pair { a: a.clone(), b: b.clone(), distance: d }
             })
             .collect();
         crate::sort::sort_by(&mut pairs, |p, q| {
-            p.distance
-                .cmp(&q.distance)
-                .then_with(|| p.a.cmp(&q.a))
-                .then_with(|| p.b.cmp(&q.b))
+            p.distance.cmp(&q.distance).then_with(|| p.a.cmp(&q.a)).then_with(|| p.b.cmp(&q.b))
         });
         pairs
     }
@@ -1711,8 +1596,7 @@ impl<I: IndexId> Index<I> {
     /// `(slot, slot, distance)` for every pair within k, each once.
     fn join_slots(&self) -> Vec<(u32, u32, u32)> {
         let k = self.layout.k;
-        let clean =
-            self.segments.len() <= 1 && self.buf_start == self.fps.len() && self.dead_count == 0;
+        let clean = self.segments.len() <= 1 && self.buf_start == self.fps.len() && self.dead_count == 0;
         let temp;
         let seg = if clean && !self.layout.probe {
             match self.segments.first() {
@@ -1728,9 +1612,7 @@ impl<I: IndexId> Index<I> {
             } else {
                 self.layout.clone()
             };
-            let live: Vec<u32> = (0..self.fps.len() as u32)
-                .filter(|&s| !self.is_dead(s as usize))
-                .collect();
+            let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
             temp = Segment::with_lists(&layout, &live, &self.fps, 0, self.fps.len() as u32);
             &temp
         };
@@ -1787,10 +1669,7 @@ impl<I: IndexId> Index<I> {
     pub fn stats(&self) -> Stats {
         let len = self.len();
         let key_bits = self.layout.key_bits();
-        let per_table: Vec<f64> = key_bits
-            .iter()
-            .map(|&kb| len as f64 / 2f64.powi(kb as i32))
-            .collect();
+        let per_table: Vec<f64> = key_bits.iter().map(|&kb| len as f64 / 2f64.powi(kb as i32)).collect();
         let id_heap: usize = self.ids.iter().map(IndexId::heap_bytes).sum();
         let bytes = self.fps.capacity() * 8
             + self.ids.capacity() * std::mem::size_of::<I>()
@@ -1807,11 +1686,7 @@ impl<I: IndexId> Index<I> {
             key_bits,
             probes_per_query: self.layout.probes_per_query(),
             bytes,
-            bytes_per_fp: if len == 0 {
-                0.0
-            } else {
-                bytes as f64 / len as f64
-            },
+            bytes_per_fp: if len == 0 { 0.0 } else { bytes as f64 / len as f64 },
             segments: self.segments.len(),
             buffered: self.fps.len() - self.buf_start,
             tombstones: self.dead_count,
@@ -1820,11 +1695,7 @@ impl<I: IndexId> Index<I> {
 }
 
 fn too_many() -> Error {
-    Error::option(
-        "index size",
-        MAX_LEN + 1,
-        format!("at most {MAX_LEN} fingerprints in one index"),
-    )
+    Error::option("index size", MAX_LEN + 1, format!("at most {MAX_LEN} fingerprints in one index"))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1850,10 +1721,7 @@ pub mod brute_force {
         let mut v: Vec<Match<I>> = entries
             .iter()
             .filter(|(_, f)| (f ^ fp).count_ones() <= k)
-            .map(|(id, f)| Match {
-                id: id.clone(),
-                distance: (f ^ fp).count_ones(),
-            })
+            .map(|(id, f)| Match { id: id.clone(), distance: (f ^ fp).count_ones() })
             .collect();
         v.sort_unstable_by(|a, b| a.distance.cmp(&b.distance).then_with(|| a.id.cmp(&b.id)));
         v
@@ -1867,19 +1735,12 @@ pub mod brute_force {
                 let d = (fx ^ fy).count_ones();
                 if d <= k {
                     let (a, b) = if x < y { (x, y) } else { (y, x) };
-                    v.push(Pair {
-                        a: a.clone(),
-                        b: b.clone(),
-                        distance: d,
-                    });
+                    v.push(Pair { a: a.clone(), b: b.clone(), distance: d });
                 }
             }
         }
         v.sort_unstable_by(|p, q| {
-            p.distance
-                .cmp(&q.distance)
-                .then_with(|| p.a.cmp(&q.a))
-                .then_with(|| p.b.cmp(&q.b))
+            p.distance.cmp(&q.distance).then_with(|| p.a.cmp(&q.a)).then_with(|| p.b.cmp(&q.b))
         });
         v
     }
@@ -1908,10 +1769,7 @@ pub mod brute_force {
         }
         let mut groups: Vec<Vec<I>> = Vec::new();
         for c in 0..n {
-            let mut g: Vec<I> = (0..n)
-                .filter(|&i| comp[i] == c)
-                .map(|i| entries[i].0.clone())
-                .collect();
+            let mut g: Vec<I> = (0..n).filter(|&i| comp[i] == c).map(|i| entries[i].0.clone()).collect();
             if g.len() >= 2 {
                 g.sort_unstable();
                 groups.push(g);

@@ -34,8 +34,6 @@
 #![warn(missing_docs)]
 
 pub mod dedup;
-#[cfg(test)]
-mod test_rng;
 pub mod error;
 pub mod fingerprint;
 pub mod hash;
@@ -47,6 +45,8 @@ pub mod passage;
 pub mod seen;
 pub mod snapshot;
 mod sort;
+#[cfg(test)]
+mod test_rng;
 pub mod tokenize;
 pub mod verify;
 pub mod weight;
@@ -57,9 +57,9 @@ mod wasm;
 pub use error::{Error, Result};
 pub use fingerprint::{Options, SimHasher, Tokenizer};
 pub use hash::{hamming, similarity};
-pub use seen::{Check, ContentSeen, SeenConfig, SeenPage};
 #[cfg(feature = "html")]
 pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
+pub use seen::{Check, ContentSeen, SeenConfig, SeenPage};
 pub use weight::{IdfTable, Weighting};

@@ -188,7 +188,10 @@ fn sentence_ranges(text: &str) -> Vec<(usize, usize)> {
             if wide || narrow {
                 // Take the whole run of terminators and closing quotes.
                 let mut j = i + 1;
-                while j < chars.len() && (matches!(chars[j].1, '.' | '!' | '?' | '…' | '。' | '！' | '？') || is_closer(chars[j].1)) {
+                while j < chars.len()
+                    && (matches!(chars[j].1, '.' | '!' | '?' | '…' | '。' | '！' | '？')
+                        || is_closer(chars[j].1))
+                {
                     j += 1;
                 }
                 let at_end = j >= chars.len();
@@ -269,7 +272,10 @@ fn to_spans(text: &str, ranges: &[(usize, usize)]) -> Vec<Span> {
         units += c.len_utf16();
     }
     let lookup = |b: usize| map.binary_search_by_key(&b, |&(k, _)| k).map_or(0, |i| map[i].1);
-    ranges.iter().map(|&(s, e)| Span { start: s, end: e, start_utf16: lookup(s), end_utf16: lookup(e) }).collect()
+    ranges
+        .iter()
+        .map(|&(s, e)| Span { start: s, end: e, start_utf16: lookup(s), end_utf16: lookup(e) })
+        .collect()
 }
 
 /// A reference document added to a [`PassageChecker`].
@@ -358,7 +364,9 @@ impl PassageChecker {
             .into_iter()
             .map(|span| {
                 let piece = &text[span.start..span.end];
-                let long_enough = piece.chars().filter(|c| !c.is_whitespace()).take(self.opts.min_chars).count() >= self.opts.min_chars;
+                let long_enough =
+                    piece.chars().filter(|c| !c.is_whitespace()).take(self.opts.min_chars).count()
+                        >= self.opts.min_chars;
                 let fingerprint = if long_enough { self.hasher.fingerprint(piece).ok() } else { None };
                 Passage { span, fingerprint }
             })
@@ -376,8 +384,11 @@ impl PassageChecker {
         if passages.len() > u32::MAX as usize {
             return Err(Error::option("passages", passages.len(), "at most 2^32 passages per text"));
         }
-        let entries: Vec<(u64, u64)> =
-            passages.iter().enumerate().filter_map(|(i, p)| p.fingerprint.map(|f| (passage_id(doc, i), f))).collect();
+        let entries: Vec<(u64, u64)> = passages
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.fingerprint.map(|f| (passage_id(doc, i), f)))
+            .collect();
         self.index.extend(entries)?;
         let fingerprint = self.hasher.fingerprint(text).ok();
         self.refs.push(Reference { fingerprint, passages });
@@ -415,13 +426,25 @@ impl PassageChecker {
             for m in self.index.query(fp) {
                 let doc = (m.id >> 32) as usize;
                 let ri = (m.id & 0xffff_ffff) as usize;
-                let (Some(list), Some(rp)) = (per_ref.get_mut(doc), self.refs.get(doc).and_then(|r| r.passages.get(ri))) else {
+                let (Some(list), Some(rp)) =
+                    (per_ref.get_mut(doc), self.refs.get(doc).and_then(|r| r.passages.get(ri)))
+                else {
                     continue;
                 };
-                list.push(PassageMatch { submission: si, reference: ri, submission_span: p.span, reference_span: rp.span, distance: m.distance });
+                list.push(PassageMatch {
+                    submission: si,
+                    reference: ri,
+                    submission_span: p.span,
+                    reference_span: rp.span,
+                    distance: m.distance,
+                });
             }
         }
-        let total: usize = passages.iter().filter(|p| p.fingerprint.is_some()).map(|p| p.span.end_utf16 - p.span.start_utf16).sum();
+        let total: usize = passages
+            .iter()
+            .filter(|p| p.fingerprint.is_some())
+            .map(|p| p.span.end_utf16 - p.span.start_utf16)
+            .sum();
         let references = per_ref
             .into_iter()
             .enumerate()
@@ -431,7 +454,9 @@ impl PassageChecker {
                     (Some(a), Some(b)) => Some(crate::hamming(a, b)),
                     _ => None,
                 };
-                let covered = covered_units(matches.iter().map(|m| (m.submission_span.start_utf16, m.submission_span.end_utf16)));
+                let covered = covered_units(
+                    matches.iter().map(|m| (m.submission_span.start_utf16, m.submission_span.end_utf16)),
+                );
                 ReferenceReport {
                     doc,
                     distance,
@@ -469,14 +494,89 @@ mod tests {
     use super::*;
 
     const WORDS: &[&str] = &[
-        "river", "market", "winter", "teacher", "garden", "engine", "history", "village", "window", "science", "letter",
-        "mountain", "journey", "problem", "evening", "station", "harvest", "language", "painting", "council", "bridge",
-        "forest", "country", "doctor", "morning", "summer", "question", "picture", "machine", "library", "ocean",
-        "answer", "kitchen", "island", "number", "project", "silver", "theatre", "weather", "student", "company",
-        "quickly", "slowly", "carefully", "often", "rarely", "always", "never", "bright", "quiet", "ancient", "modern",
-        "green", "heavy", "simple", "strange", "gentle", "narrow", "broken", "hidden", "walks", "builds", "remembers",
-        "describes", "follows", "carries", "opens", "measures", "explains", "watches", "finds", "leaves", "the", "a",
-        "of", "and", "in", "with", "near", "after", "before", "because", "while",
+        "river",
+        "market",
+        "winter",
+        "teacher",
+        "garden",
+        "engine",
+        "history",
+        "village",
+        "window",
+        "science",
+        "letter",
+        "mountain",
+        "journey",
+        "problem",
+        "evening",
+        "station",
+        "harvest",
+        "language",
+        "painting",
+        "council",
+        "bridge",
+        "forest",
+        "country",
+        "doctor",
+        "morning",
+        "summer",
+        "question",
+        "picture",
+        "machine",
+        "library",
+        "ocean",
+        "answer",
+        "kitchen",
+        "island",
+        "number",
+        "project",
+        "silver",
+        "theatre",
+        "weather",
+        "student",
+        "company",
+        "quickly",
+        "slowly",
+        "carefully",
+        "often",
+        "rarely",
+        "always",
+        "never",
+        "bright",
+        "quiet",
+        "ancient",
+        "modern",
+        "green",
+        "heavy",
+        "simple",
+        "strange",
+        "gentle",
+        "narrow",
+        "broken",
+        "hidden",
+        "walks",
+        "builds",
+        "remembers",
+        "describes",
+        "follows",
+        "carries",
+        "opens",
+        "measures",
+        "explains",
+        "watches",
+        "finds",
+        "leaves",
+        "the",
+        "a",
+        "of",
+        "and",
+        "in",
+        "with",
+        "near",
+        "after",
+        "before",
+        "because",
+        "while",
     ];
 
     /// A deterministic paragraph of ~90 words from seed `s` (a small LCG).
@@ -512,7 +612,8 @@ mod tests {
         let stext = submission.join("\n\n");
         let r = c.check(&stext).unwrap();
         assert_eq!(r.passages.len(), 20);
-        let got: Vec<(usize, usize)> = r.references[0].matches.iter().map(|m| (m.submission, m.reference)).collect();
+        let got: Vec<(usize, usize)> =
+            r.references[0].matches.iter().map(|m| (m.submission, m.reference)).collect();
         assert_eq!(got, vec![(4, 7), (15, 12)]);
         let m = &r.references[0].matches[0];
         assert_eq!(&stext[m.submission_span.start..m.submission_span.end], reference[7]);
@@ -551,8 +652,17 @@ mod tests {
     #[test]
     fn bad_options_and_odd_inputs_do_not_panic() {
         assert!(PassageChecker::new(PassageOptions { k: 99, ..Default::default() }).is_err());
-        assert!(PassageChecker::new(PassageOptions { split: Split::Sentences { window: 0, step: 1 }, ..Default::default() }).is_err());
-        let mut c = PassageChecker::new(PassageOptions { split: Split::Sentences { window: 2, step: 1 }, min_chars: 0, ..Default::default() }).unwrap();
+        assert!(PassageChecker::new(PassageOptions {
+            split: Split::Sentences { window: 0, step: 1 },
+            ..Default::default()
+        })
+        .is_err());
+        let mut c = PassageChecker::new(PassageOptions {
+            split: Split::Sentences { window: 2, step: 1 },
+            min_chars: 0,
+            ..Default::default()
+        })
+        .unwrap();
         for t in ["", "\n", "。。。", "!?", "a", "\u{feff}\u{200b}", "x\n\n\n\ny", "…… ……"] {
             c.add_reference(t).unwrap();
             c.check(t).unwrap();

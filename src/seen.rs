@@ -98,7 +98,11 @@ impl ContentSeen {
         let layout = match &config.layout {
             Some(l) => {
                 if l.k() != config.k {
-                    return Err(Error::option("layout", l.to_string(), format!("a layout for k = {}", config.k)));
+                    return Err(Error::option(
+                        "layout",
+                        l.to_string(),
+                        format!("a layout for k = {}", config.k),
+                    ));
                 }
                 l.clone()
             }
@@ -191,7 +195,12 @@ impl ContentSeen {
             .map(|(id, fingerprint)| {
                 let mut duplicates = dups.remove(id.as_str()).unwrap_or_default();
                 crate::sort::sort(&mut duplicates);
-                SeenPage { id: id.clone(), fingerprint, count: self.counts.get(id).copied().unwrap_or(1), duplicates }
+                SeenPage {
+                    id: id.clone(),
+                    fingerprint,
+                    count: self.counts.get(id).copied().unwrap_or(1),
+                    duplicates,
+                }
             })
             .collect();
         crate::sort::sort_by(&mut out, |a, b| b.count.cmp(&a.count).then_with(|| a.id.cmp(&b.id)));
@@ -257,15 +266,21 @@ impl ContentSeen {
             Some(c) => Index::<String>::from_bytes_expecting(index_bytes, Some(&c.options))?,
             None => Index::<String>::from_bytes(index_bytes)?,
         };
-        let options = stored_scheme.ok_or_else(|| Error::corrupt(what, 20, "the index snapshot has no fingerprint scheme"))?;
+        let options = stored_scheme
+            .ok_or_else(|| Error::corrupt(what, 20, "the index snapshot has no fingerprint scheme"))?;
         let html = match r.take(1, "html flag")?[0] {
             0 => false,
             1 => true,
-            v => return Err(Error::corrupt(what, 20 + r.pos - 1, format!("html flag {v} is neither 0 nor 1"))),
+            v => {
+                return Err(Error::corrupt(what, 20 + r.pos - 1, format!("html flag {v} is neither 0 nor 1")))
+            }
         };
-        let config = SeenConfig { k: index.layout().k(), layout: Some(index.layout().clone()), options, html };
+        let config =
+            SeenConfig { k: index.layout().k(), layout: Some(index.layout().clone()), options, html };
         if let Some(e) = expected {
-            let mismatch = |field: &'static str, found: String, expected: String| Err(Error::SchemeMismatch { field, found, expected });
+            let mismatch = |field: &'static str, found: String, expected: String| {
+                Err(Error::SchemeMismatch { field, found, expected })
+            };
             if e.k != config.k {
                 return mismatch("k", config.k.to_string(), e.k.to_string());
             }
@@ -283,7 +298,11 @@ impl ContentSeen {
             let id = r.string("counted id")?;
             let n = u64::from_le_bytes(r.array("count")?);
             if !index.contains(&id) {
-                return Err(Error::corrupt(what, 20 + r.pos, format!("a count for {}, which is not stored", crate::error::quoted(&id))));
+                return Err(Error::corrupt(
+                    what,
+                    20 + r.pos,
+                    format!("a count for {}, which is not stored", crate::error::quoted(&id)),
+                ));
             }
             counts.insert(id, n);
         }
@@ -292,7 +311,11 @@ impl ContentSeen {
             let url = r.string("duplicate url")?;
             let rep = r.string("its stored page")?;
             if !index.contains(&rep) {
-                return Err(Error::corrupt(what, 20 + r.pos, format!("an alias to {}, which is not stored", crate::error::quoted(&rep))));
+                return Err(Error::corrupt(
+                    what,
+                    20 + r.pos,
+                    format!("an alias to {}, which is not stored", crate::error::quoted(&rep)),
+                ));
             }
             aliases.insert(url, rep);
         }
@@ -333,16 +356,16 @@ impl<'a> Cursor<'a> {
     }
     fn len(&mut self, field: &str) -> Result<usize> {
         let n = u64::from_le_bytes(self.array(field)?);
-        usize::try_from(n)
-            .ok()
-            .filter(|&n| n <= self.bytes.len())
-            .ok_or_else(|| Error::corrupt(self.what, 20 + self.pos - 8, format!("the {field} ({n}) exceeds the input")))
+        usize::try_from(n).ok().filter(|&n| n <= self.bytes.len()).ok_or_else(|| {
+            Error::corrupt(self.what, 20 + self.pos - 8, format!("the {field} ({n}) exceeds the input"))
+        })
     }
     fn string(&mut self, field: &str) -> Result<String> {
         let n = u32::from_le_bytes(self.array(field)?) as usize;
         let at = 20 + self.pos;
         let b = self.take(n, field)?;
-        String::from_utf8(b.to_vec()).map_err(|_| Error::corrupt(self.what, at, format!("the {field} is not UTF-8")))
+        String::from_utf8(b.to_vec())
+            .map_err(|_| Error::corrupt(self.what, at, format!("the {field} is not UTF-8")))
     }
 }
 
@@ -396,9 +419,16 @@ mod tests {
         for other in [
             SeenConfig::default(),
             SeenConfig { k: 4, html: true, ..SeenConfig::default() },
-            SeenConfig { options: Options { tokenizer: crate::Tokenizer::Chars(5), ..Options::default() }, html: true, ..SeenConfig::default() },
+            SeenConfig {
+                options: Options { tokenizer: crate::Tokenizer::Chars(5), ..Options::default() },
+                html: true,
+                ..SeenConfig::default()
+            },
         ] {
-            assert!(matches!(ContentSeen::from_bytes(&bytes, Some(&other)), Err(Error::SchemeMismatch { .. })), "{other:?}");
+            assert!(
+                matches!(ContentSeen::from_bytes(&bytes, Some(&other)), Err(Error::SchemeMismatch { .. })),
+                "{other:?}"
+            );
         }
         for cut in 0..bytes.len() {
             assert!(ContentSeen::from_bytes(&bytes[..cut], None).is_err());

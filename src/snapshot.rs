@@ -261,7 +261,9 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
     }
     if bytes[4..8] != kind.tag() {
         let found = match Kind::from_tag(&bytes[4..8]) {
-            Some(k) => format!("a {} ({})", k.what(), crate::error::quoted(&String::from_utf8_lossy(&k.tag()))),
+            Some(k) => {
+                format!("a {} ({})", k.what(), crate::error::quoted(&String::from_utf8_lossy(&k.tag())))
+            }
             None => format!("an unknown kind {:02x?}", &bytes[4..8]),
         };
         return Err(Error::corrupt(

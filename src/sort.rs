@@ -48,7 +48,11 @@ pub(crate) fn sort<T: Ord>(v: &mut [T]) {
 /// Sorts `v` by a 64-bit key, then by `tie` among equal keys, stably. For long slices
 /// ordered mostly by the key (entries by fingerprint): the keys are sorted directly,
 /// without a call through the comparator, and `tie` runs only inside runs of equal keys.
-pub(crate) fn sort_by_u64_key<T>(v: &mut [T], key: impl Fn(&T) -> u64, mut tie: impl FnMut(&T, &T) -> Ordering) {
+pub(crate) fn sort_by_u64_key<T>(
+    v: &mut [T],
+    key: impl Fn(&T) -> u64,
+    mut tie: impl FnMut(&T, &T) -> Ordering,
+) {
     if v.len() < 2 {
         return;
     }

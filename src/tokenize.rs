@@ -143,7 +143,12 @@ impl<'a> Iterator for CharNgrams<'a> {
 /// words joined by single spaces (see [`Shingle::feature_into`]), so punctuation and
 /// spacing between words do not change it.
 pub fn word_shingles(text: &str, n: usize) -> WordShingles<'_> {
-    WordShingles { text, words: text.unicode_word_indices().map(|(s, w)| (s, s + w.len())).collect(), n, i: 0 }
+    WordShingles {
+        text,
+        words: text.unicode_word_indices().map(|(s, w)| (s, s + w.len())).collect(),
+        n,
+        i: 0,
+    }
 }
 
 /// Iterator returned by [`word_shingles`].

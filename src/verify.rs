@@ -43,7 +43,11 @@ impl ShingleSet {
             return Err(Error::option("shingle", n, format!("an integer from 1 to {MAX_NGRAM}")));
         }
         let mut norm = String::new();
-        normalize_into(text, &NormalizeOptions { punctuation: Punctuation::Keep, ..NormalizeOptions::default() }, &mut norm);
+        normalize_into(
+            text,
+            &NormalizeOptions { punctuation: Punctuation::Keep, ..NormalizeOptions::default() },
+            &mut norm,
+        );
         if norm.is_empty() {
             return Err(Error::EmptyText);
         }

@@ -108,7 +108,11 @@ fn option_object(value: &JsValue, allowed: &[&str], example: &str) -> Result<Opt
     for key in Object::keys(&obj).iter() {
         let key = key.as_string().unwrap_or_default();
         if !allowed.contains(&key.as_str()) {
-            return Err(js_error(Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {}", allowed.join(", ")))));
+            return Err(js_error(Error::option(
+                "options",
+                format!("{{ {key}: … }}"),
+                format!("only the keys {}", allowed.join(", ")),
+            )));
         }
     }
     Ok(Some(obj))
@@ -273,12 +277,21 @@ pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
     let arr: Array = features.unchecked_into();
     let mut parsed = Vec::with_capacity(arr.length() as usize);
     for (index, item) in arr.iter().enumerate() {
-        let get = |k: &str| if item.is_object() { Reflect::get(&item, &JsValue::from(k)).unwrap_or(JsValue::UNDEFINED) } else { JsValue::UNDEFINED };
+        let get = |k: &str| {
+            if item.is_object() {
+                Reflect::get(&item, &JsValue::from(k)).unwrap_or(JsValue::UNDEFINED)
+            } else {
+                JsValue::UNDEFINED
+            }
+        };
         let (Some(bits), Some(weight)) = (get("bits").as_string(), get("weight").as_f64()) else {
             return Err(bad_argument("features", EXPECTED, &item));
         };
         let bits = fingerprint::parse_bits(&bits).ok_or_else(|| {
-            js_error(Error::InvalidBits { index, reason: format!("{} is neither 0/1 digits nor ±1 entries", crate::error::quoted(&bits)) })
+            js_error(Error::InvalidBits {
+                index,
+                reason: format!("{} is neither 0/1 digits nor ±1 entries", crate::error::quoted(&bits)),
+            })
         })?;
         parsed.push(BitFeature { bits, weight });
     }
@@ -342,19 +355,33 @@ fn layout_from(o: &Option<Object>, k: u32) -> Result<Layout, JsValue> {
                 let budget = opt_number(o, "memoryBudget")?;
                 Layout::auto(expected as usize, k, budget.map(|b| b as usize))
             }
-            _ => Err(Error::option("layout", crate::error::quoted(&n), "\"default\", \"auto\", \"probe\" or an array of block widths")),
+            _ => Err(Error::option(
+                "layout",
+                crate::error::quoted(&n),
+                "\"default\", \"auto\", \"probe\" or an array of block widths",
+            )),
         }
     } else if Array::is_array(&v) {
         let mut widths = Vec::new();
         for w in Array::from(&v).iter() {
             match w.as_f64() {
                 Some(x) if x.fract() == 0.0 && (0.0..=64.0).contains(&x) => widths.push(x as u32),
-                _ => return Err(bad_argument("layout", "block widths from 1 to 64, like [16, 16, 16, 16]", &v)),
+                _ => {
+                    return Err(bad_argument(
+                        "layout",
+                        "block widths from 1 to 64, like [16, 16, 16, 16]",
+                        &v,
+                    ))
+                }
             }
         }
         Layout::new(k, &widths)
     } else {
-        return Err(bad_argument("layout", "\"default\", \"auto\", \"probe\" or an array of block widths", &v));
+        return Err(bad_argument(
+            "layout",
+            "\"default\", \"auto\", \"probe\" or an array of block widths",
+            &v,
+        ));
     };
     layout.map_err(js_error)
 }
@@ -418,7 +445,11 @@ impl IdJs for String {
     const KIND: &'static str = "string";
     fn from_js(v: &JsValue) -> Result<String, JsValue> {
         v.as_string().ok_or_else(|| {
-            js_error(Error::option("id", format!("{v:?}"), "a string, since this index holds string ids (make one with { ids: \"number\" } for numbers)"))
+            js_error(Error::option(
+                "id",
+                format!("{v:?}"),
+                "a string, since this index holds string ids (make one with { ids: \"number\" } for numbers)",
+            ))
         })
     }
     fn to_js(&self) -> JsValue {
@@ -457,7 +488,8 @@ fn flat_to_js<I: IndexId + IdJs>(f: &FlatMatches<I>) -> JsValue {
     }
     let _ = js_sys::Reflect::set(&o, &"queries".into(), &js_sys::Uint32Array::from(&f.queries[..]).into());
     let _ = js_sys::Reflect::set(&o, &"ids".into(), &ids.into());
-    let _ = js_sys::Reflect::set(&o, &"distances".into(), &js_sys::Uint32Array::from(&f.distances[..]).into());
+    let _ =
+        js_sys::Reflect::set(&o, &"distances".into(), &js_sys::Uint32Array::from(&f.distances[..]).into());
     o.into()
 }
 
@@ -486,7 +518,13 @@ impl JsIndex {
             None => Ids::Unset(layout),
             Some("number") => Ids::Num(Index::new(layout)),
             Some("string") => Ids::Str(Index::new(layout)),
-            Some(other) => return Err(js_error(Error::option("ids", crate::error::quoted(&other), "\"number\" or \"string\""))),
+            Some(other) => {
+                return Err(js_error(Error::option(
+                    "ids",
+                    crate::error::quoted(&other),
+                    "\"number\" or \"string\"",
+                )))
+            }
         }))
     }
 
@@ -494,7 +532,8 @@ impl JsIndex {
     fn settle(&mut self, first: &JsValue) {
         if let Ids::Unset(layout) = &self.0 {
             let layout = layout.clone();
-            self.0 = if first.is_string() { Ids::Str(Index::new(layout)) } else { Ids::Num(Index::new(layout)) };
+            self.0 =
+                if first.is_string() { Ids::Str(Index::new(layout)) } else { Ids::Num(Index::new(layout)) };
         }
     }
 
@@ -512,7 +551,11 @@ impl JsIndex {
     #[wasm_bindgen(js_name = insertBatch)]
     pub fn insert_batch(&mut self, ids: Vec<JsValue>, fingerprints: Vec<u64>) -> Result<(), JsValue> {
         if ids.len() != fingerprints.len() {
-            return Err(js_error(Error::option("ids", ids.len(), format!("as many ids as fingerprints ({})", fingerprints.len()))));
+            return Err(js_error(Error::option(
+                "ids",
+                ids.len(),
+                format!("as many ids as fingerprints ({})", fingerprints.len()),
+            )));
         }
         let Some(first) = ids.first() else { return Ok(()) };
         self.settle(first);
@@ -540,7 +583,9 @@ impl JsIndex {
         }
         match &mut self.0 {
             Ids::Num(ix) => ix.extend((first..).zip(fingerprints.iter().copied())).map_err(js_error),
-            _ => Err(js_error(Error::option("id", "a number", "a string, since this index holds string ids"))),
+            _ => {
+                Err(js_error(Error::option("id", "a number", "a string, since this index holds string ids")))
+            }
         }
     }
 
@@ -589,8 +634,12 @@ impl JsIndex {
     pub fn query_and_insert(&mut self, id: JsValue, fingerprint: u64) -> Result<JsValue, JsValue> {
         self.settle(&id);
         match &mut self.0 {
-            Ids::Num(ix) => Ok(matches_to_js(&ix.query_and_insert(u64::from_js(&id)?, fingerprint).map_err(js_error)?)),
-            Ids::Str(ix) => Ok(matches_to_js(&ix.query_and_insert(String::from_js(&id)?, fingerprint).map_err(js_error)?)),
+            Ids::Num(ix) => {
+                Ok(matches_to_js(&ix.query_and_insert(u64::from_js(&id)?, fingerprint).map_err(js_error)?))
+            }
+            Ids::Str(ix) => {
+                Ok(matches_to_js(&ix.query_and_insert(String::from_js(&id)?, fingerprint).map_err(js_error)?))
+            }
             Ids::Unset(_) => Ok(js_sys::Array::new().into()),
         }
     }
@@ -647,9 +696,17 @@ impl JsIndex {
         set(&o, "probe", layout.is_probe());
         set(&o, "size", st.len as f64);
         set(&o, "tables", st.tables as u32);
-        set(&o, "tableBlocks", layout.table_blocks().iter().map(|b| JsValue::from(nums(b))).collect::<Array>());
+        set(
+            &o,
+            "tableBlocks",
+            layout.table_blocks().iter().map(|b| JsValue::from(nums(b))).collect::<Array>(),
+        );
         set(&o, "keyBits", nums(&st.key_bits));
-        set(&o, "expectedCandidatesPerTable", st.expected_candidates_per_table.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+        set(
+            &o,
+            "expectedCandidatesPerTable",
+            st.expected_candidates_per_table.iter().map(|&x| JsValue::from(x)).collect::<Array>(),
+        );
         set(&o, "expectedCandidates", st.expected_candidates);
         set(&o, "probesPerQuery", st.probes_per_query as f64);
         set(&o, "bytes", st.bytes as f64);
@@ -763,8 +820,19 @@ mod crawler {
 
     use crate::seen::{Check, ContentSeen, SeenConfig};
 
-    const SEEN_KEYS: [&str; 11] =
-        ["k", "layout", "expectedSize", "memoryBudget", "html", "mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase"];
+    const SEEN_KEYS: [&str; 11] = [
+        "k",
+        "layout",
+        "expectedSize",
+        "memoryBudget",
+        "html",
+        "mode",
+        "ngram",
+        "weighting",
+        "punctuation",
+        "nfkc",
+        "lowercase",
+    ];
 
     fn seen_config_from(options: &JsValue) -> Result<Option<SeenConfig>, JsValue> {
         let o = option_object(options, &SEEN_KEYS, "{ k: 3, html: true }")?;
@@ -839,7 +907,11 @@ mod crawler {
                     set(&o, "id", p.id.as_str());
                     set(&o, "fingerprint", big(p.fingerprint));
                     set(&o, "count", p.count as f64);
-                    set(&o, "duplicates", p.duplicates.iter().map(|d| JsValue::from(d.as_str())).collect::<Array>());
+                    set(
+                        &o,
+                        "duplicates",
+                        p.duplicates.iter().map(|d| JsValue::from(d.as_str())).collect::<Array>(),
+                    );
                     JsValue::from(o)
                 })
                 .collect::<Array>()
@@ -887,7 +959,11 @@ mod crawler {
     pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
         use crate::dedup::{dedup as run, DedupOptions};
         if ids.len() != texts.len() {
-            return Err(js_error(Error::option("ids", ids.len(), format!("as many ids as texts ({})", texts.len()))));
+            return Err(js_error(Error::option(
+                "ids",
+                ids.len(),
+                format!("as many ids as texts ({})", texts.len()),
+            )));
         }
         let mut allowed = HASHER_KEYS.to_vec();
         allowed.extend(["k", "layout", "verify", "shingle"]);
@@ -907,17 +983,29 @@ mod crawler {
         } else if v.as_bool() == Some(false) {
             None
         } else {
-            Some(v.as_f64().ok_or_else(|| bad_argument("verify", "a Jaccard threshold from 0 to 1, or false", &v))?)
+            Some(
+                v.as_f64()
+                    .ok_or_else(|| bad_argument("verify", "a Jaccard threshold from 0 to 1, or false", &v))?,
+            )
         };
         let shingle = match opt_number(&o, "shingle")? {
             None => d.shingle,
             Some(x) if x.fract() == 0.0 && (1.0..=16.0).contains(&x) => x as usize,
-            Some(x) => return Err(js_error(Error::option("shingle", crate::error::number(x), "an integer from 1 to 16"))),
+            Some(x) => {
+                return Err(js_error(Error::option(
+                    "shingle",
+                    crate::error::number(x),
+                    "an integer from 1 to 16",
+                )))
+            }
         };
-        let docs: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(texts.iter().map(String::as_str)).collect();
-        let r = run(&docs, &DedupOptions { fingerprint, k, layout, verify, shingle, html }).map_err(js_error)?;
+        let docs: Vec<(&str, &str)> =
+            ids.iter().map(String::as_str).zip(texts.iter().map(String::as_str)).collect();
+        let r =
+            run(&docs, &DedupOptions { fingerprint, k, layout, verify, shingle, html }).map_err(js_error)?;
         let out = Object::new();
-        let clusters: Array = r.clusters.iter().map(|c| c.iter().map(|id| JsValue::from_str(id)).collect::<Array>()).collect();
+        let clusters: Array =
+            r.clusters.iter().map(|c| c.iter().map(|id| JsValue::from_str(id)).collect::<Array>()).collect();
         set(&out, "clusters", clusters);
         let pairs: Array = r
             .pairs
@@ -932,7 +1020,11 @@ mod crawler {
             })
             .collect();
         set(&out, "pairs", pairs);
-        set(&out, "fingerprinted", r.fingerprints.iter().map(|(id, _)| JsValue::from_str(id)).collect::<Array>());
+        set(
+            &out,
+            "fingerprinted",
+            r.fingerprints.iter().map(|(id, _)| JsValue::from_str(id)).collect::<Array>(),
+        );
         let fps: Vec<u64> = r.fingerprints.iter().map(|&(_, f)| f).collect();
         set(&out, "fingerprints", js_sys::BigUint64Array::from(&fps[..]));
         let skipped: Array = r
@@ -979,7 +1071,13 @@ fn passage_options_from(value: &JsValue) -> Result<PassageOptions, JsValue> {
     opts.split = match opt_string(&o, "split")?.as_deref() {
         None | Some("paragraphs") => Split::Paragraphs,
         Some("sentences") => Split::Sentences { window, step },
-        Some(other) => return Err(js_error(Error::option("split", crate::error::quoted(&other), "\"paragraphs\" or \"sentences\""))),
+        Some(other) => {
+            return Err(js_error(Error::option(
+                "split",
+                crate::error::quoted(&other),
+                "\"paragraphs\" or \"sentences\"",
+            )))
+        }
     };
     opts.k = u32::try_from(count_from(&o, "k", 3)?).unwrap_or(u32::MAX);
     opts.min_chars = count_from(&o, "minChars", opts.min_chars)?;
@@ -991,7 +1089,13 @@ fn passage_options_from(value: &JsValue) -> Result<PassageOptions, JsValue> {
 
 /// `{ start, end, byteStart, byteEnd }`: `start`/`end` are string (UTF-16) indices.
 fn span_into(o: &Object, s: Span, prefix: &str) {
-    let key = |k: &str| if prefix.is_empty() { k.to_owned() } else { format!("{prefix}{}{}", k[..1].to_ascii_uppercase(), &k[1..]) };
+    let key = |k: &str| {
+        if prefix.is_empty() {
+            k.to_owned()
+        } else {
+            format!("{prefix}{}{}", k[..1].to_ascii_uppercase(), &k[1..])
+        }
+    };
     set(o, &key("start"), s.start_utf16 as u32);
     set(o, &key("end"), s.end_utf16 as u32);
     set(o, &key("byteStart"), s.start as u32);

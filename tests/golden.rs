@@ -90,7 +90,10 @@ fn the_defaults_are_what_the_readme_says() {
     let d = Options::default();
     assert_eq!(d.tokenizer, Tokenizer::Chars(6));
     assert_eq!(d.weighting, Weighting::Sublinear);
-    assert_eq!(d.normalize, NormalizeOptions { punctuation: Punctuation::Collapse, nfkc: true, lowercase: true });
+    assert_eq!(
+        d.normalize,
+        NormalizeOptions { punctuation: Punctuation::Collapse, nfkc: true, lowercase: true }
+    );
     assert_eq!(d.describe(), "chars:6 sublinear punct=collapse nfkc lower sh64v1");
 }
 
@@ -98,13 +101,85 @@ fn the_defaults_are_what_the_readme_says() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn other_settings_are_pinned_too() {
     let cases: &[(Options, &str, u64)] = &[
-        (Options { tokenizer: Tokenizer::Chars(2), weighting: Weighting::Binary, normalize: NormalizeOptions { punctuation: Punctuation::Keep, nfkc: true, lowercase: true } }, "the cat sat on the mat", 0xa19fd812671ee5e1),
-        (Options { tokenizer: Tokenizer::Chars(3), weighting: Weighting::Tf, normalize: NormalizeOptions { punctuation: Punctuation::Drop, nfkc: true, lowercase: true } }, "The cat, the hat, the bat.", 0xba82fbeb1c7a53a7),
-        (Options { tokenizer: Tokenizer::Chars(4), weighting: Weighting::Sublinear, normalize: NormalizeOptions { punctuation: Punctuation::Keep, nfkc: false, lowercase: false } }, "Case Matters Here", 0x028219df313cc034),
-        (Options { tokenizer: Tokenizer::Words(1), weighting: Weighting::Tf, normalize: NormalizeOptions { punctuation: Punctuation::Collapse, nfkc: true, lowercase: true } }, "to be or not to be", 0x08307f9401888295),
-        (Options { tokenizer: Tokenizer::Words(2), weighting: Weighting::Binary, normalize: NormalizeOptions { punctuation: Punctuation::Collapse, nfkc: true, lowercase: true } }, "the quick brown fox jumps over the lazy dog", 0xa8010cf0a34d26a8),
-        (Options { tokenizer: Tokenizer::Chars(1), weighting: Weighting::Sublinear, normalize: NormalizeOptions { punctuation: Punctuation::Collapse, nfkc: true, lowercase: true } }, "附加赛小组赛首轮绝杀", 0xec4a9e0991767f56),
-        (Options { tokenizer: Tokenizer::Chars(16), weighting: Weighting::Binary, normalize: NormalizeOptions { punctuation: Punctuation::Collapse, nfkc: true, lowercase: true } }, "a sixteen-character window over a longer text", 0xed3b83040495eccd),
+        (
+            Options {
+                tokenizer: Tokenizer::Chars(2),
+                weighting: Weighting::Binary,
+                normalize: NormalizeOptions { punctuation: Punctuation::Keep, nfkc: true, lowercase: true },
+            },
+            "the cat sat on the mat",
+            0xa19fd812671ee5e1,
+        ),
+        (
+            Options {
+                tokenizer: Tokenizer::Chars(3),
+                weighting: Weighting::Tf,
+                normalize: NormalizeOptions { punctuation: Punctuation::Drop, nfkc: true, lowercase: true },
+            },
+            "The cat, the hat, the bat.",
+            0xba82fbeb1c7a53a7,
+        ),
+        (
+            Options {
+                tokenizer: Tokenizer::Chars(4),
+                weighting: Weighting::Sublinear,
+                normalize: NormalizeOptions { punctuation: Punctuation::Keep, nfkc: false, lowercase: false },
+            },
+            "Case Matters Here",
+            0x028219df313cc034,
+        ),
+        (
+            Options {
+                tokenizer: Tokenizer::Words(1),
+                weighting: Weighting::Tf,
+                normalize: NormalizeOptions {
+                    punctuation: Punctuation::Collapse,
+                    nfkc: true,
+                    lowercase: true,
+                },
+            },
+            "to be or not to be",
+            0x08307f9401888295,
+        ),
+        (
+            Options {
+                tokenizer: Tokenizer::Words(2),
+                weighting: Weighting::Binary,
+                normalize: NormalizeOptions {
+                    punctuation: Punctuation::Collapse,
+                    nfkc: true,
+                    lowercase: true,
+                },
+            },
+            "the quick brown fox jumps over the lazy dog",
+            0xa8010cf0a34d26a8,
+        ),
+        (
+            Options {
+                tokenizer: Tokenizer::Chars(1),
+                weighting: Weighting::Sublinear,
+                normalize: NormalizeOptions {
+                    punctuation: Punctuation::Collapse,
+                    nfkc: true,
+                    lowercase: true,
+                },
+            },
+            "附加赛小组赛首轮绝杀",
+            0xec4a9e0991767f56,
+        ),
+        (
+            Options {
+                tokenizer: Tokenizer::Chars(16),
+                weighting: Weighting::Binary,
+                normalize: NormalizeOptions {
+                    punctuation: Punctuation::Collapse,
+                    nfkc: true,
+                    lowercase: true,
+                },
+            },
+            "a sixteen-character window over a longer text",
+            0xed3b83040495eccd,
+        ),
     ];
     assert!(cases.len() >= 6);
     for &(opts, text, want) in cases {
@@ -179,7 +254,10 @@ fn bad_input_is_an_error_not_a_panic() {
         assert!(e.to_string().contains("from 1 to 16"), "{e}");
     }
     for w in [f64::NAN, -1.0, f64::INFINITY] {
-        assert!(matches!(fingerprint_features(&[("a", 1.0), ("b", w)]), Err(Error::InvalidWeight { index: 1, .. })));
+        assert!(matches!(
+            fingerprint_features(&[("a", 1.0), ("b", w)]),
+            Err(Error::InvalidWeight { index: 1, .. })
+        ));
     }
     assert!(fingerprint_features::<&str>(&[]).is_err());
     assert!(Options::from_names(Some("letters"), None, None, None, None, None).is_err());

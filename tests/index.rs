@@ -19,51 +19,23 @@ struct Config {
 }
 
 const CONFIGS: &[Config] = &[
-    Config {
-        name: "4x16 k=3",
-        layout: || Layout::new(3, &[16, 16, 16, 16]).unwrap(),
-        cases: 10_000,
-    },
+    Config { name: "4x16 k=3", layout: || Layout::new(3, &[16, 16, 16, 16]).unwrap(), cases: 10_000 },
     Config {
         name: "16,12,12,12,12 k=3",
         layout: || Layout::new(3, &[16, 12, 12, 12, 12]).unwrap(),
         cases: 10_000,
     },
-    Config {
-        name: "32,32 k=1",
-        layout: || Layout::new(1, &[32, 32]).unwrap(),
-        cases: 10_000,
-    },
-    Config {
-        name: "22,21,21 k=2",
-        layout: || Layout::new(2, &[22, 21, 21]).unwrap(),
-        cases: 10_000,
-    },
+    Config { name: "32,32 k=1", layout: || Layout::new(1, &[32, 32]).unwrap(), cases: 10_000 },
+    Config { name: "22,21,21 k=2", layout: || Layout::new(2, &[22, 21, 21]).unwrap(), cases: 10_000 },
     Config {
         name: "10,10,11,11,11,11 k=3",
         layout: || Layout::new(3, &[10, 10, 11, 11, 11, 11]).unwrap(),
         cases: 10_000,
     },
-    Config {
-        name: "even k=4 6 blocks",
-        layout: || Layout::even(4, 6).unwrap(),
-        cases: 10_000,
-    },
-    Config {
-        name: "64 x 1 k=0",
-        layout: || Layout::new(0, &[1; 64]).unwrap(),
-        cases: 10_000,
-    },
-    Config {
-        name: "probe k=2",
-        layout: || Layout::probe(2).unwrap(),
-        cases: 10_000,
-    },
-    Config {
-        name: "probe k=3",
-        layout: || Layout::probe(3).unwrap(),
-        cases: 1_000,
-    },
+    Config { name: "even k=4 6 blocks", layout: || Layout::even(4, 6).unwrap(), cases: 10_000 },
+    Config { name: "64 x 1 k=0", layout: || Layout::new(0, &[1; 64]).unwrap(), cases: 10_000 },
+    Config { name: "probe k=2", layout: || Layout::probe(2).unwrap(), cases: 10_000 },
+    Config { name: "probe k=3", layout: || Layout::probe(3).unwrap(), cases: 1_000 },
 ];
 
 impl Rng {
@@ -99,11 +71,7 @@ fn random_entries(rng: &mut Rng, n: usize, k: u32, next_id: &mut u64) -> Vec<(u6
         let neighbours = rng.below(6);
         for _ in 0..neighbours {
             let d = rng.below(u64::from(k) + 2) as u32;
-            let fp = if rng.below(2) == 0 {
-                rng.flip(centre, d)
-            } else {
-                rng.flip_clustered(centre, d)
-            };
+            let fp = if rng.below(2) == 0 { rng.flip(centre, d) } else { rng.flip_clustered(centre, d) };
             push(fp, &mut v);
         }
     }
@@ -137,12 +105,7 @@ fn check_query<I: IndexId>(cfg: &str, index: &Index<I>, oracle: &[(I, u64)], q: 
     let k = index.layout().k();
     let got = index.query(q);
     let want = brute_force::query(oracle, q, k);
-    assert_eq!(
-        got,
-        want,
-        "{cfg}: query {q:#018x}, {} entries",
-        oracle.len()
-    );
+    assert_eq!(got, want, "{cfg}: query {q:#018x}, {} entries", oracle.len());
 }
 
 #[test]
@@ -172,11 +135,7 @@ fn query_matches_oracle_bulk_and_online() {
             for _ in 0..50 {
                 let q = random_query(&mut rng, &entries, k);
                 check_query(cfg.name, &index, &entries, q);
-                boundary_hits += entries
-                    .iter()
-                    .filter(|e| (e.1 ^ q).count_ones() == k)
-                    .count()
-                    .min(1);
+                boundary_hits += entries.iter().filter(|e| (e.1 ^ q).count_ones() == k).count().min(1);
                 cases += 1;
             }
         }
@@ -207,22 +166,12 @@ fn batch_and_flat_queries_agree() {
             let (id, _) = entries.swap_remove(i);
             online.remove(&id).unwrap();
         }
-        assert!(
-            online.stats().segments > 1 || online.stats().buffered > 0,
-            "{}",
-            cfg.name
-        );
-        for (index, entries) in [
-            (
-                bulk.clone(),
-                bulk.iter().map(|(&i, f)| (i, f)).collect::<Vec<_>>(),
-            ),
-            (online, entries),
-        ] {
+        assert!(online.stats().segments > 1 || online.stats().buffered > 0, "{}", cfg.name);
+        for (index, entries) in
+            [(bulk.clone(), bulk.iter().map(|(&i, f)| (i, f)).collect::<Vec<_>>()), (online, entries)]
+        {
             let nq = if cfg.cases < 10_000 { 60 } else { 300 };
-            let qs: Vec<u64> = (0..nq)
-                .map(|_| random_query(&mut rng, &entries, k))
-                .collect();
+            let qs: Vec<u64> = (0..nq).map(|_| random_query(&mut rng, &entries, k)).collect();
             let batch = index.query_batch(&qs);
             let flat = index.query_batch_flat(&qs);
             let mut row = 0;
@@ -231,11 +180,7 @@ fn batch_and_flat_queries_agree() {
                 assert_eq!(index.count(q), got.len());
                 for m in got {
                     assert_eq!(
-                        (
-                            flat.queries[row] as usize,
-                            flat.ids[row],
-                            flat.distances[row]
-                        ),
+                        (flat.queries[row] as usize, flat.ids[row], flat.distances[row]),
                         (qi, m.id, m.distance)
                     );
                     row += 1;
@@ -275,18 +220,8 @@ fn self_join_and_clusters_match_oracle() {
                     assert_eq!(index.remove(&id).unwrap(), fp);
                 }
             }
-            assert_eq!(
-                index.self_join(),
-                brute_force::self_join(&oracle, k),
-                "{} round {round}",
-                cfg.name
-            );
-            assert_eq!(
-                index.clusters(),
-                brute_force::clusters(&oracle, k),
-                "{} round {round}",
-                cfg.name
-            );
+            assert_eq!(index.self_join(), brute_force::self_join(&oracle, k), "{} round {round}", cfg.name);
+            assert_eq!(index.clusters(), brute_force::clusters(&oracle, k), "{} round {round}", cfg.name);
         }
     }
 }
@@ -310,12 +245,7 @@ fn online_inserts_removes_and_queries_interleaved() {
                     p += 1;
                     if rng.below(4) == 0 {
                         let got = index.query_and_insert(id, fp).unwrap();
-                        assert_eq!(
-                            got,
-                            brute_force::query(&oracle, fp, k),
-                            "{} step {step}",
-                            cfg.name
-                        );
+                        assert_eq!(got, brute_force::query(&oracle, fp, k), "{} step {step}", cfg.name);
                     } else {
                         index.insert(id, fp).unwrap();
                     }
@@ -354,12 +284,7 @@ fn online_inserts_removes_and_queries_interleaved() {
             let q = random_query(&mut rng, &oracle, k);
             check_query(cfg.name, &index, &oracle, q);
         }
-        assert_eq!(
-            index.self_join(),
-            brute_force::self_join(&oracle, k),
-            "{}",
-            cfg.name
-        );
+        assert_eq!(index.self_join(), brute_force::self_join(&oracle, k), "{}", cfg.name);
     }
 }
 
@@ -403,13 +328,7 @@ fn empty_and_single() {
 
         index.insert(42, 0xDEAD_BEEF).unwrap();
         assert_eq!(index.len(), 1);
-        assert_eq!(
-            index.query(0xDEAD_BEEF),
-            vec![Match {
-                id: 42,
-                distance: 0
-            }]
-        );
+        assert_eq!(index.query(0xDEAD_BEEF), vec![Match { id: 42, distance: 0 }]);
         assert_eq!(index.get(&42), Some(0xDEAD_BEEF));
         assert!(index.self_join().is_empty());
         assert_eq!(index.remove(&42).unwrap(), 0xDEAD_BEEF);
@@ -425,20 +344,9 @@ fn all_equal_fingerprints_under_many_ids() {
     for cfg in CONFIGS {
         let layout = (cfg.layout)();
         let n = 600u64;
-        let index = Index::build(
-            layout.clone(),
-            (0..n).map(|i| (n - i, 0x0123_4567_89AB_CDEF)),
-        )
-        .unwrap();
+        let index = Index::build(layout.clone(), (0..n).map(|i| (n - i, 0x0123_4567_89AB_CDEF))).unwrap();
         let got = index.query(0x0123_4567_89AB_CDEF);
-        assert_eq!(
-            got,
-            (1..=n)
-                .map(|id| Match { id, distance: 0 })
-                .collect::<Vec<_>>(),
-            "{}",
-            cfg.name
-        );
+        assert_eq!(got, (1..=n).map(|id| Match { id, distance: 0 }).collect::<Vec<_>>(), "{}", cfg.name);
         assert_eq!(index.self_join().len() as u64, n * (n - 1) / 2);
         assert_eq!(index.clusters(), vec![(1..=n).collect::<Vec<_>>()]);
         let mut online = Index::new(layout);
@@ -469,9 +377,7 @@ fn duplicate_ids() {
     // extend is all or nothing
     let mut big: Index = Index::build(layout, (0..1000u64).map(|i| (i, i))).unwrap();
     let before: Vec<(u64, u64)> = big.iter().map(|(&i, f)| (i, f)).collect();
-    let err = big
-        .extend((5000..5300u64).map(|i| (i, i)).chain([(17, 0)]))
-        .unwrap_err();
+    let err = big.extend((5000..5300u64).map(|i| (i, i)).chain([(17, 0)])).unwrap_err();
     assert_eq!(err, Error::DuplicateId { id: "17".into() });
     assert_eq!(big.iter().map(|(&i, f)| (i, f)).collect::<Vec<_>>(), before);
     assert!(!big.contains(&5000));
@@ -488,10 +394,7 @@ fn unknown_id_removal() {
     assert_eq!(e, Error::UnknownId { id: "5".into() });
     assert_eq!(e.to_string(), "id 5 is not in the index");
     let mut s: Index<String> = Index::new(Layout::probe(1).unwrap());
-    assert!(matches!(
-        s.remove(&"https://x".to_string()),
-        Err(Error::UnknownId { .. })
-    ));
+    assert!(matches!(s.remove(&"https://x".to_string()), Err(Error::UnknownId { .. })));
 }
 
 #[test]
@@ -515,10 +418,7 @@ fn invalid_layouts() {
     for (r, needle) in cases {
         let e = r.unwrap_err();
         assert_eq!(e.code(), "InvalidLayout");
-        assert!(
-            e.to_string().contains(needle),
-            "{e} should mention {needle:?}"
-        );
+        assert!(e.to_string().contains(needle), "{e} should mention {needle:?}");
     }
     // the largest valid shapes
     assert_eq!(Layout::new(0, &[1; 64]).unwrap().tables(), 1);
@@ -532,30 +432,20 @@ fn layouts_and_stats() {
     assert_eq!(paper.tables(), 10);
     assert_eq!(paper.table_blocks()[0], vec![0, 1]);
     let d = Layout::default_for_k(3).unwrap();
-    assert_eq!(
-        (d.k(), d.widths(), d.tables()),
-        (3, &[16u32, 16, 16, 16][..], 4)
-    );
+    assert_eq!((d.k(), d.widths(), d.tables()), (3, &[16u32, 16, 16, 16][..], 4));
     assert_eq!(d.to_string(), "k=3 blocks=16,16,16,16 (4 tables)");
     assert_eq!(Layout::probe(3).unwrap().probes_per_query(), 43_745);
     assert_eq!(Layout::auto(1000, 3, None).unwrap().tables(), 4);
 
-    let index: Index = Index::build(
-        paper,
-        (0..1u64 << 12).map(|i| (i, i.wrapping_mul(0x9E37_79B9_7F4A_7C15))),
-    )
-    .unwrap();
+    let index: Index =
+        Index::build(paper, (0..1u64 << 12).map(|i| (i, i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))).unwrap();
     let s: Stats = index.stats();
     assert_eq!(s.len, 4096);
     assert_eq!(s.key_bits, vec![28, 28, 28, 28, 24, 24, 24, 24, 24, 24]);
     assert_eq!(s.expected_candidates_per_table[0], 1.0 / 65536.0);
     assert_eq!(s.expected_candidates_per_table[9], 1.0 / 4096.0);
     assert_eq!((s.segments, s.buffered, s.tombstones), (1, 0, 0));
-    assert!(
-        s.bytes_per_fp > 16.0 && s.bytes_per_fp < 150.0,
-        "{}",
-        s.bytes_per_fp
-    );
+    assert!(s.bytes_per_fp > 16.0 && s.bytes_per_fp < 150.0, "{}", s.bytes_per_fp);
 }
 
 #[test]

@@ -18,11 +18,80 @@ fn below(rng: &mut Rng, n: usize) -> usize {
 /// Hangul jamo, emoji with ZWJ and skin tones, regional indicators, Indic conjuncts,
 /// controls, odd whitespace, punctuation of several scripts.
 const ALPHABET: &[&str] = &[
-    "a", "B", "z", " ", "  ", "\t", "\n", "\r\n", "\r", ".", ",", "-", "!", "'", "0", "9", "上", "海", "赛", "㐀",
-    "，", "。", "！", "「", "」", "\u{301}", "\u{308}", "\u{327}", "e\u{301}", "ﬁ", "Ａ", "ｂ", "①", "Ⅻ", "ㄱ",
-    "\u{1100}", "\u{1161}", "\u{11A8}", "가", "👩", "\u{200D}", "👧", "\u{1F3FD}", "🇫", "🇷", "क", "\u{94D}", "ष",
-    "\u{0}", "\u{7F}", "\u{1C}", "\u{85}", "\u{A0}", "\u{2028}", "\u{3000}", "İ", "ß", "Σ", "ς", "ǅ", "ｶ", "\u{FF9E}",
-    "\u{3099}", "か", "が", "€", "≈", "^", "`", "\u{FEFF}", "\u{E000}", "\u{10FFFF}", "\u{2F800}", "\u{F900}",
+    "a",
+    "B",
+    "z",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    ".",
+    ",",
+    "-",
+    "!",
+    "'",
+    "0",
+    "9",
+    "上",
+    "海",
+    "赛",
+    "㐀",
+    "，",
+    "。",
+    "！",
+    "「",
+    "」",
+    "\u{301}",
+    "\u{308}",
+    "\u{327}",
+    "e\u{301}",
+    "ﬁ",
+    "Ａ",
+    "ｂ",
+    "①",
+    "Ⅻ",
+    "ㄱ",
+    "\u{1100}",
+    "\u{1161}",
+    "\u{11A8}",
+    "가",
+    "👩",
+    "\u{200D}",
+    "👧",
+    "\u{1F3FD}",
+    "🇫",
+    "🇷",
+    "क",
+    "\u{94D}",
+    "ष",
+    "\u{0}",
+    "\u{7F}",
+    "\u{1C}",
+    "\u{85}",
+    "\u{A0}",
+    "\u{2028}",
+    "\u{3000}",
+    "İ",
+    "ß",
+    "Σ",
+    "ς",
+    "ǅ",
+    "ｶ",
+    "\u{FF9E}",
+    "\u{3099}",
+    "か",
+    "が",
+    "€",
+    "≈",
+    "^",
+    "`",
+    "\u{FEFF}",
+    "\u{E000}",
+    "\u{10FFFF}",
+    "\u{2F800}",
+    "\u{F900}",
 ];
 
 fn random_text(rng: &mut Rng, max_len: usize) -> String {
@@ -40,7 +109,11 @@ fn fast_normalisation_equals_the_reference() {
         for punctuation in [Punctuation::Keep, Punctuation::Drop, Punctuation::Collapse] {
             for (nfkc, lowercase) in [(true, true), (false, true), (true, false)] {
                 let o = NormalizeOptions { punctuation, nfkc, lowercase };
-                assert_eq!(normalize(&text, &o), normalize_reference(&text, &o), "case {case}: {text:?} {o:?}");
+                assert_eq!(
+                    normalize(&text, &o),
+                    normalize_reference(&text, &o),
+                    "case {case}: {text:?} {o:?}"
+                );
             }
         }
     }
@@ -96,7 +169,10 @@ fn fingerprint_depends_on_the_normalised_text_only() {
 #[test]
 fn a_repeated_feature_cannot_decide_the_default_fingerprint() {
     let mut rng = Rng(4);
-    let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa"];
+    let words = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo",
+        "lima", "mike", "november", "oscar", "papa",
+    ];
     let mut body = || (0..60).map(|_| words[below(&mut rng, words.len())]).collect::<Vec<_>>().join(" ");
     let sep = "-".repeat(5000);
     let boiler = "-----\n".repeat(400);
@@ -120,7 +196,8 @@ fn a_repeated_feature_cannot_decide_the_default_fingerprint() {
     // The default keeps different mails apart: all distinct, and far apart on average.
     let distinct: std::collections::HashSet<_> = fps.iter().collect();
     assert_eq!(distinct.len(), fps.len());
-    let mean: f64 = fps.windows(2).map(|w| f64::from(hamming(w[0], w[1]))).sum::<f64>() / (fps.len() - 1) as f64;
+    let mean: f64 =
+        fps.windows(2).map(|w| f64::from(hamming(w[0], w[1]))).sum::<f64>() / (fps.len() - 1) as f64;
     assert!(mean > 16.0, "mean distance between different mails {mean}");
 }
 
@@ -132,7 +209,8 @@ fn similar_texts_are_closer_than_different_ones() {
                 differ in a small portion, such as advertisements, counters and timestamps.";
     let edited = base.replace("counters", "visit counters").replace("practical", "real practical");
     let other = "We all scream for ice cream, and the cat sat on the mat while the dog barked at the moon all night long.";
-    let (a, b, c) = (h.fingerprint(base).unwrap(), h.fingerprint(&edited).unwrap(), h.fingerprint(other).unwrap());
+    let (a, b, c) =
+        (h.fingerprint(base).unwrap(), h.fingerprint(&edited).unwrap(), h.fingerprint(other).unwrap());
     assert!(hamming(a, b) <= 10, "{}", hamming(a, b));
     assert!(hamming(a, c) >= 16, "{}", hamming(a, c));
 }
@@ -151,7 +229,10 @@ fn every_setting_handles_random_text_without_panicking() {
     for n in [1, 2, 3, 6, 16] {
         for w in [Weighting::Binary, Weighting::Tf, Weighting::Sublinear] {
             for tok in [Tokenizer::Chars(n), Tokenizer::Words(n)] {
-                hashers.push(SimHasher::new(Options { tokenizer: tok, weighting: w, normalize: N::default() }).unwrap());
+                hashers.push(
+                    SimHasher::new(Options { tokenizer: tok, weighting: w, normalize: N::default() })
+                        .unwrap(),
+                );
             }
         }
     }
@@ -159,7 +240,9 @@ fn every_setting_handles_random_text_without_panicking() {
         let text = random_text(&mut rng, 40);
         for h in &mut hashers {
             match h.fingerprint(&text) {
-                Ok(_) | Err(simhash_wasm::Error::EmptyText) | Err(simhash_wasm::Error::TextTooShort { .. }) => {}
+                Ok(_)
+                | Err(simhash_wasm::Error::EmptyText)
+                | Err(simhash_wasm::Error::TextTooShort { .. }) => {}
                 Err(e) => panic!("{text:?}: {e}"),
             }
         }
@@ -188,11 +271,17 @@ fn fast_fingerprint_equals_a_naive_reference() {
             .collect();
         for n in [1, 2, 3, 5, 6, 8, 9, 16] {
             for w in [Weighting::Binary, Weighting::Tf, Weighting::Sublinear] {
-                let mut h = SimHasher::new(Options { tokenizer: Tokenizer::Chars(n), weighting: w, normalize: N::default() }).unwrap();
+                let mut h = SimHasher::new(Options {
+                    tokenizer: Tokenizer::Chars(n),
+                    weighting: w,
+                    normalize: N::default(),
+                })
+                .unwrap();
                 let Ok(e) = h.explain(&text) else { continue };
                 let want: Vec<(usize, usize, u64)> =
                     char_ngrams(&e.normalized, n).map(|g| (g.start, g.end, hash_str(g.text))).collect();
-                let got: Vec<(usize, usize, u64)> = e.tokens.iter().map(|t| (t.start, t.end, t.hash)).collect();
+                let got: Vec<(usize, usize, u64)> =
+                    e.tokens.iter().map(|t| (t.start, t.end, t.hash)).collect();
                 assert_eq!(got, want, "case {case} n {n}: tokens");
                 let mut tf: HashMap<u64, u32> = HashMap::new();
                 for &(_, _, hash) in &want {

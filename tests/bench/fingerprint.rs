@@ -24,13 +24,18 @@ fn corpus_dir() -> PathBuf {
 /// The corpus texts, English and Chinese apart (quick mode: a slice of each).
 pub fn load(quick: bool) -> (Vec<String>, Vec<String>) {
     let dir = corpus_dir();
-    let raw = std::fs::read_to_string(dir.join("docs.jsonl"))
-        .unwrap_or_else(|e| panic!("{}: {e} (build it: bash ../shared/corpus/build.sh {})", dir.display(), dir.display()));
+    let raw = std::fs::read_to_string(dir.join("docs.jsonl")).unwrap_or_else(|e| {
+        panic!("{}: {e} (build it: bash ../shared/corpus/build.sh {})", dir.display(), dir.display())
+    });
     let (mut en, mut zh) = (Vec::new(), Vec::new());
     for line in raw.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("docs.jsonl line");
         let text = v["text"].as_str().expect("text").to_owned();
-        if v["lang"].as_str() == Some("zh") { zh.push(text) } else { en.push(text) }
+        if v["lang"].as_str() == Some("zh") {
+            zh.push(text)
+        } else {
+            en.push(text)
+        }
     }
     if quick {
         en.truncate(1500);
@@ -91,7 +96,14 @@ fn main() {
     let (en, zh) = load(quick);
     let all: Vec<String> = en.iter().chain(&zh).cloned().collect();
     let mb = |v: &[String]| v.iter().map(String::len).sum::<usize>() as f64 / 1e6;
-    println!("dev corpus: {} en docs ({:.1} MB), {} zh docs ({:.1} MB){}", en.len(), mb(&en), zh.len(), mb(&zh), if quick { " [quick]" } else { "" });
+    println!(
+        "dev corpus: {} en docs ({:.1} MB), {} zh docs ({:.1} MB){}",
+        en.len(),
+        mb(&en),
+        zh.len(),
+        mb(&zh),
+        if quick { " [quick]" } else { "" }
+    );
 
     let mut h = SimHasher::new(Options::default()).expect("default options");
     let mut ours = |t: &str| h.fingerprint(t).unwrap_or(0);
@@ -105,8 +117,14 @@ fn main() {
     let rss = peak_rss_mb();
 
     println!("{:<44} {:>9} {:>9} {:>9}", "native (MB/s)", "all", "en", "zh");
-    println!("{:<44} {native_all:>9.1} {native_en:>9.1} {native_zh:>9.1}", format!("simhash-wasm core, {}", Options::default().describe()));
-    println!("{:<44} {peer_all:>9.1} {peer_en:>9.1} {peer_zh:>9.1}", "simhash 0.3.0 crate (whitespace words)");
+    println!(
+        "{:<44} {native_all:>9.1} {native_en:>9.1} {native_zh:>9.1}",
+        format!("simhash-wasm core, {}", Options::default().describe())
+    );
+    println!(
+        "{:<44} {peer_all:>9.1} {peer_en:>9.1} {peer_zh:>9.1}",
+        "simhash 0.3.0 crate (whitespace words)"
+    );
     println!("peak RSS {rss:.1} MB (corpus text included)");
     println!(
         "NATIVE {{\"native_mb_s\": {native_all:.2}, \"native_en_mb_s\": {native_en:.2}, \"native_zh_mb_s\": {native_zh:.2}, \"peer_mb_s\": {peer_all:.2}, \"peer_en_mb_s\": {peer_en:.2}, \"peer_zh_mb_s\": {peer_zh:.2}, \"native_peak_rss_mb\": {rss:.1}}}"

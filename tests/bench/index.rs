@@ -35,18 +35,14 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn read_u64s(path: &PathBuf) -> Vec<u64> {
-    let bytes =
-        std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    bytes
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 /// Per query, the set of (set index, distance).
 fn read_truth(path: &PathBuf, queries: usize) -> Vec<HashSet<(u64, u32)>> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut truth = vec![HashSet::new(); queries];
     for line in text.lines() {
         let (q, rest) = line.split_once('\t').expect("truth line without a tab");
@@ -81,11 +77,7 @@ fn run(
     min_secs: f64,
 ) -> Row {
     let t = Instant::now();
-    let index: Index = Index::build(
-        layout,
-        set.iter().enumerate().map(|(i, &fp)| (i as u64, fp)),
-    )
-    .unwrap();
+    let index: Index = Index::build(layout, set.iter().enumerate().map(|(i, &fp)| (i as u64, fp))).unwrap();
     let build_s = t.elapsed().as_secs_f64();
     if std::env::var_os("BENCH_DEBUG").is_some() {
         let mut tot = vec![0usize; 64];
@@ -96,10 +88,7 @@ fn run(
         }
         eprintln!(
             "{name}: candidates per table {:?}",
-            tot.iter()
-                .map(|&t| t as f64 / queries.len() as f64)
-                .filter(|&x| x > 0.0)
-                .collect::<Vec<_>>()
+            tot.iter().map(|&t| t as f64 / queries.len() as f64).filter(|&x| x > 0.0).collect::<Vec<_>>()
         );
     }
 
@@ -128,11 +117,7 @@ fn run(
         found += want.intersection(&got).count();
         exact &= got == *want && got.len() == r.len();
     }
-    let recall = if total == 0 {
-        1.0
-    } else {
-        found as f64 / total as f64
-    };
+    let recall = if total == 0 { 1.0 } else { found as f64 / total as f64 };
 
     let t = Instant::now();
     let pairs = index.self_join().len();
@@ -178,11 +163,7 @@ fn main() {
             truth.truncate(2000);
         }
         let mut configs: Vec<(String, Layout, usize)> = vec![
-            (
-                "tables 4x16 k=3 (default)".into(),
-                Layout::default_for_k(3).unwrap(),
-                queries.len(),
-            ),
+            ("tables 4x16 k=3 (default)".into(), Layout::default_for_k(3).unwrap(), queries.len()),
             (
                 "tables 16,12,12,12,12 k=3".into(),
                 Layout::new(3, &[16, 12, 12, 12, 12]).unwrap(),
@@ -196,11 +177,7 @@ fn main() {
             }
         }
         // probing: 43,745 lookups a query, so fewer queries (all at 100k, 1000 at 1M)
-        let probe_q = if *size == "100k" {
-            queries.len().min(2000)
-        } else {
-            500
-        };
+        let probe_q = if *size == "100k" { queries.len().min(2000) } else { 500 };
         configs.push(("probe k=3".into(), Layout::probe(3).unwrap(), probe_q));
         for (name, layout, nq) in configs {
             if let Ok(only) = std::env::var("BENCH_ONLY") {
@@ -208,14 +185,8 @@ fn main() {
                     continue;
                 }
             }
-            let row = run(
-                &name,
-                layout,
-                &set,
-                &queries[..nq],
-                &truth[..nq],
-                if nq < 1000 { 0.0 } else { 1.0 },
-            );
+            let row =
+                run(&name, layout, &set, &queries[..nq], &truth[..nq], if nq < 1000 { 0.0 } else { 1.0 });
             println!(
                 "{:<34} {:>9} {:>8.3} {:>12.0} {:>12.0} {:>9.1} {:>11.3} {:>8} {:>7.4} {:>6}",
                 row.name,

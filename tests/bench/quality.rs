@@ -28,8 +28,9 @@ fn corpus_dir() -> PathBuf {
 
 fn load() -> (Vec<Doc>, HashSet<(usize, usize)>) {
     let dir = corpus_dir();
-    let raw = std::fs::read_to_string(dir.join("docs.jsonl"))
-        .unwrap_or_else(|e| panic!("{}: {e} (build it: bash ../shared/corpus/build.sh {})", dir.display(), dir.display()));
+    let raw = std::fs::read_to_string(dir.join("docs.jsonl")).unwrap_or_else(|e| {
+        panic!("{}: {e} (build it: bash ../shared/corpus/build.sh {})", dir.display(), dir.display())
+    });
     let docs: Vec<Doc> = raw
         .lines()
         .map(|l| {
@@ -114,7 +115,12 @@ fn evaluate(docs: &[Doc], truth: &HashSet<(usize, usize)>, opts: Options) -> [Cu
 }
 
 /// Candidates within k (64-bit fingerprints), verified by shingle Jaccard >= 0.8.
-fn evaluate_verified(docs: &[Doc], truth: &HashSet<(usize, usize)>, opts: Options, ks: &[usize]) -> Vec<(usize, f64, f64, f64, f64, f64)> {
+fn evaluate_verified(
+    docs: &[Doc],
+    truth: &HashSet<(usize, usize)>,
+    opts: Options,
+    ks: &[usize],
+) -> Vec<(usize, f64, f64, f64, f64, f64)> {
     use simhash_wasm::verify::ShingleSet;
     let mut h = SimHasher::new(opts).expect("options");
     let fps: Vec<Option<u64>> = docs.iter().map(|d| h.fingerprint(&d.text).ok()).collect();
@@ -161,7 +167,11 @@ fn evaluate_verified(docs: &[Doc], truth: &HashSet<(usize, usize)>, opts: Option
 }
 
 /// The 128-bit experiment: distances over 128 bits, thresholds 0..=20 (two curves of 11).
-fn evaluate_wide(docs: &[Doc], truth: &HashSet<(usize, usize)>, opts: Options) -> Vec<(usize, f64, f64, f64, f64, f64)> {
+fn evaluate_wide(
+    docs: &[Doc],
+    truth: &HashSet<(usize, usize)>,
+    opts: Options,
+) -> Vec<(usize, f64, f64, f64, f64, f64)> {
     let mut h = SimHasher::new(opts).expect("options");
     let fps: Vec<Option<(u64, u64)>> = docs.iter().map(|d| h.fingerprint128(&d.text).ok()).collect();
     let (mut pred, mut hits) = ([[0u64; 21]; 2], [[0u64; 21]; 2]);
@@ -169,7 +179,8 @@ fn evaluate_wide(docs: &[Doc], truth: &HashSet<(usize, usize)>, opts: Options) -
     for &(a, _) in truth {
         t[usize::from(docs[a].zh)] += 1;
     }
-    let fp: Vec<((u64, u64), bool, usize)> = fps.iter().enumerate().filter_map(|(i, f)| f.map(|f| (f, docs[i].zh, i))).collect();
+    let fp: Vec<((u64, u64), bool, usize)> =
+        fps.iter().enumerate().filter_map(|(i, f)| f.map(|f| (f, docs[i].zh, i))).collect();
     for (x, &((a0, a1), za, ia)) in fp.iter().enumerate() {
         for &((b0, b1), zb, ib) in &fp[x + 1..] {
             let d = ((a0 ^ b0).count_ones() + (a1 ^ b1).count_ones()) as usize;
@@ -206,14 +217,24 @@ fn main() {
     let json = args.iter().position(|a| a == "--json").and_then(|i| args.get(i + 1)).cloned();
     let (docs, truth) = load();
     let en = docs.iter().filter(|d| !d.zh).count();
-    println!("dev corpus: {} documents ({} en, {} zh), {} true pairs (J >= 0.8)", docs.len(), en, docs.len() - en, truth.len());
+    println!(
+        "dev corpus: {} documents ({} en, {} zh), {} true pairs (J >= 0.8)",
+        docs.len(),
+        en,
+        docs.len() - en,
+        truth.len()
+    );
 
     if sweep {
         println!("\nsweep: best F1 (at its k) per setting");
         println!("{:<44} {:>14} {:>14} {:>14}", "setting", "all", "en", "zh");
         // The grid: SWEEP_NGRAMS=2,3,4 (characters) SWEEP_WORDS=1,2 override it.
         let list = |var: &str, default: &str| -> Vec<usize> {
-            std::env::var(var).unwrap_or_else(|_| default.into()).split(',').filter_map(|x| x.trim().parse().ok()).collect()
+            std::env::var(var)
+                .unwrap_or_else(|_| default.into())
+                .split(',')
+                .filter_map(|x| x.trim().parse().ok())
+                .collect()
         };
         let toks: Vec<Tokenizer> = list("SWEEP_NGRAMS", "2,3,4,5,6,7,8")
             .into_iter()
@@ -223,7 +244,11 @@ fn main() {
         for tok in toks {
             for weighting in [Weighting::Binary, Weighting::Sublinear, Weighting::Tf] {
                 for punctuation in [Punctuation::Keep, Punctuation::Drop, Punctuation::Collapse] {
-                    let opts = Options { tokenizer: tok, weighting, normalize: NormalizeOptions { punctuation, ..Default::default() } };
+                    let opts = Options {
+                        tokenizer: tok,
+                        weighting,
+                        normalize: NormalizeOptions { punctuation, ..Default::default() },
+                    };
                     let [e, z, a] = evaluate(&docs, &truth, opts);
                     let cell = |c: &Curve| {
                         let k = best_k(c);
@@ -238,7 +263,10 @@ fn main() {
     let opts = Options::default();
     let [e, z, a] = evaluate(&docs, &truth, opts);
     println!("\ndefault setting: {}", opts.describe());
-    println!("{:>3} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6}", "k", "P", "R", "F1", "P_en", "R_en", "F1_en", "P_zh", "R_zh", "F1_zh");
+    println!(
+        "{:>3} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6}",
+        "k", "P", "R", "F1", "P_en", "R_en", "F1_en", "P_zh", "R_zh", "F1_zh"
+    );
     for k in 0..11 {
         let (p, r, f) = a.prf(k);
         let (pe, re, fe) = e.prf(k);
