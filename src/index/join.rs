@@ -1,0 +1,163 @@
+//! The self-join (every pair within `k`, bucket by bucket) and the clusters built on it
+//! by union-find.
+
+use super::layout::Layout;
+use super::table::{low_bits, Segment};
+use super::{Index, IndexId, Pair};
+
+impl<I: IndexId> Index<I> {
+    /// All unordered pairs of live ids within `k` of each other, each once, `a < b`,
+    /// sorted by distance, then `a`, then `b`. Bucket by bucket, so far faster than one
+    /// query per entry. (A probing index uses temporary pigeonhole tables of
+    /// [`Layout::default_for_k`] here; probing every variant of every entry would be
+    /// N × 43,745 lookups for k = 3.)
+    pub fn self_join(&self) -> Vec<Pair<I>> {
+        let mut pairs: Vec<Pair<I>> = self
+            .join_slots()
+            .into_iter()
+            .map(|(x, y, d)| {
+                let (a, b) = (&self.ids[x as usize], &self.ids[y as usize]);
+                let (a, b) = if a < b { (a, b) } else { (b, a) };
+                Pair { a: a.clone(), b: b.clone(), distance: d }
+            })
+            .collect();
+        crate::sort::sort_by(&mut pairs, |p, q| {
+            p.distance.cmp(&q.distance).then_with(|| p.a.cmp(&q.a)).then_with(|| p.b.cmp(&q.b))
+        });
+        pairs
+    }
+
+    /// Connected components of the "within k" graph (union-find over the self-join):
+    /// groups of at least two ids (**singletons are omitted**), each sorted ascending,
+    /// groups ordered by their smallest id.
+    ///
+    /// ```
+    /// use simhash_wasm::index::{Index, Layout};
+    /// // 0 and 0b111 are 3 apart, 0b111 and 0b111111 are 3 apart: one chain, one cluster.
+    /// let index = Index::build(
+    ///     Layout::default_for_k(3)?,
+    ///     vec![(5u64, 0u64), (3, 0b111), (9, 0b111111), (1, u64::MAX)],
+    /// )?;
+    /// assert_eq!(index.clusters(), vec![vec![3, 5, 9]]);
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn clusters(&self) -> Vec<Vec<I>> {
+        self.clusters_where(|_, _, _| true).0
+    }
+
+    /// Like [`Index::clusters`], over only the pairs within k that `keep(a, b, distance)`
+    /// accepts (for example, pairs whose texts pass an exact similarity check). Also
+    /// returns the kept pairs, `a < b`, sorted by (a, b).
+    pub fn clusters_where(&self, mut keep: impl FnMut(&I, &I, u32) -> bool) -> (Vec<Vec<I>>, Vec<Pair<I>>) {
+        let mut pairs = self.join_slots();
+        pairs.retain(|&(x, y, d)| keep(&self.ids[x as usize], &self.ids[y as usize], d));
+        let n = self.fps.len();
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        fn find(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                let p = parent[x as usize];
+                parent[x as usize] = parent[p as usize];
+                x = p;
+            }
+            x
+        }
+        let mut touched = vec![false; n];
+        for &(x, y, _) in &pairs {
+            let (rx, ry) = (find(&mut parent, x), find(&mut parent, y));
+            if rx != ry {
+                let (lo, hi) = if rx < ry { (rx, ry) } else { (ry, rx) };
+                parent[hi as usize] = lo;
+            }
+            touched[x as usize] = true;
+            touched[y as usize] = true;
+        }
+        // (root, slot) of every slot in a kept pair, as one u64 (root high) so that
+        // sorting them (the crate's one `[u64]` sort) groups them by root.
+        let mut by_root: Vec<u64> = (0..n as u32)
+            .filter(|&s| touched[s as usize])
+            .map(|s| u64::from(find(&mut parent, s)) << 32 | u64::from(s))
+            .collect();
+        by_root.sort_unstable();
+        let mut groups: Vec<Vec<I>> = Vec::new();
+        let mut i = 0;
+        while i < by_root.len() {
+            let mut j = i;
+            let mut g = Vec::new();
+            while j < by_root.len() && by_root[j] >> 32 == by_root[i] >> 32 {
+                g.push(self.ids[(by_root[j] & 0xFFFF_FFFF) as usize].clone());
+                j += 1;
+            }
+            crate::sort::sort(&mut g);
+            groups.push(g);
+            i = j;
+        }
+        crate::sort::sort_by(&mut groups, |a, b| a.first().cmp(&b.first()));
+        let mut kept: Vec<Pair<I>> = pairs
+            .into_iter()
+            .map(|(x, y, distance)| {
+                let (a, b) = (&self.ids[x as usize], &self.ids[y as usize]);
+                let (a, b) = if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
+                Pair { a, b, distance }
+            })
+            .collect();
+        crate::sort::sort_by(&mut kept, |p, q| (&p.a, &p.b).cmp(&(&q.a, &q.b)));
+        (groups, kept)
+    }
+
+    /// `(slot, slot, distance)` for every pair within k, each once.
+    fn join_slots(&self) -> Vec<(u32, u32, u32)> {
+        let k = self.layout.k;
+        let clean = self.segments.len() <= 1 && self.buf_start == self.fps.len() && self.dead_count == 0;
+        let temp;
+        let seg = if clean && !self.layout.probe {
+            match self.segments.first() {
+                Some(s) => s,
+                None => return Vec::new(),
+            }
+        } else {
+            let layout = if self.layout.probe {
+                match Layout::default_for_k(k) {
+                    Ok(l) => l,
+                    Err(_) => return Vec::new(), // unreachable: probing k ≤ 4
+                }
+            } else {
+                self.layout.clone()
+            };
+            let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
+            temp = Segment::with_lists(&layout, &live, &self.fps, 0, self.fps.len() as u32);
+            &temp
+        };
+        let mut out = Vec::new();
+        let mut bf: Vec<u64> = Vec::new();
+        let mut bs: Vec<u32> = Vec::new();
+        for (t, table) in seg.tables.iter().enumerate() {
+            let earlier = &seg.masks[..t];
+            for b in 0..table.dir.len() - 1 {
+                let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+                if hi - lo < 2 {
+                    continue;
+                }
+                bs.clear();
+                match &table.list {
+                    None => bs.extend(table.base + lo as u32..table.base + hi as u32),
+                    Some(list) => {
+                        let smask = low_bits(table.slot_bits) as u32;
+                        bs.extend(list[lo..hi].iter().map(|&e| table.base + (e & smask)))
+                    }
+                }
+                bf.clear();
+                bf.extend(bs.iter().map(|&s| self.fps[s as usize]));
+                for i in 0..bf.len() {
+                    let fi = bf[i];
+                    for j in i + 1..bf.len() {
+                        let x = fi ^ bf[j];
+                        if x.count_ones() <= k && earlier.iter().all(|&m| x & m != 0) {
+                            out.push((bs[i], bs[j], x.count_ones()));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}

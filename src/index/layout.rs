@@ -1,0 +1,292 @@
+//! [`Layout`]: `k`, the block widths and the tables chosen from them (or the probing
+//! strategy), validated on construction; the cost model behind [`Layout::auto`]; and
+//! the directory width each table gets ([`bucket_bits`]).
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+
+/// Most tables a layout may have (C(blocks, k)); more would cost more memory than any
+/// index is worth.
+pub const MAX_TABLES: usize = 1024;
+/// Largest `k` the probing strategy accepts: C(64,0)+…+C(64,4) = 679,121 lookups a query.
+pub const MAX_PROBE_K: u32 = 4;
+/// Widest bucket directory: 2^24 offsets.
+const MAX_BUCKET_BITS: u32 = 24;
+
+/// How the index is organised: `k`, the block widths, and so the tables; or the probing
+/// strategy. Validated on construction, so every `Layout` gives exact answers.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    pub(super) k: u32,
+    pub(super) widths: Vec<u32>,
+    pub(super) probe: bool,
+    /// Per table, the chosen blocks in ascending order.
+    pub(super) tables: Vec<Vec<u32>>,
+}
+
+fn binomial(n: u64, r: u64) -> u128 {
+    let r = r.min(n.saturating_sub(r));
+    let mut c: u128 = 1;
+    for i in 0..r {
+        c = c.saturating_mul(u128::from(n - i)) / u128::from(i + 1);
+    }
+    c
+}
+
+fn invalid(reason: impl Into<String>) -> Error {
+    Error::InvalidLayout { reason: reason.into() }
+}
+
+impl Layout {
+    /// A layout with explicit block widths (most significant block first), which must be
+    /// non-zero and sum to 64, with more blocks than `k`. The tables are all C(b, b − k)
+    /// choices of `b − k` blocks.
+    ///
+    /// ```
+    /// use simhash_wasm::index::Layout;
+    /// let paper = Layout::new(3, &[16, 12, 12, 12, 12])?;
+    /// assert_eq!(paper.tables(), 10);
+    /// assert_eq!(paper.key_bits(), vec![28, 28, 28, 28, 24, 24, 24, 24, 24, 24]);
+    /// assert!(Layout::new(3, &[32, 32]).is_err()); // 2 blocks cannot guarantee k = 3
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn new(k: u32, widths: &[u32]) -> Result<Layout> {
+        let b = widths.len();
+        if b == 0 {
+            return Err(invalid(
+                "no blocks were given; give block widths that sum to 64, e.g. [16, 16, 16, 16]",
+            ));
+        }
+        if b > 64 {
+            return Err(invalid(format!(
+                "{b} blocks were given, but 64 bits make at most 64 blocks of 1 bit"
+            )));
+        }
+        if let Some(i) = widths.iter().position(|&w| w == 0) {
+            return Err(invalid(format!("block #{i} has width 0; every block needs at least 1 bit")));
+        }
+        let sum: u64 = widths.iter().map(|&w| u64::from(w)).sum();
+        if sum != 64 {
+            return Err(invalid(format!(
+                "the block widths {widths:?} sum to {sum} bits, but a fingerprint has 64; adjust them to sum to 64"
+            )));
+        }
+        if b as u64 <= u64::from(k) {
+            return Err(invalid(format!(
+                "{b} blocks cannot find every fingerprint within k = {k} bits: {k} differing bits \
+                 can touch every block, so no block is guaranteed equal; use at least {} blocks",
+                u64::from(k) + 1
+            )));
+        }
+        let tables = binomial(b as u64, u64::from(k));
+        if tables > MAX_TABLES as u128 {
+            return Err(invalid(format!(
+                "{b} blocks with k = {k} make {tables} tables, more than the limit of {MAX_TABLES}; \
+                 use fewer blocks (k + 1 to k + 3 is usual)"
+            )));
+        }
+        let keep = b - k as usize;
+        let mut combos = Vec::new();
+        let mut c: Vec<u32> = (0..keep as u32).collect();
+        loop {
+            combos.push(c.clone());
+            // next combination in lexicographic order
+            let mut i = keep;
+            let mut advanced = false;
+            while i > 0 {
+                i -= 1;
+                if c[i] < (b - keep + i) as u32 {
+                    c[i] += 1;
+                    for j in i + 1..keep {
+                        c[j] = c[j - 1] + 1;
+                    }
+                    advanced = true;
+                    break;
+                }
+            }
+            if !advanced {
+                break;
+            }
+        }
+        Ok(Layout { k, widths: widths.to_vec(), probe: false, tables: combos })
+    }
+
+    /// `blocks` blocks of (nearly) equal width: the first `64 % blocks` blocks are one bit
+    /// wider. `Layout::even(3, 4)` is the paper's 4 × 16 bits.
+    ///
+    /// ```
+    /// use simhash_wasm::index::Layout;
+    /// assert_eq!(Layout::even(3, 6)?.widths(), &[11, 11, 11, 11, 10, 10]);
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn even(k: u32, blocks: u32) -> Result<Layout> {
+        if blocks == 0 || blocks > 64 {
+            return Err(invalid(format!("{blocks} blocks: use from k + 1 to 64 blocks")));
+        }
+        let base = 64 / blocks;
+        let rem = 64 % blocks;
+        let widths: Vec<u32> = (0..blocks).map(|i| base + u32::from(i < rem)).collect();
+        Layout::new(k, &widths)
+    }
+
+    /// The probing strategy: one exact-lookup table over whole fingerprints, queried with
+    /// every variant within `k` bits (at most [`MAX_PROBE_K`]). Least memory, slow for
+    /// k ≥ 3. Its [`widths`](Layout::widths) are `[64]`.
+    ///
+    /// ```
+    /// use simhash_wasm::index::Layout;
+    /// let p = Layout::probe(2)?;
+    /// assert!(p.is_probe());
+    /// assert_eq!(p.probes_per_query(), 1 + 64 + 2016);
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn probe(k: u32) -> Result<Layout> {
+        if k > MAX_PROBE_K {
+            return Err(invalid(format!(
+                "probing every variant within k = {k} bits is {} lookups a query; the limit is \
+                 k = {MAX_PROBE_K}, use a multi-table layout instead",
+                (0..=u64::from(k)).map(|i| binomial(64, i)).sum::<u128>()
+            )));
+        }
+        Ok(Layout { k, widths: vec![64], probe: true, tables: vec![vec![0]] })
+    }
+
+    /// The default layout for `k`, chosen by measurement for k = 3 (`tests/bench_index.rs`):
+    /// `k + 1` equal blocks, so `k + 1` tables keyed on one block each (4 × 16 bits for
+    /// k = 3). It is the most compact multi-table layout; [`Layout::auto`] trades memory
+    /// for speed.
+    ///
+    /// ```
+    /// use simhash_wasm::index::Layout;
+    /// assert_eq!(Layout::default_for_k(3)?.widths(), &[16, 16, 16, 16]);
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn default_for_k(k: u32) -> Result<Layout> {
+        if k >= 64 {
+            return Err(invalid(format!("k = {k}: k must be below 64")));
+        }
+        Layout::even(k, k + 1)
+    }
+
+    /// Picks the layout with the lowest estimated query cost for about `expected_n`
+    /// fingerprints whose estimated size fits `memory_budget_bytes` (no limit when
+    /// `None`). Candidates: `k + 1` to `k + 6` equal blocks. The cost model charges each
+    /// table probe like 4 candidate checks. Fails when even the most compact layout
+    /// does not fit the budget.
+    ///
+    /// ```
+    /// use simhash_wasm::index::Layout;
+    /// // A million fingerprints in 40 MB: the 4-table layout.
+    /// assert_eq!(Layout::auto(1 << 20, 3, Some(40 << 20))?.tables(), 4);
+    /// // No budget: 10 tables keyed on 25-26 bits, far fewer candidates.
+    /// assert_eq!(Layout::auto(1 << 20, 3, None)?.tables(), 10);
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn auto(expected_n: usize, k: u32, memory_budget_bytes: Option<usize>) -> Result<Layout> {
+        if k >= 64 {
+            return Err(invalid(format!("k = {k}: k must be below 64")));
+        }
+        let n = expected_n.max(1) as f64;
+        let mut best: Option<(f64, Layout)> = None;
+        let mut smallest: Option<f64> = None;
+        for blocks in k + 1..=(k + 6).min(64) {
+            let Ok(layout) = Layout::even(k, blocks) else {
+                continue;
+            };
+            let bytes = layout.estimated_bytes(expected_n);
+            smallest = Some(smallest.map_or(bytes, |s: f64| s.min(bytes)));
+            if let Some(budget) = memory_budget_bytes {
+                if bytes > budget as f64 {
+                    continue;
+                }
+            }
+            let cost: f64 =
+                layout.key_bits().iter().map(|&kb| 4.0 + n / 2f64.powi(kb.min(1000) as i32)).sum();
+            if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                best = Some((cost, layout));
+            }
+        }
+        best.map(|(_, l)| l).ok_or_else(|| {
+            invalid(format!(
+                "no layout for k = {k} and {expected_n} fingerprints fits in {} bytes; the most \
+                 compact needs about {}",
+                memory_budget_bytes.unwrap_or(0),
+                smallest.unwrap_or(0.0).ceil() as u64
+            ))
+        })
+    }
+
+    /// Rough bytes an index of `n` `u64` ids in this layout uses after a bulk build.
+    fn estimated_bytes(&self, n: usize) -> f64 {
+        let n_f = n as f64;
+        let per_fp = 8.0 + 8.0 + 6.0 + 4.0 * (self.tables.len() as f64 - 1.0);
+        let dirs: f64 =
+            self.key_bits().iter().map(|&kb| 4.0 * 2f64.powi(bucket_bits(kb, n, self.probe) as i32)).sum();
+        per_fp * n_f + dirs
+    }
+
+    /// The largest distance the layout guarantees to find.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// The block widths, most significant block first (`[64]` for probing).
+    pub fn widths(&self) -> &[u32] {
+        &self.widths
+    }
+
+    /// `true` for the probing strategy ([`Layout::probe`]).
+    pub fn is_probe(&self) -> bool {
+        self.probe
+    }
+
+    /// Number of tables (1 for probing).
+    pub fn tables(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// The blocks each table keys on, in key order (ascending block numbers).
+    pub fn table_blocks(&self) -> &[Vec<u32>] {
+        &self.tables
+    }
+
+    /// Key bits of each table (64 for probing).
+    pub fn key_bits(&self) -> Vec<u32> {
+        self.tables.iter().map(|t| t.iter().map(|&b| self.widths[b as usize]).sum()).collect()
+    }
+
+    /// Exact-key lookups a query makes: the tables, or C(64,0)+…+C(64,k) when probing.
+    pub fn probes_per_query(&self) -> u64 {
+        if self.probe {
+            (0..=u64::from(self.k)).map(|i| binomial(64, i) as u64).sum()
+        } else {
+            self.tables.len() as u64
+        }
+    }
+
+    /// Bit offset (from bit 0, the least significant) just above block `b`.
+    pub(super) fn block_hi(&self, b: usize) -> u32 {
+        64 - self.widths[..b].iter().sum::<u32>()
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.probe {
+            return write!(f, "probe k={}", self.k);
+        }
+        let w: Vec<String> = self.widths.iter().map(|w| w.to_string()).collect();
+        write!(f, "k={} blocks={} ({} tables)", self.k, w.join(","), self.tables.len())
+    }
+}
+
+/// Directory bits for a table with `key_bits` key bits over `n` entries.
+pub(super) fn bucket_bits(key_bits: u32, n: usize, probe: bool) -> u32 {
+    if n < 2 {
+        return 0;
+    }
+    let lg = usize::BITS - 1 - n.leading_zeros(); // floor(log2 n)
+    let want = if probe { lg + 1 } else { lg };
+    want.min(key_bits).min(MAX_BUCKET_BITS)
+}
