@@ -13,6 +13,15 @@ pub const MAX_TABLES: usize = 1024;
 pub const MAX_PROBE_K: u32 = 4;
 /// Widest bucket directory: 2^24 offsets.
 const MAX_BUCKET_BITS: u32 = 24;
+/// Largest `k` any layout accepts: a multi-table layout needs more blocks than `k`, and
+/// 64 bits make at most 64 blocks.
+pub const MAX_K: u32 = 63;
+/// `k` of an index made from the JS API (`SimHashIndex`, `ContentSeen`) when none is given.
+pub const DEFAULT_K: u32 = 3;
+/// Fingerprints the `"auto"` layout plans for when no expected size is given.
+pub const DEFAULT_EXPECTED_SIZE: f64 = 1e6;
+/// What the layout option takes, for messages.
+const LAYOUT_EXPECTED: &str = "\"default\", \"auto\", \"probe\" or an array of block widths";
 
 /// How the index is organised: `k`, the block widths, and so the tables; or the probing
 /// strategy. Validated on construction, so every `Layout` gives exact answers.
@@ -164,7 +173,7 @@ impl Layout {
     /// ```
     pub fn default_for_k(k: u32) -> Result<Layout> {
         if k >= 64 {
-            return Err(invalid(format!("k = {k}: k must be below 64")));
+            return Err(invalid(format!("k = {k}: k must be at most {MAX_K}")));
         }
         Layout::even(k, k + 1)
     }
@@ -185,7 +194,7 @@ impl Layout {
     /// ```
     pub fn auto(expected_n: usize, k: u32, memory_budget_bytes: Option<usize>) -> Result<Layout> {
         if k >= 64 {
-            return Err(invalid(format!("k = {k}: k must be below 64")));
+            return Err(invalid(format!("k = {k}: k must be at most {MAX_K}")));
         }
         let n = expected_n.max(1) as f64;
         let mut best: Option<(f64, Layout)> = None;
@@ -215,6 +224,105 @@ impl Layout {
                 smallest.unwrap_or(0.0).ceil() as u64
             ))
         })
+    }
+
+    /// The layout names [`Layout::from_name`] takes, as the JS API and the CLI spell them.
+    pub const NAMES: [&'static str; 3] = ["default", "auto", "probe"];
+
+    /// `k` as a user gives it (the JS API's `k` option, a number): `None` takes `default`;
+    /// otherwise an integer from 0 to [`MAX_K`], or an [`Error::InvalidOption`] that says so.
+    ///
+    /// ```
+    /// use simhash_wasm::index::{Layout, DEFAULT_K};
+    /// assert_eq!(Layout::k_from_number(None, DEFAULT_K)?, 3);
+    /// assert_eq!(Layout::k_from_number(Some(63.0), DEFAULT_K)?, 63);
+    /// assert_eq!(
+    ///     Layout::k_from_number(Some(64.0), DEFAULT_K).unwrap_err().to_string(),
+    ///     "invalid option `k` = 64: expected an integer from 0 to 63"
+    /// );
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn k_from_number(k: Option<f64>, default: u32) -> Result<u32> {
+        match k {
+            None => Ok(default),
+            Some(x) if x.fract() == 0.0 && (0.0..=f64::from(MAX_K)).contains(&x) => Ok(x as u32),
+            Some(x) => {
+                Err(Error::option("k", crate::error::number(x), format!("an integer from 0 to {MAX_K}")))
+            }
+        }
+    }
+
+    /// The layout a user names, as the JS API and the CLI take it:
+    ///
+    /// * `None` or `"default"`: [`Layout::default_for_k`];
+    /// * `"probe"`: [`Layout::probe`];
+    /// * `"auto"`: [`Layout::auto`] for `expected_size` fingerprints (default
+    ///   [`DEFAULT_EXPECTED_SIZE`], 1e6; fractions are dropped) within `memory_budget` bytes
+    ///   (no limit when `None`). Both must be numbers from 0 up (`Infinity` is no limit).
+    ///   The other names ignore them.
+    ///
+    /// Any other name is an [`Error::InvalidOption`] that lists the names; a layout that
+    /// cannot be made (k too large for probing, no layout within the budget) is an
+    /// [`Error::InvalidLayout`].
+    ///
+    /// ```
+    /// use simhash_wasm::index::Layout;
+    /// assert_eq!(Layout::from_name(None, 3, None, None)?, Layout::default_for_k(3)?);
+    /// assert!(Layout::from_name(Some("probe"), 2, None, None)?.is_probe());
+    /// let auto = Layout::from_name(Some("auto"), 3, Some(1e6), None)?;
+    /// assert_eq!(auto, Layout::auto(1_000_000, 3, None)?);
+    /// assert_eq!(Layout::from_name(Some("fast"), 3, None, None).unwrap_err().code(), "InvalidOption");
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn from_name(
+        name: Option<&str>,
+        k: u32,
+        expected_size: Option<f64>,
+        memory_budget: Option<f64>,
+    ) -> Result<Layout> {
+        match name.unwrap_or("default") {
+            "default" => Layout::default_for_k(k),
+            "probe" => Layout::probe(k),
+            "auto" => {
+                let expected = count_option("expectedSize", expected_size, "a number of fingerprints")?
+                    .unwrap_or(DEFAULT_EXPECTED_SIZE);
+                let budget = count_option("memoryBudget", memory_budget, "a number of bytes")?;
+                Layout::auto(expected as usize, k, budget.map(|b| b as usize))
+            }
+            other => Err(Error::option("layout", crate::error::quoted(other), LAYOUT_EXPECTED)),
+        }
+    }
+
+    /// A layout from block widths as a user gives them (the JS API's `layout: [16, 16, 16,
+    /// 16]`, numbers): each must be an integer from 0 to 64, or the whole list is an
+    /// [`Error::InvalidOption`]; then [`Layout::new`] checks the layout itself (no zero
+    /// widths, sum 64, more blocks than `k`).
+    ///
+    /// ```
+    /// use simhash_wasm::index::Layout;
+    /// assert_eq!(Layout::from_widths(3, &[16.0, 12.0, 12.0, 12.0, 12.0])?.tables(), 10);
+    /// assert_eq!(
+    ///     Layout::from_widths(3, &[16.0, 16.5]).unwrap_err().to_string(),
+    ///     "invalid option `layout` = [16,16.5]: expected block widths from 1 to 64, like [16, 16, 16, 16]"
+    /// );
+    /// assert_eq!(Layout::from_widths(3, &[32.0, 32.0]).unwrap_err().code(), "InvalidLayout");
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn from_widths(k: u32, widths: &[f64]) -> Result<Layout> {
+        let mut ws = Vec::with_capacity(widths.len());
+        for &w in widths {
+            if w.fract() == 0.0 && (0.0..=64.0).contains(&w) {
+                ws.push(w as u32);
+            } else {
+                let list: Vec<String> = widths.iter().map(|&x| crate::error::number(x)).collect();
+                return Err(Error::option(
+                    "layout",
+                    format!("[{}]", list.join(",")),
+                    "block widths from 1 to 64, like [16, 16, 16, 16]",
+                ));
+            }
+        }
+        Layout::new(k, &ws)
     }
 
     /// Rough bytes an index of `n` `u64` ids in this layout uses after a bulk build.
@@ -281,6 +389,16 @@ impl fmt::Display for Layout {
     }
 }
 
+/// A count option (`expectedSize`, `memoryBudget`): absent, or a number from 0 up.
+fn count_option(option: &'static str, value: Option<f64>, what: &str) -> Result<Option<f64>> {
+    match value {
+        Some(x) if x.is_nan() || x < 0.0 => {
+            Err(Error::option(option, crate::error::number(x), format!("{what}, 0 or more")))
+        }
+        v => Ok(v),
+    }
+}
+
 /// Directory bits for a table with `key_bits` key bits over `n` entries.
 pub(super) fn bucket_bits(key_bits: u32, n: usize, probe: bool) -> u32 {
     if n < 2 {
@@ -289,4 +407,151 @@ pub(super) fn bucket_bits(key_bits: u32, n: usize, probe: bool) -> u32 {
     let lg = usize::BITS - 1 - n.leading_zeros(); // floor(log2 n)
     let want = if probe { lg + 1 } else { lg };
     want.min(key_bits).min(MAX_BUCKET_BITS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(r: Result<impl fmt::Debug>) -> (&'static str, String) {
+        let e = r.unwrap_err();
+        (e.code(), e.to_string())
+    }
+
+    #[test]
+    fn k_from_number_takes_integers_from_0_to_63() {
+        assert_eq!(Layout::k_from_number(None, 3).unwrap(), 3);
+        assert_eq!(Layout::k_from_number(None, 10).unwrap(), 10);
+        for k in [0u32, 1, 3, 10, 62, 63] {
+            assert_eq!(Layout::k_from_number(Some(f64::from(k)), 3).unwrap(), k);
+        }
+        for (bad, shown) in [
+            (64.0, "64"),
+            (65.0, "65"),
+            (-1.0, "-1"),
+            (2.5, "2.5"),
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "Infinity"),
+        ] {
+            assert_eq!(
+                message(Layout::k_from_number(Some(bad), 3)),
+                ("InvalidOption", format!("invalid option `k` = {shown}: expected an integer from 0 to 63")),
+                "k = {bad}"
+            );
+        }
+    }
+
+    /// Every k the option accepts makes a default layout, and the message's bound is the
+    /// layouts' bound: k = MAX_K works, and MAX_K + 1 fails in the layout too.
+    #[test]
+    fn the_k_bound_is_the_layouts_bound() {
+        let k = Layout::k_from_number(Some(f64::from(MAX_K)), 3).unwrap();
+        assert_eq!(Layout::default_for_k(k).unwrap().widths(), &[1; 64]);
+        assert!(Layout::from_name(Some("auto"), k, None, None).is_ok());
+        assert_eq!(Layout::default_for_k(MAX_K + 1).unwrap_err().code(), "InvalidLayout");
+        assert_eq!(Layout::auto(10, MAX_K + 1, None).unwrap_err().code(), "InvalidLayout");
+    }
+
+    #[test]
+    fn from_name_knows_default_probe_and_auto() {
+        for k in [0, 3, 6, 10] {
+            assert_eq!(Layout::from_name(None, k, None, None).unwrap(), Layout::default_for_k(k).unwrap());
+            assert_eq!(
+                Layout::from_name(Some("default"), k, Some(5.0), Some(1.0)).unwrap(),
+                Layout::default_for_k(k).unwrap(),
+                "the size options only matter to \"auto\""
+            );
+        }
+        assert_eq!(Layout::from_name(Some("probe"), 2, None, None).unwrap(), Layout::probe(2).unwrap());
+        // "auto" plans for 1e6 fingerprints unless told otherwise
+        assert_eq!(
+            Layout::from_name(Some("auto"), 3, None, None).unwrap(),
+            Layout::auto(1_000_000, 3, None).unwrap()
+        );
+        assert_eq!(
+            Layout::from_name(Some("auto"), 3, Some(1000.7), None).unwrap(),
+            Layout::auto(1000, 3, None).unwrap()
+        );
+        let budget = 40.0 * 1024.0 * 1024.0;
+        let small = Layout::from_name(Some("auto"), 3, Some(1048576.0), Some(budget)).unwrap();
+        assert_eq!(small, Layout::auto(1 << 20, 3, Some(40 << 20)).unwrap());
+        assert_eq!(small.tables(), 4);
+        assert_eq!(
+            Layout::from_name(Some("auto"), 3, Some(1048576.0), Some(f64::INFINITY)).unwrap(),
+            Layout::auto(1 << 20, 3, None).unwrap()
+        );
+        assert_eq!(
+            Layout::from_name(Some("auto"), 3, Some(0.0), None).unwrap(),
+            Layout::auto(0, 3, None).unwrap()
+        );
+        for name in Layout::NAMES {
+            assert!(Layout::from_name(Some(name), 3, None, None).is_ok(), "{name}");
+        }
+    }
+
+    #[test]
+    fn from_name_refuses_what_it_cannot_make() {
+        let expected = "expected \"default\", \"auto\", \"probe\" or an array of block widths";
+        for bad in ["fast", "", "Default", "auto "] {
+            assert_eq!(
+                message(Layout::from_name(Some(bad), 3, None, None)),
+                ("InvalidOption", format!("invalid option `layout` = \"{bad}\": {expected}"))
+            );
+        }
+        let (code, msg) = message(Layout::from_name(Some("probe"), 5, None, None));
+        assert_eq!(code, "InvalidLayout");
+        assert!(msg.contains("the limit is k = 4"), "{msg}");
+        let (code, msg) = message(Layout::from_name(Some("auto"), 3, Some(1e6), Some(1000.0)));
+        assert_eq!(code, "InvalidLayout");
+        assert!(msg.contains("fits in 1000 bytes"), "{msg}");
+        for (option, size, budget, shown) in [
+            ("expectedSize", -1.0, None, "-1"),
+            ("expectedSize", f64::NAN, None, "NaN"),
+            ("memoryBudget", 1e6, Some(-5.0), "-5"),
+            ("memoryBudget", 1e6, Some(f64::NAN), "NaN"),
+        ] {
+            let (code, msg) = message(Layout::from_name(Some("auto"), 3, Some(size), budget));
+            assert_eq!(code, "InvalidOption");
+            assert!(
+                msg.starts_with(&format!("invalid option `{option}` = {shown}: expected a number of ")),
+                "{msg}"
+            );
+            assert!(msg.ends_with(", 0 or more"), "{msg}");
+        }
+    }
+
+    #[test]
+    fn from_widths_checks_each_width_then_the_layout() {
+        assert_eq!(
+            Layout::from_widths(3, &[16.0, 12.0, 12.0, 12.0, 12.0]).unwrap(),
+            Layout::new(3, &[16, 12, 12, 12, 12]).unwrap()
+        );
+        assert_eq!(Layout::from_widths(0, &[64.0]).unwrap().tables(), 1);
+        for (bad, shown) in [
+            (vec![16.0, 16.5, 16.0, 15.5], "[16,16.5,16,15.5]"),
+            (vec![65.0], "[65]"),
+            (vec![-16.0, 80.0], "[-16,80]"),
+            (vec![f64::NAN, 64.0], "[NaN,64]"),
+            (vec![f64::INFINITY], "[Infinity]"),
+        ] {
+            assert_eq!(
+                message(Layout::from_widths(3, &bad)),
+                (
+                    "InvalidOption",
+                    format!(
+                        "invalid option `layout` = {shown}: expected block widths from 1 to 64, like [16, 16, 16, 16]"
+                    )
+                )
+            );
+        }
+        // well-formed numbers, impossible layouts: Layout::new says why
+        let (code, msg) = message(Layout::from_widths(3, &[16.0, 0.0, 16.0, 16.0, 16.0]));
+        assert_eq!(code, "InvalidLayout");
+        assert!(msg.contains("block #1 has width 0"), "{msg}");
+        let (code, msg) = message(Layout::from_widths(3, &[32.0, 32.0]));
+        assert_eq!(code, "InvalidLayout");
+        assert!(msg.contains("use at least 4 blocks"), "{msg}");
+        assert_eq!(message(Layout::from_widths(3, &[])).0, "InvalidLayout");
+        assert_eq!(message(Layout::from_widths(3, &[16.0; 3])).0, "InvalidLayout");
+    }
 }

@@ -91,7 +91,7 @@ mod table;
 pub mod brute_force;
 
 pub use id::IndexId;
-pub use layout::{Layout, MAX_PROBE_K, MAX_TABLES};
+pub use layout::{Layout, DEFAULT_EXPECTED_SIZE, DEFAULT_K, MAX_K, MAX_PROBE_K, MAX_TABLES};
 pub use results::{FlatMatches, Match, Pair};
 pub use stats::Stats;
 
