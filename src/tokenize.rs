@@ -23,6 +23,8 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
+use crate::hash::hash_at;
+
 /// One feature cut from a text: its bytes and where they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token<'a> {
@@ -64,7 +66,7 @@ pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
 }
 
 /// Calls `f` with the byte offset of every grapheme cluster start in `text`, in order,
-/// then with `text.len()`. A fast path for text made of [`simple`] characters; every other
+/// then with `text.len()`. A fast path for text made of `simple` characters; every other
 /// stretch is handed to `unicode-segmentation`, so the result always equals
 /// `text.grapheme_indices(true)` (property test in `tests/properties.rs`).
 #[inline]
@@ -98,6 +100,38 @@ pub fn for_each_grapheme_start(text: &str, mut f: impl FnMut(usize)) {
         i = j;
     }
     f(bytes.len());
+}
+
+/// Calls `f(start, end, hash)` for every run of `n` grapheme clusters of `text` (`n` from
+/// 1 to [`MAX_NGRAM`](crate::fingerprint::MAX_NGRAM)), in order, and returns the number of clusters. The cluster starts
+/// are gathered in blocks of a fixed-size buffer and each block's n-grams hashed in one
+/// tight loop (the last `n` starts carry over to the next block), so memory stays
+/// constant however long the text is.
+pub(crate) fn for_each_char_ngram(text: &str, n: usize, mut f: impl FnMut(usize, usize, u64)) -> usize {
+    const BLOCK: usize = 256;
+    let bytes = text.as_bytes();
+    let mut starts = [0usize; BLOCK];
+    let mut len = 0; // starts in use
+    let mut seen = 0usize; // starts seen in all
+    let mut hash_block = |starts: &[usize]| {
+        for (&s, &e) in starts.iter().zip(&starts[n..]) {
+            f(s, e, hash_at(bytes, s, e - s));
+        }
+    };
+    for_each_grapheme_start(text, |e| {
+        starts[len] = e;
+        len += 1;
+        seen += 1;
+        if len == BLOCK {
+            hash_block(&starts);
+            starts.copy_within(BLOCK - n.., 0);
+            len = n;
+        }
+    });
+    if len > n {
+        hash_block(&starts[..len]);
+    }
+    seen - 1
 }
 
 /// Character n-grams of `text`: every run of `n` consecutive grapheme clusters.

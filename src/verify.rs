@@ -22,9 +22,10 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::fingerprint::{for_each_char_ngram, MAX_NGRAM};
+use crate::fingerprint::MAX_NGRAM;
 use crate::hash::hash_bytes;
 use crate::normalize::{normalize_into, NormalizeOptions, Punctuation};
+use crate::tokenize::for_each_char_ngram;
 
 /// The shingle size the verification defaults to: 4, as the dev corpus's ground truth.
 pub const DEFAULT_SHINGLE: usize = 4;

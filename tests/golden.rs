@@ -205,7 +205,7 @@ fn worked_example_six_bit_hashes() {
         ("亚冠", 5.0, "111000"),
     ];
     let features: Vec<BitFeature> =
-        table.iter().map(|&(_, w, b)| BitFeature { bits: parse_bits(b).unwrap(), weight: w }).collect();
+        table.iter().map(|&(_, w, b)| BitFeature { bits: parse_bits(b, 0).unwrap(), weight: w }).collect();
     let r = simhash_bits(&features).unwrap();
     assert_eq!(r.sums, [26.0, -14.0, 24.0, -8.0, -8.0, -8.0]);
     assert_eq!(r.to_bit_string(), "101000");
@@ -218,7 +218,7 @@ fn worked_example_random_hyperplanes() {
     let h = ["(1,-1,1)", "(-1,1,1)", "(1,-1,-1)", "(-1,-1,1)", "(1,1,-1)"];
     let w = [1.0, 2.0, 0.0, 3.0, 0.0];
     let features: Vec<BitFeature> =
-        h.iter().zip(w).map(|(b, weight)| BitFeature { bits: parse_bits(b).unwrap(), weight }).collect();
+        h.iter().zip(w).map(|(b, weight)| BitFeature { bits: parse_bits(b, 0).unwrap(), weight }).collect();
     let r = simhash_bits(&features).unwrap();
     assert_eq!(r.sums, [-4.0, -2.0, 6.0]);
     assert_eq!(r.to_bit_string(), "001");
@@ -228,7 +228,7 @@ fn worked_example_random_hyperplanes() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn a_zero_sum_gives_bit_zero() {
-    let f = |b: &str, weight| BitFeature { bits: parse_bits(b).unwrap(), weight };
+    let f = |b: &str, weight| BitFeature { bits: parse_bits(b, 0).unwrap(), weight };
     let r = simhash_bits(&[f("10", 2.0), f("01", 2.0)]).unwrap();
     assert_eq!(r.sums, [0.0, 0.0]);
     assert_eq!(r.to_bit_string(), "00");

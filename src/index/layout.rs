@@ -173,7 +173,7 @@ impl Layout {
     /// ```
     pub fn default_for_k(k: u32) -> Result<Layout> {
         if k >= 64 {
-            return Err(invalid(format!("k = {k}: k must be at most {MAX_K}")));
+            return Err(invalid(format!("k = {k}: k must be below 64")));
         }
         Layout::even(k, k + 1)
     }
@@ -194,7 +194,7 @@ impl Layout {
     /// ```
     pub fn auto(expected_n: usize, k: u32, memory_budget_bytes: Option<usize>) -> Result<Layout> {
         if k >= 64 {
-            return Err(invalid(format!("k = {k}: k must be at most {MAX_K}")));
+            return Err(invalid(format!("k = {k}: k must be below 64")));
         }
         let n = expected_n.max(1) as f64;
         let mut best: Option<(f64, Layout)> = None;

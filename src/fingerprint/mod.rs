@@ -1,0 +1,292 @@
+//! SimHash fingerprints: features, weights, per-bit sums, and the sign step.
+//!
+//! For every distinct feature `f` with weight `w` and 64-bit hash `h` (see [`crate::hash`]),
+//! every bit `i` of `h` adds `+w` to sum `i` if the bit is 1 and `−w` if it is 0. Bit `i`
+//! of the fingerprint is 1 where sum `i` is **strictly positive**, and 0 where it is
+//! negative **or exactly zero**. Bit 0 is the least significant bit, in the feature hashes
+//! and in the fingerprint alike.
+//!
+//! ```
+//! use simhash_wasm::{SimHasher, Options, hamming};
+//! let mut hasher = SimHasher::new(Options::default()).unwrap();
+//! let a = hasher.fingerprint("The cat sat on the mat.").unwrap();
+//! let b = hasher.fingerprint("The cat sat on a mat.").unwrap();
+//! let c = hasher.fingerprint("We all scream for ice cream!").unwrap();
+//! assert!(hamming(a, b) < hamming(a, c));
+//! ```
+//!
+//! # The parts
+//!
+//! | file | what it holds |
+//! | --- | --- |
+//! | `mod.rs` | [`SimHasher`]: normalise, cut into features, count, weigh, sum, sign |
+//! | `options.rs` | [`Options`] and [`Tokenizer`], their defaults and their names |
+//! | `explain.rs` | [`SimHasher::explain`] and what it returns |
+//! | `bits.rs` | fingerprints of supplied features, and the teaching form with written-out bits |
+//! | `accumulate.rs` | the exact per-bit sums, the SWAR column counter, the sign step |
+//! | `counter.rs` | the tf counter of one text's feature hashes |
+
+mod accumulate;
+mod bits;
+mod counter;
+mod explain;
+mod options;
+
+pub use bits::{fingerprint_features, parse_bits, simhash_bits, BitFeature, BitsSimhash};
+pub use explain::{ExplainedToken, Explanation};
+pub use options::{Options, Tokenizer, DEFAULT_NGRAM, MAX_NGRAM};
+
+use std::sync::Arc;
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::error::{Error, Result};
+use crate::hash::hash_str;
+use crate::normalize::normalize_into;
+use crate::tokenize::{for_each_char_ngram, word_shingles};
+use crate::weight::{quantize, IdfTable, Weighting};
+use accumulate::{sign, Accumulator, ColumnCounter, CLASSES};
+use counter::Counter;
+
+/// Computes fingerprints with fixed [`Options`], reusing its buffers between texts.
+///
+/// A `SimHasher` is cheap to keep and not meant to be shared between threads at once;
+/// make one per thread.
+#[derive(Clone, Debug)]
+pub struct SimHasher {
+    opts: Options,
+    idf: Option<Arc<IdfTable>>,
+    html: bool,
+    /// The visible text of the last HTML input (a reused buffer).
+    #[cfg(feature = "html")]
+    text: String,
+    norm: String,
+    word: String,
+    counter: Counter,
+}
+
+impl SimHasher {
+    /// A hasher for `opts`, or an error naming the bad option.
+    pub fn new(opts: Options) -> Result<SimHasher> {
+        opts.validate()?;
+        Ok(SimHasher {
+            opts,
+            idf: None,
+            html: false,
+            #[cfg(feature = "html")]
+            text: String::new(),
+            norm: String::new(),
+            word: String::new(),
+            counter: Counter::default(),
+        })
+    }
+
+    /// A hasher whose weights are also multiplied by the features' idf from `table`.
+    pub fn with_idf(opts: Options, table: Arc<IdfTable>) -> Result<SimHasher> {
+        let mut h = SimHasher::new(opts)?;
+        h.idf = Some(table);
+        Ok(h)
+    }
+
+    /// The options this hasher was made with.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// Reads every input as HTML and fingerprints its visible text
+    /// (`crate::html::html_to_text`) when `html` is true.
+    ///
+    /// This is a property of the hasher, not of the fingerprint scheme ([`Options`]):
+    /// a page and its plain text get the same fingerprint, so snapshots do not record it.
+    /// Asking for HTML in a build without the Cargo feature `html` is an
+    /// [`Error::FeatureDisabled`], and leaves the hasher as it was.
+    pub fn set_html(&mut self, html: bool) -> Result<()> {
+        if html && !cfg!(feature = "html") {
+            return Err(Error::html_disabled());
+        }
+        self.html = html;
+        Ok(())
+    }
+
+    /// `true` when inputs are read as HTML (see [`set_html`](Self::set_html)).
+    pub fn html(&self) -> bool {
+        self.html
+    }
+
+    /// The IDF table, if any.
+    pub fn idf(&self) -> Option<&Arc<IdfTable>> {
+        self.idf.as_ref()
+    }
+
+    /// The fingerprint of `text`.
+    ///
+    /// Errors: [`Error::EmptyText`] when normalisation leaves nothing, and
+    /// [`Error::TextTooShort`] when fewer units remain than one n-gram needs.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64> {
+        self.count_features(text, |_, _, _| {})?;
+        let sums = self.sums()?;
+        Ok(sign(&sums))
+    }
+
+    /// A 128-bit fingerprint: the 64-bit one, and 64 more bits from the same features
+    /// with their hashes re-mixed (`mix(h ^ 0xD6E8FEB86659FD93)`), i.e. a second
+    /// independent set of 64 hyperplanes. Halves the variance of the distance estimate;
+    /// `npm run quality -- --wide` measures what that buys. Not yet a stable scheme.
+    #[doc(hidden)]
+    pub fn fingerprint128(&mut self, text: &str) -> Result<(u64, u64)> {
+        self.count_features(text, |_, _, _| {})?;
+        let lo = sign(&self.sums()?);
+        let hi = sign(&self.sums_of(|h| crate::hash::mix(h ^ 0xD6E8_FEB8_6659_FD93))?);
+        Ok((lo, hi))
+    }
+
+    /// The fingerprint of UTF-8 bytes. Invalid UTF-8 is an [`Error::InvalidUtf8`] (never
+    /// replaced silently: a wrong charset would give a wrong fingerprint).
+    pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64> {
+        let text =
+            std::str::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 { valid_up_to: e.valid_up_to() })?;
+        self.fingerprint(text)
+    }
+
+    /// Fingerprints of many texts, in order. Stops at the first text that fails, and says
+    /// which one ([`Error::InDocument`]).
+    pub fn fingerprint_batch<'t, I>(&mut self, texts: I) -> Result<Vec<u64>>
+    where
+        I: IntoIterator<Item = &'t str>,
+    {
+        let iter = texts.into_iter();
+        let mut out = Vec::with_capacity(iter.size_hint().0);
+        for (index, text) in iter.enumerate() {
+            out.push(self.fingerprint(text).map_err(|e| Error::InDocument { index, error: Box::new(e) })?);
+        }
+        Ok(out)
+    }
+
+    /// The hashes of the distinct features of `text` (for learning an [`IdfTable`]).
+    pub fn feature_hashes(&mut self, text: &str) -> Result<Vec<u64>> {
+        self.count_features(text, |_, _, _| {})?;
+        Ok(self.counter.entries().map(|(h, _)| h).collect())
+    }
+
+    /// Normalises `text` (its visible text, when reading HTML) into `self.norm`.
+    fn normalize_input(&mut self, text: &str) {
+        #[cfg(feature = "html")]
+        if self.html {
+            let mut buf = std::mem::take(&mut self.text);
+            crate::html::html_to_text_into(text, &mut buf);
+            normalize_into(&buf, &self.opts.normalize, &mut self.norm);
+            self.text = buf;
+            return;
+        }
+        normalize_into(text, &self.opts.normalize, &mut self.norm);
+    }
+
+    /// Normalises `text`, cuts it into features, and counts each feature's occurrences
+    /// in `self.counter`. `each(start, end, hash)` sees every occurrence, in order.
+    fn count_features(&mut self, text: &str, mut each: impl FnMut(usize, usize, u64)) -> Result<()> {
+        self.normalize_input(text);
+        if self.norm.is_empty() {
+            return Err(Error::EmptyText);
+        }
+        match self.opts.tokenizer {
+            Tokenizer::Chars(n) => {
+                let counter = &mut self.counter;
+                counter.reset(self.norm.len());
+                let units = for_each_char_ngram(&self.norm, n, |start, end, h| {
+                    counter.add(h);
+                    each(start, end, h);
+                });
+                if units < n {
+                    return Err(Error::TextTooShort { units, needed: n, unit: "characters" });
+                }
+            }
+            Tokenizer::Words(n) => {
+                let mut shingles = word_shingles(&self.norm, n);
+                let mut count = 0;
+                self.counter.reset(self.norm.len() / 8);
+                while let Some(sh) = shingles.next_shingle() {
+                    sh.feature_into(&mut self.word);
+                    let h = hash_str(&self.word);
+                    self.counter.add(h);
+                    each(sh.start, sh.end, h);
+                    count += 1;
+                }
+                if count == 0 {
+                    let units = self.norm.unicode_words().count();
+                    return Err(Error::TextTooShort { units, needed: n, unit: "words" });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn weight_of(&self, hash: u64, tf: u32) -> f64 {
+        let w = self.opts.weighting.tf_weight(tf);
+        match &self.idf {
+            Some(t) => w * t.idf(hash),
+            None => w,
+        }
+    }
+
+    /// The 64 sums, in fixed point, from the counted features.
+    fn sums(&self) -> Result<[i64; 64]> {
+        self.sums_of(|h| h)
+    }
+
+    /// The 64 sums with each feature's hyperplane bits taken from `bits(hash)` (its
+    /// weight still comes from the hash itself).
+    #[inline(always)]
+    fn sums_of(&self, bits: impl Fn(u64) -> u64) -> Result<[i64; 64]> {
+        let mut acc = Accumulator::default();
+        if self.idf.is_some() {
+            for (h, tf) in self.counter.entries() {
+                acc.add_weighted(bits(h), quantize(self.weight_of(h, tf)))?;
+            }
+            return Ok(acc.sums);
+        }
+        // Without idf, a feature's weight depends only on its tf: count bits per tf class
+        // with byte counters and multiply once per class.
+        // Most features occur once: class 1 gets a counter of its own, a local the compiler
+        // keeps in registers, and joins the others at the end.
+        let binary = self.opts.weighting == Weighting::Binary;
+        let mut ones = ColumnCounter::default();
+        let mut classes: [ColumnCounter; CLASSES] = Default::default();
+        for (h, tf) in self.counter.entries() {
+            let class = if binary { 1 } else { tf as usize };
+            if class == 1 {
+                ones.add(bits(h));
+            } else if class < CLASSES {
+                classes[class].add(bits(h));
+            } else {
+                acc.add_weighted(bits(h), quantize(self.opts.weighting.tf_weight(tf)))?;
+            }
+        }
+        classes[1] = ones;
+        for (class, cc) in classes.iter_mut().enumerate().skip(1) {
+            if cc.n > 0 {
+                cc.flush();
+                acc.add_counts(&cc.counts, cc.n, quantize(self.opts.weighting.tf_weight(class as u32)))?;
+            }
+        }
+        Ok(acc.sums)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_input_needs_the_html_feature() {
+        let mut h = SimHasher::new(Options::default()).unwrap();
+        let r = h.set_html(true);
+        if cfg!(feature = "html") {
+            assert!(r.is_ok() && h.html());
+        } else {
+            let e = r.unwrap_err();
+            assert_eq!(e.code(), "FeatureDisabled");
+            assert!(e.to_string().contains("simhash-wasm/full"), "{e}");
+            assert!(!h.html(), "a refused set_html leaves the hasher as it was");
+        }
+    }
+}
