@@ -1,7 +1,8 @@
-//! The index against the brute-force oracle, for every layout in `CONFIGS`.
+//! The index against the brute-force oracle, for every layout below.
 //!
 //! Table-driven, like the aho-corasick crate's tests: one list of configurations, and every
-//! property test runs against every configuration. Random data comes from a seeded
+//! property runs against every configuration as a test of its own (`testconfig!`), named
+//! `property::configuration`, so the first failure does not hide the rest. Random data comes from a seeded
 //! splitmix64, with neighbours planted at distances 0..=k+1 of random centres so that the
 //! boundary (distance exactly k, and k + 1) is hit on every run.
 
@@ -13,30 +14,79 @@ use simhash_wasm::Error;
 
 struct Config {
     name: &'static str,
-    layout: fn() -> Layout,
+    layout: Layout,
     /// Random query cases to run (each against a random index).
     cases: usize,
 }
 
-const CONFIGS: &[Config] = &[
-    Config { name: "4x16 k=3", layout: || Layout::new(3, &[16, 16, 16, 16]).unwrap(), cases: 10_000 },
-    Config {
-        name: "16,12,12,12,12 k=3",
-        layout: || Layout::new(3, &[16, 12, 12, 12, 12]).unwrap(),
-        cases: 10_000,
-    },
-    Config { name: "32,32 k=1", layout: || Layout::new(1, &[32, 32]).unwrap(), cases: 10_000 },
-    Config { name: "22,21,21 k=2", layout: || Layout::new(2, &[22, 21, 21]).unwrap(), cases: 10_000 },
-    Config {
-        name: "10,10,11,11,11,11 k=3",
-        layout: || Layout::new(3, &[10, 10, 11, 11, 11, 11]).unwrap(),
-        cases: 10_000,
-    },
-    Config { name: "even k=4 6 blocks", layout: || Layout::even(4, 6).unwrap(), cases: 10_000 },
-    Config { name: "64 x 1 k=0", layout: || Layout::new(0, &[1; 64]).unwrap(), cases: 10_000 },
-    Config { name: "probe k=2", layout: || Layout::probe(2).unwrap(), cases: 10_000 },
-    Config { name: "probe k=3", layout: || Layout::probe(3).unwrap(), cases: 1_000 },
-];
+fn config(name: &'static str, layout: Result<Layout, Error>, cases: usize) -> Config {
+    Config { name, layout: layout.unwrap(), cases }
+}
+
+// The configurations. Each property below runs against each of them as a test of its own
+// (named `property::configuration`), so one failing layout does not hide the others.
+
+fn k3_4x16() -> Config {
+    config("4x16 k=3", Layout::new(3, &[16, 16, 16, 16]), 10_000)
+}
+fn k3_16_12_12_12_12() -> Config {
+    config("16,12,12,12,12 k=3", Layout::new(3, &[16, 12, 12, 12, 12]), 10_000)
+}
+fn k1_32_32() -> Config {
+    config("32,32 k=1", Layout::new(1, &[32, 32]), 10_000)
+}
+fn k2_22_21_21() -> Config {
+    config("22,21,21 k=2", Layout::new(2, &[22, 21, 21]), 10_000)
+}
+fn k3_10_10_11_11_11_11() -> Config {
+    config("10,10,11,11,11,11 k=3", Layout::new(3, &[10, 10, 11, 11, 11, 11]), 10_000)
+}
+fn k4_even_6_blocks() -> Config {
+    config("even k=4 6 blocks", Layout::even(4, 6), 10_000)
+}
+fn k0_64x1() -> Config {
+    config("64 x 1 k=0", Layout::new(0, &[1; 64]), 10_000)
+}
+fn probe_k2() -> Config {
+    config("probe k=2", Layout::probe(2), 10_000)
+}
+fn probe_k3() -> Config {
+    config("probe k=3", Layout::probe(3), 1_000)
+}
+
+/// `testconfig!(property, config, ...)`: a module `property` with one `#[test]` per
+/// configuration, each calling `property(&config())` (the aho-corasick crate's
+/// `testconfig!` style).
+macro_rules! testconfig {
+    ($property:ident, $($config:ident),+ $(,)?) => {
+        mod $property {
+            $(
+                #[test]
+                fn $config() {
+                    super::$property(&super::$config());
+                }
+            )+
+        }
+    };
+}
+
+/// [`testconfig!`] over every configuration.
+macro_rules! every_config {
+    ($property:ident) => {
+        testconfig!(
+            $property,
+            k3_4x16,
+            k3_16_12_12_12_12,
+            k1_32_32,
+            k2_22_21_21,
+            k3_10_10_11_11_11_11,
+            k4_even_6_blocks,
+            k0_64x1,
+            probe_k2,
+            probe_k3,
+        );
+    };
+}
 
 impl Rng {
     /// `fp` with exactly `d` distinct bits flipped.
@@ -108,253 +158,250 @@ fn check_query<I: IndexId>(cfg: &str, index: &Index<I>, oracle: &[(I, u64)], q: 
     assert_eq!(got, want, "{cfg}: query {q:#018x}, {} entries", oracle.len());
 }
 
-#[test]
-fn query_matches_oracle_bulk_and_online() {
-    for cfg in CONFIGS {
-        let layout = (cfg.layout)();
-        let k = layout.k();
-        let mut rng = Rng(0x5EED ^ cfg.cases as u64 ^ u64::from(k) << 32);
-        let mut next_id = 0;
-        let mut cases = 0;
-        let mut round = 0;
-        let mut boundary_hits = 0;
-        while cases < cfg.cases {
-            round += 1;
-            let n = size(&mut rng);
-            let entries = random_entries(&mut rng, n, k, &mut next_id);
-            let index = if round % 2 == 0 {
-                Index::build(layout.clone(), entries.clone()).unwrap()
-            } else {
-                let mut index = Index::new(layout.clone());
-                for &(id, fp) in &entries {
+every_config!(query_matches_oracle_bulk_and_online);
+fn query_matches_oracle_bulk_and_online(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let k = layout.k();
+    let mut rng = Rng(0x5EED ^ cfg.cases as u64 ^ u64::from(k) << 32);
+    let mut next_id = 0;
+    let mut cases = 0;
+    let mut round = 0;
+    let mut boundary_hits = 0;
+    while cases < cfg.cases {
+        round += 1;
+        let n = size(&mut rng);
+        let entries = random_entries(&mut rng, n, k, &mut next_id);
+        let index = if round % 2 == 0 {
+            Index::build(layout.clone(), entries.clone()).unwrap()
+        } else {
+            let mut index = Index::new(layout.clone());
+            for &(id, fp) in &entries {
+                index.insert(id, fp).unwrap();
+            }
+            index
+        };
+        assert_eq!(index.len(), entries.len());
+        for _ in 0..50 {
+            let q = random_query(&mut rng, &entries, k);
+            check_query(cfg.name, &index, &entries, q);
+            boundary_hits += entries.iter().filter(|e| (e.1 ^ q).count_ones() == k).count().min(1);
+            cases += 1;
+        }
+    }
+    assert!(
+        boundary_hits > cfg.cases / 20,
+        "{}: distance exactly k hit only {boundary_hits} times",
+        cfg.name
+    );
+}
+
+every_config!(batch_and_flat_queries_agree);
+fn batch_and_flat_queries_agree(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let k = layout.k();
+    let mut rng = Rng(77);
+    let mut next_id = 0;
+    let mut entries = random_entries(&mut rng, 1700, k, &mut next_id);
+    // bulk-built, and online-built (segments, write buffer, tombstones)
+    let bulk = Index::build(layout.clone(), entries.clone()).unwrap();
+    let mut online = Index::new(layout);
+    for &(id, fp) in &entries {
+        online.insert(id, fp).unwrap();
+    }
+    for _ in 0..300 {
+        let i = rng.below(entries.len() as u64) as usize;
+        let (id, _) = entries.swap_remove(i);
+        online.remove(&id).unwrap();
+    }
+    assert!(online.stats().segments > 1 || online.stats().buffered > 0, "{}", cfg.name);
+    for (index, entries) in
+        [(bulk.clone(), bulk.iter().map(|(&i, f)| (i, f)).collect::<Vec<_>>()), (online, entries)]
+    {
+        let nq = if cfg.cases < 10_000 { 60 } else { 300 };
+        let qs: Vec<u64> = (0..nq).map(|_| random_query(&mut rng, &entries, k)).collect();
+        let batch = index.query_batch(&qs);
+        let flat = index.query_batch_flat(&qs);
+        let mut row = 0;
+        for (qi, (&q, got)) in qs.iter().zip(&batch).enumerate() {
+            assert_eq!(got, &brute_force::query(&entries, q, k), "{}", cfg.name);
+            assert_eq!(index.count(q), got.len());
+            for m in got {
+                assert_eq!(
+                    (flat.queries[row] as usize, flat.ids[row], flat.distances[row]),
+                    (qi, m.id, m.distance)
+                );
+                row += 1;
+            }
+        }
+        assert_eq!(flat.len(), row);
+    }
+}
+
+every_config!(self_join_and_clusters_match_oracle);
+fn self_join_and_clusters_match_oracle(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let k = layout.k();
+    let mut rng = Rng(0xC1u64 << 8 | u64::from(k));
+    let mut next_id = 0;
+    let rounds = if layout.is_probe() { 40 } else { 60 };
+    for round in 0..rounds {
+        let n = size(&mut rng).min(600);
+        let entries = random_entries(&mut rng, n, k, &mut next_id);
+        let mut index = if round % 3 == 0 {
+            Index::build(layout.clone(), entries.clone()).unwrap()
+        } else {
+            let mut index = Index::new(layout.clone());
+            for &(id, fp) in &entries {
+                index.insert(id, fp).unwrap();
+            }
+            index
+        };
+        let mut oracle = entries.clone();
+        if round % 3 == 2 {
+            // with tombstones
+            for _ in 0..n / 5 {
+                let i = rng.below(oracle.len() as u64) as usize;
+                let (id, fp) = oracle.swap_remove(i);
+                assert_eq!(index.remove(&id).unwrap(), fp);
+            }
+        }
+        assert_eq!(index.self_join(), brute_force::self_join(&oracle, k), "{} round {round}", cfg.name);
+        assert_eq!(index.clusters(), brute_force::clusters(&oracle, k), "{} round {round}", cfg.name);
+    }
+}
+
+every_config!(online_inserts_removes_and_queries_interleaved);
+fn online_inserts_removes_and_queries_interleaved(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let k = layout.k();
+    let mut rng = Rng(0xAB ^ u64::from(k));
+    let mut next_id = 0;
+    let pool = random_entries(&mut rng, 3000, k, &mut next_id);
+    let mut index = Index::new(layout);
+    let mut oracle: Vec<(u64, u64)> = Vec::new();
+    let steps = if cfg.cases < 10_000 { 1500 } else { 6000 };
+    let mut p = 0;
+    for step in 0..steps {
+        match rng.below(10) {
+            0..=4 if p < pool.len() => {
+                let (id, fp) = pool[p];
+                p += 1;
+                if rng.below(4) == 0 {
+                    let got = index.query_and_insert(id, fp).unwrap();
+                    assert_eq!(got, brute_force::query(&oracle, fp, k), "{} step {step}", cfg.name);
+                } else {
                     index.insert(id, fp).unwrap();
                 }
-                index
-            };
-            assert_eq!(index.len(), entries.len());
-            for _ in 0..50 {
-                let q = random_query(&mut rng, &entries, k);
-                check_query(cfg.name, &index, &entries, q);
-                boundary_hits += entries.iter().filter(|e| (e.1 ^ q).count_ones() == k).count().min(1);
-                cases += 1;
+                oracle.push((id, fp));
             }
-        }
-        assert!(
-            boundary_hits > cfg.cases / 20,
-            "{}: distance exactly k hit only {boundary_hits} times",
-            cfg.name
-        );
-    }
-}
-
-#[test]
-fn batch_and_flat_queries_agree() {
-    for cfg in CONFIGS {
-        let layout = (cfg.layout)();
-        let k = layout.k();
-        let mut rng = Rng(77);
-        let mut next_id = 0;
-        let mut entries = random_entries(&mut rng, 1700, k, &mut next_id);
-        // bulk-built, and online-built (segments, write buffer, tombstones)
-        let bulk = Index::build(layout.clone(), entries.clone()).unwrap();
-        let mut online = Index::new(layout);
-        for &(id, fp) in &entries {
-            online.insert(id, fp).unwrap();
-        }
-        for _ in 0..300 {
-            let i = rng.below(entries.len() as u64) as usize;
-            let (id, _) = entries.swap_remove(i);
-            online.remove(&id).unwrap();
-        }
-        assert!(online.stats().segments > 1 || online.stats().buffered > 0, "{}", cfg.name);
-        for (index, entries) in
-            [(bulk.clone(), bulk.iter().map(|(&i, f)| (i, f)).collect::<Vec<_>>()), (online, entries)]
-        {
-            let nq = if cfg.cases < 10_000 { 60 } else { 300 };
-            let qs: Vec<u64> = (0..nq).map(|_| random_query(&mut rng, &entries, k)).collect();
-            let batch = index.query_batch(&qs);
-            let flat = index.query_batch_flat(&qs);
-            let mut row = 0;
-            for (qi, (&q, got)) in qs.iter().zip(&batch).enumerate() {
-                assert_eq!(got, &brute_force::query(&entries, q, k), "{}", cfg.name);
-                assert_eq!(index.count(q), got.len());
-                for m in got {
-                    assert_eq!(
-                        (flat.queries[row] as usize, flat.ids[row], flat.distances[row]),
-                        (qi, m.id, m.distance)
-                    );
-                    row += 1;
+            5..=6 if !oracle.is_empty() => {
+                let i = rng.below(oracle.len() as u64) as usize;
+                let (id, fp) = oracle.swap_remove(i);
+                assert_eq!(index.remove(&id).unwrap(), fp);
+                assert!(matches!(index.remove(&id), Err(Error::UnknownId { .. })));
+                if rng.below(3) == 0 {
+                    // re-insert the same id, maybe with another fingerprint
+                    let d = rng.below(3) as u32;
+                    let fp2 = rng.flip(fp, d);
+                    index.insert(id, fp2).unwrap();
+                    oracle.push((id, fp2));
                 }
             }
-            assert_eq!(flat.len(), row);
-        }
-    }
-}
-
-#[test]
-fn self_join_and_clusters_match_oracle() {
-    for cfg in CONFIGS {
-        let layout = (cfg.layout)();
-        let k = layout.k();
-        let mut rng = Rng(0xC1u64 << 8 | u64::from(k));
-        let mut next_id = 0;
-        let rounds = if layout.is_probe() { 40 } else { 60 };
-        for round in 0..rounds {
-            let n = size(&mut rng).min(600);
-            let entries = random_entries(&mut rng, n, k, &mut next_id);
-            let mut index = if round % 3 == 0 {
-                Index::build(layout.clone(), entries.clone()).unwrap()
-            } else {
-                let mut index = Index::new(layout.clone());
-                for &(id, fp) in &entries {
-                    index.insert(id, fp).unwrap();
-                }
-                index
-            };
-            let mut oracle = entries.clone();
-            if round % 3 == 2 {
-                // with tombstones
-                for _ in 0..n / 5 {
-                    let i = rng.below(oracle.len() as u64) as usize;
-                    let (id, fp) = oracle.swap_remove(i);
-                    assert_eq!(index.remove(&id).unwrap(), fp);
-                }
-            }
-            assert_eq!(index.self_join(), brute_force::self_join(&oracle, k), "{} round {round}", cfg.name);
-            assert_eq!(index.clusters(), brute_force::clusters(&oracle, k), "{} round {round}", cfg.name);
-        }
-    }
-}
-
-#[test]
-fn online_inserts_removes_and_queries_interleaved() {
-    for cfg in CONFIGS {
-        let layout = (cfg.layout)();
-        let k = layout.k();
-        let mut rng = Rng(0xAB ^ u64::from(k));
-        let mut next_id = 0;
-        let pool = random_entries(&mut rng, 3000, k, &mut next_id);
-        let mut index = Index::new(layout);
-        let mut oracle: Vec<(u64, u64)> = Vec::new();
-        let steps = if cfg.cases < 10_000 { 1500 } else { 6000 };
-        let mut p = 0;
-        for step in 0..steps {
-            match rng.below(10) {
-                0..=4 if p < pool.len() => {
-                    let (id, fp) = pool[p];
-                    p += 1;
-                    if rng.below(4) == 0 {
-                        let got = index.query_and_insert(id, fp).unwrap();
-                        assert_eq!(got, brute_force::query(&oracle, fp, k), "{} step {step}", cfg.name);
-                    } else {
-                        index.insert(id, fp).unwrap();
-                    }
-                    oracle.push((id, fp));
-                }
-                5..=6 if !oracle.is_empty() => {
-                    let i = rng.below(oracle.len() as u64) as usize;
-                    let (id, fp) = oracle.swap_remove(i);
-                    assert_eq!(index.remove(&id).unwrap(), fp);
-                    assert!(matches!(index.remove(&id), Err(Error::UnknownId { .. })));
-                    if rng.below(3) == 0 {
-                        // re-insert the same id, maybe with another fingerprint
-                        let d = rng.below(3) as u32;
-                        let fp2 = rng.flip(fp, d);
-                        index.insert(id, fp2).unwrap();
-                        oracle.push((id, fp2));
-                    }
-                }
-                _ => {
-                    let q = random_query(&mut rng, &oracle, k);
-                    check_query(cfg.name, &index, &oracle, q);
-                }
-            }
-            assert_eq!(index.len(), oracle.len());
-            if step % 997 == 0 {
-                let mut live: Vec<(u64, u64)> = index.iter().map(|(&id, fp)| (id, fp)).collect();
-                live.sort_unstable();
-                let mut o = oracle.clone();
-                o.sort_unstable();
-                assert_eq!(live, o);
+            _ => {
+                let q = random_query(&mut rng, &oracle, k);
+                check_query(cfg.name, &index, &oracle, q);
             }
         }
-        index.compact();
-        assert_eq!(index.stats().segments, usize::from(!oracle.is_empty()));
-        for _ in 0..300 {
-            let q = random_query(&mut rng, &oracle, k);
-            check_query(cfg.name, &index, &oracle, q);
+        assert_eq!(index.len(), oracle.len());
+        if step % 997 == 0 {
+            let mut live: Vec<(u64, u64)> = index.iter().map(|(&id, fp)| (id, fp)).collect();
+            live.sort_unstable();
+            let mut o = oracle.clone();
+            o.sort_unstable();
+            assert_eq!(live, o);
         }
-        assert_eq!(index.self_join(), brute_force::self_join(&oracle, k), "{}", cfg.name);
     }
+    index.compact();
+    assert_eq!(index.stats().segments, usize::from(!oracle.is_empty()));
+    for _ in 0..300 {
+        let q = random_query(&mut rng, &oracle, k);
+        check_query(cfg.name, &index, &oracle, q);
+    }
+    assert_eq!(index.self_join(), brute_force::self_join(&oracle, k), "{}", cfg.name);
 }
 
-#[test]
-fn string_ids() {
-    for cfg in CONFIGS.iter().filter(|c| c.cases >= 10_000) {
-        let layout = (cfg.layout)();
-        let k = layout.k();
-        let mut rng = Rng(3);
-        let mut next_id = 0;
-        let entries: Vec<(String, u64)> = random_entries(&mut rng, 500, k, &mut next_id)
-            .into_iter()
-            .map(|(id, fp)| (format!("https://example.com/page/{id}"), fp))
-            .collect();
-        let mut index: Index<String> = Index::new(layout.clone());
-        index.extend(entries[..250].iter().cloned()).unwrap();
-        index.extend(entries[250..].iter().cloned()).unwrap();
-        for e in &entries {
-            check_query(cfg.name, &index, &entries, e.1);
-        }
-        let built = Index::build(layout, entries.clone()).unwrap();
-        assert_eq!(built.self_join(), brute_force::self_join(&entries, k));
-        assert_eq!(index.clusters(), brute_force::clusters(&entries, k));
-        assert!(index.stats().bytes > built.stats().len * 24);
+// The configurations with the full number of cases (probing with k = 3 is slow).
+testconfig!(
+    string_ids,
+    k3_4x16,
+    k3_16_12_12_12_12,
+    k1_32_32,
+    k2_22_21_21,
+    k3_10_10_11_11_11_11,
+    k4_even_6_blocks,
+    k0_64x1,
+    probe_k2,
+);
+fn string_ids(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let k = layout.k();
+    let mut rng = Rng(3);
+    let mut next_id = 0;
+    let entries: Vec<(String, u64)> = random_entries(&mut rng, 500, k, &mut next_id)
+        .into_iter()
+        .map(|(id, fp)| (format!("https://example.com/page/{id}"), fp))
+        .collect();
+    let mut index: Index<String> = Index::new(layout.clone());
+    index.extend(entries[..250].iter().cloned()).unwrap();
+    index.extend(entries[250..].iter().cloned()).unwrap();
+    for e in &entries {
+        check_query(cfg.name, &index, &entries, e.1);
     }
+    let built = Index::build(layout, entries.clone()).unwrap();
+    assert_eq!(built.self_join(), brute_force::self_join(&entries, k));
+    assert_eq!(index.clusters(), brute_force::clusters(&entries, k));
+    assert!(index.stats().bytes > built.stats().len * 24);
 }
 
-#[test]
-fn empty_and_single() {
-    for cfg in CONFIGS {
-        let layout = (cfg.layout)();
-        let mut index: Index = Index::new(layout.clone());
-        assert!(index.is_empty());
-        assert_eq!(index.query(0), vec![]);
-        assert_eq!(index.self_join(), vec![]);
-        assert_eq!(index.clusters(), Vec::<Vec<u64>>::new());
-        assert!(index.query_batch_flat(&[1, 2]).is_empty());
-        assert_eq!(index.stats().bytes_per_fp, 0.0);
-        let built: Index = Index::build(layout.clone(), vec![]).unwrap();
-        assert!(built.is_empty() && built.query(5).is_empty());
+every_config!(empty_and_single);
+fn empty_and_single(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let mut index: Index = Index::new(layout.clone());
+    assert!(index.is_empty());
+    assert_eq!(index.query(0), vec![]);
+    assert_eq!(index.self_join(), vec![]);
+    assert_eq!(index.clusters(), Vec::<Vec<u64>>::new());
+    assert!(index.query_batch_flat(&[1, 2]).is_empty());
+    assert_eq!(index.stats().bytes_per_fp, 0.0);
+    let built: Index = Index::build(layout.clone(), vec![]).unwrap();
+    assert!(built.is_empty() && built.query(5).is_empty());
 
-        index.insert(42, 0xDEAD_BEEF).unwrap();
-        assert_eq!(index.len(), 1);
-        assert_eq!(index.query(0xDEAD_BEEF), vec![Match { id: 42, distance: 0 }]);
-        assert_eq!(index.get(&42), Some(0xDEAD_BEEF));
-        assert!(index.self_join().is_empty());
-        assert_eq!(index.remove(&42).unwrap(), 0xDEAD_BEEF);
-        assert!(index.is_empty());
-        assert!(index.query(0xDEAD_BEEF).is_empty());
-        index.compact();
-        assert!(index.query(0xDEAD_BEEF).is_empty());
-    }
+    index.insert(42, 0xDEAD_BEEF).unwrap();
+    assert_eq!(index.len(), 1);
+    assert_eq!(index.query(0xDEAD_BEEF), vec![Match { id: 42, distance: 0 }]);
+    assert_eq!(index.get(&42), Some(0xDEAD_BEEF));
+    assert!(index.self_join().is_empty());
+    assert_eq!(index.remove(&42).unwrap(), 0xDEAD_BEEF);
+    assert!(index.is_empty());
+    assert!(index.query(0xDEAD_BEEF).is_empty());
+    index.compact();
+    assert!(index.query(0xDEAD_BEEF).is_empty());
 }
 
-#[test]
-fn all_equal_fingerprints_under_many_ids() {
-    for cfg in CONFIGS {
-        let layout = (cfg.layout)();
-        let n = 600u64;
-        let index = Index::build(layout.clone(), (0..n).map(|i| (n - i, 0x0123_4567_89AB_CDEF))).unwrap();
-        let got = index.query(0x0123_4567_89AB_CDEF);
-        assert_eq!(got, (1..=n).map(|id| Match { id, distance: 0 }).collect::<Vec<_>>(), "{}", cfg.name);
-        assert_eq!(index.self_join().len() as u64, n * (n - 1) / 2);
-        assert_eq!(index.clusters(), vec![(1..=n).collect::<Vec<_>>()]);
-        let mut online = Index::new(layout);
-        for i in 0..n {
-            online.insert(i, 7).unwrap();
-        }
-        assert_eq!(online.query(7).len() as u64, n);
+every_config!(all_equal_fingerprints_under_many_ids);
+fn all_equal_fingerprints_under_many_ids(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let n = 600u64;
+    let index = Index::build(layout.clone(), (0..n).map(|i| (n - i, 0x0123_4567_89AB_CDEF))).unwrap();
+    let got = index.query(0x0123_4567_89AB_CDEF);
+    assert_eq!(got, (1..=n).map(|id| Match { id, distance: 0 }).collect::<Vec<_>>(), "{}", cfg.name);
+    assert_eq!(index.self_join().len() as u64, n * (n - 1) / 2);
+    assert_eq!(index.clusters(), vec![(1..=n).collect::<Vec<_>>()]);
+    let mut online = Index::new(layout);
+    for i in 0..n {
+        online.insert(i, 7).unwrap();
     }
+    assert_eq!(online.query(7).len() as u64, n);
 }
 
 #[test]
@@ -448,28 +495,26 @@ fn layouts_and_stats() {
     assert!(s.bytes_per_fp > 16.0 && s.bytes_per_fp < 150.0, "{}", s.bytes_per_fp);
 }
 
-#[test]
-fn query_within_smaller_k() {
-    let mut rng = Rng(9);
+every_config!(query_within_smaller_k);
+fn query_within_smaller_k(cfg: &Config) {
+    let mut rng = Rng(9 ^ cfg.cases as u64 ^ u64::from(cfg.layout.k()) << 32);
     let mut next_id = 0;
-    for cfg in CONFIGS {
-        let layout = (cfg.layout)();
-        let k = layout.k();
-        let entries = random_entries(&mut rng, 400, k, &mut next_id);
-        let index = Index::build(layout, entries.clone()).unwrap();
-        for _ in 0..200 {
-            let q = random_query(&mut rng, &entries, k);
-            for k2 in 0..=k {
-                assert_eq!(
-                    index.query_within(q, k2).unwrap(),
-                    brute_force::query(&entries, q, k2),
-                    "{}",
-                    cfg.name
-                );
-            }
+    let layout = cfg.layout.clone();
+    let k = layout.k();
+    let entries = random_entries(&mut rng, 400, k, &mut next_id);
+    let index = Index::build(layout, entries.clone()).unwrap();
+    for _ in 0..200 {
+        let q = random_query(&mut rng, &entries, k);
+        for k2 in 0..=k {
+            assert_eq!(
+                index.query_within(q, k2).unwrap(),
+                brute_force::query(&entries, q, k2),
+                "{}",
+                cfg.name
+            );
         }
-        assert!(index.query_within(0, k + 1).is_err());
     }
+    assert!(index.query_within(0, k + 1).is_err());
 }
 
 #[test]
