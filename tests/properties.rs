@@ -132,19 +132,51 @@ fn fast_grapheme_boundaries_equal_unicode_segmentation() {
     }
 }
 
+/// Normalising twice changes nothing, for every option combination, on every case: no
+/// case is filtered out. Two exceptions are known, and in them the text must be stable
+/// after the second pass:
+///
+/// * `İ` lower-cases (after NFKC ran) to `i` + U+0307, and a following mark of a lower
+///   combining class is put before the U+0307 by the next NFKC pass;
+/// * dropped punctuation (after NFKC ran) can bring a base and a mark together that the
+///   next NFKC pass composes or reorders (`a,\u{301}` → `a\u{301}` → `á`).
+///
+/// The counts make sure the property was checked: on at least 95% of the cases of every
+/// combination, and on long texts (6 or more grapheme clusters) in at least half of them.
 #[test]
 fn normalisation_is_idempotent() {
     let mut rng = Rng(3);
-    let o = NormalizeOptions::default();
-    for _ in 0..CASES / 4 {
-        let text = random_text(&mut rng, 24);
-        let once = normalize(&text, &o);
-        // Lower-casing can produce sequences NFKC changes again (e.g. İ), so idempotence is
-        // checked on ASCII + CJK + marks only, where it must hold.
-        if once.chars().all(|c| (c as u32) < 0x300 || ('\u{4E00}'..='\u{9FFF}').contains(&c)) {
-            assert_eq!(normalize(&once, &o), once, "{text:?}");
+    let per_combination = CASES / 4;
+    for punctuation in [Punctuation::Keep, Punctuation::Drop, Punctuation::Collapse] {
+        for (nfkc, lowercase) in [(true, true), (false, true), (true, false), (false, false)] {
+            let o = NormalizeOptions { punctuation, nfkc, lowercase };
+            let (mut strict, mut long, mut exceptions) = (0, 0, 0);
+            for _ in 0..per_combination {
+                let text = random_text(&mut rng, 24);
+                let once = normalize(&text, &o);
+                let twice = normalize(&once, &o);
+                if twice == once {
+                    strict += 1;
+                    long += usize::from(once.graphemes(true).count() >= 6);
+                } else {
+                    let turkish_i = nfkc && lowercase && text.contains('İ');
+                    let dropped = nfkc && punctuation == Punctuation::Drop;
+                    assert!(turkish_i || dropped, "{o:?}: {text:?} -> {once:?} -> {twice:?}");
+                    assert_eq!(
+                        normalize(&twice, &o),
+                        twice,
+                        "{o:?}: {text:?} is not stable after two passes"
+                    );
+                    exceptions += 1;
+                }
+                assert!(!once.starts_with(' ') && !once.ends_with(' ') && !once.contains("  "), "{once:?}");
+            }
+            assert!(
+                strict * 100 >= per_combination * 95 && long * 2 >= per_combination,
+                "{o:?}: idempotence checked on {strict} of {per_combination} cases ({long} long), \
+                 {exceptions} known exceptions"
+            );
         }
-        assert!(!once.starts_with(' ') && !once.ends_with(' ') && !once.contains("  "), "{once:?}");
     }
 }
 
@@ -259,6 +291,7 @@ fn fast_fingerprint_equals_a_naive_reference() {
     use simhash_wasm::tokenize::char_ngrams;
     use std::collections::HashMap;
     let mut rng = Rng(6);
+    let (mut checked, mut too_short, mut total) = (0, 0, 0);
     for case in 0..120 {
         // Mostly ASCII and CJK (the fast paths), salted with everything else.
         let len = below(&mut rng, 1500);
@@ -277,7 +310,24 @@ fn fast_fingerprint_equals_a_naive_reference() {
                     normalize: N::default(),
                 })
                 .unwrap();
-                let Ok(e) = h.explain(&text) else { continue };
+                total += 1;
+                let e = match h.explain(&text) {
+                    Ok(e) => e,
+                    Err(err) => {
+                        // Only a text with no features may fail, and then fingerprinting fails alike.
+                        assert!(
+                            matches!(
+                                err,
+                                simhash_wasm::Error::EmptyText | simhash_wasm::Error::TextTooShort { .. }
+                            ),
+                            "case {case} n {n}: {err}"
+                        );
+                        assert_eq!(h.fingerprint(&text).unwrap_err(), err, "case {case} n {n}");
+                        too_short += 1;
+                        continue;
+                    }
+                };
+                checked += 1;
                 let want: Vec<(usize, usize, u64)> =
                     char_ngrams(&e.normalized, n).map(|g| (g.start, g.end, hash_str(g.text))).collect();
                 let got: Vec<(usize, usize, u64)> =
@@ -300,4 +350,9 @@ fn fast_fingerprint_equals_a_naive_reference() {
             }
         }
     }
+    assert_eq!(checked + too_short, total);
+    assert!(
+        checked * 100 >= total * 95,
+        "only {checked} of {total} cases were compared ({too_short} too short)"
+    );
 }
