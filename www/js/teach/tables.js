@@ -48,7 +48,8 @@ function option(k, widths, label) {
     choices.set(value, stats);
     return `<option value="${value}">${esc(label(stats))}</option>`;
   } catch (err) {
-    return `<option value="${value}" disabled title="${esc(err.message)}">${esc(`${plural(widths.length, 'block')}: ${err.message}`)}</option>`;
+    const label = `${plural(widths.length, 'block')}: too many tables`;
+    return `<option value="${value}" disabled title="${esc(err.message)}">${esc(label)}</option>`;
   }
 }
 
