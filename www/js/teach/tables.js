@@ -9,7 +9,7 @@ const PAPER = [16, 12, 12, 12, 12]; // Manku et al.'s layout for k = 3
 const MAX_TABLE_ROWS = 30;
 
 let logN = 34;
-/** The layouts offered for the current k: select value → stats() (or the core's error). */
+/** The layouts the core accepts for the current k: select value → their stats(). */
 let choices = new Map();
 
 /**
@@ -48,8 +48,8 @@ function option(k, widths, label) {
     choices.set(value, stats);
     return `<option value="${value}">${esc(label(stats))}</option>`;
   } catch (err) {
-    const label = `${plural(widths.length, 'block')}: too many tables`;
-    return `<option value="${value}" disabled title="${esc(err.message)}">${esc(label)}</option>`;
+    const refused = `${plural(widths.length, 'block')}: too many tables`;
+    return `<option value="${value}" disabled title="${esc(err.message)}">${esc(refused)}</option>`;
   }
 }
 
