@@ -58,6 +58,35 @@ test('the demo page: teaching view, worked example, k slider, passage checker, n
     assert.match(await page.textContent('#verdict'), /→ near-duplicates at k = 20/);
     await page.fill('#k', '3');
 
+    // The index panel shows the core's layouts and figures: for k = 3, 4 to 6 equal blocks
+    // (split as Layout::even does) and the paper's 16,12,12,12,12; C(b, 3) tables each.
+    const layouts = await page.$$eval('#layout option', (os) => os.map((o) => ({ value: o.value, label: o.textContent, disabled: o.disabled })));
+    assert.deepEqual(layouts.map((o) => o.value), ['16,16,16,16', '16,12,12,12,12', '13,13,13,13,12', '11,11,11,11,10,10']);
+    assert.deepEqual(layouts.map((o) => o.label.match(/→ (\d+) tables?/)?.[1]), ['4', '10', '10', '20']);
+    assert.match(layouts[1].label, /the paper’s/);
+    assert.ok(layouts.every((o) => !o.disabled));
+    const tableRows = async () => page.$$eval('#tables tr:not(:first-child)', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    // 4 × 16 bits at N = 2^34: each probe expects 2^(34 − 16) = 262,144 candidates.
+    let trs = await tableRows();
+    assert.deepEqual(trs.map((r) => [r[1], r[2], r[3].replace(/\D/g, '')]),
+      [['#1', '16', '262144'], ['#2', '16', '262144'], ['#3', '16', '262144'], ['#4', '16', '262144']]);
+    await page.selectOption('#layout', '16,12,12,12,12');
+    trs = await tableRows();
+    assert.equal(trs.length, 10);
+    assert.deepEqual(trs.map((r) => Number(r[2])), [28, 28, 28, 28, 24, 24, 24, 24, 24, 24]);
+    await page.fill('#logn', '20');
+    assert.equal((await tableRows())[0][3], '0.0039'); // 2^(20 − 28)
+    // At k = 17, 20 blocks would make C(20, 17) = 1140 tables, over the core's limit of 1024:
+    // offered disabled, with the core's reason, and not selected.
+    await page.fill('#k', '17');
+    const k17 = await page.$$eval('#layout option', (os) => os.map((o) => ({ value: o.value, disabled: o.disabled, title: o.title })));
+    assert.deepEqual(k17.map((o) => o.disabled), [false, false, true]);
+    assert.match(k17[2].title, /1140 tables/);
+    assert.equal(await page.inputValue('#layout'), k17[0].value);
+    assert.equal((await tableRows()).length, 18);
+    await page.fill('#k', '3');
+    await page.fill('#logn', '34');
+
     await page.selectOption('#example', 'football');
     await page.screenshot({ path: `${shots}demo-teach-desktop.png`, fullPage: true });
 

@@ -1,8 +1,12 @@
 // The passage checker's worker: builds the index of reference passages and checks the
 // submission off the main thread, reporting progress as it goes.
 // In:  { id, options, submission, references: [{ name, text }] }
-// Out: { id, type: 'progress', done, total } … then { id, type: 'result', report, ms } or { id, type: 'error', message }
-import { PassageChecker } from './pkg/index.js';
+// Out: { type: 'ready' } once, when the wasm is loaded; then per request
+//      { id, type: 'progress', done, total } … and { id, type: 'result', report, ms } or { id, type: 'error', message }
+import { PassageChecker, toHex } from '../../pkg/index.js';
+
+/** Fingerprints are BigInts; hex strings are all the page needs (null for no fingerprint). */
+const hex = (f) => (f == null ? null : toHex(f));
 
 self.onmessage = (e) => {
   const { id, options, submission, references } = e.data;
@@ -21,8 +25,6 @@ self.onmessage = (e) => {
       }
     });
     const report = checker.check(submission);
-    // Fingerprints are BigInts; hex strings are all the page needs.
-    const hex = (f) => (f === undefined || f === null ? null : f.toString(16).padStart(16, '0'));
     report.fingerprint = hex(report.fingerprint);
     for (const p of report.passages) p.fingerprint = hex(p.fingerprint);
     self.postMessage({ id, type: 'progress', done: total, total });

@@ -1,0 +1,105 @@
+// Running a check: the passage options, the worker (a module worker running
+// PassageChecker off the main thread), its progress bar, and the buttons that start
+// a check: Check, the two examples, and Clear.
+import { $, setStatus } from '../dom.js';
+import { twoOfTwenty, stress } from '../examples.js';
+import { submission, referenceList, setInputs } from './inputs.js';
+import { showResults, showMessage, clearResults, PROMPT } from './results.js';
+
+/** The worker, once its module (and the wasm in it) is ready. */
+let workerReady = null;
+/** The latest check: only its messages are shown. */
+let job = { id: 0, submission: '', refs: [] };
+
+/** PassageChecker options from the form. */
+function options() {
+  const split = $('#split').value;
+  const o = { split, k: Number($('#pk').value), minChars: Math.max(0, Number($('#min-chars').value) || 0) };
+  if (split === 'sentences') {
+    o.window = Math.max(1, Number($('#window').value) || 1);
+    o.step = Math.max(1, Number($('#step').value) || 1);
+  }
+  return o;
+}
+
+function showProgress(on, label = 'Working…', value = 0) {
+  $('#progress-row').hidden = !on;
+  $('#progress-label').textContent = label;
+  $('#progress').value = value;
+  $('#run-check').disabled = on;
+}
+
+function onWorkerMessage(m) {
+  if (m.id !== job.id) return;
+  if (m.type === 'progress') {
+    $('#progress').value = m.done / m.total;
+    $('#progress-label').textContent = m.done < m.total ? `Indexing references: ${m.done} of ${m.total - 1}` : 'Checking the submission…';
+  } else if (m.type === 'error') {
+    showProgress(false);
+    showMessage(m.message);
+  } else if (m.type === 'result') {
+    showProgress(false);
+    showResults(m.report, job.submission, job.refs, m.ms);
+  }
+}
+
+/** Resolves to the worker once it has said 'ready': messages sent before then could be lost
+ * while its top-level await loads the wasm. */
+function ensureWorker() {
+  workerReady ??= new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    w.onmessage = (e) => {
+      if (e.data.type === 'ready') resolve(w);
+      else onWorkerMessage(e.data);
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      workerReady = null;
+      showProgress(false);
+      setStatus(`Worker error: ${e.message ?? 'the worker could not start'}`, true);
+      reject(new Error('worker failed'));
+    };
+  });
+  return workerReady;
+}
+
+function runCheck() {
+  const text = submission();
+  const refs = referenceList();
+  if (!text.trim() || refs.length === 0) {
+    showMessage(PROMPT);
+    return;
+  }
+  job = { id: job.id + 1, submission: text, refs };
+  const { id } = job;
+  showProgress(true, `Indexing ${refs.length} reference${refs.length > 1 ? 's' : ''}…`, 0);
+  ensureWorker().then((w) => w.postMessage({ id, options: options(), submission: text, references: refs }), () => {});
+}
+
+function loadCase({ submission: text, references }) {
+  setInputs(text, references);
+  runCheck();
+}
+
+export function mount() {
+  $('#split').addEventListener('change', (e) => {
+    const s = e.target.value === 'sentences';
+    $('#window').disabled = !s;
+    $('#step').disabled = !s;
+  });
+  $('#pk').addEventListener('input', (e) => {
+    $('#pk-out').value = e.target.value;
+  });
+  $('#run-check').addEventListener('click', runCheck);
+  $('#ex-2of20').addEventListener('click', () => loadCase(twoOfTwenty()));
+  $('#ex-stress').addEventListener('click', () => {
+    showProgress(true, 'Generating 200 texts…');
+    setTimeout(() => loadCase(stress()), 20);
+  });
+  $('#clear-all').addEventListener('click', () => {
+    job = { id: job.id + 1, submission: '', refs: [] }; // a check still running is dropped
+    showProgress(false);
+    setInputs('', []);
+    clearResults();
+  });
+}
