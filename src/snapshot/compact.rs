@@ -356,6 +356,20 @@ impl CompactSet {
         out
     }
 
+    /// How many of `fingerprints` have a fingerprint of the set within Hamming distance
+    /// `k`: [`contains_within`](Self::contains_within) for each, counted. A query given
+    /// twice counts twice.
+    ///
+    /// ```
+    /// use simhash_wasm::snapshot::CompactSet;
+    /// let set = CompactSet::from_unsorted(vec![0b1111_0000, 1 << 40])?;
+    /// assert_eq!(set.count_contained_within(&[0b1111_0011, 0b1111_0111, u64::MAX, 1 << 40], 2), 2);
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn count_contained_within(&self, fingerprints: &[u64], k: u32) -> usize {
+        fingerprints.iter().filter(|&&fp| self.contains_within(fp, k)).count()
+    }
+
     /// Calls `f` with each match (in no particular order) until it returns `false`.
     fn search(&self, fp: u64, k: u32, f: &mut dyn FnMut(u64) -> bool) {
         if self.firsts.is_empty() {
@@ -595,6 +609,54 @@ impl CompactSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
+
+    /// Fingerprints in clusters (so queries near them find several) plus duplicates.
+    fn clustered(rng: &mut Rng, n: usize) -> Vec<u64> {
+        let centres: Vec<u64> = (0..(n / 10).max(1)).map(|_| rng.next()).collect();
+        let mut v: Vec<u64> = (0..n)
+            .map(|_| {
+                let c = centres[rng.below(centres.len() as u64) as usize];
+                c ^ (1 << rng.below(64)) ^ (1 << rng.below(64))
+            })
+            .collect();
+        v.extend_from_within(..n / 20);
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn count_contained_within_agrees_with_a_naive_count() {
+        let mut rng = Rng(0xC0);
+        for (n, block) in [(0usize, 128u32), (1, 128), (300, 4), (2_000, 128), (2_000, 1)] {
+            let fps = clustered(&mut rng, n);
+            let set = CompactSet::with_block_size(&fps, block).unwrap();
+            for k in [0u32, 1, 2, 3, 5, 64] {
+                // Members, near misses at 0 ..= k + 2 bits, and random words.
+                let queries: Vec<u64> = (0..150)
+                    .map(|i| match (i % 3, fps.is_empty()) {
+                        (0, _) | (_, true) => rng.next(),
+                        _ => {
+                            let mut q = fps[rng.below(fps.len() as u64) as usize];
+                            for _ in 0..rng.below(u64::from(k.min(8)) + 3) {
+                                q ^= 1 << rng.below(64);
+                            }
+                            q
+                        }
+                    })
+                    .collect();
+                let naive =
+                    queries.iter().filter(|&&q| fps.iter().any(|&x| (x ^ q).count_ones() <= k)).count();
+                assert_eq!(set.count_contained_within(&queries, k), naive, "n={n} block={block} k={k}");
+                // A case that must count something, and one that must count nothing.
+                if !fps.is_empty() && k < 64 {
+                    assert!(naive > 0, "the queries near members must find some (n={n} k={k})");
+                }
+            }
+            assert_eq!(set.count_contained_within(&[], 3), 0);
+            assert_eq!(set.count_contained_within(&fps, 0), fps.len());
+        }
+    }
 
     #[test]
     fn symbols_are_the_highest_differing_bit_or_repeat() {
