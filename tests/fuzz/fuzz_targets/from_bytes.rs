@@ -12,7 +12,7 @@
 use libfuzzer_sys::fuzz_target;
 use simhash_wasm::index::Index;
 use simhash_wasm::snapshot::{crc32c, CompactSet};
-use simhash_wasm::IdfTable;
+use simhash_wasm::{ContentSeen, IdfTable};
 
 fn all(data: &[u8]) {
     if let Ok(set) = CompactSet::from_bytes(data) {
@@ -23,6 +23,8 @@ fn all(data: &[u8]) {
             assert!(set.contains(x));
             assert!(set.contains_within(x ^ 0b101, 2));
         }
+        let probes: Vec<u64> = v.iter().take(8).map(|&x| x ^ 0b101).collect();
+        assert_eq!(set.count_contained_within(&probes, 2), probes.len());
         let again = CompactSet::from_bytes(&set.to_bytes()).expect("re-encoded set loads");
         assert_eq!(again.to_vec(), v);
         let _ = set.huffman_table();
@@ -36,6 +38,14 @@ fn all(data: &[u8]) {
     }
     if let Ok(index) = Index::<String>::from_bytes(data) {
         let _ = index.query(u64::MAX);
+    }
+    if let Ok(mut seen) = ContentSeen::from_bytes(data, None) {
+        let bytes = seen.to_bytes();
+        assert_eq!(
+            ContentSeen::from_bytes(&bytes, None).expect("re-encoded content-seen loads").to_bytes(),
+            bytes
+        );
+        let _ = seen.check_fingerprint("https://fuzz.example/", 0);
     }
 }
 

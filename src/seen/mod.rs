@@ -26,13 +26,17 @@
 //! assert_eq!(back.count("https://a.example/1"), Some(2));
 //! # Ok::<(), simhash_wasm::Error>(())
 //! ```
+//!
+//! The parts: this file is the test itself ([`ContentSeen`]); [`snapshot`] is its
+//! `SEEN` codec (`to_bytes` / `from_bytes`) and documents the layout.
 
 use std::collections::HashMap;
 
 use crate::error::{Error, Result};
 use crate::fingerprint::{Options, SimHasher};
 use crate::index::{Index, Layout, Match};
-use crate::snapshot::{open, seal, Kind};
+
+pub mod snapshot;
 
 /// Settings of a [`ContentSeen`].
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +47,8 @@ pub struct SeenConfig {
     pub layout: Option<Layout>,
     /// The fingerprint scheme.
     pub options: Options,
-    /// Read inputs as HTML and fingerprint their visible text ([`crate::html`]).
+    /// Read inputs as HTML and fingerprint their visible text (the `html` module, Cargo
+    /// feature `html`).
     pub html: bool,
 }
 
@@ -226,147 +231,6 @@ impl ContentSeen {
     pub fn index(&self) -> &Index<String> {
         &self.index
     }
-
-    /// A snapshot (`SEEN` envelope): the index snapshot (layout, scheme, entries), the
-    /// html flag, the counts and the aliases; deterministic.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut p = Vec::new();
-        let ix = self.index.to_bytes();
-        p.extend_from_slice(&(ix.len() as u64).to_le_bytes());
-        p.extend_from_slice(&ix);
-        p.push(u8::from(self.config.html));
-        let mut counts: Vec<(&String, &u64)> = self.counts.iter().collect();
-        crate::sort::sort(&mut counts);
-        p.extend_from_slice(&(counts.len() as u64).to_le_bytes());
-        for (id, n) in counts {
-            put_str(&mut p, id);
-            p.extend_from_slice(&n.to_le_bytes());
-        }
-        let mut aliases: Vec<(&String, &String)> = self.aliases.iter().collect();
-        crate::sort::sort(&mut aliases);
-        p.extend_from_slice(&(aliases.len() as u64).to_le_bytes());
-        for (url, rep) in aliases {
-            put_str(&mut p, url);
-            put_str(&mut p, rep);
-        }
-        seal(Kind::Seen, &p)
-    }
-
-    /// Loads a snapshot made by [`to_bytes`](Self::to_bytes). With `expected`, a snapshot
-    /// made with other settings (scheme, `k`, layout, html) is refused with
-    /// [`Error::SchemeMismatch`]; with `None` its own settings are adopted.
-    pub fn from_bytes(bytes: &[u8], expected: Option<&SeenConfig>) -> Result<ContentSeen> {
-        let what = Kind::Seen.what();
-        let (_, payload) = open(Kind::Seen, bytes)?;
-        let mut r = Cursor { bytes: payload, pos: 0, what };
-        let n = r.len("index length")?;
-        let index_bytes = r.take(n, "index snapshot")?;
-        let stored_scheme = crate::snapshot::peek_scheme(index_bytes)?;
-        let index = match expected {
-            Some(c) => Index::<String>::from_bytes_expecting(index_bytes, Some(&c.options))?,
-            None => Index::<String>::from_bytes(index_bytes)?,
-        };
-        let options = stored_scheme
-            .ok_or_else(|| Error::corrupt(what, 20, "the index snapshot has no fingerprint scheme"))?;
-        let html = match r.take(1, "html flag")?[0] {
-            0 => false,
-            1 => true,
-            v => {
-                return Err(Error::corrupt(what, 20 + r.pos - 1, format!("html flag {v} is neither 0 nor 1")))
-            }
-        };
-        let config =
-            SeenConfig { k: index.layout().k(), layout: Some(index.layout().clone()), options, html };
-        if let Some(e) = expected {
-            let mismatch = |field: &'static str, found: String, expected: String| {
-                Err(Error::SchemeMismatch { field, found, expected })
-            };
-            if e.k != config.k {
-                return mismatch("k", config.k.to_string(), e.k.to_string());
-            }
-            if let Some(l) = &e.layout {
-                if Some(l) != config.layout.as_ref() {
-                    return mismatch("layout", index.layout().to_string(), l.to_string());
-                }
-            }
-            if e.html != html {
-                return mismatch("html", html.to_string(), e.html.to_string());
-            }
-        }
-        let mut counts = HashMap::new();
-        for _ in 0..r.len("count entries")? {
-            let id = r.string("counted id")?;
-            let n = u64::from_le_bytes(r.array("count")?);
-            if !index.contains(&id) {
-                return Err(Error::corrupt(
-                    what,
-                    20 + r.pos,
-                    format!("a count for {}, which is not stored", crate::error::quoted(&id)),
-                ));
-            }
-            counts.insert(id, n);
-        }
-        let mut aliases = HashMap::new();
-        for _ in 0..r.len("alias entries")? {
-            let url = r.string("duplicate url")?;
-            let rep = r.string("its stored page")?;
-            if !index.contains(&rep) {
-                return Err(Error::corrupt(
-                    what,
-                    20 + r.pos,
-                    format!("an alias to {}, which is not stored", crate::error::quoted(&rep)),
-                ));
-            }
-            aliases.insert(url, rep);
-        }
-        if r.pos != payload.len() {
-            return Err(Error::corrupt(what, 20 + r.pos, "bytes left over after the aliases"));
-        }
-        let mut hasher = SimHasher::new(options)?;
-        hasher.set_html(html)?;
-        Ok(ContentSeen { config, hasher, index, counts, aliases })
-    }
-}
-
-fn put_str(out: &mut Vec<u8>, s: &str) {
-    out.extend_from_slice(&(s.len() as u32).to_le_bytes());
-    out.extend_from_slice(s.as_bytes());
-}
-
-/// Bounds-checked reads off the payload; offsets in errors are absolute (20-byte header).
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    what: &'static str,
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8]> {
-        if self.bytes.len() - self.pos < n {
-            return Err(Error::corrupt(self.what, 20 + self.pos, format!("the {field} is cut short")));
-        }
-        let s = &self.bytes[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
-    fn array<const N: usize>(&mut self, field: &str) -> Result<[u8; N]> {
-        let mut a = [0u8; N];
-        a.copy_from_slice(self.take(N, field)?);
-        Ok(a)
-    }
-    fn len(&mut self, field: &str) -> Result<usize> {
-        let n = u64::from_le_bytes(self.array(field)?);
-        usize::try_from(n).ok().filter(|&n| n <= self.bytes.len()).ok_or_else(|| {
-            Error::corrupt(self.what, 20 + self.pos - 8, format!("the {field} ({n}) exceeds the input"))
-        })
-    }
-    fn string(&mut self, field: &str) -> Result<String> {
-        let n = u32::from_le_bytes(self.array(field)?) as usize;
-        let at = 20 + self.pos;
-        let b = self.take(n, field)?;
-        String::from_utf8(b.to_vec())
-            .map_err(|_| Error::corrupt(self.what, at, format!("the {field} is not UTF-8")))
-    }
 }
 
 #[cfg(test)]
@@ -400,39 +264,6 @@ mod tests {
         // An error leaves the state unchanged.
         assert!(s.check("empty", "   ").is_err());
         assert_eq!(s.len(), 2);
-    }
-
-    #[test]
-    #[cfg_attr(not(feature = "html"), ignore = "its config reads HTML")]
-    fn snapshots_round_trip_and_refuse_other_settings() {
-        let mut s = ContentSeen::new(SeenConfig { html: true, ..SeenConfig::default() }).unwrap();
-        s.check("a", &format!("<p>{A}</p>")).unwrap();
-        s.check("a2", A).unwrap();
-        s.check("b", B).unwrap();
-        let bytes = s.to_bytes();
-        let back = ContentSeen::from_bytes(&bytes, None).unwrap();
-        assert_eq!(back.to_bytes(), bytes);
-        assert_eq!(back.count("a2"), Some(2));
-        assert!(back.config().html);
-        let same = SeenConfig { html: true, ..SeenConfig::default() };
-        assert!(ContentSeen::from_bytes(&bytes, Some(&same)).is_ok());
-        for other in [
-            SeenConfig::default(),
-            SeenConfig { k: 4, html: true, ..SeenConfig::default() },
-            SeenConfig {
-                options: Options { tokenizer: crate::Tokenizer::Chars(5), ..Options::default() },
-                html: true,
-                ..SeenConfig::default()
-            },
-        ] {
-            assert!(
-                matches!(ContentSeen::from_bytes(&bytes, Some(&other)), Err(Error::SchemeMismatch { .. })),
-                "{other:?}"
-            );
-        }
-        for cut in 0..bytes.len() {
-            assert!(ContentSeen::from_bytes(&bytes[..cut], None).is_err());
-        }
     }
 
     #[test]

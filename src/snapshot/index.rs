@@ -1,0 +1,266 @@
+//! Index snapshots: the `INDX` payload, [`Index::to_bytes`] and [`Index::from_bytes`].
+//!
+//! | size | field |
+//! | --- | --- |
+//! | 4 | `k`, `u32` |
+//! | 1 | strategy: 0 = multi-table layout, 1 = probing ([`Layout::probe`]) |
+//! | 4 | `b`, number of blocks, `u32` (1 ..= 64) |
+//! | 4·`b` | block widths, most significant block first, `u32` each |
+//! | 1 or 14 | the fingerprint [scheme](super::scheme): a flag byte, then the settings if present |
+//! | 1 | id type: 0 = `u64`, 1 = string, 2 = `u32` ([`SnapshotId::TYPE_TAG`]) |
+//! | 8 | `I`, length of the id column in bytes, `u64` |
+//! | `I` | the [id column](super::ids) |
+//! | 8 | `F`, length of the fingerprint set in bytes, `u64` |
+//! | `F` | the fingerprints, ascending, as a [compact set](super::compact) |
+//!
+//! Entries are stored sorted by (fingerprint, id); id `i` of the column belongs to
+//! fingerprint `i` of the set, and the column holds exactly `N` ids. On load the index is
+//! rebuilt from (id, fingerprint) pairs with the stored layout, so only the first
+//! table's order is stored; the others are recomputed.
+
+use super::bytes::{Reader, Writer};
+use super::ids::id_type_name;
+use super::scheme::{read_scheme, write_scheme};
+use super::{check_scheme, open, CompactSet, Kind, SnapshotId, DEFAULT_BLOCK_SIZE, HEADER_LEN};
+use crate::error::{Error, Result};
+use crate::fingerprint::Options;
+use crate::index::{Index, IndexId, Layout};
+
+/// The decoded parts of an index snapshot, before the index is rebuilt from them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SnapshotParts<I> {
+    /// The layout's `k`.
+    pub k: u32,
+    /// `true` for the probing strategy ([`Layout::probe`]).
+    pub probe: bool,
+    /// The layout's block widths.
+    pub widths: Vec<u32>,
+    /// The fingerprint scheme, or `None` for raw fingerprints.
+    pub scheme: Option<Options>,
+    /// `(id, fingerprint)` pairs, sorted by fingerprint then id.
+    pub entries: Vec<(I, u64)>,
+}
+
+/// Borrowed entries in the snapshot's order: by fingerprint, then id.
+fn sorted_entries<'a, I: Ord + 'a>(entries: impl Iterator<Item = (&'a I, u64)>) -> Vec<(&'a I, u64)> {
+    let mut v: Vec<(&I, u64)> = entries.collect();
+    crate::sort::sort_by_u64_key(&mut v, |e| e.1, |a, b| a.0.cmp(b.0));
+    v
+}
+
+/// Encodes an index snapshot from its parts (entries in any order; they are sorted by
+/// (fingerprint, id) here). [`Index::to_bytes`] writes the same bytes for an index with
+/// these parts.
+pub fn encode_index<I: SnapshotId + Ord>(
+    k: u32,
+    probe: bool,
+    widths: &[u32],
+    scheme: Option<&Options>,
+    entries: impl IntoIterator<Item = (I, u64)>,
+) -> Vec<u8> {
+    let entries: Vec<(I, u64)> = entries.into_iter().collect();
+    let sorted = sorted_entries(entries.iter().map(|(i, f)| (i, *f)));
+    encode_sorted_index(k, probe, widths, scheme, &sorted)
+}
+
+/// [`encode_index`] for borrowed entries already sorted by (fingerprint, id).
+pub fn encode_sorted_index<I: SnapshotId>(
+    k: u32,
+    probe: bool,
+    widths: &[u32],
+    scheme: Option<&Options>,
+    entries: &[(&I, u64)],
+) -> Vec<u8> {
+    debug_assert!(entries.windows(2).all(|e| e[0].1 <= e[1].1), "entries not sorted by fingerprint");
+    let mut w = Writer::new();
+    w.u32(k);
+    w.flag(probe);
+    w.u32(widths.len() as u32);
+    for &width in widths {
+        w.u32(width);
+    }
+    write_scheme(&mut w, scheme);
+    w.u8(I::TYPE_TAG);
+    let ids: Vec<&I> = entries.iter().map(|e| e.0).collect();
+    let mut col = Vec::new();
+    I::encode_column(&ids, &mut col);
+    w.section(&col);
+    let fps: Vec<u64> = entries.iter().map(|e| e.1).collect();
+    w.section(&CompactSet::encode(&fps, DEFAULT_BLOCK_SIZE).body());
+    w.seal(Kind::Index)
+}
+
+/// The fields before the id column: everything but the entries.
+struct Header {
+    k: u32,
+    probe: bool,
+    widths: Vec<u32>,
+    scheme: Option<Options>,
+    id_type: u8,
+}
+
+/// Opens the envelope and reads the [`Header`]; the reader is left at the id column.
+fn read_header(bytes: &[u8]) -> Result<(Header, Reader<'_>)> {
+    let (_, payload) = open(Kind::Index, bytes)?;
+    let mut r = Reader::payload(payload, Kind::Index);
+    let k = r.u32("k")?;
+    let at = r.offset();
+    let probe = match r.u8("strategy")? {
+        0 => false,
+        1 => true,
+        v => return Err(r.err_at(at, format!("strategy {v} is neither 0 (tables) nor 1 (probe)"))),
+    };
+    let at = r.offset();
+    let t = r.u32("block count")?;
+    if !(1..=64).contains(&t) {
+        return Err(r.err_at(at, format!("{t} blocks; a layout has 1 to 64")));
+    }
+    let widths = (0..t).map(|_| r.u32("block width")).collect::<Result<Vec<u32>>>()?;
+    let scheme = read_scheme(&mut r)?;
+    let id_type = r.u8("id type")?;
+    Ok((Header { k, probe, widths, scheme, id_type }, r))
+}
+
+/// Decodes an index snapshot into its parts (no index is built). Checks the envelope,
+/// every field, and that the ids are of type `I`.
+pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
+    let (Header { k, probe, widths, scheme, id_type }, mut r) = read_header(bytes)?;
+    if id_type != I::TYPE_TAG {
+        return Err(Error::SchemeMismatch {
+            field: "id type",
+            found: id_type_name(id_type),
+            expected: format!(
+                "{} ids; load it as an index with {} ids",
+                id_type_name(I::TYPE_TAG),
+                id_type_name(id_type)
+            ),
+        });
+    }
+    let (id_at, col) = r.section("id column")?;
+    let (set_at, body) = r.section("fingerprint set")?;
+    r.finish("the fingerprint set")?;
+    let set = CompactSet::read_body(body, set_at, r.what())?;
+    let ids = I::decode_column(col, set.n, id_at, r.what())?;
+    let entries = ids.into_iter().zip(set.iter()).collect();
+    Ok(SnapshotParts { k, probe, widths, scheme, entries })
+}
+
+impl<I: IndexId + SnapshotId> Index<I> {
+    /// A compact snapshot of the index (an `INDX` envelope, see the
+    /// [`snapshot`](crate::snapshot) module): the layout, the fingerprint scheme, the live
+    /// entries sorted by fingerprint (fingerprints as a [`CompactSet`], ids delta- or
+    /// front-coded) and a checksum. Deterministic: equal contents give equal bytes,
+    /// whatever the insertion order, removals or segments.
+    ///
+    /// ```
+    /// use simhash_wasm::{Index, Layout, Options};
+    /// let mut index = Index::build(Layout::default_for_k(3)?, vec![(1u64, 0xFFu64), (2, 0xF0F0)])?;
+    /// index.set_scheme(Some(Options::default()));
+    /// let bytes = index.to_bytes();
+    /// let back = Index::<u64>::from_bytes_expecting(&bytes, Some(&Options::default()))?;
+    /// assert_eq!(back.get(&2), Some(0xF0F0));
+    /// assert!(Index::<u64>::from_bytes_expecting(&bytes, None).is_err());
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let layout = self.layout();
+        let entries = sorted_entries(self.iter());
+        encode_sorted_index(layout.k(), layout.is_probe(), layout.widths(), self.scheme().as_ref(), &entries)
+    }
+
+    /// Loads a snapshot written by [`to_bytes`](Self::to_bytes), whatever its scheme
+    /// (see [`scheme`](Self::scheme)): decodes it and rebuilds every table with the
+    /// stored layout. Use [`from_bytes_expecting`](Self::from_bytes_expecting) to refuse
+    /// snapshots made with other fingerprint settings.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Index<I>> {
+        Index::from_parts(decode_index::<I>(bytes)?)
+    }
+
+    /// [`from_bytes`](Self::from_bytes), refusing with [`Error::SchemeMismatch`] a
+    /// snapshot whose fingerprint scheme is not `expected` (`None`: raw fingerprints, no
+    /// scheme recorded). The scheme is checked before the index is rebuilt.
+    pub fn from_bytes_expecting(bytes: &[u8], expected: Option<&Options>) -> Result<Index<I>> {
+        let parts = decode_index::<I>(bytes)?;
+        check_scheme(parts.scheme.as_ref(), expected)?;
+        Index::from_parts(parts)
+    }
+
+    /// Rebuilds an index from decoded snapshot parts.
+    fn from_parts(parts: SnapshotParts<I>) -> Result<Index<I>> {
+        let what = Kind::Index.what();
+        let layout = if parts.probe {
+            match parts.widths.as_slice() {
+                [64] => Layout::probe(parts.k),
+                w => {
+                    return Err(Error::corrupt(
+                        what,
+                        HEADER_LEN,
+                        format!("a probing layout has widths [64], not {w:?}"),
+                    ))
+                }
+            }
+        } else {
+            Layout::new(parts.k, &parts.widths)
+        }
+        .map_err(|e| Error::corrupt(what, HEADER_LEN, format!("the stored layout is invalid: {e}")))?;
+        let mut index = Index::build(layout, parts.entries).map_err(|e| match e {
+            Error::DuplicateId { id } => Error::corrupt(what, HEADER_LEN, format!("id {id} is stored twice")),
+            e => e,
+        })?;
+        index.set_scheme(parts.scheme);
+        Ok(index)
+    }
+}
+
+/// The fingerprint scheme recorded in an index snapshot, without decoding the rest
+/// (the envelope's checksum is verified).
+pub fn peek_scheme(bytes: &[u8]) -> Result<Option<Options>> {
+    read_header(bytes).map(|(h, _)| h.scheme)
+}
+
+/// The id type byte of an index snapshot (0: `u64`, 1: `String`, 2: `u32`), without
+/// decoding the rest (the envelope's checksum is verified), so a caller can pick the
+/// `Index<I>` to load it as.
+pub fn peek_id_type(bytes: &[u8]) -> Result<u8> {
+    read_header(bytes).map(|(h, _)| h.id_type)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_peeks_read_what_decode_reads_and_refuse_what_it_refuses() {
+        let words = Options { tokenizer: crate::Tokenizer::Words(2), ..Options::default() };
+        for scheme in [None, Some(words)] {
+            let num = encode_index(3, false, &[16; 4], scheme.as_ref(), vec![(9u64, 1u64), (4, 1), (1, 7)]);
+            let text = encode_index(2, true, &[64], scheme.as_ref(), vec![("b".to_string(), 3u64)]);
+            assert_eq!(peek_scheme(&num).unwrap(), scheme);
+            assert_eq!(peek_scheme(&num).unwrap(), decode_index::<u64>(&num).unwrap().scheme);
+            assert_eq!(peek_id_type(&num).unwrap(), <u64 as SnapshotId>::TYPE_TAG);
+            assert_eq!(peek_id_type(&text).unwrap(), <String as SnapshotId>::TYPE_TAG);
+            assert_eq!(decode_index::<u64>(&num).unwrap().entries, vec![(4, 1), (9, 1), (1, 7)]);
+            // A strategy byte or block count the decoder refuses, checksum forged: the
+            // peeks refuse it too (one shared reader of the header).
+            for (at, v) in [(HEADER_LEN + 4, 2u8), (HEADER_LEN + 5, 0), (HEADER_LEN + 5, 65)] {
+                let mut bad = num.clone();
+                bad[at] = v;
+                let n = bad.len();
+                let crc = super::super::crc32c(&bad[..n - 4]);
+                bad[n - 4..].copy_from_slice(&crc.to_le_bytes());
+                assert!(decode_index::<u64>(&bad).is_err());
+                assert_eq!(peek_scheme(&bad).unwrap_err().code(), "Corrupt", "byte {at} = {v}");
+                assert_eq!(peek_id_type(&bad).unwrap_err().code(), "Corrupt", "byte {at} = {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn to_bytes_writes_what_encode_index_writes() {
+        let entries = vec![(5u64, 0xFFu64), (2, 0xFF), (7, 0), (1, u64::MAX), (3, 0xF0F0)];
+        let mut index = Index::build(Layout::default_for_k(3).unwrap(), entries.clone()).unwrap();
+        index.set_scheme(Some(Options::default()));
+        let direct = encode_index(3, false, index.layout().widths(), Some(&Options::default()), entries);
+        assert_eq!(index.to_bytes(), direct);
+    }
+}

@@ -1,0 +1,51 @@
+//! Persistence: a versioned, checksummed envelope, the compact sorted fingerprint set,
+//! index snapshots and IDF tables.
+//!
+//! Everything this crate writes to bytes is one [envelope] around a payload
+//! whose layout depends on the envelope's [`Kind`]. Decoders never trust a length field:
+//! each one is checked against the bytes that are really left *before* anything is
+//! allocated, every structure is validated on load, and a damaged, truncated or forged
+//! input comes back as [`Error::Corrupt`](crate::Error::Corrupt) (with the byte offset and
+//! what was wrong), [`Error::UnsupportedVersion`](crate::Error::UnsupportedVersion) or
+//! [`Error::SchemeMismatch`](crate::Error::SchemeMismatch), never as a panic.
+//!
+//! All integers are **little-endian**. `varint` is LEB128 (7 bits per byte, low group
+//! first, high bit = "more follows", at most 10 bytes for a `u64`, and the shortest form
+//! only). `zigzag` maps `0, -1, 1, -2, …` to `0, 1, 2, 3, …`.
+//!
+//! Each format is documented, byte by byte, where it is encoded and decoded:
+//!
+//! | kind tag | what | layout |
+//! | --- | --- | --- |
+//! | (all) | magic, kind, version, length, payload, CRC-32C | [`envelope`] |
+//! | `FSET` | a [`CompactSet`] of fingerprints (delta + Huffman, in blocks); also embedded in `INDX` and `IDF` | [`compact`] |
+//! | `INDX` | an [`Index`](crate::Index) snapshot: layout, [scheme], [id column](ids), fingerprints | [`index`] |
+//! | `IDF\0` | an [`IdfTable`](crate::IdfTable): feature hashes and document frequencies | [`idf`] |
+//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases | [`crate::seen::snapshot`] |
+//!
+//! Below the formats, three private parts do the mechanics: `bytes.rs` (the bounds-checked
+//! `Reader` every decoder reads through, the `Writer`, varints), `bits.rs` (the compact
+//! set's bit stream) and `huffman.rs` (its length-limited canonical Huffman code).
+//!
+//! Stored bytes are a promise to users: the golden files in `tests/data` must keep
+//! loading and re-encoding byte for byte, and a change of any layout here is a new
+//! [`FORMAT_VERSION`] (listed in the CHANGELOG), with the old reader kept.
+
+mod bits;
+mod bytes;
+pub mod compact;
+pub mod envelope;
+mod huffman;
+pub mod idf;
+pub mod ids;
+pub mod index;
+pub mod scheme;
+
+pub use compact::{CompactSet, DEFAULT_BLOCK_SIZE, MAX_BLOCK_SIZE, REPEAT_SYMBOL};
+pub use envelope::{crc32c, open, seal, Kind, FORMAT_VERSION, HEADER_LEN, MAGIC, TRAILER_LEN};
+pub use huffman::MAX_CODE_LEN;
+pub use ids::SnapshotId;
+pub use index::{decode_index, encode_index, encode_sorted_index, peek_id_type, peek_scheme, SnapshotParts};
+pub use scheme::check_scheme;
+
+pub(crate) use bytes::{Reader, Writer};
