@@ -64,7 +64,7 @@ pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
 }
 
 /// Calls `f` with the byte offset of every grapheme cluster start in `text`, in order,
-/// then with `text.len()`. A fast path for text made of [`simple`] characters; every other
+/// then with `text.len()`. A fast path for text made of simple characters (`simple`); every other
 /// stretch is handed to `unicode-segmentation`, so the result always equals
 /// `text.grapheme_indices(true)` (property test in `tests/properties.rs`).
 #[inline]
