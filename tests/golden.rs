@@ -11,7 +11,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 use simhash_wasm::dedup::DedupOptions;
 use simhash_wasm::fingerprint::{fingerprint_features, parse_bits, simhash_bits, BitFeature};
 use simhash_wasm::hash::{hash_bytes, hash_str, HASH_VERSION};
-use simhash_wasm::{Error, Layout, NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
+use simhash_wasm::{Error, NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
 
 /// (feature, sh64 v1 hash)
 const HASHES: &[(&str, u64)] = &[
@@ -144,28 +144,6 @@ fn the_defaults_are_what_the_readme_says() {
         vec![dedup.verify],
         "README's --verify default"
     );
-
-    // "N tables of M-bit keys", said of k = 3 (the k the README's examples use).
-    let layout = Layout::default_for_k(3).unwrap();
-    let mut checked = 0;
-    for (at, phrase) in README.match_indices(" tables of ") {
-        let before = README[..at].trim_end_matches(|c: char| c.is_ascii_digit());
-        let after = &README[at + phrase.len()..];
-        let (Ok(tables), Some(Ok(bits))) = (
-            README[before.len()..at].parse::<usize>(),
-            after.split_once("-bit keys").map(|(m, _)| m.parse::<u32>()),
-        ) else {
-            continue; // prose such as "blocks and tables of the multi-table index"
-        };
-        assert_eq!(tables, layout.tables(), "README: {tables} tables for k = 3");
-        assert!(
-            layout.key_bits().iter().all(|&b| b == bits),
-            "README: {bits}-bit keys for k = 3, the code has {:?}",
-            layout.key_bits()
-        );
-        checked += 1;
-    }
-    assert!(checked >= 2, "README: the k = 3 layout is stated twice (Node and Rust), found {checked}");
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
