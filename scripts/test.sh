@@ -18,18 +18,20 @@ export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 log=target/test-logs; mkdir -p "$log"
 step() { printf '\n=== %s\n' "$*"; }
 
-# gate NAME CMD...: runs a gate into target/test-logs/gate-NAME, prints its time, and on
-# failure shows its output and stops the run.
+# gate NAME CMD...: runs a gate into target/test-logs/gate-NAME and prints its time; on
+# failure shows its output. Every gate runs, then the run stops if any failed.
+failed_gates=()
 gate() {
   local name="$1"; shift
   local t0=$SECONDS rc=0
   "$@" > "$log/gate-$name" 2>&1 || rc=$?
   if [ "$rc" != 0 ]; then
-    echo "--- gate $name failed (exit $rc): $*" >&2
+    echo "--- gate $name FAILED (exit $rc, $((SECONDS - t0)) s): $*" >&2
     tail -n 80 "$log/gate-$name" >&2
-    exit 1
+    failed_gates+=("$name")
+  else
+    echo "gate $name ok ($((SECONDS - t0)) s)"
   fi
-  echo "gate $name ok ($((SECONDS - t0)) s)"
 }
 
 step "gates: rustfmt, clippy -D warnings, rustdoc -D warnings, rust-version"
@@ -42,6 +44,10 @@ gate clippy-wasm32 cargo clippy --locked --all-targets --target wasm32-unknown-u
 gate clippy-wasm32-no-default cargo clippy --locked --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 gate doc env RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps
 gate "rust-$msrv" cargo "+$msrv" check --locked --lib
+if [ "${#failed_gates[@]}" != 0 ]; then
+  echo "gates failed: ${failed_gates[*]} (logs in $log/gate-*)" >&2
+  exit 1
+fi
 
 step "set-up (installs only what is missing)"
 bash scripts/setup.sh
