@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { u64s } from './bench-common.mjs';
 
 const require = createRequire(import.meta.url);
 const { SimHashIndex } = require('../pkg/index.cjs');
 const quick = process.argv.includes('--quick');
 const dir = `${process.env.SIMHASH_DEVCORPUS}/fp`;
 
-const u64s = (path) => { const b = readFileSync(path); return new BigUint64Array(b.buffer, b.byteOffset, b.byteLength / 8); };
 const readTruth = (path) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => {
   const rest = l.split('\t')[1];
   return rest ? rest.split(',').map((x) => Number(x.split(':')[0])).sort((a, b) => a - b) : [];

@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { u64s } from './bench-common.mjs';
 
 const require = createRequire(import.meta.url);
 const { SimHashIndex, CompactSet } = require('../pkg/index.cjs');
 const quick = process.argv.includes('--quick');
 const tag = quick ? '100k' : '1m';
 const dir = `${process.env.SIMHASH_DEVCORPUS}/fp`;
-const u64s = (path) => { const b = readFileSync(path); return new BigUint64Array(b.buffer, b.byteOffset, b.byteLength / 8); };
 const set = u64s(`${dir}/set_${tag}.u64`);
 const queries = u64s(`${dir}/queries_${tag}.u64`);
 const time = (f) => { const t0 = performance.now(); const r = f(); return [r, performance.now() - t0]; };

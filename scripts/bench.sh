@@ -5,13 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:?usage: scripts/bench.sh fingerprint|index|snapshot [--quick]}"; shift
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-export SIMHASH_DEVCORPUS="${SIMHASH_DEVCORPUS:-$PWD/target/devcorpus}"
-rc=0; bash scripts/setup.sh --corpus || rc=$?
-if [ "$rc" = 3 ]; then echo "SKIP $(basename "$0" .sh) ${1:-}: the dev corpus cannot be built on this machine"; exit 0; fi
-[ "$rc" = 0 ] || exit "$rc"
+source scripts/bench-common.sh "bench $what"
 bash scripts/build.sh --if-stale
-native=$(mktemp)
+build_bench "$what"
+native=$(mktemp); trap 'rm -f "$native"' EXIT
 # The native half's own RESULT line is kept, renamed, so the run ends with one RESULT line.
-cargo bench -q --bench "$what" -- "$@" 2>/dev/null | sed 's/^RESULT /native RESULT /' | tee "$native"
+cargo bench -q --locked --bench "$what" -- "$@" | sed 's/^RESULT /native RESULT /' | tee "$native"
 node "scripts/bench-$what.mjs" "$native" "$@"
-rm -f "$native"

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Installs whatever the build and the tests need and is missing; skips what is there.
-# Usage: scripts/setup.sh [--browser] [--corpus]
+# Usage: scripts/setup.sh [--rust] [--browser] [--corpus]
+#   --rust     only the rustup part (seconds): the wasm target, rustfmt and clippy, and the
+#              toolchain of Cargo.toml's rust-version (minimal profile), which the gates use
 #   --browser  also Debian's chromium + chromedriver (browser tests)
 #   --corpus   also build the dev corpus into $SIMHASH_DEVCORPUS (default target/devcorpus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '[setup] %s\n' "$*" >&2; }
 
-want_browser=0; want_corpus=0
+want_browser=0; want_corpus=0; only_rust=0
 for a in "$@"; do
   case "$a" in
+    --rust) only_rust=1 ;;
     --browser) want_browser=1 ;;
     --corpus) want_corpus=1 ;;
-    *) echo "usage: $0 [--browser] [--corpus]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--rust] [--browser] [--corpus]" >&2; exit 2 ;;
   esac
 done
 
@@ -22,6 +25,20 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
+for c in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$c"; then
+    say "adding the $c component"
+    rustup component add "$c"
+  fi
+done
+# The oldest Rust the crate claims to build with (Cargo.toml's rust-version), for the
+# gate in scripts/test.sh: minimal profile (rustc, cargo, std), ~20 s, ~550 MB.
+msrv=$(sed -n 's/^rust-version = "\([0-9.]*\)".*/\1/p' Cargo.toml)
+if ! rustup toolchain list | grep -q "^$msrv-"; then
+  say "installing Rust $msrv (rust-version; minimal profile)"
+  rustup toolchain install "$msrv" --profile minimal --no-self-update
+fi
+[ "$only_rust" = 1 ] && exit 0
 
 if [ "$(wasm-pack --version 2>/dev/null || true)" != "wasm-pack 0.15.1" ]; then
   say "installing wasm-pack 0.15.1 (cargo, ~3.5 min)"

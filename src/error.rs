@@ -260,7 +260,7 @@ pub(crate) fn number(x: f64) -> String {
     let digits = d.to_string();
     let lead = e + 5; // the power of ten of the first digit
     let trim = |s: &str| s.trim_end_matches('0').to_owned();
-    let body = if lead >= 21 || lead < -6 {
+    let body = if !(-6..21).contains(&lead) {
         let frac = trim(&digits[1..]);
         let dot = if frac.is_empty() { "" } else { "." };
         format!("{}{dot}{frac}e{}{lead}", &digits[..1], if lead > 0 { "+" } else { "" })

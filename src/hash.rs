@@ -144,12 +144,12 @@ pub fn from_hex(hex: &str) -> crate::Result<u64> {
     if t.is_empty() || t.len() > 16 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(crate::Error::option(
             "hex",
-            crate::error::quoted(&hex),
+            crate::error::quoted(hex),
             "1 to 16 hex digits, with or without 0x",
         ));
     }
     u64::from_str_radix(t, 16)
-        .map_err(|_| crate::Error::option("hex", crate::error::quoted(&hex), "1 to 16 hex digits"))
+        .map_err(|_| crate::Error::option("hex", crate::error::quoted(hex), "1 to 16 hex digits"))
 }
 
 #[cfg(test)]

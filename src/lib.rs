@@ -32,12 +32,16 @@
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// docs.rs builds with `--cfg docsrs` (Cargo.toml's `[package.metadata.docs.rs]`), so the
+// items behind a Cargo feature say which one.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod dedup;
 pub mod error;
 pub mod fingerprint;
 pub mod hash;
 #[cfg(feature = "html")]
+#[cfg_attr(docsrs, doc(cfg(feature = "html")))]
 pub mod html;
 pub mod index;
 pub mod normalize;
@@ -58,8 +62,14 @@ pub use error::{Error, Result};
 pub use fingerprint::{Options, SimHasher, Tokenizer};
 pub use hash::{hamming, similarity};
 #[cfg(feature = "html")]
+#[cfg_attr(docsrs, doc(cfg(feature = "html")))]
 pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
 pub use seen::{Check, ContentSeen, SeenConfig, SeenPage};
 pub use weight::{IdfTable, Weighting};
+
+// The README's Rust example runs as a doctest (`cargo test --doc`), so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -8,6 +8,7 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test;
 
+use simhash_wasm::dedup::DedupOptions;
 use simhash_wasm::fingerprint::{fingerprint_features, parse_bits, simhash_bits, BitFeature};
 use simhash_wasm::hash::{hash_bytes, hash_str, HASH_VERSION};
 use simhash_wasm::{Error, NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
@@ -84,6 +85,26 @@ fn default_fingerprints_are_pinned() {
     assert_eq!(batch, FINGERPRINTS.iter().map(|&(_, f)| f).collect::<Vec<_>>());
 }
 
+/// The README, read at compile time, so this test runs inside wasm too.
+const README: &str = include_str!("../README.md");
+
+/// The number written right after each occurrence of `prefix` in the README (digits and
+/// one dot), in order. Fails when `prefix` never occurs, so a reworded README cannot make
+/// a check vacuous.
+fn readme_numbers_after(prefix: &str) -> Vec<f64> {
+    let found: Vec<f64> = README
+        .match_indices(prefix)
+        .map(|(at, _)| {
+            let rest = &README[at + prefix.len()..];
+            let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+            let number = rest[..end].trim_end_matches('.');
+            number.parse().unwrap_or_else(|_| panic!("README: no number after {prefix:?}: {number:?}"))
+        })
+        .collect();
+    assert!(!found.is_empty(), "README no longer contains {prefix:?}; update this test with it");
+    found
+}
+
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn the_defaults_are_what_the_readme_says() {
@@ -95,6 +116,34 @@ fn the_defaults_are_what_the_readme_says() {
         NormalizeOptions { punctuation: Punctuation::Collapse, nfkc: true, lowercase: true }
     );
     assert_eq!(d.describe(), "chars:6 sublinear punct=collapse nfkc lower sh64v1");
+
+    // The scheme section states the defaults in describe()'s own words.
+    let key = "`Options::default().describe()`";
+    let at = README.find(key).expect("README states the defaults after `Options::default().describe()`");
+    let stated = README[at + key.len()..]
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find(|span| span.contains(" sh64v"))
+        .expect("a `… sh64vN` span after `Options::default().describe()` in the README");
+    assert_eq!(stated, d.describe(), "README's stated defaults");
+
+    // Every `Tokenizer::Chars(n)` and `chars:n` the README shows is the default n.
+    let n = d.tokenizer.n() as f64;
+    for prefix in ["Tokenizer::Chars(", "chars:"] {
+        for found in readme_numbers_after(prefix) {
+            assert_eq!(found, n, "README shows {prefix}{found}, the default is {n}");
+        }
+    }
+
+    // The main job's flags: `[--k 10] [--verify 0.8|off]`.
+    let dedup = DedupOptions::default();
+    assert_eq!(readme_numbers_after("[--k "), vec![f64::from(dedup.k)], "README's --k default");
+    assert_eq!(
+        readme_numbers_after("[--verify ").into_iter().map(Some).collect::<Vec<_>>(),
+        vec![dedup.verify],
+        "README's --verify default"
+    );
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
