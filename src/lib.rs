@@ -47,6 +47,7 @@ pub mod index;
 pub mod normalize;
 pub mod passage;
 pub mod seen;
+pub mod sketch;
 pub mod snapshot;
 mod sort;
 #[cfg(test)]

@@ -107,15 +107,43 @@ pub fn for_each_grapheme_start(text: &str, mut f: impl FnMut(usize)) {
 /// are gathered in blocks of a fixed-size buffer and each block's n-grams hashed in one
 /// tight loop (the last `n` starts carry over to the next block), so memory stays
 /// constant however long the text is.
-pub(crate) fn for_each_char_ngram(text: &str, n: usize, mut f: impl FnMut(usize, usize, u64)) -> usize {
+#[inline]
+pub(crate) fn for_each_char_ngram(text: &str, n: usize, f: impl FnMut(usize, usize, u64)) -> usize {
+    for_each_char_ngram_pair(text, n, f, None::<(usize, fn(u64))>)
+}
+
+/// [`for_each_char_ngram`] for `n`, and in the same pass over the cluster starts, when
+/// `second` is `Some((m, g))`, `g(hash)` for every run of `m` clusters (`m` from 1 to
+/// [`MAX_NGRAM`](crate::fingerprint::MAX_NGRAM)): the fingerprint's features and the
+/// sketch's shingles from one scan.
+pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
+    text: &str,
+    n: usize,
+    mut f: impl FnMut(usize, usize, u64),
+    mut second: Option<(usize, G)>,
+) -> usize {
     const BLOCK: usize = 256;
     let bytes = text.as_bytes();
+    let m = second.as_ref().map_or(n, |(m, _)| *m);
+    let keep = n.max(m);
     let mut starts = [0usize; BLOCK];
     let mut len = 0; // starts in use
     let mut seen = 0usize; // starts seen in all
-    let mut hash_block = |starts: &[usize]| {
-        for (&s, &e) in starts.iter().zip(&starts[n..]) {
+                           // Runs from start index `from` on were not hashed yet: 0 in the first block, and
+                           // `keep - size` after `keep` starts carried over (those before were hashed already).
+    let mut from = (0, 0);
+    let mut hash_block = |starts: &[usize], from: (usize, usize)| {
+        let run = |from: usize, size: usize| {
+            let ends = starts.get(from + size..).unwrap_or(&[]);
+            starts[from.min(starts.len())..].iter().zip(ends)
+        };
+        for (&s, &e) in run(from.0, n) {
             f(s, e, hash_at(bytes, s, e - s));
+        }
+        if let Some((_, g)) = second.as_mut() {
+            for (&s, &e) in run(from.1, m) {
+                g(hash_at(bytes, s, e - s));
+            }
         }
     };
     for_each_grapheme_start(text, |e| {
@@ -123,14 +151,13 @@ pub(crate) fn for_each_char_ngram(text: &str, n: usize, mut f: impl FnMut(usize,
         len += 1;
         seen += 1;
         if len == BLOCK {
-            hash_block(&starts);
-            starts.copy_within(BLOCK - n.., 0);
-            len = n;
+            hash_block(&starts, from);
+            starts.copy_within(BLOCK - keep.., 0);
+            len = keep;
+            from = (keep - n, keep - m);
         }
     });
-    if len > n {
-        hash_block(&starts[..len]);
-    }
+    hash_block(&starts[..len], from);
     seen - 1
 }
 

@@ -43,7 +43,8 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::error::{Error, Result};
 use crate::hash::hash_str;
 use crate::normalize::normalize_into;
-use crate::tokenize::{for_each_char_ngram, word_shingles};
+use crate::sketch::{Sketch, SketchBuilder, SketchScheme, SHINGLE};
+use crate::tokenize::{for_each_char_ngram, for_each_char_ngram_pair, word_shingles};
 use crate::weight::{quantize, IdfTable, Weighting};
 use accumulate::{sign, Accumulator, ColumnCounter, CLASSES};
 use counter::Counter;
@@ -63,6 +64,8 @@ pub struct SimHasher {
     norm: String,
     word: String,
     counter: Counter,
+    /// Shingles of the current text for [`sketch`](Self::sketch), when one is asked for.
+    sketcher: SketchBuilder,
 }
 
 impl SimHasher {
@@ -78,6 +81,7 @@ impl SimHasher {
             norm: String::new(),
             word: String::new(),
             counter: Counter::default(),
+            sketcher: SketchBuilder::default(),
         })
     }
 
@@ -126,6 +130,31 @@ impl SimHasher {
         self.count_features(text, |_, _, _| {})?;
         let sums = self.sums()?;
         Ok(sign(&sums))
+    }
+
+    /// The similarity sketch of `text` ([`crate::sketch`]): its shingles are runs of
+    /// [`SHINGLE`] clusters of the text normalised as for the fingerprint. A text of
+    /// fewer clusters is one shingle, so only an empty one is an error
+    /// ([`Error::EmptyText`]).
+    pub fn sketch(&mut self, text: &str, scheme: SketchScheme) -> Result<Sketch> {
+        self.normalize_input(text);
+        if self.norm.is_empty() {
+            return Err(Error::EmptyText);
+        }
+        self.sketcher.clear();
+        let shingles = &mut self.sketcher.shingles;
+        let units = for_each_char_ngram(&self.norm, SHINGLE, |_, _, h| shingles.push(h));
+        self.sketcher.short_text(&self.norm, units);
+        Ok(self.sketcher.finish_collected(scheme))
+    }
+
+    /// The fingerprint and the sketch of `text` from one normalisation and one scan of its
+    /// grapheme clusters: the same values as [`fingerprint`](Self::fingerprint) and
+    /// [`sketch`](Self::sketch), at less than their summed cost.
+    pub fn fingerprint_and_sketch(&mut self, text: &str, scheme: SketchScheme) -> Result<(u64, Sketch)> {
+        self.count_features_and(text, |_, _, _| {}, true)?;
+        let sums = self.sums()?;
+        Ok((sign(&sums), self.sketcher.finish_collected(scheme)))
     }
 
     /// A 128-bit fingerprint: the 64-bit one, and 64 more bits from the same features
@@ -183,24 +212,51 @@ impl SimHasher {
 
     /// Normalises `text`, cuts it into features, and counts each feature's occurrences
     /// in `self.counter`. `each(start, end, hash)` sees every occurrence, in order.
-    fn count_features(&mut self, text: &str, mut each: impl FnMut(usize, usize, u64)) -> Result<()> {
+    fn count_features(&mut self, text: &str, each: impl FnMut(usize, usize, u64)) -> Result<()> {
+        self.count_features_and(text, each, false)
+    }
+
+    /// [`count_features`](Self::count_features), and when `sketch` is true, the sketch's
+    /// shingles into `self.sketcher` from the same normalisation and the same scan.
+    fn count_features_and(
+        &mut self,
+        text: &str,
+        mut each: impl FnMut(usize, usize, u64),
+        sketch: bool,
+    ) -> Result<()> {
         self.normalize_input(text);
         if self.norm.is_empty() {
             return Err(Error::EmptyText);
         }
+        self.sketcher.clear();
         match self.opts.tokenizer {
             Tokenizer::Chars(n) => {
                 let counter = &mut self.counter;
                 counter.reset(self.norm.len());
-                let units = for_each_char_ngram(&self.norm, n, |start, end, h| {
-                    counter.add(h);
-                    each(start, end, h);
-                });
+                let shingles = &mut self.sketcher.shingles;
+                let second = sketch.then_some((SHINGLE, |h| shingles.push(h)));
+                let units = for_each_char_ngram_pair(
+                    &self.norm,
+                    n,
+                    |start, end, h| {
+                        counter.add(h);
+                        each(start, end, h);
+                    },
+                    second,
+                );
+                if sketch {
+                    self.sketcher.short_text(&self.norm, units);
+                }
                 if units < n {
                     return Err(Error::TextTooShort { units, needed: n, unit: "characters" });
                 }
             }
             Tokenizer::Words(n) => {
+                if sketch {
+                    let shingles = &mut self.sketcher.shingles;
+                    let units = for_each_char_ngram(&self.norm, SHINGLE, |_, _, h| shingles.push(h));
+                    self.sketcher.short_text(&self.norm, units);
+                }
                 let mut shingles = word_shingles(&self.norm, n);
                 let mut count = 0;
                 self.counter.reset(self.norm.len() / 8);

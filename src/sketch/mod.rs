@@ -1,0 +1,279 @@
+//! Similarity sketches: a few dozen bytes per document from which the Jaccard similarity
+//! of two documents' shingle sets is estimated, for the crawler that keeps no texts.
+//!
+//! A 64-bit SimHash estimates the angle between two documents with an error of several
+//! bits, while "near-duplicate" is a sharp Jaccard threshold. A sketch stored beside each
+//! fingerprint verifies candidates without the texts (see `DESIGN.md`, "The sketch").
+//!
+//! ```
+//! use simhash_wasm::{SimHasher, Options};
+//! use simhash_wasm::sketch::{estimate_jaccard, SketchScheme};
+//! let mut h = SimHasher::new(Options::default())?;
+//! let s = SketchScheme::default();
+//! let a = h.sketch("The quick brown fox jumps over the lazy dog, again and again.", s)?;
+//! let b = h.sketch("The quick brown fox jumps over the lazy cat, again and again.", s)?;
+//! let c = h.sketch("Pack my box with five dozen liquor jugs, said the sphinx.", s)?;
+//! assert_eq!(a.to_bytes().len(), 2 + 128);
+//! assert!(estimate_jaccard(&a, &b)? > 0.6);
+//! assert!(estimate_jaccard(&a, &c)? < 0.1);
+//! assert_eq!(estimate_jaccard(&a, &a)?, 1.0);
+//! # Ok::<(), simhash_wasm::Error>(())
+//! ```
+//!
+//! # The scheme (version 1, `sk1`)
+//!
+//! **Shingles.** The set of distinct runs of [`SHINGLE`] = 4 grapheme clusters of the text as
+//! the fingerprint normalises it (the same [`Options`](crate::Options)), each hashed with
+//! the pinned feature hash (`sh64` v1, [`crate::hash`]). A text shorter than 4 clusters is
+//! one shingle. Four, not the fingerprint's 6: measured on the dev corpus, the 4-gram set
+//! is the one whose Jaccard tracks near-duplicates best (its truth is 4-gram Jaccard ≥ 0.8),
+//! while exact 6-gram Jaccard caps F1 at 0.956.
+//!
+//! **Three parts, in `size` bytes** (`size` from [`MIN_SIZE`] to [`MAX_SIZE`], a multiple
+//! of 8; default [`DEFAULT_SIZE`] = 128):
+//!
+//! | bytes | part | what |
+//! | --- | --- | --- |
+//! | `0..4` | `n` | the number of distinct shingles, u32 little-endian (saturating) |
+//! | `4..size/2` | odd sketch | `m = 8 · (size/2 − 4)` bits: shingle `h` flips bit `⌊(mix(h ⊕ ODD_SEED) >> 32) · m / 2^32⌋` (bit `i % 8` of byte `i / 8`) |
+//! | `size/2..size` | one-permutation MinHash | `K = size` bins of 4 bits (bin `2j` in the low half of byte `j`) |
+//!
+//! The MinHash part: shingle `h` goes to bin `⌊(g >> 32) · K / 2^32⌋` with `g = mix(h ⊕
+//! OPH_SEED)`, ordered by `g mod 2^32`; each bin keeps the 4 low bits of
+//! `mix(min ⊕ NIBBLE_SEED)` (b-bit minwise hashing, Li and König 2010). An empty bin takes
+//! the value of the first non-empty bin on its own pseudo-random probe sequence
+//! `⌊(mix((bin << 32 | attempt) ⊕ DENSIFY_SEED) >> 32) · K / 2^32⌋` (optimal densification,
+//! Shrivastava 2017), falling back to the next non-empty bin after `64 · K` attempts.
+//!
+//! **The estimate** ([`estimate_jaccard`]). XOR of two odd sketches is the odd sketch of
+//! the symmetric difference Δ (Mitzenmacher, Pagh and Pham 2014): with `z` bits set,
+//! `|Δ| ≈ −(m/2) · ln(1 − 2z/m)`, and `J = (nₐ + n_b − |Δ|) / (nₐ + n_b + |Δ|)`. That is
+//! nearly exact while `|Δ|` is small against `m`: short texts and very similar ones, where
+//! a MinHash with more bins than shingles is at its worst. Once `1 − 2z/m` falls to
+//! [`ODD_LIMIT`] or below, the MinHash part answers instead: with a share `e` of equal
+//! bins, `J = (e − 2⁻⁴) / (1 − 2⁻⁴)`. Both are clamped to `[0, 1]`; `ln` is the crate's
+//! IEEE-only [`ln`], so an estimate is the same on every platform to the bit.
+//!
+//! Measured against the dev corpus (candidates from the sketch's bands, keep `J ≥ 0.81`):
+//! F1 0.949 at precision 0.976 (English 0.945, Chinese 0.971), where the best 128-byte
+//! MinHash alone (256 bins of 4 bits) reached 0.934 with Chinese at 0.834.
+//!
+//! **Bytes** ([`Sketch::to_bytes`]): a version byte ([`VERSION`] = 1), `size / 8`, then the
+//! `size` bytes above. Snapshots store the `size` bytes per entry and the scheme once.
+
+mod make;
+
+pub(crate) use make::SketchBuilder;
+
+use crate::error::{Error, Result};
+use crate::weight::ln;
+
+/// The scheme version written in every sketch's bytes.
+pub const VERSION: u8 = 1;
+/// Shingles are runs of this many grapheme clusters.
+pub const SHINGLE: usize = 4;
+/// The default sketch size in bytes: the largest the quality goal allows (128 bytes a page).
+pub const DEFAULT_SIZE: usize = 128;
+/// The smallest sketch size.
+pub const MIN_SIZE: usize = 32;
+/// The largest sketch size.
+pub const MAX_SIZE: usize = 256;
+/// The odd sketch answers while `1 − 2z/m` is above this; the MinHash part below it.
+pub const ODD_LIMIT: f64 = 0.25;
+
+pub(crate) const ODD_SEED: u64 = 0x9C1E_5A7B_3F02_D481;
+pub(crate) const OPH_SEED: u64 = 0x5CE7_C40B_1E55_ED01;
+pub(crate) const NIBBLE_SEED: u64 = 0x2B7E_1516_28AE_D2A6;
+pub(crate) const DENSIFY_SEED: u64 = 0xB4F1_0C3D_6A95_E827;
+
+/// Which sketch: its size in bytes. The shingle size and the seeds are fixed by [`VERSION`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SketchScheme {
+    size: u16,
+}
+
+impl Default for SketchScheme {
+    fn default() -> Self {
+        SketchScheme { size: DEFAULT_SIZE as u16 }
+    }
+}
+
+impl SketchScheme {
+    /// A scheme of `size` bytes: a multiple of 8 from [`MIN_SIZE`] to [`MAX_SIZE`].
+    pub fn new(size: usize) -> Result<SketchScheme> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || !size.is_multiple_of(8) {
+            return Err(Error::option(
+                "sketchSize",
+                size,
+                format!("a multiple of 8 from {MIN_SIZE} to {MAX_SIZE} (bytes per page)"),
+            ));
+        }
+        Ok(SketchScheme { size: size as u16 })
+    }
+
+    /// The size from a JS number (`None`: the default).
+    pub fn from_number(size: Option<f64>) -> Result<SketchScheme> {
+        match size {
+            None => Ok(SketchScheme::default()),
+            Some(x) if x.fract() == 0.0 && (0.0..=65536.0).contains(&x) => SketchScheme::new(x as usize),
+            Some(x) => Err(Error::option(
+                "sketchSize",
+                crate::error::number(x),
+                format!("a multiple of 8 from {MIN_SIZE} to {MAX_SIZE} (bytes per page)"),
+            )),
+        }
+    }
+
+    /// Bytes per sketch, as stored per page.
+    pub fn size(self) -> usize {
+        self.size as usize
+    }
+
+    /// Bits of the odd sketch.
+    pub fn odd_bits(self) -> usize {
+        8 * (self.size() / 2 - 4)
+    }
+
+    /// Bins of the MinHash part (4 bits each).
+    pub fn bins(self) -> usize {
+        self.size()
+    }
+
+    /// The scheme as text, as snapshots and `describe()` print it: `sk1:128`.
+    pub fn describe(self) -> String {
+        format!("sk{VERSION}:{}", self.size)
+    }
+}
+
+/// A similarity sketch of one text (see the [module docs](self) for the scheme).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Sketch {
+    bytes: Box<[u8]>,
+}
+
+impl std::fmt::Debug for Sketch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Sketch({}, n = {})", self.scheme().describe(), self.shingles())
+    }
+}
+
+impl Sketch {
+    /// The sketch of a set of distinct shingle hashes (any order).
+    pub fn from_shingles(scheme: SketchScheme, distinct: &[u64]) -> Sketch {
+        let mut b = SketchBuilder::default();
+        b.finish(scheme, distinct)
+    }
+
+    /// The scheme this sketch was made with.
+    pub fn scheme(&self) -> SketchScheme {
+        SketchScheme { size: self.bytes.len() as u16 }
+    }
+
+    /// The number of distinct shingles of the text (saturating at `u32::MAX`).
+    pub fn shingles(&self) -> u32 {
+        u32::from_le_bytes(self.bytes[..4].try_into().expect("4 bytes"))
+    }
+
+    /// The odd-sketch part.
+    pub fn odd(&self) -> &[u8] {
+        &self.bytes[4..self.bytes.len() / 2]
+    }
+
+    /// The MinHash part, two 4-bit bins a byte.
+    pub fn minhash(&self) -> &[u8] {
+        &self.bytes[self.bytes.len() / 2..]
+    }
+
+    /// MinHash bin `i` (4 bits).
+    pub fn bin(&self, i: usize) -> u8 {
+        let b = self.minhash()[i / 2];
+        if i.is_multiple_of(2) {
+            b & 15
+        } else {
+            b >> 4
+        }
+    }
+
+    /// The `size` bytes stored per page (no header).
+    pub fn payload(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// A sketch from stored `payload` bytes of a known scheme.
+    pub fn from_payload(scheme: SketchScheme, payload: &[u8]) -> Result<Sketch> {
+        if payload.len() != scheme.size() {
+            return Err(Error::corrupt(
+                "sketch",
+                payload.len().min(scheme.size()),
+                format!(
+                    "{} bytes, where a {} sketch has {}",
+                    payload.len(),
+                    scheme.describe(),
+                    scheme.size()
+                ),
+            ));
+        }
+        Ok(Sketch { bytes: payload.into() })
+    }
+
+    /// The sketch as self-describing bytes: [`VERSION`], `size / 8`, the payload.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(2 + self.bytes.len());
+        out.push(VERSION);
+        out.push((self.bytes.len() / 8) as u8);
+        out.extend_from_slice(&self.bytes);
+        out
+    }
+
+    /// Reads [`to_bytes`](Self::to_bytes)' output. Another version is
+    /// [`Error::UnsupportedVersion`], a bad size or length [`Error::Corrupt`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Sketch> {
+        let [version, eighths, payload @ ..] = bytes else {
+            return Err(Error::corrupt("sketch", bytes.len(), "shorter than its 2-byte header"));
+        };
+        if *version != VERSION {
+            return Err(Error::UnsupportedVersion {
+                what: "sketch",
+                found: *version as u32,
+                supported: VERSION as u32,
+            });
+        }
+        let scheme = SketchScheme::new(*eighths as usize * 8)
+            .map_err(|_| Error::corrupt("sketch", 1, format!("size byte {eighths} is no sketch size")))?;
+        Sketch::from_payload(scheme, payload)
+    }
+}
+
+/// The estimated Jaccard similarity of the shingle sets of the two texts that `a` and `b`
+/// sketch, from 0 to 1. Sketches of different sizes are an [`Error::SchemeMismatch`].
+pub fn estimate_jaccard(a: &Sketch, b: &Sketch) -> Result<f64> {
+    if a.bytes.len() != b.bytes.len() {
+        return Err(Error::SchemeMismatch {
+            field: "sketch",
+            found: b.scheme().describe(),
+            expected: a.scheme().describe(),
+        });
+    }
+    Ok(estimate(a, b))
+}
+
+/// [`estimate_jaccard`] for sketches known to share a scheme.
+pub(crate) fn estimate(a: &Sketch, b: &Sketch) -> f64 {
+    if a.bytes == b.bytes {
+        return 1.0;
+    }
+    let m = (a.odd().len() * 8) as f64;
+    let z: u32 = a.odd().iter().zip(b.odd()).map(|(x, y)| (x ^ y).count_ones()).sum();
+    let r = 1.0 - 2.0 * z as f64 / m;
+    if r > ODD_LIMIT {
+        let delta = -(m / 2.0) * ln(r);
+        let total = a.shingles() as f64 + b.shingles() as f64;
+        return ((total - delta) / (total + delta)).clamp(0.0, 1.0);
+    }
+    let bins = a.scheme().bins();
+    let equal = (0..bins).filter(|&i| a.bin(i) == b.bin(i)).count() as f64 / bins as f64;
+    ((equal - 1.0 / 16.0) / (15.0 / 16.0)).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests;

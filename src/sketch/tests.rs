@@ -1,0 +1,211 @@
+use super::*;
+use crate::error::Error;
+use crate::hash::hash_str;
+use crate::normalize::normalize_into;
+use crate::test_rng::Rng;
+use crate::tokenize::{char_ngrams, for_each_char_ngram, for_each_char_ngram_pair};
+use crate::{Options, SimHasher, Tokenizer};
+
+const ALPHABET: &[&str] = &[
+    "a", "b", "c", " ", "e", "the ", "cat ", ".", ",", "猫", "狗", "。", "e\u{301}", "ß", "🙂", "İ", "\n",
+    "Ω",
+];
+
+fn random_text(rng: &mut Rng, max_parts: u64) -> String {
+    let parts = 1 + rng.below(max_parts);
+    (0..parts).map(|_| ALPHABET[rng.below(ALPHABET.len() as u64) as usize]).collect()
+}
+
+/// The naive sketch: the text normalised as the fingerprint does, its 4-grams from the
+/// plain iterator, hashed one by one, deduplicated through a sort.
+fn naive(text: &str, opts: &Options, scheme: SketchScheme) -> Option<Sketch> {
+    let mut norm = String::new();
+    normalize_into(text, &opts.normalize, &mut norm);
+    if norm.is_empty() {
+        return None;
+    }
+    let mut set: Vec<u64> = char_ngrams(&norm, SHINGLE).map(|t| hash_str(t.text)).collect();
+    if set.is_empty() {
+        set.push(hash_str(&norm));
+    }
+    set.sort_unstable();
+    set.dedup();
+    Some(Sketch::from_shingles(scheme, &set))
+}
+
+#[test]
+fn the_fast_sketch_equals_the_naive_one_and_the_fused_pass_changes_nothing() {
+    let mut rng = Rng(7);
+    let settings = [
+        Options::default(),
+        Options { tokenizer: Tokenizer::Chars(3), ..Options::default() },
+        Options { tokenizer: Tokenizer::Words(2), ..Options::default() },
+    ];
+    let mut compared = 0;
+    for case in 0..600 {
+        // Some texts span several 256-cluster blocks of the scan.
+        let text = random_text(&mut rng, if case % 5 == 0 { 900 } else { 60 });
+        for opts in &settings {
+            let scheme = if case % 2 == 0 { SketchScheme::default() } else { SketchScheme::new(32).unwrap() };
+            let mut h = SimHasher::new(opts.clone()).unwrap();
+            let expected = naive(&text, opts, scheme);
+            let got = h.sketch(&text, scheme).ok();
+            assert_eq!(got, expected, "{text:?} {opts:?}");
+            match (h.fingerprint(&text), h.fingerprint_and_sketch(&text, scheme)) {
+                (Ok(fp), Ok((fp2, sk))) => {
+                    assert_eq!(fp, fp2, "{text:?}");
+                    assert_eq!(Some(sk), expected, "{text:?}");
+                    compared += 1;
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                (a, b) => panic!("{text:?}: {a:?} vs {b:?}"),
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} fused cases compared");
+}
+
+#[test]
+fn the_paired_scan_gives_each_size_exactly_what_a_scan_of_its_own_does() {
+    let mut rng = Rng(11);
+    for _ in 0..120 {
+        let text = random_text(&mut rng, 1200);
+        for n in 1..=8 {
+            for m in [1, 2, 4, 6, 9] {
+                let (mut a, mut b) = (vec![], vec![]);
+                let units_a = for_each_char_ngram(&text, n, |s, e, h| a.push((s, e, h)));
+                for_each_char_ngram(&text, m, |_, _, h| b.push(h));
+                let (mut a2, mut b2) = (vec![], vec![]);
+                let units = for_each_char_ngram_pair(
+                    &text,
+                    n,
+                    |s, e, h| a2.push((s, e, h)),
+                    Some((m, |h| b2.push(h))),
+                );
+                assert_eq!(units, units_a);
+                assert_eq!(a2, a, "n = {n}");
+                assert_eq!(b2, b, "m = {m} beside n = {n}");
+            }
+        }
+    }
+}
+
+/// Two random sets of `n` distinct hashes with exactly `common` in common.
+fn pair(rng: &mut Rng, n: usize, common: usize) -> (Vec<u64>, Vec<u64>, f64) {
+    let shared: Vec<u64> = (0..common).map(|_| rng.next()).collect();
+    let mut a = shared.clone();
+    let mut b = shared;
+    a.extend((common..n).map(|_| rng.next()));
+    b.extend((common..n).map(|_| rng.next()));
+    let j = common as f64 / (2 * n - common) as f64;
+    (a, b, j)
+}
+
+fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64;
+    (mean, var.sqrt())
+}
+
+#[test]
+fn the_estimate_is_unbiased_and_as_tight_as_the_theory_says() {
+    let scheme = SketchScheme::default();
+    let (bins, m) = (scheme.bins() as f64, scheme.odd_bits() as f64);
+    let mut rng = Rng(3);
+    // (set size, J): small sets and near copies use the odd sketch, large distant ones
+    // the MinHash part.
+    for (n, target) in
+        [(40, 0.8), (150, 0.8), (150, 0.9), (400, 0.95), (5000, 0.8), (5000, 0.5), (20000, 0.7)]
+    {
+        let common = ((2.0 * n as f64 * target) / (1.0 + target)).round() as usize;
+        let mut errors = vec![];
+        let mut j = 0.0;
+        for _ in 0..300 {
+            let (a, b, exact) = pair(&mut rng, n, common);
+            j = exact;
+            let est =
+                estimate_jaccard(&Sketch::from_shingles(scheme, &a), &Sketch::from_shingles(scheme, &b))
+                    .unwrap();
+            errors.push(est - exact);
+        }
+        let (bias, sd) = mean_sd(&errors);
+        let delta = (2 * (n - common)) as f64;
+        let odd = (-2.0 * delta / m).exp() > ODD_LIMIT;
+        // Theory. Odd sketch: with |Δ| balls in m bins, Var(ln(1 − 2z/m)) is about
+        // (4/m)(e^{4|Δ|/m} − 1 − 4|Δ|/m) to first order, so Var(|Δ̂|) ≈ (m/4)(e^{4|Δ|/m} −
+        // 1 − 4|Δ|/m), and J = (N − |Δ|)/(N + |Δ|) moves by 2N/(N + |Δ|)² per unit of |Δ|.
+        // b-bit MinHash: p = J + (1 − J)/16 per bin, sd(J) = sqrt(p(1 − p)/K) / (15/16).
+        let theory = if odd {
+            let var_delta = (m / 4.0) * ((4.0 * delta / m).exp() - 1.0 - 4.0 * delta / m);
+            let total = 2.0 * n as f64;
+            let dj = 2.0 * total / (total + delta).powi(2);
+            (var_delta.sqrt() * dj).max(1e-3)
+        } else {
+            let p = j + (1.0 - j) / 16.0;
+            (p * (1.0 - p) / bins).sqrt() / (15.0 / 16.0)
+        };
+        eprintln!(
+            "n {n:5} J {j:.3} {}: bias {bias:+.4}, sd {sd:.4}, theory sd {theory:.4}",
+            if odd { "odd sketch" } else { "MinHash   " }
+        );
+        // The mean error is within 4 standard errors of 0 (plus a 0.01 allowance for the
+        // small-set bias of the odd estimator's logarithm), and the spread is within 50 %
+        // of the theory.
+        assert!(bias.abs() <= 4.0 * sd / (errors.len() as f64).sqrt() + 0.01, "n {n} J {j}: bias {bias}");
+        assert!(sd <= 1.5 * theory + 0.002, "n {n} J {j}: sd {sd} > theory {theory}");
+        assert!(
+            sd >= 0.5 * theory - 0.002,
+            "n {n} J {j}: sd {sd} < theory {theory}: the test is not measuring"
+        );
+    }
+}
+
+#[test]
+fn identical_texts_estimate_one_and_unrelated_ones_near_zero() {
+    let mut h = SimHasher::new(Options::default()).unwrap();
+    let s = SketchScheme::default();
+    let a = h.sketch("我们都喜欢冰淇淋，尤其是在炎热的夏天里。", s).unwrap();
+    let b = h.sketch("我们都喜欢冰淇淋，尤其是在炎热的夏天里。", s).unwrap();
+    let c = h.sketch("The quick brown fox jumps over the lazy dog.", s).unwrap();
+    assert_eq!(estimate_jaccard(&a, &b).unwrap(), 1.0);
+    assert!(estimate_jaccard(&a, &c).unwrap() < 0.05);
+    // A text shorter than one shingle is one shingle: the sketch exists, equal texts match.
+    let short = h.sketch("猫", s).unwrap();
+    assert_eq!(short.shingles(), 1);
+    assert_eq!(estimate_jaccard(&short, &h.sketch("猫", s).unwrap()).unwrap(), 1.0);
+    assert_eq!(h.sketch("  ", s).unwrap_err(), Error::EmptyText);
+}
+
+#[test]
+fn bytes_round_trip_and_bad_bytes_are_refused() {
+    let mut h = SimHasher::new(Options::default()).unwrap();
+    for size in [32, 64, 128, 256] {
+        let scheme = SketchScheme::new(size).unwrap();
+        let s = h.sketch("SimHash maps similar documents to similar fingerprints.", scheme).unwrap();
+        let bytes = s.to_bytes();
+        assert_eq!(bytes.len(), size + 2);
+        assert_eq!(Sketch::from_bytes(&bytes).unwrap(), s);
+        assert_eq!(Sketch::from_payload(scheme, s.payload()).unwrap(), s);
+        // Truncated anywhere: Corrupt.
+        for cut in 0..bytes.len() {
+            let e = Sketch::from_bytes(&bytes[..cut]).unwrap_err();
+            assert_eq!(e.code(), "Corrupt", "cut at {cut}");
+        }
+    }
+    let s = h.sketch("a text", SketchScheme::default()).unwrap();
+    let mut v2 = s.to_bytes();
+    v2[0] = 2;
+    assert_eq!(Sketch::from_bytes(&v2).unwrap_err().code(), "UnsupportedVersion");
+    let mut odd_size = s.to_bytes();
+    odd_size[1] = 3;
+    assert_eq!(Sketch::from_bytes(&odd_size).unwrap_err().code(), "Corrupt");
+    let small = h.sketch("a text", SketchScheme::new(64).unwrap()).unwrap();
+    let e = estimate_jaccard(&s, &small).unwrap_err();
+    assert_eq!(e.code(), "SchemeMismatch");
+    assert!(e.to_string().contains("sk1:64") && e.to_string().contains("sk1:128"), "{e}");
+    for bad in [0, 8, 30, 33, 264, 1000] {
+        assert_eq!(SketchScheme::new(bad).unwrap_err().code(), "InvalidOption", "{bad}");
+    }
+    assert_eq!(SketchScheme::from_number(Some(64.5)).unwrap_err().code(), "InvalidOption");
+    assert_eq!(SketchScheme::from_number(None).unwrap(), SketchScheme::default());
+}
