@@ -47,7 +47,7 @@ fn the_fast_sketch_equals_the_naive_one_and_the_fused_pass_changes_nothing() {
         let text = random_text(&mut rng, if case % 5 == 0 { 900 } else { 60 });
         for opts in &settings {
             let scheme = if case % 2 == 0 { SketchScheme::default() } else { SketchScheme::new(32).unwrap() };
-            let mut h = SimHasher::new(opts.clone()).unwrap();
+            let mut h = SimHasher::new(*opts).unwrap();
             let expected = naive(&text, opts, scheme);
             let got = h.sketch(&text, scheme).ok();
             assert_eq!(got, expected, "{text:?} {opts:?}");
