@@ -117,6 +117,9 @@ impl DedupOptions {
     /// The option names as the JS API spells them, besides the fingerprint options'
     /// [`Options::NAMES`].
     pub const NAMES: [&'static str; 5] = ["k", "layout", "verify", "shingle", "html"];
+    /// The option names [`dedup_into`] uses: [`DedupOptions::NAMES`] but `k` and `layout`,
+    /// which the index decides.
+    pub const INTO_NAMES: [&'static str; 3] = ["verify", "shingle", "html"];
 
     /// The defaults of runs with no texts to verify against: every pair within
     /// [`DedupOptions::FINGERPRINT_ONLY_K`] bits is kept.

@@ -23,6 +23,17 @@ pub enum Error {
         /// What is allowed instead.
         expected: String,
     },
+    /// An argument of a call has the wrong type or is out of range (the JS bindings'
+    /// check of what a caller passed). Its [`code`](Error::code) is `"InvalidOption"`,
+    /// like a bad option's: both are values the caller gave.
+    InvalidArgument {
+        /// The argument's name as the API documents it, e.g. `"fingerprint"`.
+        argument: &'static str,
+        /// The value that was given, printed.
+        value: String,
+        /// What is allowed instead.
+        expected: String,
+    },
     /// The text has no features at all after normalisation (empty, or only
     /// whitespace / dropped punctuation).
     EmptyText,
@@ -120,6 +131,9 @@ impl fmt::Display for Error {
             Error::InvalidOption { option, value, expected } => {
                 write!(f, "invalid option `{option}` = {value}: expected {expected}")
             }
+            Error::InvalidArgument { argument, value, expected } => {
+                write!(f, "invalid argument `{argument}` = {value}: expected {expected}")
+            }
             Error::EmptyText => f.write_str(
                 "the text has no features after normalisation (it is empty, or only whitespace \
                  or dropped punctuation); skip it, or keep punctuation with `punctuation: \"keep\"`",
@@ -184,7 +198,7 @@ impl Error {
     /// The JS bindings use it as the `code` of the thrown `Error`.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::InvalidOption { .. } => "InvalidOption",
+            Error::InvalidOption { .. } | Error::InvalidArgument { .. } => "InvalidOption",
             Error::EmptyText => "EmptyText",
             Error::TextTooShort { .. } => "TextTooShort",
             Error::InvalidUtf8 { .. } => "InvalidUtf8",
@@ -208,6 +222,21 @@ impl Error {
         expected: impl Into<String>,
     ) -> Error {
         Error::InvalidOption { option, value: value.to_string(), expected: expected.into() }
+    }
+
+    /// The error for an argument of the wrong type or out of range.
+    pub fn argument(argument: &'static str, value: impl Into<String>, expected: impl Into<String>) -> Error {
+        Error::InvalidArgument { argument, value: value.into(), expected: expected.into() }
+    }
+
+    /// The same error, for the feature at position `index` of the caller's list (errors
+    /// about one feature's bits or weight, made without knowing its position).
+    pub fn at_feature(self, index: usize) -> Error {
+        match self {
+            Error::InvalidBits { reason, .. } => Error::InvalidBits { index, reason },
+            Error::InvalidWeight { weight, .. } => Error::InvalidWeight { index, weight },
+            e => e,
+        }
     }
 
     /// The error for HTML input in a build without the `html` feature.
@@ -260,7 +289,7 @@ pub(crate) fn number(x: f64) -> String {
     let digits = d.to_string();
     let lead = e + 5; // the power of ten of the first digit
     let trim = |s: &str| s.trim_end_matches('0').to_owned();
-    let body = if lead >= 21 || lead < -6 {
+    let body = if !(-6..21).contains(&lead) {
         let frac = trim(&digits[1..]);
         let dot = if frac.is_empty() { "" } else { "." };
         format!("{}{dot}{frac}e{}{lead}", &digits[..1], if lead > 0 { "+" } else { "" })

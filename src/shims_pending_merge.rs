@@ -76,6 +76,9 @@ impl LayoutShim for Layout {
         expected: Option<f64>,
         memory_budget: Option<f64>,
     ) -> Result<Layout> {
+        if let Some(k) = k.filter(|&k| k > 63) {
+            return Err(Error::option("k", k, "an integer from 0 to 63"));
+        }
         if let Some(w) = widths {
             return Layout::new(k.unwrap_or(DEFAULT_K), w);
         }

@@ -1,0 +1,304 @@
+//! Conversions between JS values and core types, and nothing else: arguments
+//! (fingerprints, strings, bytes, counts), option objects, and results. No serde: a
+//! smaller wasm, and exact control of the shapes.
+//!
+//! Every argument arrives as a `JsValue` and goes through one checked converter here:
+//! wasm-bindgen's own `u64`, `u32`, `&str` and slice parameters wrap or throw JS
+//! `TypeError`s (`hamming(-1n, 0n)` was 64, `fingerprint(null)` a `TypeError`), and the
+//! package promises that every failure is a `SimHashError` naming what to fix.
+
+use js_sys::{Array, BigUint64Array, Object, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::js_error;
+use crate::error::{quoted, Error};
+use crate::fingerprint::Options;
+use crate::index::Layout;
+use crate::shims_pending_merge::LayoutShim as _; // shim: Layout::from_options (helper A)
+
+/// The option of the JS `SimHasher` besides [`Options::NAMES`]: `html` (`SimHasher::set_html`).
+pub(super) const HTML: &str = "html";
+
+/// `names`, then `more`: a key list made of the core's lists.
+pub(super) fn keys(names: &[&[&'static str]]) -> Vec<&'static str> {
+    names.concat()
+}
+
+/// The keys of a `SimHasher` option object.
+pub(super) fn hasher_keys() -> Vec<&'static str> {
+    keys(&[&Options::NAMES, &[HTML]])
+}
+
+// ---- errors -----------------------------------------------------------------------------
+
+/// An argument of the wrong type or range, as an `InvalidOption` error naming it.
+pub(super) fn bad_argument(argument: &'static str, expected: &str, got: &JsValue) -> JsValue {
+    js_error(Error::argument(argument, describe(got), expected))
+}
+
+/// An option of the wrong type, as an `InvalidOption` error naming it.
+pub(super) fn bad_option(option: &'static str, expected: &str, got: &JsValue) -> JsValue {
+    js_error(Error::option(option, describe(got), expected))
+}
+
+/// A JS value as a message shows it, as JS would write it: `"text"`, `-1n`, `7`, `null`,
+/// `[1,2]`, `a Map` (cut at 80 characters). Never Rust's debug form.
+pub(super) fn describe(v: &JsValue) -> String {
+    let s = if let Some(s) = v.as_string() {
+        quoted(&s)
+    } else if v.is_bigint() {
+        let digits = js_sys::BigInt::from(v.clone()).to_string(10).map(String::from).unwrap_or_default();
+        format!("{digits}n")
+    } else if v.is_undefined() {
+        "undefined".into()
+    } else if v.is_null() {
+        "null".into()
+    } else if v.is_function() {
+        "a function".into()
+    } else if v.is_symbol() {
+        "a symbol".into()
+    } else if let Some(x) = v.as_f64() {
+        crate::error::number(x)
+    } else if let Some(b) = v.as_bool() {
+        b.to_string()
+    } else {
+        let plain = Array::is_array(v)
+            || v.dyn_ref::<Object>().is_some_and(|o| {
+                let proto = Object::get_prototype_of(o);
+                proto.is_null() || proto == Object::get_prototype_of(&Object::new())
+            });
+        let json = if plain { js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()) } else { None };
+        json.unwrap_or_else(|| {
+            let name = v
+                .dyn_ref::<Object>()
+                .map(|o| String::from(o.constructor().name()))
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| "Object".into());
+            let article = if name.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+            format!("{article} {name}")
+        })
+    };
+    if s.chars().count() > 80 {
+        s.chars().take(79).chain(['…']).collect()
+    } else {
+        s
+    }
+}
+
+// ---- arguments --------------------------------------------------------------------------
+
+const FINGERPRINT: &str = "a bigint from 0n to 2n ** 64n - 1n";
+const FINGERPRINTS: &str = "a BigUint64Array (or an array of bigints from 0n to 2n ** 64n - 1n)";
+
+/// A fingerprint: a bigint in 0 ..= 2^64 − 1, nothing else (no numbers, no wrapping).
+pub(super) fn fingerprint(argument: &'static str, v: &JsValue) -> Result<u64, JsValue> {
+    if !v.is_bigint() {
+        return Err(bad_argument(argument, FINGERPRINT, v));
+    }
+    u64::try_from(v.clone()).map_err(|_| bad_argument(argument, FINGERPRINT, v))
+}
+
+/// Fingerprints: a `BigUint64Array`, or an array of bigints each in range.
+pub(super) fn fingerprints(argument: &'static str, v: &JsValue) -> Result<Vec<u64>, JsValue> {
+    if let Some(a) = v.dyn_ref::<BigUint64Array>() {
+        return Ok(a.to_vec());
+    }
+    let Some(a) = v.dyn_ref::<Array>() else {
+        return Err(bad_argument(argument, FINGERPRINTS, v));
+    };
+    a.iter()
+        .map(|x| {
+            let ok = if x.is_bigint() { u64::try_from(x.clone()).ok() } else { None };
+            ok.ok_or_else(|| bad_argument(argument, FINGERPRINTS, &x))
+        })
+        .collect()
+}
+
+/// A string.
+pub(super) fn string(argument: &'static str, v: &JsValue) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| bad_argument(argument, "a string", v))
+}
+
+/// An array of strings.
+pub(super) fn strings(argument: &'static str, v: &JsValue) -> Result<Vec<String>, JsValue> {
+    const EXPECTED: &str = "an array of strings";
+    let a = v.dyn_ref::<Array>().ok_or_else(|| bad_argument(argument, EXPECTED, v))?;
+    a.iter().map(|x| x.as_string().ok_or_else(|| bad_argument(argument, EXPECTED, &x))).collect()
+}
+
+/// An array (of anything; the caller converts the items).
+pub(super) fn array(argument: &'static str, expected: &str, v: &JsValue) -> Result<Vec<JsValue>, JsValue> {
+    Ok(v.dyn_ref::<Array>().ok_or_else(|| bad_argument(argument, expected, v))?.to_vec())
+}
+
+/// Bytes: a `Uint8Array` (a Node `Buffer` is one).
+pub(super) fn bytes(argument: &'static str, v: &JsValue) -> Result<Vec<u8>, JsValue> {
+    v.dyn_ref::<Uint8Array>().map(Uint8Array::to_vec).ok_or_else(|| bad_argument(argument, "a Uint8Array", v))
+}
+
+/// A whole number from 0 to 2^32 − 1 (a count, a `k`, a position). The core checks the
+/// range that the number means.
+pub(super) fn whole(argument: &'static str, v: &JsValue) -> Result<u32, JsValue> {
+    match v.as_f64() {
+        Some(x) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => Ok(x as u32),
+        _ => Err(bad_argument(argument, "a whole number, 0 or more", v)),
+    }
+}
+
+/// [`whole`], or `None` for `undefined`.
+pub(super) fn opt_whole(argument: &'static str, v: &JsValue) -> Result<Option<u32>, JsValue> {
+    if v.is_undefined() {
+        Ok(None)
+    } else {
+        whole(argument, v).map(Some)
+    }
+}
+
+// ---- option objects ---------------------------------------------------------------------
+
+/// An option object: `undefined`/`null` is `None`; anything but a plain object, or an
+/// unknown key, throws.
+pub(super) fn option_object(
+    value: &JsValue,
+    allowed: &[&str],
+    example: &str,
+) -> Result<Option<Object>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if !value.is_object() || Array::is_array(value) {
+        return Err(bad_option("options", &format!("an object like {example}"), value));
+    }
+    let obj: Object = value.clone().unchecked_into();
+    for key in Object::keys(&obj).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !allowed.contains(&key.as_str()) {
+            return Err(js_error(Error::option(
+                "options",
+                format!("{{ {key}: … }}"),
+                format!("only the keys {}", allowed.join(", ")),
+            )));
+        }
+    }
+    Ok(Some(obj))
+}
+
+pub(super) fn field(o: &Option<Object>, key: &str) -> JsValue {
+    match o {
+        Some(o) => Reflect::get(o, &JsValue::from(key)).unwrap_or(JsValue::UNDEFINED),
+        None => JsValue::UNDEFINED,
+    }
+}
+
+pub(super) fn opt_string(o: &Option<Object>, key: &'static str) -> Result<Option<String>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_string().map(Some).ok_or_else(|| bad_option(key, "a string", &v))
+}
+
+pub(super) fn opt_number(o: &Option<Object>, key: &'static str) -> Result<Option<f64>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_f64().map(Some).ok_or_else(|| bad_option(key, "a number", &v))
+}
+
+pub(super) fn opt_bool(o: &Option<Object>, key: &'static str) -> Result<Option<bool>, JsValue> {
+    let v = field(o, key);
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    v.as_bool().map(Some).ok_or_else(|| bad_option(key, "true or false", &v))
+}
+
+/// A whole-number option (`k`), or `None`; the core checks its range.
+pub(super) fn opt_whole_option(o: &Option<Object>, key: &'static str) -> Result<Option<u32>, JsValue> {
+    match opt_number(o, key)? {
+        None => Ok(None),
+        Some(x) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => Ok(Some(x as u32)),
+        Some(x) => Err(js_error(Error::option(key, crate::error::number(x), "a whole number, 0 or more"))),
+    }
+}
+
+/// The fingerprint options of an option object (whose keys were checked already).
+pub(super) fn options_from(o: &Option<Object>) -> Result<Options, JsValue> {
+    Options::from_names(
+        opt_string(o, "mode")?.as_deref(),
+        opt_number(o, "ngram")?,
+        opt_string(o, "weighting")?.as_deref(),
+        opt_string(o, "punctuation")?.as_deref(),
+        opt_bool(o, "nfkc")?,
+        opt_bool(o, "lowercase")?,
+    )
+    .map_err(js_error)
+}
+
+/// The `layout` option as the core takes it: a name, or block widths.
+pub(super) struct LayoutArg {
+    pub(super) name: Option<String>,
+    pub(super) widths: Option<Vec<u32>>,
+}
+
+const LAYOUT: &str = "\"default\", \"auto\", \"probe\" or an array of block widths";
+
+/// Reads `layout`: `undefined`, a name, or an array of whole numbers.
+pub(super) fn layout_arg(o: &Option<Object>) -> Result<LayoutArg, JsValue> {
+    let v = field(o, "layout");
+    if v.is_undefined() {
+        Ok(LayoutArg { name: None, widths: None })
+    } else if let Some(name) = v.as_string() {
+        Ok(LayoutArg { name: Some(name), widths: None })
+    } else if let Some(a) = v.dyn_ref::<Array>() {
+        let widths = a
+            .iter()
+            .map(|w| match w.as_f64() {
+                Some(x) if x.fract() == 0.0 && (0.0..=64.0).contains(&x) => Ok(x as u32),
+                _ => Err(bad_option("layout", "block widths from 1 to 64, like [16, 16, 16, 16]", &v)),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(LayoutArg { name: None, widths: Some(widths) })
+    } else {
+        Err(bad_option("layout", LAYOUT, &v))
+    }
+}
+
+/// The index layout of an option object with `k`, `layout`, `expectedSize`, `memoryBudget`.
+pub(super) fn layout_from(o: &Option<Object>, k: Option<u32>) -> Result<Layout, JsValue> {
+    let l = layout_arg(o)?;
+    Layout::from_options(
+        l.name.as_deref(),
+        l.widths.as_deref(),
+        k,
+        opt_number(o, "expectedSize")?,
+        opt_number(o, "memoryBudget")?,
+    )
+    .map_err(js_error)
+}
+
+// ---- results ----------------------------------------------------------------------------
+
+pub(super) fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(o, &JsValue::from(key), &value.into());
+}
+
+pub(super) fn big(x: u64) -> JsValue {
+    js_sys::BigInt::from(x).into()
+}
+
+/// `{ mode, ngram, weighting, punctuation, nfkc, lowercase, html, scheme }`.
+pub(super) fn options_to_js(o: &Options, html: bool) -> Object {
+    let out = Object::new();
+    set(&out, "mode", o.tokenizer.mode());
+    set(&out, "ngram", o.tokenizer.n() as u32);
+    set(&out, "weighting", o.weighting.name());
+    set(&out, "punctuation", o.normalize.punctuation.name());
+    set(&out, "nfkc", o.normalize.nfkc);
+    set(&out, "lowercase", o.normalize.lowercase);
+    set(&out, HTML, html);
+    set(&out, "scheme", o.describe());
+    out
+}

@@ -1,0 +1,58 @@
+//! `defaults()`: every default of the API, read from the core, so that JS (the CLI's help,
+//! the tests of the `.d.ts` docs) has one source for them.
+
+use js_sys::Object;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{options_to_js, set};
+use crate::dedup::DedupOptions;
+use crate::fingerprint::Options;
+use crate::passage::{PassageOptions, Split};
+use crate::seen::SeenConfig;
+use crate::shims_pending_merge::{DEFAULT_EXPECTED_SIZE, DEFAULT_K}; // shim: the index defaults (helper A)
+
+fn dedup_to_js(d: &DedupOptions) -> Object {
+    let o = Object::new();
+    set(&o, "k", d.k);
+    // `layout: None` is "auto": picked for the collection's size.
+    set(&o, "layout", d.layout.as_ref().map_or("auto".to_owned(), |l| l.to_string()));
+    set(&o, "verify", d.verify.map_or(JsValue::FALSE, JsValue::from_f64));
+    set(&o, "shingle", d.shingle as u32);
+    set(&o, "html", d.html);
+    o
+}
+
+/// The defaults of every option: `{ hasher, index, contentSeen, dedup, dedupFingerprintsOnly,
+/// passage }`, each in the shape of its option object.
+#[wasm_bindgen]
+pub fn defaults() -> JsValue {
+    let out = Object::new();
+    let hasher = options_to_js(&Options::default(), false);
+    set(&out, "hasher", hasher);
+
+    let index = Object::new();
+    set(&index, "k", DEFAULT_K);
+    set(&index, "layout", "default");
+    set(&index, "expectedSize", DEFAULT_EXPECTED_SIZE);
+    set(&out, "index", index);
+
+    let seen = SeenConfig::default();
+    let content_seen = Object::new();
+    set(&content_seen, "k", seen.k);
+    set(&content_seen, "layout", "default");
+    set(&content_seen, "html", seen.html);
+    set(&out, "contentSeen", content_seen);
+
+    set(&out, "dedup", dedup_to_js(&DedupOptions::default()));
+    set(&out, "dedupFingerprintsOnly", dedup_to_js(&DedupOptions::fingerprints_only()));
+
+    let p = PassageOptions::default();
+    let passage = Object::new();
+    set(&passage, "split", p.split.name());
+    set(&passage, "window", Split::DEFAULT_WINDOW as u32);
+    set(&passage, "step", Split::DEFAULT_STEP as u32);
+    set(&passage, "k", p.k);
+    set(&passage, "minChars", p.min_chars as u32);
+    set(&out, "passage", passage);
+    out.into()
+}
