@@ -239,6 +239,10 @@ pub struct DedupReport {
     pub already_indexed: Vec<String>,
     /// The layout used, e.g. `k=10 blocks=...`.
     pub layout: String,
+    /// The `k` used (with [`dedup_into`], the index's).
+    pub k: u32,
+    /// The verification threshold used, if any.
+    pub verify: Option<f64>,
 }
 
 /// The visible text of every document when reading HTML, else nothing (the texts are used
@@ -279,6 +283,7 @@ pub fn dedup<S: AsRef<str>, T: AsRef<str>>(docs: &[(S, T)], opts: &DedupOptions)
         None => Layout::auto(report.fingerprints.len().max(1), opts.k, None)?,
     };
     report.layout = layout.to_string();
+    report.k = layout.k();
     let index = Index::build(layout, report.fingerprints.iter().cloned())?;
     cluster(&index, &texts, opts, report)
 }
@@ -350,6 +355,7 @@ pub fn dedup_into<S: AsRef<str>, T: AsRef<str>>(
         index.set_scheme(Some(opts.fingerprint));
     }
     report.layout = index.layout().to_string();
+    report.k = index.layout().k();
     cluster(index, &texts, opts, report)
 }
 
@@ -403,6 +409,7 @@ fn cluster(
     if let Some(e) = failed {
         return Err(e);
     }
+    report.verify = opts.verify;
     report.clusters = clusters;
     report.pairs = pairs
         .into_iter()
@@ -531,6 +538,7 @@ mod tests {
         // The second run gives one old document again and two new ones.
         let second = dedup_into(&mut index, &docs[1..], &opts).unwrap();
         assert_eq!(second.already_indexed, vec!["b".to_string()]);
+        assert_eq!((second.k, second.verify), (6, None));
         assert_eq!(second.clusters, whole.clusters);
         assert_eq!(second.pairs, whole.pairs);
         assert_eq!(index.len(), 4);

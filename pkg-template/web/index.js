@@ -19,6 +19,7 @@ export {
   toHex,
   fromHex,
   hashVersion,
+  defaults,
   huffmanTable,
   dedup,
   PassageChecker,

@@ -231,7 +231,7 @@ fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsValue> {
     DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names).map_err(js_error)
 }
 
-/// `{ clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout }`.
+/// `{ clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout, k, verify }`.
 fn report_to_js(r: &DedupReport) -> JsValue {
     let strings = |xs: &mut dyn Iterator<Item = &String>| xs.map(|s| JsValue::from_str(s)).collect::<Array>();
     let out = Object::new();
@@ -266,6 +266,8 @@ fn report_to_js(r: &DedupReport) -> JsValue {
     set(&out, "skipped", skipped);
     set(&out, "alreadyIndexed", strings(&mut r.already_indexed.iter()));
     set(&out, "layout", r.layout.as_str());
+    set(&out, "k", r.k);
+    set(&out, "verify", r.verify.map_or(JsValue::FALSE, JsValue::from_f64));
     out.into()
 }
 
