@@ -7,12 +7,12 @@
 //! `TypeError`s (`hamming(-1n, 0n)` was 64, `fingerprint(null)` a `TypeError`), and the
 //! package promises that every failure is a `SimHashError` naming what to fix.
 
-use js_sys::{Array, BigUint64Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, BigUint64Array, JsString, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::js_error;
-use crate::error::{quoted, Error};
+use crate::error::Error;
 use crate::fingerprint::Options;
 use crate::index::Layout;
 use crate::shims_pending_merge::LayoutShim as _; // shim: Layout::from_options (helper A)
@@ -20,15 +20,8 @@ use crate::shims_pending_merge::LayoutShim as _; // shim: Layout::from_options (
 /// The option of the JS `SimHasher` besides [`Options::NAMES`]: `html` (`SimHasher::set_html`).
 pub(super) const HTML: &str = "html";
 
-/// `names`, then `more`: a key list made of the core's lists.
-pub(super) fn keys(names: &[&[&'static str]]) -> Vec<&'static str> {
-    names.concat()
-}
-
-/// The keys of a `SimHasher` option object.
-pub(super) fn hasher_keys() -> Vec<&'static str> {
-    keys(&[&Options::NAMES, &[HTML]])
-}
+/// The keys of a `SimHasher` option object: the core's lists, for [`option_object`].
+pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML]];
 
 // ---- errors -----------------------------------------------------------------------------
 
@@ -42,48 +35,27 @@ pub(super) fn bad_option(option: &'static str, expected: &str, got: &JsValue) ->
     js_error(Error::option(option, describe(got), expected))
 }
 
-/// A JS value as a message shows it, as JS would write it: `"text"`, `-1n`, `7`, `null`,
-/// `[1,2]`, `a Map` (cut at 80 characters). Never Rust's debug form.
+/// A JS value as a message shows it, as JS writes it: JSON (`"text"`, `7`, `null`,
+/// `[1,2]`, `{"a":1}`), a bigint with its `n` (`-1n`), or else its type (`undefined`,
+/// `function`, `symbol`); cut at 80 bytes. Never Rust's debug form.
 pub(super) fn describe(v: &JsValue) -> String {
-    let s = if let Some(s) = v.as_string() {
-        quoted(&s)
-    } else if v.is_bigint() {
-        let digits = js_sys::BigInt::from(v.clone()).to_string(10).map(String::from).unwrap_or_default();
-        format!("{digits}n")
-    } else if v.is_undefined() {
-        "undefined".into()
-    } else if v.is_null() {
-        "null".into()
-    } else if v.is_function() {
-        "a function".into()
-    } else if v.is_symbol() {
-        "a symbol".into()
-    } else if let Some(x) = v.as_f64() {
-        crate::error::number(x)
-    } else if let Some(b) = v.as_bool() {
-        b.to_string()
+    let mut s = if v.is_bigint() {
+        format!("{}n", String::from(JsString::from(v.clone())))
     } else {
-        let plain = Array::is_array(v)
-            || v.dyn_ref::<Object>().is_some_and(|o| {
-                let proto = Object::get_prototype_of(o);
-                proto.is_null() || proto == Object::get_prototype_of(&Object::new())
-            });
-        let json = if plain { js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()) } else { None };
-        json.unwrap_or_else(|| {
-            let name = v
-                .dyn_ref::<Object>()
-                .map(|o| String::from(o.constructor().name()))
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| "Object".into());
-            let article = if name.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
-            format!("{article} {name}")
-        })
+        match js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()) {
+            Some(json) => json,
+            None => v.js_typeof().as_string().unwrap_or_default(),
+        }
     };
-    if s.chars().count() > 80 {
-        s.chars().take(79).chain(['…']).collect()
-    } else {
-        s
+    if s.len() > 80 {
+        let mut end = 79;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push('…');
     }
+    s
 }
 
 // ---- arguments --------------------------------------------------------------------------
@@ -107,12 +79,11 @@ pub(super) fn fingerprints(argument: &'static str, v: &JsValue) -> Result<Vec<u6
     let Some(a) = v.dyn_ref::<Array>() else {
         return Err(bad_argument(argument, FINGERPRINTS, v));
     };
-    a.iter()
-        .map(|x| {
-            let ok = if x.is_bigint() { u64::try_from(x.clone()).ok() } else { None };
-            ok.ok_or_else(|| bad_argument(argument, FINGERPRINTS, &x))
-        })
-        .collect()
+    let mut out = Vec::with_capacity(a.length() as usize);
+    for x in a.iter() {
+        out.push(fingerprint(argument, &x).map_err(|_| bad_argument(argument, FINGERPRINTS, &x))?);
+    }
+    Ok(out)
 }
 
 /// A string.
@@ -124,7 +95,11 @@ pub(super) fn string(argument: &'static str, v: &JsValue) -> Result<String, JsVa
 pub(super) fn strings(argument: &'static str, v: &JsValue) -> Result<Vec<String>, JsValue> {
     const EXPECTED: &str = "an array of strings";
     let a = v.dyn_ref::<Array>().ok_or_else(|| bad_argument(argument, EXPECTED, v))?;
-    a.iter().map(|x| x.as_string().ok_or_else(|| bad_argument(argument, EXPECTED, &x))).collect()
+    let mut out = Vec::with_capacity(a.length() as usize);
+    for x in a.iter() {
+        out.push(x.as_string().ok_or_else(|| bad_argument(argument, EXPECTED, &x))?);
+    }
+    Ok(out)
 }
 
 /// An array (of anything; the caller converts the items).
@@ -161,7 +136,7 @@ pub(super) fn opt_whole(argument: &'static str, v: &JsValue) -> Result<Option<u3
 /// unknown key, throws.
 pub(super) fn option_object(
     value: &JsValue,
-    allowed: &[&str],
+    allowed: &[&[&str]],
     example: &str,
 ) -> Result<Option<Object>, JsValue> {
     if value.is_undefined() || value.is_null() {
@@ -173,11 +148,18 @@ pub(super) fn option_object(
     let obj: Object = value.clone().unchecked_into();
     for key in Object::keys(&obj).iter() {
         let key = key.as_string().unwrap_or_default();
-        if !allowed.contains(&key.as_str()) {
+        if !allowed.iter().any(|list| list.contains(&key.as_str())) {
+            let mut keys = String::new();
+            for k in allowed.iter().flat_map(|list| list.iter()) {
+                if !keys.is_empty() {
+                    keys.push_str(", ");
+                }
+                keys.push_str(k);
+            }
             return Err(js_error(Error::option(
                 "options",
                 format!("{{ {key}: … }}"),
-                format!("only the keys {}", allowed.join(", ")),
+                format!("only the keys {keys}"),
             )));
         }
     }
@@ -253,13 +235,15 @@ pub(super) fn layout_arg(o: &Option<Object>) -> Result<LayoutArg, JsValue> {
     } else if let Some(name) = v.as_string() {
         Ok(LayoutArg { name: Some(name), widths: None })
     } else if let Some(a) = v.dyn_ref::<Array>() {
-        let widths = a
-            .iter()
-            .map(|w| match w.as_f64() {
-                Some(x) if x.fract() == 0.0 && (0.0..=64.0).contains(&x) => Ok(x as u32),
-                _ => Err(bad_option("layout", "block widths from 1 to 64, like [16, 16, 16, 16]", &v)),
-            })
-            .collect::<Result<_, _>>()?;
+        let mut widths = Vec::with_capacity(a.length() as usize);
+        for w in a.iter() {
+            match w.as_f64() {
+                Some(x) if x.fract() == 0.0 && (0.0..=64.0).contains(&x) => widths.push(x as u32),
+                _ => {
+                    return Err(bad_option("layout", "block widths from 1 to 64, like [16, 16, 16, 16]", &v))
+                }
+            }
+        }
         Ok(LayoutArg { name: None, widths: Some(widths) })
     } else {
         Err(bad_option("layout", LAYOUT, &v))

@@ -51,8 +51,7 @@ impl JsIndex {
     /// `{ verify, shingle, html, ...hasher options }`.
     pub fn dedup(&mut self, ids: JsValue, texts: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
         let docs = docs_from(&ids, &texts)?;
-        let allowed = convert::keys(&[&Options::NAMES, &DedupOptions::INTO_NAMES]);
-        let o = option_object(&options, &allowed, "{ verify: false }")?;
+        let o = option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
         let opts = dedup_options_from(&o)?;
         if let Ids::Unset(layout) = &self.0 {
             self.0 = Ids::Str(Index::new(layout.clone()));
@@ -72,8 +71,7 @@ impl JsIndex {
 // ---- ContentSeen ------------------------------------------------------------------------
 
 fn seen_config_from(options: &JsValue) -> Result<Option<SeenConfig>, JsValue> {
-    let allowed = convert::keys(&[&SeenConfig::NAMES, &Options::NAMES]);
-    let o = option_object(options, &allowed, "{ k: 3, html: true }")?;
+    let o = option_object(options, &[&SeenConfig::NAMES, &Options::NAMES], "{ k: 3, html: true }")?;
     if o.is_none() {
         return Ok(None);
     }
@@ -278,8 +276,7 @@ fn report_to_js(r: &DedupReport) -> JsValue {
 #[wasm_bindgen]
 pub fn dedup(ids: JsValue, texts: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let docs = docs_from(&ids, &texts)?;
-    let allowed = convert::keys(&[&Options::NAMES, &DedupOptions::NAMES]);
-    let o = option_object(&options, &allowed, "{ k: 10, verify: 0.8 }")?;
+    let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
     let opts = dedup_options_from(&o)?;
     let report = crate::dedup::dedup(&docs, &opts).map_err(js_error)?;
     Ok(report_to_js(&report))

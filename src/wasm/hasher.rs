@@ -5,7 +5,7 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{self, bad_argument, big, hasher_keys, option_object, options_from, options_to_js, set};
+use super::convert::{self, bad_argument, big, option_object, options_from, options_to_js, set, HASHER_KEYS};
 use super::js_error;
 use crate::fingerprint::{self, BitFeature};
 use crate::shims_pending_merge::parse_bits; // shim: fingerprint::parse_bits -> Result (helper A)
@@ -27,7 +27,7 @@ impl JsSimHasher {
     /// `new SimHasher({ ngram: 6, mode: "chars", weighting: "sublinear", punctuation: "collapse" })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsSimHasher, JsValue> {
-        let o = option_object(&options, &hasher_keys(), "{ ngram: 6, weighting: \"sublinear\" }")?;
+        let o = option_object(&options, &HASHER_KEYS, "{ ngram: 6, weighting: \"sublinear\" }")?;
         let mut h = fingerprint::SimHasher::new(options_from(&o)?).map_err(js_error)?;
         h.set_html(convert::opt_bool(&o, convert::HTML)?.unwrap_or(false)).map_err(js_error)?;
         Ok(JsSimHasher(h))

@@ -14,9 +14,7 @@ use crate::shims_pending_merge::LayoutShim; // shim: Layout::OPTION_NAMES (helpe
 
 /// The option names of `new SimHashIndex`: `k`, the layout's, and `ids` (which id kind:
 /// a JS concept, so a binding one).
-fn option_names() -> Vec<&'static str> {
-    convert::keys(&[&["k"], &<Layout as LayoutShim>::OPTION_NAMES, &["ids"]])
-}
+const OPTION_NAMES: [&[&str]; 3] = [&["k"], &<Layout as LayoutShim>::OPTION_NAMES, &["ids"]];
 
 /// The two id kinds the core index takes; which one is fixed by the `ids` option, or by
 /// the first id inserted.
@@ -78,40 +76,58 @@ impl IdJs for String {
 }
 
 pub(super) fn matches_to_js<I: IndexId + IdJs>(ms: &[Match<I>]) -> JsValue {
-    ms.iter()
-        .map(|m| {
-            let o = Object::new();
-            set(&o, "id", m.id.to_js());
-            set(&o, "distance", m.distance);
-            JsValue::from(o)
-        })
-        .collect::<Array>()
-        .into()
+    let out = Array::new_with_length(ms.len() as u32);
+    for (i, m) in ms.iter().enumerate() {
+        let o = Object::new();
+        set(&o, "id", m.id.to_js());
+        set(&o, "distance", m.distance);
+        out.set(i as u32, o.into());
+    }
+    out.into()
 }
 
 fn pairs_to_js<I: IndexId + IdJs>(ps: &[Pair<I>]) -> JsValue {
-    ps.iter()
-        .map(|p| {
-            let o = Object::new();
-            set(&o, "a", p.a.to_js());
-            set(&o, "b", p.b.to_js());
-            set(&o, "distance", p.distance);
-            JsValue::from(o)
-        })
-        .collect::<Array>()
-        .into()
+    let out = Array::new_with_length(ps.len() as u32);
+    for (i, p) in ps.iter().enumerate() {
+        let o = Object::new();
+        set(&o, "a", p.a.to_js());
+        set(&o, "b", p.b.to_js());
+        set(&o, "distance", p.distance);
+        out.set(i as u32, o.into());
+    }
+    out.into()
+}
+
+fn ids_to_js<I: IndexId + IdJs>(ids: &[I]) -> Array {
+    let out = Array::new_with_length(ids.len() as u32);
+    for (i, id) in ids.iter().enumerate() {
+        out.set(i as u32, id.to_js());
+    }
+    out
 }
 
 fn flat_to_js<I: IndexId + IdJs>(f: &FlatMatches<I>) -> JsValue {
     let o = Object::new();
     set(&o, "queries", Uint32Array::from(&f.queries[..]));
-    set(&o, "ids", f.ids.iter().map(IdJs::to_js).collect::<Array>());
+    set(&o, "ids", ids_to_js(&f.ids));
     set(&o, "distances", Uint32Array::from(&f.distances[..]));
     o.into()
 }
 
 fn clusters_to_js<I: IndexId + IdJs>(cs: &[Vec<I>]) -> JsValue {
-    cs.iter().map(|c| JsValue::from(c.iter().map(IdJs::to_js).collect::<Array>())).collect::<Array>().into()
+    let out = Array::new_with_length(cs.len() as u32);
+    for (i, c) in cs.iter().enumerate() {
+        out.set(i as u32, ids_to_js(c).into());
+    }
+    out.into()
+}
+
+fn ids_from_js<I: IdJs>(ids: &[JsValue]) -> Result<Vec<I>, JsValue> {
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        out.push(I::from_js(id)?);
+    }
+    Ok(out)
 }
 
 /// The multi-table near-duplicate index (Manku et al.): every stored fingerprint within
@@ -124,7 +140,7 @@ impl JsIndex {
     /// `new SimHashIndex({ k: 3, layout: "default" | "auto" | "probe" | [16, 16, 16, 16], expectedSize, memoryBudget, ids: "number" | "string" })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsIndex, JsValue> {
-        let o = option_object(&options, &option_names(), "{ k: 3, layout: \"default\" }")?;
+        let o = option_object(&options, &OPTION_NAMES, "{ k: 3, layout: \"default\" }")?;
         let layout = layout_from(&o, opt_whole_option(&o, "k")?)?;
         Ok(JsIndex(match opt_string(&o, "ids")?.as_deref() {
             None => Ids::Unset(layout),
@@ -171,14 +187,8 @@ impl JsIndex {
         let Some(first) = ids.first() else { return Ok(()) };
         self.settle(first);
         match &mut self.0 {
-            Ids::Num(ix) => {
-                let ids: Vec<u64> = ids.iter().map(u64::from_js).collect::<Result<_, _>>()?;
-                ix.extend(ids.into_iter().zip(fingerprints)).map_err(js_error)
-            }
-            Ids::Str(ix) => {
-                let ids: Vec<String> = ids.iter().map(String::from_js).collect::<Result<_, _>>()?;
-                ix.extend(ids.into_iter().zip(fingerprints)).map_err(js_error)
-            }
+            Ids::Num(ix) => ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints)).map_err(js_error),
+            Ids::Str(ix) => ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints)).map_err(js_error),
             Ids::Unset(_) => Ok(()),
         }
     }

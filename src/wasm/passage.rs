@@ -10,9 +10,9 @@ use crate::fingerprint::Options;
 use crate::passage::{Passage, PassageChecker, PassageNames, PassageOptions, Span};
 
 fn passage_options_from(value: &JsValue) -> Result<PassageOptions, JsValue> {
-    let o = option_object(value, &PassageOptions::NAMES, "{ split: \"paragraphs\", k: 3 }")?;
+    let o = option_object(value, &[&PassageOptions::NAMES], "{ split: \"paragraphs\", k: 3 }")?;
     // Passages are spans of the text as given, so `html` is not among the hasher's keys.
-    let hasher = option_object(&field(&o, "hasher"), &Options::NAMES, "{ ngram: 6 }")?;
+    let hasher = option_object(&field(&o, "hasher"), &[&Options::NAMES], "{ ngram: 6 }")?;
     let split = opt_string(&o, "split")?;
     let names = PassageNames {
         split: split.as_deref(),
