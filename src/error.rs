@@ -23,17 +23,6 @@ pub enum Error {
         /// What is allowed instead.
         expected: String,
     },
-    /// An argument of a call has the wrong type or is out of range (the JS bindings'
-    /// check of what a caller passed). Its [`code`](Error::code) is `"InvalidOption"`,
-    /// like a bad option's: both are values the caller gave.
-    InvalidArgument {
-        /// The argument's name as the API documents it, e.g. `"fingerprint"`.
-        argument: &'static str,
-        /// The value that was given, printed.
-        value: String,
-        /// What is allowed instead.
-        expected: String,
-    },
     /// The text has no features at all after normalisation (empty, or only
     /// whitespace / dropped punctuation).
     EmptyText,
@@ -131,9 +120,6 @@ impl fmt::Display for Error {
             Error::InvalidOption { option, value, expected } => {
                 write!(f, "invalid option `{option}` = {value}: expected {expected}")
             }
-            Error::InvalidArgument { argument, value, expected } => {
-                write!(f, "invalid argument `{argument}` = {value}: expected {expected}")
-            }
             Error::EmptyText => f.write_str(
                 "the text has no features after normalisation (it is empty, or only whitespace \
                  or dropped punctuation); skip it, or keep punctuation with `punctuation: \"keep\"`",
@@ -198,7 +184,7 @@ impl Error {
     /// The JS bindings use it as the `code` of the thrown `Error`.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::InvalidOption { .. } | Error::InvalidArgument { .. } => "InvalidOption",
+            Error::InvalidOption { .. } => "InvalidOption",
             Error::EmptyText => "EmptyText",
             Error::TextTooShort { .. } => "TextTooShort",
             Error::InvalidUtf8 { .. } => "InvalidUtf8",
@@ -224,17 +210,11 @@ impl Error {
         Error::InvalidOption { option, value: value.to_string(), expected: expected.into() }
     }
 
-    /// The error for an argument of the wrong type or out of range.
-    pub fn argument(argument: &'static str, value: impl Into<String>, expected: impl Into<String>) -> Error {
-        Error::InvalidArgument { argument, value: value.into(), expected: expected.into() }
-    }
-
-    /// The same error, for the feature at position `index` of the caller's list (errors
-    /// about one feature's bits or weight, made without knowing its position).
+    /// The same error, for the feature at position `index` of the caller's list (an
+    /// [`Error::InvalidBits`] made without knowing its position).
     pub fn at_feature(self, index: usize) -> Error {
         match self {
             Error::InvalidBits { reason, .. } => Error::InvalidBits { index, reason },
-            Error::InvalidWeight { weight, .. } => Error::InvalidWeight { index, weight },
             e => e,
         }
     }

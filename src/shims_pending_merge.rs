@@ -44,14 +44,8 @@ pub trait LayoutShim: Sized {
     ) -> Result<Self>;
 }
 
-fn expected_size(x: Option<f64>) -> Result<usize> {
-    match x {
-        None => Ok(DEFAULT_EXPECTED_SIZE as usize),
-        Some(x) if x.is_finite() && x >= 0.0 => Ok(x as usize),
-        Some(x) => {
-            Err(Error::option("expectedSize", crate::error::number(x), "a number of entries, 0 or more"))
-        }
-    }
+fn expected_size(x: Option<f64>) -> usize {
+    x.unwrap_or(DEFAULT_EXPECTED_SIZE) as usize
 }
 
 impl LayoutShim for Layout {
@@ -60,7 +54,7 @@ impl LayoutShim for Layout {
         match name.unwrap_or("default") {
             "default" => Layout::default_for_k(k),
             "probe" => Layout::probe(k),
-            "auto" => Layout::auto(expected_size(expected)?, k, None),
+            "auto" => Layout::auto(expected_size(expected), k, None),
             other => Err(Error::option(
                 "layout",
                 crate::error::quoted(other),
@@ -76,18 +70,12 @@ impl LayoutShim for Layout {
         expected: Option<f64>,
         memory_budget: Option<f64>,
     ) -> Result<Layout> {
-        if let Some(k) = k.filter(|&k| k > 63) {
-            return Err(Error::option("k", k, "an integer from 0 to 63"));
-        }
         if let Some(w) = widths {
             return Layout::new(k.unwrap_or(DEFAULT_K), w);
         }
         match (name, memory_budget) {
-            (Some("auto"), Some(b)) if b.is_finite() && b >= 0.0 => {
-                Layout::auto(expected_size(expected)?, k.unwrap_or(DEFAULT_K), Some(b as usize))
-            }
             (Some("auto"), Some(b)) => {
-                Err(Error::option("memoryBudget", crate::error::number(b), "a number of bytes, 0 or more"))
+                Layout::auto(expected_size(expected), k.unwrap_or(DEFAULT_K), Some(b as usize))
             }
             _ => Layout::from_name(name, k, expected),
         }

@@ -4,7 +4,7 @@
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{self, set};
+use super::convert::set;
 use super::js_error;
 use crate::shims_pending_merge::CompactSetShim as _; // shim: CompactSet::count_contained_within (helper B)
 use crate::snapshot::CompactSet;
@@ -12,9 +12,8 @@ use crate::snapshot::CompactSet;
 /// The Huffman code of the snapshot's h(n) symbols for a set of fingerprints, as the
 /// teaching slide prints it: `[{ symbol, count, code }]` (symbol 64 means "repeat").
 #[wasm_bindgen(js_name = huffmanTable)]
-pub fn huffman_table(fingerprints: JsValue) -> Result<JsValue, JsValue> {
-    let set_ =
-        CompactSet::from_unsorted(convert::fingerprints("fingerprints", &fingerprints)?).map_err(js_error)?;
+pub fn huffman_table(fingerprints: Vec<u64>) -> Result<JsValue, JsValue> {
+    let set_ = CompactSet::from_unsorted(fingerprints).map_err(js_error)?;
     let rows = set_.huffman_table().into_iter().map(|(symbol, count, code)| {
         let o = Object::new();
         set(&o, "symbol", symbol);
@@ -33,15 +32,14 @@ pub struct JsCompactSet(CompactSet);
 impl JsCompactSet {
     /// Compresses a set of fingerprints (any order; duplicates kept).
     #[wasm_bindgen(constructor)]
-    pub fn new(fingerprints: JsValue) -> Result<JsCompactSet, JsValue> {
-        let fps = convert::fingerprints("fingerprints", &fingerprints)?;
-        CompactSet::from_unsorted(fps).map(JsCompactSet).map_err(js_error)
+    pub fn new(fingerprints: Vec<u64>) -> Result<JsCompactSet, JsValue> {
+        CompactSet::from_unsorted(fingerprints).map(JsCompactSet).map_err(js_error)
     }
 
     /// Loads bytes made by `toBytes`.
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: JsValue) -> Result<JsCompactSet, JsValue> {
-        CompactSet::from_bytes(&convert::bytes("bytes", &bytes)?).map(JsCompactSet).map_err(js_error)
+    pub fn from_bytes(bytes: &[u8]) -> Result<JsCompactSet, JsValue> {
+        CompactSet::from_bytes(bytes).map(JsCompactSet).map_err(js_error)
     }
 
     /// The set as bytes (envelope: magic, version, CRC-32C).
@@ -64,15 +62,13 @@ impl JsCompactSet {
 
     /// `true` when some stored fingerprint is within `k` bits of `fingerprint`.
     #[wasm_bindgen(js_name = containsWithin)]
-    pub fn contains_within(&self, fingerprint: JsValue, k: JsValue) -> Result<bool, JsValue> {
-        let fp = convert::fingerprint("fingerprint", &fingerprint)?;
-        Ok(self.0.contains_within(fp, convert::whole("k", &k)?))
+    pub fn contains_within(&self, fingerprint: u64, k: u32) -> bool {
+        self.0.contains_within(fingerprint, k)
     }
 
     /// How many of `fingerprints` have a stored fingerprint within `k` bits (one crossing).
     #[wasm_bindgen(js_name = countContainedWithin)]
-    pub fn count_contained_within(&self, fingerprints: JsValue, k: JsValue) -> Result<f64, JsValue> {
-        let fps = convert::fingerprints("fingerprints", &fingerprints)?;
-        Ok(self.0.count_contained_within(&fps, convert::whole("k", &k)?) as f64)
+    pub fn count_contained_within(&self, fingerprints: &[u64], k: u32) -> f64 {
+        self.0.count_contained_within(fingerprints, k) as f64
     }
 }

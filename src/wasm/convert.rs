@@ -7,7 +7,7 @@
 //! `TypeError`s (`hamming(-1n, 0n)` was 64, `fingerprint(null)` a `TypeError`), and the
 //! package promises that every failure is a `SimHashError` naming what to fix.
 
-use js_sys::{Array, BigUint64Array, JsString, Object, Reflect, Uint8Array};
+use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -25,28 +25,17 @@ pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML]];
 
 // ---- errors -----------------------------------------------------------------------------
 
-/// An argument of the wrong type or range, as an `InvalidOption` error naming it.
+/// An argument or option of the wrong type or range, as an `InvalidOption` error naming it.
 pub(super) fn bad_argument(argument: &'static str, expected: &str, got: &JsValue) -> JsValue {
-    js_error(Error::argument(argument, describe(got), expected))
-}
-
-/// An option of the wrong type, as an `InvalidOption` error naming it.
-pub(super) fn bad_option(option: &'static str, expected: &str, got: &JsValue) -> JsValue {
-    js_error(Error::option(option, describe(got), expected))
+    js_error(Error::option(argument, describe(got), expected))
 }
 
 /// A JS value as a message shows it, as JS writes it: JSON (`"text"`, `7`, `null`,
-/// `[1,2]`, `{"a":1}`), a bigint with its `n` (`-1n`), or else its type (`undefined`,
-/// `function`, `symbol`); cut at 80 bytes. Never Rust's debug form.
+/// `[1,2]`, `{"a":1}`), or else its type (`bigint`, `undefined`, `function`, `symbol`);
+/// cut at 80 bytes. Never Rust's debug form.
 pub(super) fn describe(v: &JsValue) -> String {
-    let mut s = if v.is_bigint() {
-        format!("{}n", String::from(JsString::from(v.clone())))
-    } else {
-        match js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string()) {
-            Some(json) => json,
-            None => v.js_typeof().as_string().unwrap_or_default(),
-        }
-    };
+    let json = js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string());
+    let mut s = json.or_else(|| v.js_typeof().as_string()).unwrap_or_default();
     if s.len() > 80 {
         let mut end = 79;
         while !s.is_char_boundary(end) {
@@ -59,76 +48,6 @@ pub(super) fn describe(v: &JsValue) -> String {
 }
 
 // ---- arguments --------------------------------------------------------------------------
-
-const FINGERPRINT: &str = "a bigint from 0n to 2n ** 64n - 1n";
-const FINGERPRINTS: &str = "a BigUint64Array (or an array of bigints from 0n to 2n ** 64n - 1n)";
-
-/// A fingerprint: a bigint in 0 ..= 2^64 − 1, nothing else (no numbers, no wrapping).
-pub(super) fn fingerprint(argument: &'static str, v: &JsValue) -> Result<u64, JsValue> {
-    if !v.is_bigint() {
-        return Err(bad_argument(argument, FINGERPRINT, v));
-    }
-    u64::try_from(v.clone()).map_err(|_| bad_argument(argument, FINGERPRINT, v))
-}
-
-/// Fingerprints: a `BigUint64Array`, or an array of bigints each in range.
-pub(super) fn fingerprints(argument: &'static str, v: &JsValue) -> Result<Vec<u64>, JsValue> {
-    if let Some(a) = v.dyn_ref::<BigUint64Array>() {
-        return Ok(a.to_vec());
-    }
-    let Some(a) = v.dyn_ref::<Array>() else {
-        return Err(bad_argument(argument, FINGERPRINTS, v));
-    };
-    let mut out = Vec::with_capacity(a.length() as usize);
-    for x in a.iter() {
-        out.push(fingerprint(argument, &x).map_err(|_| bad_argument(argument, FINGERPRINTS, &x))?);
-    }
-    Ok(out)
-}
-
-/// A string.
-pub(super) fn string(argument: &'static str, v: &JsValue) -> Result<String, JsValue> {
-    v.as_string().ok_or_else(|| bad_argument(argument, "a string", v))
-}
-
-/// An array of strings.
-pub(super) fn strings(argument: &'static str, v: &JsValue) -> Result<Vec<String>, JsValue> {
-    const EXPECTED: &str = "an array of strings";
-    let a = v.dyn_ref::<Array>().ok_or_else(|| bad_argument(argument, EXPECTED, v))?;
-    let mut out = Vec::with_capacity(a.length() as usize);
-    for x in a.iter() {
-        out.push(x.as_string().ok_or_else(|| bad_argument(argument, EXPECTED, &x))?);
-    }
-    Ok(out)
-}
-
-/// An array (of anything; the caller converts the items).
-pub(super) fn array(argument: &'static str, expected: &str, v: &JsValue) -> Result<Vec<JsValue>, JsValue> {
-    Ok(v.dyn_ref::<Array>().ok_or_else(|| bad_argument(argument, expected, v))?.to_vec())
-}
-
-/// Bytes: a `Uint8Array` (a Node `Buffer` is one).
-pub(super) fn bytes(argument: &'static str, v: &JsValue) -> Result<Vec<u8>, JsValue> {
-    v.dyn_ref::<Uint8Array>().map(Uint8Array::to_vec).ok_or_else(|| bad_argument(argument, "a Uint8Array", v))
-}
-
-/// A whole number from 0 to 2^32 − 1 (a count, a `k`, a position). The core checks the
-/// range that the number means.
-pub(super) fn whole(argument: &'static str, v: &JsValue) -> Result<u32, JsValue> {
-    match v.as_f64() {
-        Some(x) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => Ok(x as u32),
-        _ => Err(bad_argument(argument, "a whole number, 0 or more", v)),
-    }
-}
-
-/// [`whole`], or `None` for `undefined`.
-pub(super) fn opt_whole(argument: &'static str, v: &JsValue) -> Result<Option<u32>, JsValue> {
-    if v.is_undefined() {
-        Ok(None)
-    } else {
-        whole(argument, v).map(Some)
-    }
-}
 
 // ---- option objects ---------------------------------------------------------------------
 
@@ -143,7 +62,7 @@ pub(super) fn option_object(
         return Ok(None);
     }
     if !value.is_object() || Array::is_array(value) {
-        return Err(bad_option("options", &format!("an object like {example}"), value));
+        return Err(bad_argument("options", &format!("an object like {example}"), value));
     }
     let obj: Object = value.clone().unchecked_into();
     for key in Object::keys(&obj).iter() {
@@ -178,7 +97,7 @@ pub(super) fn opt_string(o: &Option<Object>, key: &'static str) -> Result<Option
     if v.is_undefined() {
         return Ok(None);
     }
-    v.as_string().map(Some).ok_or_else(|| bad_option(key, "a string", &v))
+    v.as_string().map(Some).ok_or_else(|| bad_argument(key, "a string", &v))
 }
 
 pub(super) fn opt_number(o: &Option<Object>, key: &'static str) -> Result<Option<f64>, JsValue> {
@@ -186,7 +105,7 @@ pub(super) fn opt_number(o: &Option<Object>, key: &'static str) -> Result<Option
     if v.is_undefined() {
         return Ok(None);
     }
-    v.as_f64().map(Some).ok_or_else(|| bad_option(key, "a number", &v))
+    v.as_f64().map(Some).ok_or_else(|| bad_argument(key, "a number", &v))
 }
 
 pub(super) fn opt_bool(o: &Option<Object>, key: &'static str) -> Result<Option<bool>, JsValue> {
@@ -194,7 +113,7 @@ pub(super) fn opt_bool(o: &Option<Object>, key: &'static str) -> Result<Option<b
     if v.is_undefined() {
         return Ok(None);
     }
-    v.as_bool().map(Some).ok_or_else(|| bad_option(key, "true or false", &v))
+    v.as_bool().map(Some).ok_or_else(|| bad_argument(key, "true or false", &v))
 }
 
 /// A whole-number option (`k`), or `None`; the core checks its range.
@@ -202,7 +121,7 @@ pub(super) fn opt_whole_option(o: &Option<Object>, key: &'static str) -> Result<
     match opt_number(o, key)? {
         None => Ok(None),
         Some(x) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => Ok(Some(x as u32)),
-        Some(x) => Err(js_error(Error::option(key, crate::error::number(x), "a whole number, 0 or more"))),
+        Some(x) => Err(js_error(Error::option(key, crate::error::number(x), "a non-negative whole number"))),
     }
 }
 
@@ -240,13 +159,17 @@ pub(super) fn layout_arg(o: &Option<Object>) -> Result<LayoutArg, JsValue> {
             match w.as_f64() {
                 Some(x) if x.fract() == 0.0 && (0.0..=64.0).contains(&x) => widths.push(x as u32),
                 _ => {
-                    return Err(bad_option("layout", "block widths from 1 to 64, like [16, 16, 16, 16]", &v))
+                    return Err(bad_argument(
+                        "layout",
+                        "block widths from 1 to 64, like [16, 16, 16, 16]",
+                        &v,
+                    ))
                 }
             }
         }
         Ok(LayoutArg { name: None, widths: Some(widths) })
     } else {
-        Err(bad_option("layout", LAYOUT, &v))
+        Err(bad_argument("layout", LAYOUT, &v))
     }
 }
 

@@ -36,8 +36,7 @@ impl JsIndex {
 
     /// Loads a snapshot made by `toBytes`; damaged, truncated or foreign bytes throw.
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: JsValue) -> Result<JsIndex, JsValue> {
-        let bytes = convert::bytes("bytes", &bytes)?;
+    pub fn from_bytes(bytes: &[u8]) -> Result<JsIndex, JsValue> {
         let tag = peek_id_type(&bytes).map_err(js_error)?;
         Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
             Ids::Str(Index::from_bytes(&bytes).map_err(js_error)?)
@@ -49,15 +48,20 @@ impl JsIndex {
     /// `dedup` into this index (string ids): adds the documents whose id it does not hold
     /// yet, then returns the clusters of everything in it. Its layout decides `k`; options
     /// `{ verify, shingle, html, ...hasher options }`.
-    pub fn dedup(&mut self, ids: JsValue, texts: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-        let docs = docs_from(&ids, &texts)?;
+    pub fn dedup(
+        &mut self,
+        ids: Vec<String>,
+        texts: Vec<String>,
+        options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let docs = docs_from(ids, texts)?;
         let o = option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
         let opts = dedup_options_from(&o)?;
         if let Ids::Unset(layout) = &self.0 {
             self.0 = Ids::Str(Index::new(layout.clone()));
         }
         let Ids::Str(index) = &mut self.0 else {
-            return Err(js_error(Error::argument(
+            return Err(js_error(Error::option(
                 "this",
                 "an index of number ids",
                 "an index of string ids: dedup takes string ids",
@@ -108,34 +112,30 @@ impl JsContentSeen {
     }
 
     /// `{ duplicate, matches: [{ id, distance }], fingerprint, cluster, count }`.
-    pub fn check(&mut self, url: JsValue, text: JsValue) -> Result<JsValue, JsValue> {
-        let url = convert::string("url", &url)?;
-        let text = convert::string("htmlOrText", &text)?;
-        self.0.check(&url, &text).map(|c| check_to_js(&c)).map_err(js_error)
+    pub fn check(&mut self, url: &str, text: &str) -> Result<JsValue, JsValue> {
+        self.0.check(url, text).map(|c| check_to_js(&c)).map_err(js_error)
     }
 
     /// `check` for a fingerprint made elsewhere with the same settings.
     #[wasm_bindgen(js_name = checkFingerprint)]
-    pub fn check_fingerprint(&mut self, url: JsValue, fingerprint: JsValue) -> Result<JsValue, JsValue> {
-        let url = convert::string("url", &url)?;
-        let fp = convert::fingerprint("fingerprint", &fingerprint)?;
-        Ok(check_to_js(&self.0.check_fingerprint(&url, fp)))
+    pub fn check_fingerprint(&mut self, url: &str, fingerprint: u64) -> JsValue {
+        check_to_js(&self.0.check_fingerprint(url, fingerprint))
     }
 
     /// The fingerprint with this test's settings, nothing stored.
-    pub fn fingerprint(&mut self, text: JsValue) -> Result<u64, JsValue> {
-        self.0.fingerprint(&convert::string("htmlOrText", &text)?).map_err(js_error)
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
+        self.0.fingerprint(text).map_err(js_error)
     }
 
     /// How many times the content of `url` was seen, or `undefined` for an unknown URL.
-    pub fn count(&self, url: JsValue) -> Result<Option<f64>, JsValue> {
-        Ok(self.0.count(&convert::string("url", &url)?).map(|n| n as f64))
+    pub fn count(&self, url: &str) -> Option<f64> {
+        self.0.count(url).map(|n| n as f64)
     }
 
     /// The stored page `url` is counted under, or `undefined`.
     #[wasm_bindgen(js_name = clusterOf)]
-    pub fn cluster_of(&self, url: JsValue) -> Result<Option<String>, JsValue> {
-        Ok(self.0.cluster_of(&convert::string("url", &url)?).map(str::to_owned))
+    pub fn cluster_of(&self, url: &str) -> Option<String> {
+        self.0.cluster_of(url).map(str::to_owned)
     }
 
     /// `[{ id, fingerprint, count, duplicates: [url] }]`, most seen first.
@@ -182,23 +182,20 @@ impl JsContentSeen {
 
     /// Loads a snapshot; with `options`, one made with other settings throws `SchemeMismatch`.
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: JsValue, options: JsValue) -> Result<JsContentSeen, JsValue> {
-        let bytes = convert::bytes("bytes", &bytes)?;
+    pub fn from_bytes(bytes: &[u8], options: JsValue) -> Result<JsContentSeen, JsValue> {
         let expected = seen_config_from(&options)?;
-        ContentSeen::from_bytes(&bytes, expected.as_ref()).map(JsContentSeen).map_err(js_error)
+        ContentSeen::from_bytes(bytes, expected.as_ref()).map(JsContentSeen).map_err(js_error)
     }
 }
 
 // ---- dedup ------------------------------------------------------------------------------
 
 /// `(id, text)` pairs from two parallel arrays of strings.
-fn docs_from(ids: &JsValue, texts: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
-    let ids = convert::strings("ids", ids)?;
-    let texts = convert::strings("texts", texts)?;
+fn docs_from(ids: Vec<String>, texts: Vec<String>) -> Result<Vec<(String, String)>, JsValue> {
     if ids.len() != texts.len() {
-        return Err(js_error(Error::argument(
+        return Err(js_error(Error::option(
             "ids",
-            format!("{} ids", ids.len()),
+            ids.len(),
             format!("as many ids as texts ({})", texts.len()),
         )));
     }
@@ -215,7 +212,7 @@ fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsValue> {
     } else if let Some(t) = v.as_f64() {
         Some(Verify::Threshold(t))
     } else {
-        return Err(convert::bad_option("verify", "a Jaccard threshold from 0 to 1, or false", &v));
+        return Err(convert::bad_argument("verify", "a Jaccard threshold from 0 to 1, or false", &v));
     };
     let layout = convert::layout_arg(o)?;
     let names = DedupNames {
@@ -274,8 +271,8 @@ fn report_to_js(r: &DedupReport) -> JsValue {
 /// `{ clusters, pairs: [{ a, b, distance, jaccard }], fingerprinted: string[],
 /// fingerprints: BigUint64Array, skipped: [{ id, error }], alreadyIndexed: [], layout }`.
 #[wasm_bindgen]
-pub fn dedup(ids: JsValue, texts: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let docs = docs_from(&ids, &texts)?;
+pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
+    let docs = docs_from(ids, texts)?;
     let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
     let opts = dedup_options_from(&o)?;
     let report = crate::dedup::dedup(&docs, &opts).map_err(js_error)?;

@@ -14,16 +14,14 @@ use crate::shims_pending_merge::{DEFAULT_EXPECTED_SIZE, DEFAULT_K}; // shim: the
 fn dedup_to_js(d: &DedupOptions) -> Object {
     let o = Object::new();
     set(&o, "k", d.k);
-    // `layout: None` is "auto": picked for the collection's size.
-    set(&o, "layout", d.layout.as_ref().map_or("auto".to_owned(), |l| l.to_string()));
     set(&o, "verify", d.verify.map_or(JsValue::FALSE, JsValue::from_f64));
-    set(&o, "shingle", d.shingle as u32);
-    set(&o, "html", d.html);
     o
 }
 
-/// The defaults of every option: `{ hasher, index, contentSeen, dedup, dedupFingerprintsOnly,
-/// passage }`, each in the shape of its option object.
+/// The defaults of every option, each in the shape of its option object: `{ hasher,
+/// index: { k, layout, expectedSize }, contentSeen: { k, layout }, dedup: { k, verify,
+/// layout, shingle }, dedupFingerprintsOnly: { k, verify }, passage: { split, window,
+/// step, k, minChars } }`.
 #[wasm_bindgen]
 pub fn defaults() -> JsValue {
     let out = Object::new();
@@ -40,10 +38,13 @@ pub fn defaults() -> JsValue {
     let content_seen = Object::new();
     set(&content_seen, "k", seen.k);
     set(&content_seen, "layout", "default");
-    set(&content_seen, "html", seen.html);
     set(&out, "contentSeen", content_seen);
 
-    set(&out, "dedup", dedup_to_js(&DedupOptions::default()));
+    let dedup = dedup_to_js(&DedupOptions::default());
+    // `layout: None` is "auto": picked for the collection's size.
+    set(&dedup, "layout", "auto");
+    set(&dedup, "shingle", DedupOptions::default().shingle as u32);
+    set(&out, "dedup", dedup);
     set(&out, "dedupFingerprintsOnly", dedup_to_js(&DedupOptions::fingerprints_only()));
 
     let p = PassageOptions::default();

@@ -1,6 +1,7 @@
 //! What a build without the Cargo features `html` and `crawler` (the npm package's default
 //! browser build, kept under 150 kB gzip) has instead: the same names, throwing a
-//! `FeatureDisabled` error that says where the real ones are.
+//! `FeatureDisabled` error that says where the real ones are. Their arguments are
+//! `JsValue`s, unread: no code to decode strings or bytes that are never used.
 
 use wasm_bindgen::prelude::*;
 

@@ -14,8 +14,8 @@ use crate::shims_pending_merge::parse_bits; // shim: fingerprint::parse_bits -> 
 /// templates dropped, entities decoded, block elements as line breaks.
 #[cfg(feature = "html")]
 #[wasm_bindgen(js_name = htmlToText)]
-pub fn html_to_text(html: JsValue) -> Result<String, JsValue> {
-    Ok(crate::html::html_to_text(&convert::string("html", &html)?))
+pub fn html_to_text(html: &str) -> String {
+    crate::html::html_to_text(html)
 }
 
 /// Computes SimHash fingerprints with fixed options.
@@ -39,26 +39,25 @@ impl JsSimHasher {
     }
 
     /// The fingerprint of a string.
-    pub fn fingerprint(&mut self, text: JsValue) -> Result<u64, JsValue> {
-        self.0.fingerprint(&convert::string("text", &text)?).map_err(js_error)
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
+        self.0.fingerprint(text).map_err(js_error)
     }
 
     /// The fingerprint of raw UTF-8 bytes; invalid UTF-8 throws.
     #[wasm_bindgen(js_name = fingerprintBytes)]
-    pub fn fingerprint_bytes(&mut self, bytes: JsValue) -> Result<u64, JsValue> {
-        self.0.fingerprint_bytes(&convert::bytes("bytes", &bytes)?).map_err(js_error)
+    pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64, JsValue> {
+        self.0.fingerprint_bytes(bytes).map_err(js_error)
     }
 
     /// Fingerprints of an array of strings, crossing into wasm once.
     #[wasm_bindgen(js_name = fingerprintBatch)]
-    pub fn fingerprint_batch(&mut self, texts: JsValue) -> Result<Vec<u64>, JsValue> {
-        let texts = convert::strings("texts", &texts)?;
+    pub fn fingerprint_batch(&mut self, texts: Vec<String>) -> Result<Vec<u64>, JsValue> {
         self.0.fingerprint_batch(texts.iter().map(String::as_str)).map_err(js_error)
     }
 
     /// Every step of the fingerprint: `{ normalized, tokens, sums, fingerprint }`.
-    pub fn explain(&mut self, text: JsValue) -> Result<JsValue, JsValue> {
-        let e = self.0.explain(&convert::string("text", &text)?).map_err(js_error)?;
+    pub fn explain(&mut self, text: &str) -> Result<JsValue, JsValue> {
+        let e = self.0.explain(text).map_err(js_error)?;
         let tokens = Array::new_with_length(e.tokens.len() as u32);
         for (i, t) in e.tokens.iter().enumerate() {
             let o = Object::new();
@@ -84,8 +83,12 @@ impl JsSimHasher {
 #[wasm_bindgen(js_name = fromFeatures)]
 pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
     const EXPECTED: &str = "an array of [string, number] pairs";
-    let mut list: Vec<(String, f64)> = Vec::new();
-    for item in convert::array("features", EXPECTED, &features)? {
+    if !Array::is_array(&features) {
+        return Err(bad_argument("features", EXPECTED, &features));
+    }
+    let arr: Array = features.unchecked_into();
+    let mut list: Vec<(String, f64)> = Vec::with_capacity(arr.length() as usize);
+    for item in arr.iter() {
         let pair = item.dyn_ref::<Array>().filter(|p| p.length() == 2);
         let parsed = pair.and_then(|p| Some((p.get(0).as_string()?, p.get(1).as_f64()?)));
         list.push(parsed.ok_or_else(|| bad_argument("features", EXPECTED, &item))?);
@@ -98,18 +101,21 @@ pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
 #[wasm_bindgen(js_name = simhashBits)]
 pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
     const EXPECTED: &str = "an array like [{ bits: \"1010\", weight: 1 }]";
-    let items = convert::array("features", EXPECTED, &features)?;
-    let mut parsed = Vec::with_capacity(items.len());
-    for (index, item) in items.iter().enumerate() {
+    if !Array::is_array(&features) {
+        return Err(bad_argument("features", EXPECTED, &features));
+    }
+    let arr: Array = features.unchecked_into();
+    let mut parsed = Vec::with_capacity(arr.length() as usize);
+    for (index, item) in arr.iter().enumerate() {
         let get = |k: &str| {
             if item.is_object() {
-                Reflect::get(item, &JsValue::from(k)).unwrap_or(JsValue::UNDEFINED)
+                Reflect::get(&item, &JsValue::from(k)).unwrap_or(JsValue::UNDEFINED)
             } else {
                 JsValue::UNDEFINED
             }
         };
         let (Some(bits), Some(weight)) = (get("bits").as_string(), get("weight").as_f64()) else {
-            return Err(bad_argument("features", EXPECTED, item));
+            return Err(bad_argument("features", EXPECTED, &item));
         };
         let bits = parse_bits(&bits).map_err(|e| js_error(e.at_feature(index)))?;
         parsed.push(BitFeature { bits, weight });
@@ -123,26 +129,26 @@ pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
 
 /// Number of differing bits.
 #[wasm_bindgen]
-pub fn hamming(a: JsValue, b: JsValue) -> Result<u32, JsValue> {
-    Ok(crate::hamming(convert::fingerprint("a", &a)?, convert::fingerprint("b", &b)?))
+pub fn hamming(a: u64, b: u64) -> u32 {
+    crate::hamming(a, b)
 }
 
 /// `1 - hamming(a, b) / 64`.
 #[wasm_bindgen]
-pub fn similarity(a: JsValue, b: JsValue) -> Result<f64, JsValue> {
-    Ok(crate::similarity(convert::fingerprint("a", &a)?, convert::fingerprint("b", &b)?))
+pub fn similarity(a: u64, b: u64) -> f64 {
+    crate::similarity(a, b)
 }
 
 /// A fingerprint as 16 lower-case hex digits.
 #[wasm_bindgen(js_name = toHex)]
-pub fn to_hex(fingerprint: JsValue) -> Result<String, JsValue> {
-    Ok(crate::hash::to_hex(convert::fingerprint("fingerprint", &fingerprint)?))
+pub fn to_hex(fingerprint: u64) -> String {
+    crate::hash::to_hex(fingerprint)
 }
 
 /// Parses 16 (or fewer) hex digits, with or without `0x`.
 #[wasm_bindgen(js_name = fromHex)]
-pub fn from_hex(hex: JsValue) -> Result<u64, JsValue> {
-    crate::hash::from_hex(&convert::string("hex", &hex)?).map_err(js_error)
+pub fn from_hex(hex: &str) -> Result<u64, JsValue> {
+    crate::hash::from_hex(hex).map_err(js_error)
 }
 
 /// The version of the feature hash (part of every fingerprint scheme).

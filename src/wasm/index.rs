@@ -162,8 +162,7 @@ impl JsIndex {
     }
 
     /// Adds one entry. An id already present throws (`DuplicateId`): remove it first.
-    pub fn insert(&mut self, id: JsValue, fingerprint: JsValue) -> Result<(), JsValue> {
-        let fp = convert::fingerprint("fingerprint", &fingerprint)?;
+    pub fn insert(&mut self, id: JsValue, fp: u64) -> Result<(), JsValue> {
         self.settle(&id);
         match &mut self.0 {
             Ids::Num(ix) => ix.insert(u64::from_js(&id)?, fp).map_err(js_error),
@@ -174,13 +173,11 @@ impl JsIndex {
 
     /// Adds many entries at once (sorted once): `ids[i]` gets `fingerprints[i]`.
     #[wasm_bindgen(js_name = insertBatch)]
-    pub fn insert_batch(&mut self, ids: JsValue, fingerprints: JsValue) -> Result<(), JsValue> {
-        let ids = convert::array("ids", "an array of ids", &ids)?;
-        let fingerprints = convert::fingerprints("fingerprints", &fingerprints)?;
+    pub fn insert_batch(&mut self, ids: Vec<JsValue>, fingerprints: Vec<u64>) -> Result<(), JsValue> {
         if ids.len() != fingerprints.len() {
-            return Err(js_error(Error::argument(
+            return Err(js_error(Error::option(
                 "ids",
-                format!("{} ids", ids.len()),
+                ids.len(),
                 format!("as many ids as fingerprints ({})", fingerprints.len()),
             )));
         }
@@ -196,20 +193,19 @@ impl JsIndex {
     /// Adds `fingerprints[i]` under the number id `firstId + i`, for every `i`: a bulk load
     /// of numbered documents with no id array to cross the boundary.
     #[wasm_bindgen(js_name = insertNumbered)]
-    pub fn insert_numbered(&mut self, first_id: JsValue, fingerprints: JsValue) -> Result<(), JsValue> {
-        let fingerprints = convert::fingerprints("fingerprints", &fingerprints)?;
-        let first = u64::from_js(&first_id)?;
-        u64::from_js(&JsValue::from_f64(first as f64 + fingerprints.len() as f64))?;
+    pub fn insert_numbered(&mut self, first_id: f64, fingerprints: &[u64]) -> Result<(), JsValue> {
+        let first = u64::from_js(&JsValue::from_f64(first_id))?;
+        u64::from_js(&JsValue::from_f64(first_id + fingerprints.len() as f64))?;
         if let Ids::Unset(layout) = &self.0 {
             self.0 = Ids::Num(Index::new(layout.clone()));
         }
         match &mut self.0 {
-            Ids::Num(ix) => ix.extend((first..).zip(fingerprints)).map_err(js_error),
-            _ => Err(convert::bad_argument(
+            Ids::Num(ix) => ix.extend((first..).zip(fingerprints.iter().copied())).map_err(js_error),
+            _ => Err(js_error(Error::option(
                 "firstId",
+                crate::error::number(first_id),
                 "a string id, since this index holds string ids (insertNumbered is for number ids)",
-                &first_id,
-            )),
+            ))),
         }
     }
 
@@ -233,9 +229,7 @@ impl JsIndex {
 
     /// Every stored entry within `k` bits (the layout's k, or a smaller one), as
     /// `[{ id, distance }]` sorted by distance, then id.
-    pub fn query(&self, fingerprint: JsValue, k: JsValue) -> Result<JsValue, JsValue> {
-        let fp = convert::fingerprint("fingerprint", &fingerprint)?;
-        let k = convert::opt_whole("k", &k)?;
+    pub fn query(&self, fp: u64, k: Option<u32>) -> Result<JsValue, JsValue> {
         with_index!(self, ix => match k {
             None => Ok(matches_to_js(&ix.query(fp))),
             Some(k) => Ok(matches_to_js(&ix.query_within(fp, k).map_err(js_error)?)),
@@ -244,27 +238,20 @@ impl JsIndex {
 
     /// One result array per query fingerprint.
     #[wasm_bindgen(js_name = queryBatch)]
-    pub fn query_batch(&self, fingerprints: JsValue) -> Result<JsValue, JsValue> {
-        let fps = convert::fingerprints("fingerprints", &fingerprints)?;
-        Ok(
-            with_index!(self, ix => ix.query_batch(&fps).iter().map(|m| matches_to_js(m)).collect::<Array>().into(),
-            unset => fps.iter().map(|_| JsValue::from(Array::new())).collect::<Array>().into()),
-        )
+    pub fn query_batch(&self, fps: Vec<u64>) -> JsValue {
+        with_index!(self, ix => ix.query_batch(&fps).iter().map(|m| matches_to_js(m)).collect::<Array>().into(),
+            unset => fps.iter().map(|_| JsValue::from(Array::new())).collect::<Array>().into())
     }
 
     /// All matches of a batch as parallel arrays `{ queries: Uint32Array, ids, distances: Uint32Array }`.
     #[wasm_bindgen(js_name = queryBatchFlat)]
-    pub fn query_batch_flat(&self, fingerprints: JsValue) -> Result<JsValue, JsValue> {
-        let fps = convert::fingerprints("fingerprints", &fingerprints)?;
-        Ok(
-            with_index!(self, ix => flat_to_js(&ix.query_batch_flat(&fps)), unset => flat_to_js::<u64>(&FlatMatches::default())),
-        )
+    pub fn query_batch_flat(&self, fps: Vec<u64>) -> JsValue {
+        with_index!(self, ix => flat_to_js(&ix.query_batch_flat(&fps)), unset => flat_to_js::<u64>(&FlatMatches::default()))
     }
 
     /// Reports the matches of `fingerprint`, then inserts it under `id` (one call).
     #[wasm_bindgen(js_name = queryAndInsert)]
-    pub fn query_and_insert(&mut self, id: JsValue, fingerprint: JsValue) -> Result<JsValue, JsValue> {
-        let fp = convert::fingerprint("fingerprint", &fingerprint)?;
+    pub fn query_and_insert(&mut self, id: JsValue, fp: u64) -> Result<JsValue, JsValue> {
         self.settle(&id);
         match &mut self.0 {
             Ids::Num(ix) => {

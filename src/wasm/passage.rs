@@ -4,7 +4,7 @@
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{self, big, field, opt_number, opt_string, option_object, options_from, set};
+use super::convert::{big, field, opt_number, opt_string, option_object, options_from, set};
 use super::js_error;
 use crate::fingerprint::Options;
 use crate::passage::{Passage, PassageChecker, PassageNames, PassageOptions, Span};
@@ -66,8 +66,8 @@ impl JsPassageChecker {
 
     /// Adds a reference text; returns its number (0, 1, …).
     #[wasm_bindgen(js_name = addReference)]
-    pub fn add_reference(&mut self, text: JsValue) -> Result<u32, JsValue> {
-        self.0.add_reference(&convert::string("text", &text)?).map(|d| d as u32).map_err(js_error)
+    pub fn add_reference(&mut self, text: &str) -> Result<u32, JsValue> {
+        self.0.add_reference(text).map(|d| d as u32).map_err(js_error)
     }
 
     /// Number of references added.
@@ -77,21 +77,21 @@ impl JsPassageChecker {
     }
 
     /// The passages of reference `doc`: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
-    pub fn passages(&self, doc: JsValue) -> Result<JsValue, JsValue> {
-        Ok(passages_to_js(self.0.passages(convert::whole("doc", &doc)? as usize)))
+    pub fn passages(&self, doc: u32) -> JsValue {
+        passages_to_js(self.0.passages(doc as usize))
     }
 
     /// Splits and fingerprints a text without adding it: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
     #[wasm_bindgen(js_name = passagesOf)]
-    pub fn passages_of(&mut self, text: JsValue) -> Result<JsValue, JsValue> {
-        Ok(passages_to_js(&self.0.passages_of(&convert::string("text", &text)?)))
+    pub fn passages_of(&mut self, text: &str) -> JsValue {
+        passages_to_js(&self.0.passages_of(text))
     }
 
     /// `{ fingerprint, passages, references: [{ doc, distance, similarity, coverage,
     /// matches: [{ submission, reference, distance, submissionSpan, referenceSpan }] }] }`,
     /// with the references that have a match.
-    pub fn check(&mut self, submission: JsValue) -> Result<JsValue, JsValue> {
-        let r = self.0.check(&convert::string("submission", &submission)?).map_err(js_error)?;
+    pub fn check(&mut self, submission: &str) -> Result<JsValue, JsValue> {
+        let r = self.0.check(submission).map_err(js_error)?;
         let out = Object::new();
         set(&out, "fingerprint", r.fingerprint.map_or(JsValue::UNDEFINED, big));
         set(&out, "passages", passages_to_js(&r.passages));
