@@ -383,10 +383,10 @@ export class PassageChecker {
 export interface Defaults {
   hasher: ResolvedHasherOptions;
   index: { k: number; layout: 'default'; expectedSize: number };
-  contentSeen: { k: number; layout: 'default'; html: boolean };
-  dedup: { k: number; layout: string; verify: number | false; shingle: number; html: boolean };
-  /** The CLI's `--load/--save` runs: fingerprints alone decide. */
-  dedupFingerprintsOnly: { k: number; layout: string; verify: number | false; shingle: number; html: boolean };
+  contentSeen: { k: number; layout: 'default' };
+  dedup: { k: number; verify: number | false; layout: 'auto'; shingle: number };
+  /** The CLI's `--load/--save` runs: fingerprints alone decide (the rest as `dedup`). */
+  dedupFingerprintsOnly: { k: number; verify: number | false };
   passage: { split: 'paragraphs' | 'sentences'; window: number; step: number; k: number; minChars: number };
 }
 

@@ -169,7 +169,7 @@ function dedup(o) {
       if (index.idKind === 'number') fail(`${o.load} holds number ids; the CLI stores file names and JSONL ids as strings`);
     } else {
       index = new SimHashIndex({
-        k: k ?? D.dedupFingerprintsOnly.k, layout: layout ?? D.dedupFingerprintsOnly.layout,
+        k: k ?? D.dedupFingerprintsOnly.k, layout: layout ?? D.dedup.layout,
         expectedSize: Math.max(docs.length, 1), ids: 'string',
       });
     }
