@@ -36,9 +36,9 @@ cp -R pkg-template/web/. pkg/full/   # the same browser entry, over the full bui
 # the browser entries.
 for dir in web full; do
   { echo "// Made by scripts/build.sh from args.cjs: the same checks, as an ES module."
-    echo "const module = { exports: {} };"
+    echo "const module = {};   // args.cjs's module.exports line assigns to it, unused here"
     cat pkg-template/args.cjs
-    echo "export const { guard, describe, SIGNATURES } = module.exports;"; } > "pkg/$dir/args.js"
+    echo "export { guard, describe, SIGNATURES };"; } > "pkg/$dir/args.js"
 done
 for dir in node:wasm-nodejs web:wasm-web full:wasm-full; do
   cp "target/${dir#*:}"/simhash_wasm{.js,_bg.wasm,.d.ts} "pkg/${dir%%:*}/"

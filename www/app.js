@@ -439,7 +439,7 @@ function renderResults(ms) {
   const withMatches = rows.filter((r) => r.matches.length).length;
   const nPass = rep.passages.filter((p) => p.fingerprint).length;
   $('#result-summary').innerHTML = `Submission: ${rep.passages.length} passages (${nPass} long enough to fingerprint). `
-    + `<b>${withMatches}</b> of ${rows.length} references share passages with it. Done in ${ms.toFixed(0)} ms.`;
+    + `<b>${withMatches}</b> of ${check.refs.length} references share passages with it. Done in ${ms.toFixed(0)} ms.`;
   const shown = rows.slice(0, 50);
   let html = '<tr><th>reference</th><th class="r">whole-text similarity</th><th class="r">matching passages</th><th class="r">share of submission</th><th></th></tr>';
   for (const r of shown) {
