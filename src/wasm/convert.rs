@@ -1,11 +1,7 @@
-//! Conversions between JS values and core types, and nothing else: arguments
-//! (fingerprints, strings, bytes, counts), option objects, and results. No serde: a
-//! smaller wasm, and exact control of the shapes.
-//!
-//! Every argument arrives as a `JsValue` and goes through one checked converter here:
-//! wasm-bindgen's own `u64`, `u32`, `&str` and slice parameters wrap or throw JS
-//! `TypeError`s (`hamming(-1n, 0n)` was 64, `fingerprint(null)` a `TypeError`), and the
-//! package promises that every failure is a `SimHashError` naming what to fix.
+//! Conversions between JS values and core types, and nothing else: option objects,
+//! `JsValue` arguments, and results. No serde: a smaller wasm, and exact control of the
+//! shapes. (Typed arguments, fingerprints, texts, bytes, are checked by the package's JS
+//! layer before they reach the glue: see `mod.rs`.)
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;

@@ -37,11 +37,11 @@ impl JsIndex {
     /// Loads a snapshot made by `toBytes`; damaged, truncated or foreign bytes throw.
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(bytes: &[u8]) -> Result<JsIndex, JsValue> {
-        let tag = peek_id_type(&bytes).map_err(js_error)?;
+        let tag = peek_id_type(bytes).map_err(js_error)?;
         Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
-            Ids::Str(Index::from_bytes(&bytes).map_err(js_error)?)
+            Ids::Str(Index::from_bytes(bytes).map_err(js_error)?)
         } else {
-            Ids::Num(Index::from_bytes(&bytes).map_err(js_error)?)
+            Ids::Num(Index::from_bytes(bytes).map_err(js_error)?)
         }))
     }
 

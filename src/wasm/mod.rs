@@ -3,11 +3,13 @@
 //! which never see a JS type.
 //!
 //! Conventions:
-//! - Every argument arrives as a `JsValue` and goes through one checked converter in
-//!   [`convert`]: fingerprints are `bigint` in 0 ..= 2^64 − 1 (batches `BigUint64Array`
-//!   or arrays of bigints), texts are strings, bytes are `Uint8Array`s, counts whole
-//!   numbers. Anything else throws, naming the argument, instead of wrapping or failing
-//!   inside wasm-bindgen's glue with a bare `TypeError`.
+//! - Fingerprints are `u64` (JS `bigint`; batches `BigUint64Array`), texts `&str`, bytes
+//!   `&[u8]`. wasm-bindgen's glue converts these without checking (a bigint out of range
+//!   wraps, `null` as a text is a bare `TypeError`), so the package's JS layer checks them
+//!   first, with one table (`pkg-template/args.cjs`), and throws the same `SimHashError`
+//!   the core would. Taking them as `JsValue`s here instead cost 5 kB of the browser
+//!   build's gzipped wasm, over its budget. Values the JS layer cannot judge (ids, option
+//!   objects, feature lists) arrive as `JsValue`s and are checked in [`convert`].
 //! - Option objects are camelCase; their keys are the core's lists (`Options::NAMES`,
 //!   `DedupOptions::NAMES`, `PassageOptions::NAMES`, ...), and an unknown key throws.
 //! - Every core [`Error`] becomes a thrown JS `Error` whose `name` is `"SimHashError"`,
@@ -21,7 +23,7 @@
 //! | file | what |
 //! | --- | --- |
 //! | `mod.rs` | the allocator, the error class hook, `js_error`, test and benchmark hooks |
-//! | `convert.rs` | arguments, option objects, results |
+//! | `convert.rs` | option objects, ids and other `JsValue` arguments, results |
 //! | `defaults.rs` | `defaults()`: every default, read from the core |
 //! | `hasher.rs` | `SimHasher`, `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText` |
 //! | `index.rs` | `SimHashIndex` |
