@@ -1,9 +1,11 @@
 'use strict';
 // Node entry (CommonJS): the --target nodejs build, which loads its .wasm synchronously,
-// plus the SimHashError class (registered with the wasm so it throws instances of it) and
-// the Node-only file helpers (saveIndex/loadIndex, saveSeen/loadSeen).
+// plus the SimHashError class (registered with the wasm so it throws instances of it), the
+// argument checks (args.cjs) and the Node-only file helpers (saveIndex/loadIndex,
+// saveSeen/loadSeen).
 const wasm = require('./node/simhash_wasm.js');
 const { SimHashError } = require('./errors.cjs');
+const { guard } = require('./args.cjs');
 const files = require('./files.cjs');
 
 wasm.__setErrorClass(SimHashError);
@@ -12,5 +14,6 @@ const api = {};
 for (const [name, value] of Object.entries(wasm)) {
   if (!name.startsWith('__') && name !== 'initSync' && name !== 'default') api[name] = value;
 }
+guard(api, SimHashError);
 Object.assign(api, { SimHashError }, files.bind(api));
 module.exports = api;

@@ -1,6 +1,9 @@
 // Type declarations of simhash-wasm (hand-written; the same API in Node and browsers).
 // Fingerprints are 64-bit unsigned integers as `bigint`; batches of them are
-// `BigUint64Array`. Every failure throws a `SimHashError`.
+// `BigUint64Array` (an array of bigints is accepted too). Every failure throws a
+// `SimHashError`: a fingerprint outside 0n ..= 2n ** 64n - 1n, a number where a bigint
+// belongs, or an argument of the wrong type is an `InvalidOption` naming the argument.
+// Every default documented below is `defaults()`'s (a test compares them).
 //
 // Builds. `simhash-wasm` in Node, and `simhash-wasm/full` everywhere, have everything.
 // `simhash-wasm` in browsers and bundlers is the small build (under 150 kB of gzipped
@@ -13,21 +16,22 @@ export type Fingerprint = bigint;
 
 /** Options of a SimHasher. Every field is optional; the defaults are shown. */
 export interface HasherOptions {
-  /** `"chars"` (default): n-grams of grapheme clusters; `"words"`: n-grams of Unicode words. */
+  /** `"chars"`: n-grams of grapheme clusters; `"words"`: n-grams of Unicode words (default "chars"). */
   mode?: 'chars' | 'words';
   /** Units per n-gram, an integer from 1 to 16 (default 6). */
   ngram?: number;
-  /** How occurrences become weights: `"binary"`, `"tf"` or `"sublinear"` (default, 1 + ln tf). */
+  /** How occurrences become weights: `"binary"`, `"tf"` or `"sublinear"` (default "sublinear": 1 + ln tf). */
   weighting?: 'binary' | 'tf' | 'sublinear';
-  /** Punctuation: `"keep"`, `"drop"`, or `"collapse"` (default: runs become one mark). */
+  /** Punctuation: `"keep"`, `"drop"`, or `"collapse"` (default "collapse": runs become one mark). */
   punctuation?: 'keep' | 'drop' | 'collapse';
   /** Unicode NFKC normalisation first (default true). */
   nfkc?: boolean;
   /** Lower-case first (default true). */
   lowercase?: boolean;
   /**
-   * Read every input as HTML and fingerprint its visible text (see `htmlToText`); default
-   * false. Not part of the fingerprint scheme: a page and its text get the same fingerprint.
+   * Read every input as HTML and fingerprint its visible text, see `htmlToText`
+   * (default false). Not part of the fingerprint scheme: a page and its text get the same
+   * fingerprint.
    * [full build]
    */
   html?: boolean;
@@ -126,7 +130,7 @@ export type LayoutOption = 'default' | 'auto' | 'probe' | number[];
 export interface IndexOptions {
   /** Matches differ in at most k bits, 0..63 (default 3). */
   k?: number;
-  /** Default: `"default"` (the paper's tables for k). */
+  /** The tables (default "default": k + 1 equal blocks, the most compact). */
   layout?: LayoutOption;
   /** For `layout: "auto"`: the expected number of entries (default 1e6). */
   expectedSize?: number;
@@ -167,7 +171,7 @@ export class SimHashIndex {
   remove(id: Id): Fingerprint;
   has(id: Id): boolean;
   get(id: Id): Fingerprint | undefined;
-  /** Matches within k (or a smaller `k`), nearest first. */
+  /** Matches within k (or a smaller `k`), nearest first. A fingerprint outside 0n ..= 2n ** 64n - 1n throws `InvalidOption`. */
   query(fingerprint: Fingerprint, k?: number): Match[];
   queryBatch(fingerprints: BigUint64Array): Match[][];
   /** All matches of a batch as parallel arrays. */
@@ -185,6 +189,16 @@ export class SimHashIndex {
   toBytes(): Uint8Array;
   /** Loads a snapshot; damaged or foreign bytes throw `Corrupt`. [full build] */
   static fromBytes(bytes: Uint8Array): SimHashIndex;
+  /**
+   * `dedup` into this index, for runs that keep it (`saveIndex`/`loadIndex`): adds the
+   * documents whose id it does not hold yet, then returns the clusters of everything in
+   * it. Its layout decides `k`. String ids only (an index without ids yet takes them).
+   * An index that records another fingerprint scheme throws `SchemeMismatch`. With
+   * `verify` (the default), every candidate needs its text: a pair with a document only
+   * in the index throws `InvalidOption`, so pass `verify: false` or all the texts.
+   * [full build]
+   */
+  dedup(ids: string[], texts: string[], options?: DedupIntoOptions): DedupResult;
   free(): void;
   [Symbol.dispose](): void;
 }
@@ -209,6 +223,7 @@ export function huffmanTable(fingerprints: BigUint64Array): Array<{ symbol: numb
 export interface ContentSeenOptions extends HasherOptions {
   /** Pages within k bits of a stored page are duplicates (default 3). */
   k?: number;
+  /** The index's tables (default "default"; when loading, the snapshot's). */
   layout?: LayoutOption;
   expectedSize?: number;
   memoryBudget?: number;
@@ -263,14 +278,18 @@ export class ContentSeen {
 }
 
 /** Options of `dedup`: the hasher options plus the search and its verification. */
-export interface DedupOptions extends HasherOptions {
-  /** Candidate pairs differ in at most k bits (default 10). */
+export interface DedupOptions extends DedupIntoOptions {
+  /** Candidate pairs differ in at most k bits, 0 to 63 (default 10). */
   k?: number;
-  /** Index layout (default `"auto"`: picked for the collection's size). */
+  /** Index layout (default "auto": picked for the collection's size). */
   layout?: LayoutOption;
-  /** Keep a pair only when the texts' shingle Jaccard is at least this (default 0.8); false keeps every pair within k. */
+}
+
+/** Options of `SimHashIndex.dedup`: those of `dedup` but `k` and `layout` (the index's). */
+export interface DedupIntoOptions extends HasherOptions {
+  /** Keep a pair only when the texts' shingle Jaccard is at least this, 0 to 1 (default 0.8); false keeps every pair within k; true is the default threshold. */
   verify?: number | boolean;
-  /** Words per shingle for the verification, 1 to 16 (default 4). */
+  /** Grapheme clusters per shingle for the verification, 1 to 16 (default 4); out of range throws `InvalidOption`. */
   shingle?: number;
 }
 
@@ -285,8 +304,14 @@ export interface DedupResult {
   fingerprints: BigUint64Array;
   /** Documents that could not be fingerprinted (empty, too short), with the reason. */
   skipped: Array<{ id: string; error: string }>;
+  /** `SimHashIndex.dedup` only: the given ids that were in the index already (not added again). */
+  alreadyIndexed: string[];
   /** The layout used. */
   layout: string;
+  /** The k used. */
+  k: number;
+  /** The verification threshold used, or false. */
+  verify: number | false;
 }
 
 /** Near-duplicate clusters of a collection (the CLI's `dedup`). [full build] */
@@ -294,10 +319,11 @@ export function dedup(ids: string[], texts: string[], options?: DedupOptions): D
 
 /** Options of a PassageChecker. */
 export interface PassageOptions {
-  /** `"paragraphs"` (default: blank-line separated) or `"sentences"` (sliding windows). */
+  /** `"paragraphs"` (blank-line separated) or `"sentences"` (sliding windows) (default "paragraphs"). */
   split?: 'paragraphs' | 'sentences';
-  /** Sentences per window (default 3) and the step between windows (default 1). */
+  /** With `"sentences"`: sentences per window (default 3). */
   window?: number;
+  /** With `"sentences"`: sentences between window starts (default 1). */
   step?: number;
   /** Passages within k bits match (default 3). */
   k?: number;
@@ -325,8 +351,10 @@ export interface PassageReport {
   /** The whole submission's fingerprint (undefined if it has none). */
   fingerprint: Fingerprint | undefined;
   passages: Passage[];
-  /** Per reference with a match: whole-text distance and similarity, the share of the
-   * submission's passages matched, and the matching passage pairs. */
+  /** Per reference with a match (a passage pair within k bits, or the whole texts within
+   * k bits), in the order they were added; the others are left out. Each gives the
+   * whole-text distance and similarity, the share of the submission's passages matched,
+   * and the matching passage pairs. */
   references: Array<{
     doc: number;
     distance: number | undefined;
@@ -350,6 +378,20 @@ export class PassageChecker {
   free(): void;
   [Symbol.dispose](): void;
 }
+
+/** The default of every option, from the wasm core (the values documented above). */
+export interface Defaults {
+  hasher: ResolvedHasherOptions;
+  index: { k: number; layout: 'default'; expectedSize: number };
+  contentSeen: { k: number; layout: 'default' };
+  dedup: { k: number; verify: number | false; layout: 'auto'; shingle: number };
+  /** The CLI's `--load/--save` runs: fingerprints alone decide (the rest as `dedup`). */
+  dedupFingerprintsOnly: { k: number; verify: number | false };
+  passage: { split: 'paragraphs' | 'sentences'; window: number; step: number; k: number; minChars: number };
+}
+
+/** The defaults of every option, read from the wasm core. */
+export function defaults(): Defaults;
 
 /** What failed. */
 export type SimHashErrorCode =

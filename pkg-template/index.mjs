@@ -21,6 +21,7 @@ export const {
   toHex,
   fromHex,
   hashVersion,
+  defaults,
   saveIndex,
   loadIndex,
   saveSeen,

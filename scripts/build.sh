@@ -32,6 +32,14 @@ CARGO_PROFILE_RELEASE_OPT_LEVEL=z build wasm-web web --no-default-features
 rm -rf pkg && mkdir -p pkg/node
 cp -R pkg-template/. pkg/
 cp -R pkg-template/web/. pkg/full/   # the same browser entry, over the full build
+# The argument checks, written once as CommonJS (args.cjs), wrapped as an ES module for
+# the browser entries.
+for dir in web full; do
+  { echo "// Made by scripts/build.sh from args.cjs: the same checks, as an ES module."
+    echo "const module = {};   // args.cjs's module.exports line assigns to it, unused here"
+    cat pkg-template/args.cjs
+    echo "export { guard, describe, SIGNATURES };"; } > "pkg/$dir/args.js"
+done
 for dir in node:wasm-nodejs web:wasm-web full:wasm-full; do
   cp "target/${dir#*:}"/simhash_wasm{.js,_bg.wasm,.d.ts} "pkg/${dir%%:*}/"
 done

@@ -210,6 +210,15 @@ impl Error {
         Error::InvalidOption { option, value: value.to_string(), expected: expected.into() }
     }
 
+    /// The same error, for the feature at position `index` of the caller's list (an
+    /// [`Error::InvalidBits`] made without knowing its position).
+    pub fn at_feature(self, index: usize) -> Error {
+        match self {
+            Error::InvalidBits { reason, .. } => Error::InvalidBits { index, reason },
+            e => e,
+        }
+    }
+
     /// The error for HTML input in a build without the `html` feature.
     pub(crate) fn html_disabled() -> Error {
         Error::FeatureDisabled { feature: "html", what: "reading HTML" }

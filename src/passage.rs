@@ -55,11 +55,31 @@ pub enum Split {
 }
 
 impl Split {
+    /// Sentences per window when `split: "sentences"` does not say (3).
+    pub const DEFAULT_WINDOW: usize = 3;
+    /// Sentences between window starts when `split: "sentences"` does not say (1).
+    pub const DEFAULT_STEP: usize = 1;
+
     /// `"paragraphs"` or `"sentences"`.
     pub fn name(self) -> &'static str {
         match self {
             Split::Paragraphs => "paragraphs",
             Split::Sentences { .. } => "sentences",
+        }
+    }
+
+    /// The split by name (`None`: paragraphs); `window` and `step` (defaults
+    /// [`Split::DEFAULT_WINDOW`], [`Split::DEFAULT_STEP`]) apply to `"sentences"` only.
+    pub fn from_name(name: Option<&str>, window: Option<usize>, step: Option<usize>) -> Result<Split> {
+        match name {
+            None | Some("paragraphs") => Ok(Split::Paragraphs),
+            Some("sentences") => Ok(Split::Sentences {
+                window: window.unwrap_or(Split::DEFAULT_WINDOW),
+                step: step.unwrap_or(Split::DEFAULT_STEP),
+            }),
+            Some(other) => {
+                Err(Error::option("split", crate::error::quoted(other), "\"paragraphs\" or \"sentences\""))
+            }
         }
     }
 }
@@ -79,7 +99,37 @@ pub struct PassageOptions {
 
 impl Default for PassageOptions {
     fn default() -> Self {
-        PassageOptions { split: Split::Paragraphs, k: 3, min_chars: 40, fingerprint: Options::default() }
+        PassageOptions {
+            split: Split::Paragraphs,
+            k: PassageOptions::DEFAULT_K,
+            min_chars: PassageOptions::DEFAULT_MIN_CHARS,
+            fingerprint: Options::default(),
+        }
+    }
+}
+
+/// The passage options by name, as the JS API gives them ([`PassageOptions::NAMES`]);
+/// `None` is the default. Counts are JS numbers, checked to be whole and not negative.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassageNames<'a> {
+    /// `split`: `"paragraphs"` or `"sentences"`.
+    pub split: Option<&'a str>,
+    /// `window`: sentences per window.
+    pub window: Option<f64>,
+    /// `step`: sentences between window starts.
+    pub step: Option<f64>,
+    /// `k`.
+    pub k: Option<f64>,
+    /// `minChars`.
+    pub min_chars: Option<f64>,
+}
+
+/// A count option: a whole number from 0 to 10^9.
+fn count(option: &'static str, x: Option<f64>) -> Result<Option<usize>> {
+    match x {
+        None => Ok(None),
+        Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 1e9 => Ok(Some(x as usize)),
+        Some(x) => Err(Error::option(option, crate::error::number(x), "a non-negative whole number")),
     }
 }
 
@@ -87,6 +137,40 @@ impl Default for PassageOptions {
 pub const MAX_K: u32 = 24;
 
 impl PassageOptions {
+    /// The default `k`.
+    pub const DEFAULT_K: u32 = 3;
+    /// The default `min_chars`.
+    pub const DEFAULT_MIN_CHARS: usize = 40;
+    /// The option names as the JS API spells them; `hasher` holds the fingerprint options
+    /// ([`Options::NAMES`]).
+    pub const NAMES: [&'static str; 6] = ["split", "window", "step", "k", "minChars", "hasher"];
+
+    /// Options from their names and JS values ([`PassageNames`]), with the fingerprint
+    /// options given as [`Options`]; the result is validated.
+    ///
+    /// ```
+    /// use simhash_wasm::passage::{PassageNames, PassageOptions, Split};
+    /// use simhash_wasm::Options;
+    /// let names = PassageNames { split: Some("sentences"), step: Some(2.0), ..Default::default() };
+    /// let o = PassageOptions::from_names(&names, Options::default())?;
+    /// assert_eq!(o.split, Split::Sentences { window: 3, step: 2 });
+    /// assert_eq!((o.k, o.min_chars), (3, 40));
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn from_names(names: &PassageNames<'_>, fingerprint: Options) -> Result<PassageOptions> {
+        let window = count("window", names.window)?;
+        let step = count("step", names.step)?;
+        let d = PassageOptions::default();
+        let o = PassageOptions {
+            split: Split::from_name(names.split, window, step)?,
+            k: count("k", names.k)?.map_or(d.k, |k| u32::try_from(k).unwrap_or(u32::MAX)),
+            min_chars: count("minChars", names.min_chars)?.unwrap_or(d.min_chars),
+            fingerprint,
+        };
+        o.validate()?;
+        Ok(o)
+    }
+
     /// Checks the options, naming the one that is out of range.
     pub fn validate(&self) -> Result<()> {
         if self.k > MAX_K {
@@ -317,6 +401,13 @@ pub struct ReferenceReport {
     pub coverage: f64,
 }
 
+impl ReferenceReport {
+    /// `true` when some passage pair matches, or the whole documents are within `k` bits.
+    pub fn is_match(&self, k: u32) -> bool {
+        !self.matches.is_empty() || self.distance.is_some_and(|d| d <= k)
+    }
+}
+
 /// The result of [`PassageChecker::check`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -324,7 +415,10 @@ pub struct Report {
     pub fingerprint: Option<u64>,
     /// The submission's passages.
     pub passages: Vec<Passage>,
-    /// One entry per reference, in the order they were added.
+    /// One entry per reference with a match, in the order they were added: a reference
+    /// is listed when some passage pair matches, or when the whole documents are within
+    /// `k` bits of each other. The others (most of them, for a large reference set) are
+    /// left out.
     pub references: Vec<ReferenceReport>,
 }
 
@@ -416,7 +510,8 @@ impl PassageChecker {
     }
 
     /// Compares `submission` with every reference: whole-document similarity and the
-    /// matching passages (distance ≤ k, see the module docs).
+    /// matching passages (distance ≤ k, see the module docs), for the references with a
+    /// match ([`Report::references`]).
     pub fn check(&mut self, submission: &str) -> Result<Report> {
         let passages = self.passages_of(submission);
         let fingerprint = self.hasher.fingerprint(submission).ok();
@@ -465,6 +560,7 @@ impl PassageChecker {
                     matches,
                 }
             })
+            .filter(|r| r.is_match(self.opts.k))
             .collect();
         Ok(Report { fingerprint, passages, references })
     }
@@ -668,5 +764,57 @@ mod tests {
             c.check(t).unwrap();
         }
         assert_eq!(c.passages(999), &[]);
+    }
+
+    #[test]
+    fn only_references_with_a_match_are_listed() {
+        let mut c = PassageChecker::new(PassageOptions::default()).unwrap();
+        let refs: Vec<String> =
+            (0..200).map(|i| paragraph(9000 + i) + "\n\n" + &paragraph(19000 + i)).collect();
+        for r in &refs {
+            c.add_reference(r).unwrap();
+        }
+        // Copies a paragraph of reference 17, and the whole of reference 150.
+        let submission = format!("{}\n\n{}\n\n{}", paragraph(1), paragraph(9017), refs[150]);
+        let r = c.check(&submission).unwrap();
+        let docs: Vec<usize> = r.references.iter().map(|x| x.doc).collect();
+        assert_eq!(docs, vec![17, 150]);
+        assert!(r.references.iter().all(|x| !x.matches.is_empty() && x.coverage > 0.0));
+        // A whole-document near-duplicate with no passage of its own is a match too.
+        let mut c = PassageChecker::new(PassageOptions { min_chars: 10_000, ..Default::default() }).unwrap();
+        c.add_reference(&refs[3]).unwrap();
+        c.add_reference(&refs[4]).unwrap();
+        let r = c.check(&refs[4]).unwrap();
+        assert_eq!(r.references.len(), 1);
+        assert_eq!(
+            (r.references[0].doc, r.references[0].distance, r.references[0].matches.len()),
+            (1, Some(0), 0)
+        );
+        assert!(c.check(&paragraph(5)).unwrap().references.is_empty());
+    }
+
+    #[test]
+    fn options_from_names_keep_the_defaults_and_name_bad_values() {
+        let d = PassageOptions::from_names(&PassageNames::default(), Options::default()).unwrap();
+        assert_eq!(d, PassageOptions::default());
+        let s = PassageNames { split: Some("sentences"), ..Default::default() };
+        assert_eq!(
+            PassageOptions::from_names(&s, Options::default()).unwrap().split,
+            Split::Sentences { window: Split::DEFAULT_WINDOW, step: Split::DEFAULT_STEP }
+        );
+        assert_eq!((Split::DEFAULT_WINDOW, Split::DEFAULT_STEP), (3, 1));
+        for (n, name) in [
+            (PassageNames { split: Some("lines"), ..Default::default() }, "`split`"),
+            (PassageNames { window: Some(-1.0), ..Default::default() }, "`window`"),
+            (PassageNames { split: Some("sentences"), window: Some(0.0), ..Default::default() }, "`window`"),
+            (PassageNames { split: Some("sentences"), step: Some(0.0), ..Default::default() }, "`step`"),
+            (PassageNames { k: Some(25.0), ..Default::default() }, "`k`"),
+            (PassageNames { k: Some(1.5), ..Default::default() }, "`k`"),
+            (PassageNames { min_chars: Some(f64::NAN), ..Default::default() }, "`minChars`"),
+        ] {
+            let e = PassageOptions::from_names(&n, Options::default()).unwrap_err();
+            assert!(e.to_string().contains(name), "{e}");
+            assert_eq!(e.code(), "InvalidOption");
+        }
     }
 }

@@ -30,6 +30,23 @@ use crate::tokenize::for_each_char_ngram;
 /// The shingle size the verification defaults to: 4, as the dev corpus's ground truth.
 pub const DEFAULT_SHINGLE: usize = 4;
 
+/// The largest shingle size (that of the fingerprint's n-grams).
+pub const MAX_SHINGLE: usize = MAX_NGRAM;
+
+/// Checks a shingle size: 1 to [`MAX_SHINGLE`].
+pub fn check_shingle(n: usize) -> Result<()> {
+    if (1..=MAX_SHINGLE).contains(&n) {
+        Ok(())
+    } else {
+        Err(shingle_error(n))
+    }
+}
+
+/// The error for a shingle size out of range, showing `value` as given.
+pub(crate) fn shingle_error(value: impl std::fmt::Display) -> Error {
+    Error::option("shingle", value, format!("an integer from 1 to {MAX_SHINGLE}"))
+}
+
 /// The distinct shingle hashes of one text, sorted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShingleSet {
@@ -40,9 +57,7 @@ impl ShingleSet {
     /// The shingles of `text`: runs of `n` grapheme clusters (1 ≤ n ≤ 16) of the text
     /// normalised with punctuation kept. A text shorter than `n` clusters is one shingle.
     pub fn new(text: &str, n: usize) -> Result<ShingleSet> {
-        if !(1..=MAX_NGRAM).contains(&n) {
-            return Err(Error::option("shingle", n, format!("an integer from 1 to {MAX_NGRAM}")));
-        }
+        check_shingle(n)?;
         let mut norm = String::new();
         normalize_into(
             text,

@@ -11,10 +11,14 @@ const require = createRequire(import.meta.url);
 const wasm = require('../index.cjs');
 const { SimHasher, SimHashIndex, toHex, saveIndex, loadIndex } = wasm;
 
+// Every default shown here is the wasm core's (defaults()), so the help cannot drift.
+const D = wasm.defaults();
+
 const HELP = `simhash-wasm: near-duplicate detection with SimHash
 
 usage:
-  simhash-wasm dedup [PATH|-] [options]     near-duplicate clusters (JSON lines, or --format table)
+  simhash-wasm dedup [PATH|-] [options]     near-duplicate clusters (a table on a terminal,
+                                            JSON lines when piped)
   simhash-wasm fingerprint [PATH|-] [opts]  one line per document: id<TAB>16 hex digits
   simhash-wasm explain TEXT|FILE [opts]     every step of one fingerprint, as a table
 
@@ -23,19 +27,21 @@ PATH is a folder of .txt/.html files (searched recursively), a JSONL file of
 dedup with no PATH runs on the sample corpus shipped with the package (SPDX licence texts).
 
 options:
-  --k N              candidates differ in at most N bits (default 10; 6 with --load/--save)
-  --verify J|off     keep a candidate pair when the 4-gram Jaccard of the texts is at
-                     least J (default 0.8); off: fingerprints alone decide. Runs with
-                     --load/--save decide by fingerprints alone (stored texts are gone)
-  --ngram N          characters per n-gram (default 6)
+  --k N              candidates differ in at most N bits (default ${D.dedup.k};
+                     ${D.dedupFingerprintsOnly.k} with --load/--save)
+  --verify J|off     keep a candidate pair when the ${D.dedup.shingle}-gram Jaccard of the texts is at
+                     least J (default ${D.dedup.verify}); off: fingerprints alone decide. With
+                     --load/--save the default is off: a saved index keeps no texts, so J
+                     needs the texts of every document in it (give them all as PATH)
+  --ngram N          characters per n-gram (default ${D.hasher.ngram})
   --mode chars|words n-grams of characters (default) or of words
-  --weighting W      binary | tf | sublinear (default)
-  --punctuation P    keep | drop | collapse (default)
+  --weighting W      binary | tf | sublinear (default ${D.hasher.weighting})
+  --punctuation P    keep | drop | collapse (default ${D.hasher.punctuation})
   --layout L         index layout: auto (default), default, probe, or widths like 16,16,16,16
-  --format F         jsonl (default) or table
+  --format F         table or jsonl (default: table when stdout is a terminal, else jsonl)
   --html             read documents as HTML: fingerprint the visible text only
   --load FILE        dedup: start from an index saved by --save (documents already in it
-                     are skipped), so runs can be incremental
+                     are not added again), so runs can be incremental
   --save FILE        dedup: save the index (all documents) to FILE atomically
   -h, --help         this text
 `;
@@ -62,15 +68,16 @@ function parseArgs(argv) {
   return opts;
 }
 
-function int(name, v, lo, hi) {
+/** A flag's value as a number; its range is the wasm core's to check. */
+function num(name, v) {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < lo || n > hi) fail(`--${name} must be an integer from ${lo} to ${hi}, not ${JSON.stringify(v)}`);
+  if (String(v).trim() === '' || Number.isNaN(n)) fail(`--${name} needs a number, not ${JSON.stringify(v)}`);
   return n;
 }
 
 function hasherOptions(o) {
   const h = {};
-  if (o.ngram !== undefined) h.ngram = int('ngram', o.ngram, 1, 16);
+  if (o.ngram !== undefined) h.ngram = num('ngram', o.ngram);
   if (o.mode !== undefined) h.mode = o.mode;
   if (o.weighting !== undefined) h.weighting = o.weighting;
   if (o.punctuation !== undefined) h.punctuation = o.punctuation;
@@ -115,11 +122,10 @@ function parseJsonl(text, where) {
   return docs;
 }
 
+/** --layout: a name, or comma-separated block widths. */
 function layoutOption(v) {
-  if (v === undefined) return 'auto';
-  if (['auto', 'default', 'probe'].includes(v)) return v;
-  const widths = v.split(',').map((x) => int('layout', x, 1, 64));
-  return widths;
+  if (v === undefined || /^[a-z]+$/i.test(v)) return v;
+  return v.split(',').map((x) => num('layout', x));
 }
 
 function progress(done, total) {
@@ -130,86 +136,72 @@ function progress(done, total) {
   process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
 }
 
-/** Fingerprints every document; documents that cannot be fingerprinted are reported on stderr. */
-function fingerprintAll(docs, hasher) {
-  const out = [];
-  docs.forEach((d, i) => {
-    try {
-      out.push({ id: d.id, fp: hasher.fingerprint(d.text) });
-    } catch (e) {
-      process.stderr.write(`simhash-wasm: skipping ${d.id}: ${e.message}\n`);
-    }
-    progress(i + 1, docs.length);
-  });
-  return out;
+/** The output format: --format, else a table for a terminal and JSON lines for a pipe. */
+function outputFormat(o) {
+  const format = o.format ?? (process.stdout.isTTY ? 'table' : 'jsonl');
+  if (format !== 'jsonl' && format !== 'table') fail(`--format must be table or jsonl, not ${JSON.stringify(format)}`);
+  return format;
 }
 
 function dedup(o) {
   const here = dirname(fileURLToPath(import.meta.url));
   const path = o.positional[0] ?? join(here, '..', 'sample', 'licenses.jsonl');
+  const format = outputFormat(o);
   const incremental = o.load !== undefined || o.save !== undefined;
-  let k = o.k === undefined ? (incremental ? 6 : 10) : int('k', o.k, 0, 63);
-  let verify = incremental ? false : 0.8;
-  if (o.verify === 'off') verify = false;
-  else if (o.verify !== undefined) {
-    verify = Number(o.verify);
-    if (!(verify >= 0 && verify <= 1)) fail(`--verify must be a Jaccard threshold from 0 to 1, or off; not ${JSON.stringify(o.verify)}`);
-    if (incremental) fail('--verify needs the texts of every document, which --load/--save runs do not keep; use --verify off');
-  }
-  const hasher = new SimHasher(hasherOptions(o));
-  let docs = readDocs(path);
-  let clusters; let pairs; let fingerprintOf; let fingerprinted; let layout;
+  const k = o.k === undefined ? undefined : num('k', o.k);
+  const verify = o.verify === undefined ? undefined : o.verify === 'off' ? false : num('verify', o.verify);
+  const layout = layoutOption(o.layout);
+  const docs = readDocs(path);
+  const ids = docs.map((d) => d.id);
+  const texts = docs.map((d) => d.text);
+  let r; let index;
+  progress(0, docs.length);
   if (!incremental) {
     // The whole job in the core: index candidates within k, verified against the texts.
-    progress(0, docs.length);
-    const r = wasm.dedup(docs.map((d) => d.id), docs.map((d) => d.text), { ...hasherOptions(o), k, verify, layout: layoutOption(o.layout) });
-    progress(docs.length, docs.length);
-    for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
-    const fps = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
-    ({ clusters, pairs, layout } = r);
-    fingerprintOf = (id) => fps.get(id);
-    fingerprinted = r.fingerprinted.length;
+    r = wasm.dedup(ids, texts, { ...hasherOptions(o), k, verify, layout });
   } else {
-    let index;
+    // The same job into an index kept between runs: the core adds what is new to it.
     if (o.load !== undefined && existsSync(o.load)) {
       index = loadIndex(o.load);
       const stored = index.stats().k;
-      if (o.k !== undefined && stored !== k) fail(`${o.load} was built with --k ${stored}, not ${k}`);
-      k = stored;
+      if (k !== undefined && stored !== k) fail(`${o.load} was built with --k ${stored}, not ${k}`);
+      if (layout !== undefined) fail(`${o.load} has its layout (${index.stats().layout}); drop --layout`);
       if (index.idKind === 'number') fail(`${o.load} holds number ids; the CLI stores file names and JSONL ids as strings`);
-      const before = docs.length;
-      docs = docs.filter((d) => !index.has(d.id));
-      process.stderr.write(`loaded ${index.size} documents from ${o.load}; ${before - docs.length} of the inputs were in it already\n`);
     } else {
-      index = new SimHashIndex({ k, layout: layoutOption(o.layout), expectedSize: Math.max(docs.length, 1), ids: 'string' });
+      index = new SimHashIndex({
+        k: k ?? D.dedupFingerprintsOnly.k, layout: layout ?? D.dedup.layout,
+        expectedSize: Math.max(docs.length, 1), ids: 'string',
+      });
     }
-    const fps = fingerprintAll(docs, hasher);
-    index.insertBatch(fps.map((d) => d.id), BigUint64Array.from(fps.map((d) => d.fp)));
+    const before = index.size;
+    r = index.dedup(ids, texts, { ...hasherOptions(o), verify: verify ?? D.dedupFingerprintsOnly.verify });
+    if (o.load !== undefined && existsSync(o.load)) {
+      process.stderr.write(`loaded ${before} documents from ${o.load}; ${r.alreadyIndexed.length} of the inputs were in it already\n`);
+    }
     if (o.save !== undefined) saveIndex(index, o.save);
-    clusters = index.clusters();
-    pairs = index.selfJoin().map(({ a, b, distance }) => ({ a, b, distance, jaccard: null }));
-    fingerprintOf = (id) => index.get(id);
-    fingerprinted = fps.length;
-    layout = index.stats().layout;
   }
-  const format = o.format ?? 'jsonl';
+  progress(docs.length, docs.length);
+  for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
+  const fps = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
+  const fingerprintOf = (id) => fps.get(id) ?? index?.get(id);
+  const { clusters, pairs } = r;
   if (format === 'jsonl') {
     clusters.forEach((ids, n) => {
       const set = new Set(ids);
       const links = pairs.filter((p) => set.has(p.a));
       process.stdout.write(`${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs: links })}\n`);
     });
-  } else if (format === 'table') {
+  } else {
     process.stdout.write(`${'cluster'.padEnd(8)} ${'fingerprint'.padEnd(16)}  id\n`);
     clusters.forEach((ids, n) => {
       for (const id of ids) process.stdout.write(`${String(n + 1).padEnd(8)} ${toHex(fingerprintOf(id))}  ${id}\n`);
     });
-  } else fail(`--format must be jsonl or table, not ${JSON.stringify(format)}`);
+  }
   const inClusters = clusters.reduce((s, c) => s + c.length, 0);
   process.stderr.write(
-    `${docs.length} documents, ${fingerprinted} fingerprinted; ${clusters.length} near-duplicate clusters ` +
-    `holding ${inClusters} documents (${pairs.length} pairs within ${k} bits${verify === false ? '' : `, verified at Jaccard >= ${verify}`}; ` +
-    `${hasher.options().scheme}; layout ${layout})\n`,
+    `${docs.length} documents, ${r.fingerprinted.length - r.alreadyIndexed.length} fingerprinted; ${clusters.length} near-duplicate clusters ` +
+    `holding ${inClusters} documents (${pairs.length} pairs within ${r.k} bits${r.verify === false ? '' : `, verified at Jaccard >= ${r.verify}`}; ` +
+    `${new SimHasher(hasherOptions(o)).options().scheme}; layout ${r.layout})\n`,
   );
 }
 

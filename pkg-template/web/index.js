@@ -1,12 +1,16 @@
 // Browser and bundler entry: the --target web build, initialised once with top-level
-// await, so `import { SimHasher } from 'simhash-wasm'` is ready to use as in Node.
-import init, { __setErrorClass } from './simhash_wasm.js';
+// await, so `import { SimHasher } from 'simhash-wasm'` is ready to use as in Node; with
+// the same argument checks as the Node entry (args.js, made from args.cjs by the build).
+import init, * as wasm from './simhash_wasm.js';
 import { SimHashError } from './errors.js';
+import { guard } from './args.js';
 
 await init({ module_or_path: new URL('./simhash_wasm_bg.wasm', import.meta.url) });
-__setErrorClass(SimHashError);
+wasm.__setErrorClass(SimHashError);
 
-export {
+const api = guard({ ...wasm }, SimHashError);
+
+export const {
   SimHasher,
   SimHashIndex,
   ContentSeen,
@@ -19,8 +23,9 @@ export {
   toHex,
   fromHex,
   hashVersion,
+  defaults,
   huffmanTable,
   dedup,
   PassageChecker,
-} from './simhash_wasm.js';
+} = api;
 export { SimHashError };

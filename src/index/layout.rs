@@ -229,6 +229,26 @@ impl Layout {
     /// The layout names [`Layout::from_name`] takes, as the JS API and the CLI spell them.
     pub const NAMES: [&'static str; 3] = ["default", "auto", "probe"];
 
+    /// The option names of a layout besides `k`, as the JS API spells them.
+    pub const OPTION_NAMES: [&'static str; 3] = ["layout", "expectedSize", "memoryBudget"];
+
+    /// The layout options as the JS API and the CLI give them, resolved in one place:
+    /// explicit block `widths` win (checked by [`Layout::new`]); otherwise the `name`
+    /// with [`Layout::from_name`]. `k` defaults to [`DEFAULT_K`].
+    pub fn from_options(
+        name: Option<&str>,
+        widths: Option<&[u32]>,
+        k: Option<u32>,
+        expected_size: Option<f64>,
+        memory_budget: Option<f64>,
+    ) -> Result<Layout> {
+        let k = k.unwrap_or(DEFAULT_K);
+        match widths {
+            Some(w) => Layout::new(k, w),
+            None => Layout::from_name(name, k, expected_size, memory_budget),
+        }
+    }
+
     /// `k` as a user gives it (the JS API's `k` option, a number): `None` takes `default`;
     /// otherwise an integer from 0 to [`MAX_K`], or an [`Error::InvalidOption`] that says so.
     ///

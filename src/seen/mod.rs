@@ -52,6 +52,12 @@ pub struct SeenConfig {
     pub html: bool,
 }
 
+impl SeenConfig {
+    /// The option names of a ContentSeen, as the JS API spells them (besides
+    /// [`crate::Options::NAMES`]).
+    pub const NAMES: [&'static str; 5] = ["k", "layout", "expectedSize", "memoryBudget", "html"];
+}
+
 impl Default for SeenConfig {
     fn default() -> Self {
         SeenConfig { k: 3, layout: None, options: Options::default(), html: false }

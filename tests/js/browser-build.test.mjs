@@ -79,6 +79,7 @@ test('what the browser build leaves out throws FeatureDisabled, naming simhash-w
     'ContentSeen.fromBytes': () => web.ContentSeen.fromBytes(new Uint8Array(8)),
     dedup: () => web.dedup(['a'], ['text'], {}),
     'SimHashIndex.toBytes': () => ix.toBytes(),
+    'SimHashIndex.dedup': () => ix.dedup(['a'], ['text'], {}),
     'SimHashIndex.fromBytes': () => web.SimHashIndex.fromBytes(new node.SimHashIndex().toBytes()),
   };
   for (const [name, call] of Object.entries(calls)) {

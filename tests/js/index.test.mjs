@@ -2,7 +2,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 
 import { SimHashIndex, SimHasher, hamming } from '../../pkg/index.mjs';
 
@@ -85,6 +87,62 @@ test('CLI: fingerprint prints id TAB hex per document, from stdin JSONL', () => 
   const out = execFileSync(process.execPath, [bin, 'fingerprint', '-'], { input, encoding: 'utf8' });
   const h = new SimHasher();
   assert.equal(out, `a\t${h.fingerprint('the cat sat on the mat').toString(16).padStart(16, '0')}\nb\t${h.fingerprint('we all scream for ice cream').toString(16).padStart(16, '0')}\n`);
-  const bad = () => execFileSync(process.execPath, [bin, 'dedup', '--k', '99'], { encoding: 'utf8', stdio: 'pipe' });
-  assert.throws(bad, (e) => /--k must be an integer from 0 to 63/.test(e.stderr));
+  // Ranges are the core's to check; the CLI shows its message.
+  const bad = (...args) => () => execFileSync(process.execPath, [bin, 'dedup', ...args], { encoding: 'utf8', stdio: 'pipe' });
+  assert.throws(bad('--k', '99'), (e) => /invalid option `k` = 99: expected an integer from 0 to 63/.test(e.stderr));
+  assert.throws(bad('--ngram', '0'), (e) => /invalid option `ngram` = 0: expected an integer from 1 to 16/.test(e.stderr));
+  assert.throws(bad('--k', 'ten'), (e) => /--k needs a number, not "ten"/.test(e.stderr));
+  assert.throws(bad('--verify', '2'), (e) => /invalid option `verify` = 2/.test(e.stderr));
+  assert.throws(bad('--format', 'xml'), (e) => /--format must be table or jsonl/.test(e.stderr));
+});
+
+/** Runs the CLI under a real pseudo-terminal (util-linux `script`), as a user at a terminal does. */
+function onTerminal(args) {
+  const cmd = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  return execFileSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).replace(/\r\n/g, '\n');
+}
+
+test('CLI: dedup prints a table on a terminal and JSON lines into a pipe; --format forces either', () => {
+  const piped = execFileSync(process.execPath, [bin, 'dedup'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const clusters = piped.trim().split('\n').map((l) => JSON.parse(l));
+  const tty = onTerminal(['dedup']);
+  const header = tty.split('\n').findIndex((l) => /^cluster\s+fingerprint\s+id$/.test(l));
+  assert.ok(header >= 0, tty.slice(0, 500));
+  const rows = tty.split('\n').slice(header + 1).filter((l) => /^\d+\s+[0-9a-f]{16}  \S/.test(l));
+  assert.equal(rows.length, clusters.reduce((n, c) => n + c.size, 0));
+  assert.equal(new Set(rows.map((l) => l.split(/\s+/)[0])).size, clusters.length);
+  assert.ok(tty.includes('near-duplicate clusters'), 'the summary still goes to the terminal (stderr)');
+  // Forced: JSON lines on a terminal, a table into a pipe.
+  const forced = onTerminal(['dedup', '--format', 'jsonl']).split('\n').filter((l) => l.startsWith('{'));
+  assert.deepEqual(forced.map((l) => JSON.parse(l)), clusters);
+  const table = execFileSync(process.execPath, [bin, 'dedup', '--format', 'table'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.deepEqual(table.trim().split('\n').slice(1), rows);
+});
+
+test('CLI: --save then --load finds what one run finds, through the core\'s dedup into an index', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'simhash-cli-'));
+  const sample = readFileSync(new URL('../../pkg/sample/licenses.jsonl', import.meta.url), 'utf8').trim().split('\n');
+  const half = Math.floor(sample.length / 2);
+  writeFileSync(join(dir, 'first.jsonl'), sample.slice(0, half).join('\n'));
+  writeFileSync(join(dir, 'rest.jsonl'), sample.slice(half - 5).join('\n'));   // 5 documents overlap
+  writeFileSync(join(dir, 'all.jsonl'), sample.join('\n'));
+  const run = (...args) => execFileSync(process.execPath, [bin, 'dedup', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const index = join(dir, 'index.bin');
+  run(join(dir, 'first.jsonl'), '--save', index);
+  assert.ok(existsSync(index));
+  const resumed = run(join(dir, 'rest.jsonl'), '--load', index, '--save', index, '--format', 'jsonl');
+  const once = run(join(dir, 'all.jsonl'), '--save', join(dir, 'once.bin'), '--format', 'jsonl');
+  assert.ok(once.trim().split('\n').length >= 10);
+  assert.equal(resumed, once);
+  // Fingerprints alone decide by default there (k = 6), as the help says.
+  const line = JSON.parse(once.split('\n')[0]);
+  assert.ok(line.pairs.every((p) => p.jaccard === null && p.distance <= 6));
+  // Verification needs every text: the documents only in the index have none here.
+  assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--verify', '0.8'),
+    (e) => /its text was not given/.test(e.stderr));
+  // With all the texts it works, and keeps only verified pairs.
+  const verified = run(join(dir, 'all.jsonl'), '--load', index, '--verify', '0.8').trim().split('\n').flatMap((l) => JSON.parse(l).pairs);
+  assert.ok(verified.length > 0 && verified.every((p) => p.jaccard >= 0.8));
+  assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--k', '3'), (e) => /built with --k 6, not 3/.test(e.stderr));
+  assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--ngram', '5'), (e) => /snapshot was made with ngram = 6/.test(e.stderr));
 });

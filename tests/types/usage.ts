@@ -4,7 +4,7 @@ import {
   SimHasher, SimHashIndex, ContentSeen, CompactSet, SimHashError, htmlToText, hamming, similarity,
   toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
   type Fingerprint, type Match, type CheckResult, type HasherOptions,
-  PassageChecker, dedup, type PassageReport, type DedupResult,
+  PassageChecker, dedup, type PassageReport, type DedupResult, defaults, type Defaults,
 } from 'simhash-wasm';
 import * as full from 'simhash-wasm/full';
 
@@ -49,6 +49,13 @@ const coverage: number = report.references[0].coverage;
 const spanStart: number = report.references[0].matches[0].submissionSpan.start;
 const deduped: DedupResult = dedup(['a', 'b'], ['x y z', 'x y z'], { k: 10, verify: 0.8, html: true });
 const firstCluster: string[] = deduped.clusters[0];
+const resumed: DedupResult = ix.dedup(['d'], ['x y z'], { verify: false, ngram: 6 });
+const already: string[] = resumed.alreadyIndexed;
+const usedVerify: number | false = resumed.verify;
+const D: Defaults = defaults();
+const defaultK: number = D.dedup.k;
+// @ts-expect-error the index decides k in SimHashIndex.dedup
+ix.dedup(['d'], ['x'], { k: 3 });
 const fullSeen: full.ContentSeen = new full.ContentSeen({ k: 3 });
 
 try {
@@ -83,4 +90,4 @@ new PassageChecker({ hasher: { html: true } });
 // @ts-expect-error codes are a closed set
 const badCode: SimHashError['code'] = 'NoSuchCode';
 
-export { refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
+export { already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };

@@ -80,7 +80,7 @@ export function showResults(report, submission, refs, ms) {
   const withMatches = rows.filter((r) => r.matches.length).length;
   const nPass = report.passages.filter((p) => p.fingerprint).length;
   $('#result-summary').innerHTML = `Submission: ${report.passages.length} passages (${nPass} long enough to fingerprint). `
-    + `<b>${withMatches}</b> of ${rows.length} references share passages with it. Done in ${ms.toFixed(0)} ms.`
+    + `<b>${withMatches}</b> of ${refs.length} references share passages with it. Done in ${ms.toFixed(0)} ms.`
     + (rows.length > MAX_ROWS ? ` Showing the top ${MAX_ROWS}.` : '');
   let html = '<tr><th>reference</th><th class="r">whole-text similarity</th><th class="r">matching passages</th><th class="r">share of submission</th><th></th></tr>';
   for (const r of rows.slice(0, MAX_ROWS)) {

@@ -1,0 +1,59 @@
+//! `defaults()`: every default of the API, read from the core, so that JS (the CLI's help,
+//! the tests of the `.d.ts` docs) has one source for them.
+
+use js_sys::Object;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{options_to_js, set};
+use crate::dedup::DedupOptions;
+use crate::fingerprint::Options;
+use crate::index::{DEFAULT_EXPECTED_SIZE, DEFAULT_K};
+use crate::passage::{PassageOptions, Split};
+use crate::seen::SeenConfig;
+
+fn dedup_to_js(d: &DedupOptions) -> Object {
+    let o = Object::new();
+    set(&o, "k", d.k);
+    set(&o, "verify", d.verify.map_or(JsValue::FALSE, JsValue::from_f64));
+    o
+}
+
+/// The defaults of every option, each in the shape of its option object: `{ hasher,
+/// index: { k, layout, expectedSize }, contentSeen: { k, layout }, dedup: { k, verify,
+/// layout, shingle }, dedupFingerprintsOnly: { k, verify }, passage: { split, window,
+/// step, k, minChars } }`.
+#[wasm_bindgen]
+pub fn defaults() -> JsValue {
+    let out = Object::new();
+    let hasher = options_to_js(&Options::default(), false);
+    set(&out, "hasher", hasher);
+
+    let index = Object::new();
+    set(&index, "k", DEFAULT_K);
+    set(&index, "layout", "default");
+    set(&index, "expectedSize", DEFAULT_EXPECTED_SIZE);
+    set(&out, "index", index);
+
+    let seen = SeenConfig::default();
+    let content_seen = Object::new();
+    set(&content_seen, "k", seen.k);
+    set(&content_seen, "layout", "default");
+    set(&out, "contentSeen", content_seen);
+
+    let dedup = dedup_to_js(&DedupOptions::default());
+    // `layout: None` is "auto": picked for the collection's size.
+    set(&dedup, "layout", "auto");
+    set(&dedup, "shingle", DedupOptions::default().shingle as u32);
+    set(&out, "dedup", dedup);
+    set(&out, "dedupFingerprintsOnly", dedup_to_js(&DedupOptions::fingerprints_only()));
+
+    let p = PassageOptions::default();
+    let passage = Object::new();
+    set(&passage, "split", p.split.name());
+    set(&passage, "window", Split::DEFAULT_WINDOW as u32);
+    set(&passage, "step", Split::DEFAULT_STEP as u32);
+    set(&passage, "k", p.k);
+    set(&passage, "minChars", p.min_chars as u32);
+    set(&out, "passage", passage);
+    out.into()
+}

@@ -1,0 +1,157 @@
+//! `SimHasher`, the free fingerprint functions (`fromFeatures`, `simhashBits`), the
+//! distance and hex helpers, and `htmlToText`.
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::convert::{self, bad_argument, big, option_object, options_from, options_to_js, set, HASHER_KEYS};
+use super::js_error;
+use crate::fingerprint::{self, BitFeature};
+
+/// The visible text of an HTML document: scripts, styles, comments, `<head>` and
+/// templates dropped, entities decoded, block elements as line breaks.
+#[cfg(feature = "html")]
+#[wasm_bindgen(js_name = htmlToText)]
+pub fn html_to_text(html: &str) -> String {
+    crate::html::html_to_text(html)
+}
+
+/// Computes SimHash fingerprints with fixed options.
+#[wasm_bindgen(js_name = SimHasher)]
+pub struct JsSimHasher(fingerprint::SimHasher);
+
+#[wasm_bindgen(js_class = SimHasher)]
+impl JsSimHasher {
+    /// `new SimHasher({ ngram: 6, mode: "chars", weighting: "sublinear", punctuation: "collapse" })`
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsSimHasher, JsValue> {
+        let o = option_object(&options, &HASHER_KEYS, "{ ngram: 6, weighting: \"sublinear\" }")?;
+        let mut h = fingerprint::SimHasher::new(options_from(&o)?).map_err(js_error)?;
+        h.set_html(convert::opt_bool(&o, convert::HTML)?.unwrap_or(false)).map_err(js_error)?;
+        Ok(JsSimHasher(h))
+    }
+
+    /// The options in force, with defaults filled in.
+    pub fn options(&self) -> JsValue {
+        options_to_js(self.0.options(), self.0.html()).into()
+    }
+
+    /// The fingerprint of a string.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
+        self.0.fingerprint(text).map_err(js_error)
+    }
+
+    /// The fingerprint of raw UTF-8 bytes; invalid UTF-8 throws.
+    #[wasm_bindgen(js_name = fingerprintBytes)]
+    pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64, JsValue> {
+        self.0.fingerprint_bytes(bytes).map_err(js_error)
+    }
+
+    /// Fingerprints of an array of strings, crossing into wasm once.
+    #[wasm_bindgen(js_name = fingerprintBatch)]
+    pub fn fingerprint_batch(&mut self, texts: Vec<String>) -> Result<Vec<u64>, JsValue> {
+        self.0.fingerprint_batch(texts.iter().map(String::as_str)).map_err(js_error)
+    }
+
+    /// Every step of the fingerprint: `{ normalized, tokens, sums, fingerprint }`.
+    pub fn explain(&mut self, text: &str) -> Result<JsValue, JsValue> {
+        let e = self.0.explain(text).map_err(js_error)?;
+        let tokens = Array::new_with_length(e.tokens.len() as u32);
+        for (i, t) in e.tokens.iter().enumerate() {
+            let o = Object::new();
+            set(&o, "start", t.start as u32);
+            set(&o, "end", t.end as u32);
+            set(&o, "text", e.normalized.get(t.start..t.end).unwrap_or(""));
+            set(&o, "hash", big(t.hash));
+            set(&o, "tf", t.tf);
+            set(&o, "weight", t.weight);
+            set(&o, "first", t.first);
+            tokens.set(i as u32, o.into());
+        }
+        let out = Object::new();
+        set(&out, "normalized", e.normalized.as_str());
+        set(&out, "tokens", tokens);
+        set(&out, "sums", e.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+        set(&out, "fingerprint", big(e.fingerprint));
+        Ok(out.into())
+    }
+}
+
+/// The fingerprint of caller-supplied `[feature, weight]` pairs.
+#[wasm_bindgen(js_name = fromFeatures)]
+pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
+    const EXPECTED: &str = "an array of [string, number] pairs";
+    if !Array::is_array(&features) {
+        return Err(bad_argument("features", EXPECTED, &features));
+    }
+    let arr: Array = features.unchecked_into();
+    let mut list: Vec<(String, f64)> = Vec::with_capacity(arr.length() as usize);
+    for item in arr.iter() {
+        let pair = item.dyn_ref::<Array>().filter(|p| p.length() == 2);
+        let parsed = pair.and_then(|p| Some((p.get(0).as_string()?, p.get(1).as_f64()?)));
+        list.push(parsed.ok_or_else(|| bad_argument("features", EXPECTED, &item))?);
+    }
+    fingerprint::fingerprint_features(&list).map_err(js_error)
+}
+
+/// SimHash with caller-given hash bits of any width:
+/// `simhashBits([{ bits: "101001", weight: 3 }, ...])` → `{ sums, bits }`.
+#[wasm_bindgen(js_name = simhashBits)]
+pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
+    const EXPECTED: &str = "an array like [{ bits: \"1010\", weight: 1 }]";
+    if !Array::is_array(&features) {
+        return Err(bad_argument("features", EXPECTED, &features));
+    }
+    let arr: Array = features.unchecked_into();
+    let mut parsed = Vec::with_capacity(arr.length() as usize);
+    for (index, item) in arr.iter().enumerate() {
+        let get = |k: &str| {
+            if item.is_object() {
+                Reflect::get(&item, &JsValue::from(k)).unwrap_or(JsValue::UNDEFINED)
+            } else {
+                JsValue::UNDEFINED
+            }
+        };
+        let (Some(bits), Some(weight)) = (get("bits").as_string(), get("weight").as_f64()) else {
+            return Err(bad_argument("features", EXPECTED, &item));
+        };
+        let bits = crate::fingerprint::parse_bits(&bits, index).map_err(js_error)?;
+        parsed.push(BitFeature { bits, weight });
+    }
+    let r = fingerprint::simhash_bits(&parsed).map_err(js_error)?;
+    let out = Object::new();
+    set(&out, "sums", r.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+    set(&out, "bits", r.to_bit_string());
+    Ok(out.into())
+}
+
+/// Number of differing bits.
+#[wasm_bindgen]
+pub fn hamming(a: u64, b: u64) -> u32 {
+    crate::hamming(a, b)
+}
+
+/// `1 - hamming(a, b) / 64`.
+#[wasm_bindgen]
+pub fn similarity(a: u64, b: u64) -> f64 {
+    crate::similarity(a, b)
+}
+
+/// A fingerprint as 16 lower-case hex digits.
+#[wasm_bindgen(js_name = toHex)]
+pub fn to_hex(fingerprint: u64) -> String {
+    crate::hash::to_hex(fingerprint)
+}
+
+/// Parses 16 (or fewer) hex digits, with or without `0x`.
+#[wasm_bindgen(js_name = fromHex)]
+pub fn from_hex(hex: &str) -> Result<u64, JsValue> {
+    crate::hash::from_hex(hex).map_err(js_error)
+}
+
+/// The version of the feature hash (part of every fingerprint scheme).
+#[wasm_bindgen(js_name = hashVersion)]
+pub fn hash_version() -> u32 {
+    crate::hash::HASH_VERSION
+}

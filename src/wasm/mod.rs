@@ -1,0 +1,111 @@
+//! The JavaScript bindings: every function here converts types and maps errors, and
+//! nothing else. Option names, defaults, validation and loops live in the core modules,
+//! which never see a JS type.
+//!
+//! Conventions:
+//! - Fingerprints are `u64` (JS `bigint`; batches `BigUint64Array`), texts `&str`, bytes
+//!   `&[u8]`. wasm-bindgen's glue converts these without checking (a bigint out of range
+//!   wraps, `null` as a text is a bare `TypeError`), so the package's JS layer checks them
+//!   first, with one table (`pkg-template/args.cjs`), and throws the same `SimHashError`
+//!   the core would. Taking them as `JsValue`s here instead cost 5 kB of the browser
+//!   build's gzipped wasm, over its budget. Values the JS layer cannot judge (ids, option
+//!   objects, feature lists) arrive as `JsValue`s and are checked in [`convert`].
+//! - Option objects are camelCase; their keys are the core's lists (`Options::NAMES`,
+//!   `DedupOptions::NAMES`, `PassageOptions::NAMES`, ...), and an unknown key throws.
+//! - Every core [`Error`] becomes a thrown JS `Error` whose `name` is `"SimHashError"`,
+//!   whose `code` is [`Error::code`], and whose message says what to fix; values in
+//!   messages are written as JS writes them ([`convert::describe`]), never in Rust's
+//!   debug form. The core never panics on input, so after any thrown error the instance
+//!   keeps working.
+//!
+//! One file per part of the API:
+//!
+//! | file | what |
+//! | --- | --- |
+//! | `mod.rs` | the allocator, the error class hook, `js_error`, test and benchmark hooks |
+//! | `convert.rs` | option objects, ids and other `JsValue` arguments, results |
+//! | `defaults.rs` | `defaults()`: every default, read from the core |
+//! | `hasher.rs` | `SimHasher`, `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText` |
+//! | `index.rs` | `SimHashIndex` |
+//! | `compact.rs` | `CompactSet`, `huffmanTable` |
+//! | `crawler.rs` | `ContentSeen`, `dedup`, `SimHashIndex` snapshots and `dedup` (feature `crawler`) |
+//! | `passage.rs` | `PassageChecker` |
+//! | `disabled.rs` | the same names throwing `FeatureDisabled` when `html` or `crawler` is off |
+
+use std::cell::RefCell;
+
+use js_sys::{Array, Reflect};
+use wasm_bindgen::prelude::*;
+
+use crate::error::Error;
+use crate::fingerprint::{self, Options};
+
+mod compact;
+mod convert;
+#[cfg(feature = "crawler")]
+mod crawler;
+mod defaults;
+#[cfg(not(all(feature = "html", feature = "crawler")))]
+mod disabled;
+mod hasher;
+mod index;
+mod passage;
+
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+thread_local! {
+    /// The package's `SimHashError` class, registered by the JS entry points at load time.
+    static ERROR_CLASS: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+/// Registers the JS `SimHashError` class (`class SimHashError extends Error`, constructor
+/// `(message, code)`) that every thrown error is an instance of. Called once by the
+/// package's entry points; not part of the public API.
+#[wasm_bindgen(js_name = __setErrorClass, skip_typescript)]
+pub fn set_error_class(class: js_sys::Function) {
+    ERROR_CLASS.with(|c| *c.borrow_mut() = Some(class));
+}
+
+/// Benchmark hook, not part of the public API: copies `texts` into wasm memory once, then
+/// times `rounds` passes of the core's `fingerprint` over them, all inside wasm, and
+/// returns the milliseconds. `npm run bench:fingerprint` compares it with
+/// `fingerprintBatch` to isolate what the JS boundary costs.
+#[wasm_bindgen(js_name = __benchCore, skip_typescript)]
+pub fn bench_core(texts: Vec<String>, rounds: u32) -> Result<f64, JsValue> {
+    let mut hasher = fingerprint::SimHasher::new(Options::default()).map_err(js_error)?;
+    let mut sink = 0u64;
+    let start = js_sys::Date::now();
+    for _ in 0..rounds {
+        for t in &texts {
+            sink ^= hasher.fingerprint(t).unwrap_or(0);
+        }
+    }
+    std::hint::black_box(sink);
+    Ok(js_sys::Date::now() - start)
+}
+
+/// The module's `WebAssembly.Memory`, for memory tests (release builds of the Node glue
+/// do not expose it otherwise). Not part of the public API.
+#[wasm_bindgen(js_name = __memory, skip_typescript)]
+pub fn memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// A core error as the thrown JS value: an instance of the registered `SimHashError`
+/// class, or (no class registered: the raw wasm-bindgen module used directly) a plain
+/// `Error` named `SimHashError` with the same `code`.
+fn js_error(e: Error) -> JsValue {
+    let message = JsValue::from(e.to_string());
+    let code = JsValue::from(e.code());
+    let made = ERROR_CLASS.with(|c| {
+        c.borrow().as_ref().and_then(|class| Reflect::construct(class, &Array::of2(&message, &code)).ok())
+    });
+    if let Some(err) = made {
+        return err;
+    }
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name("SimHashError");
+    let _ = Reflect::set(&err, &"code".into(), &code);
+    err.into()
+}

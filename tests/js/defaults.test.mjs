@@ -1,0 +1,64 @@
+// One source for defaults: the wasm core's `defaults()`. The defaults documented in the
+// hand-written index.d.ts and shown by the CLI's --help must be the same values.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+import { defaults, SimHasher, SimHashIndex, ContentSeen, PassageChecker, dedup } from '../../pkg/index.mjs';
+
+const dts = readFileSync(new URL('../../pkg-template/index.d.ts', import.meta.url), 'utf8');
+const bin = new URL('../../pkg/bin/simhash-wasm.mjs', import.meta.url).pathname;
+
+/** The fields of `interface name` declared in its own body, each with the `(default X)` of its doc comment. */
+function documented(name) {
+  const body = dts.split(`export interface ${name} `)[1]?.split('\n}\n')[0];
+  assert.ok(body, `index.d.ts has no interface ${name}`);
+  const fields = {};
+  for (const m of body.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*(\w+)\?:/g)) {
+    const d = m[1].match(/\(default ([^\s):;,]+)/);
+    fields[m[2]] = d ? JSON.parse(d[1]) : undefined;
+  }
+  return fields;
+}
+
+test('every default documented in index.d.ts is the wasm core\'s', () => {
+  const D = defaults();
+  const sections = [['HasherOptions', 'hasher'], ['IndexOptions', 'index'], ['ContentSeenOptions', 'contentSeen'],
+    ['DedupOptions', 'dedup'], ['DedupIntoOptions', 'dedup'], ['PassageOptions', 'passage']];
+  let compared = 0;
+  for (const [iface, section] of sections) {
+    const fields = documented(iface);
+    for (const [field, doc] of Object.entries(fields)) {
+      if (!(field in D[section])) continue;   // no default (memoryBudget, ids, hasher)
+      assert.notEqual(doc, undefined, `${iface}.${field} documents no default; the wasm's is ${D[section][field]}`);
+      assert.deepEqual(doc, D[section][field], `${iface}.${field}`);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 17, `compared ${compared} defaults`);
+});
+
+test('the defaults are the ones the API applies', () => {
+  const D = defaults();
+  const h = new SimHasher().options();
+  for (const key of ['mode', 'ngram', 'weighting', 'punctuation', 'nfkc', 'lowercase', 'html', 'scheme']) assert.equal(D.hasher[key], h[key], key);
+  assert.equal(new SimHashIndex().stats().k, D.index.k);
+  assert.equal(new SimHashIndex().stats().tables, D.index.k + 1);   // "default": k + 1 blocks
+  assert.equal(new ContentSeen().options().k, D.contentSeen.k);
+  const r = dedup(['a', 'b'], ['The cat sat on the mat, and then again on the mat.', 'The cat sat on the mat, and then again on the mat!']);
+  assert.equal(r.k, D.dedup.k);
+  assert.equal(r.verify, D.dedup.verify);
+  assert.deepEqual([D.dedup.k, D.dedup.verify, D.dedup.shingle, D.dedupFingerprintsOnly.k, D.dedupFingerprintsOnly.verify], [10, 0.8, 4, 6, false]);
+  assert.deepEqual(D.passage, { split: 'paragraphs', window: 3, step: 1, k: 3, minChars: 40 });
+  assert.ok(new PassageChecker());
+});
+
+test('the CLI help shows the core\'s defaults', () => {
+  const D = defaults();
+  const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+  assert.match(help, new RegExp(`--k N .*\\(default ${D.dedup.k};\\s+${D.dedupFingerprintsOnly.k} with --load/--save\\)`));
+  assert.match(help, new RegExp(`least J \\(default ${D.dedup.verify}\\)`));
+  assert.match(help, new RegExp(`--ngram N .*\\(default ${D.hasher.ngram}\\)`));
+  assert.match(help, new RegExp(`sublinear \\(default ${D.hasher.weighting}\\)`));
+});
