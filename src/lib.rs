@@ -45,6 +45,7 @@ pub mod passage;
 pub mod seen;
 pub mod snapshot;
 mod sort;
+pub mod store;
 #[cfg(test)]
 mod test_rng;
 pub mod tokenize;
@@ -53,6 +54,8 @@ pub mod weight;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+#[cfg(all(target_arch = "wasm32", feature = "crawler"))]
+mod wasm_store;
 
 pub use error::{Error, Result};
 pub use fingerprint::{Options, SimHasher, Tokenizer};

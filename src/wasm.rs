@@ -56,7 +56,7 @@ pub fn memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-fn js_error(e: Error) -> JsValue {
+pub(crate) fn js_error(e: Error) -> JsValue {
     let message = JsValue::from(e.to_string());
     let code = JsValue::from(e.code());
     let made = ERROR_CLASS.with(|c| {
@@ -87,17 +87,21 @@ fn describe(v: &JsValue) -> String {
 
 // -- hand-written conversions (no serde: smaller wasm, and exact control of the shapes) --
 
-fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
+pub(crate) fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(o, &JsValue::from(key), &value.into());
 }
 
-fn big(x: u64) -> JsValue {
+pub(crate) fn big(x: u64) -> JsValue {
     js_sys::BigInt::from(x).into()
 }
 
 /// An option object: `undefined`/`null` is `None`; anything but a plain object, or an
 /// unknown key, throws.
-fn option_object(value: &JsValue, allowed: &[&str], example: &str) -> Result<Option<Object>, JsValue> {
+pub(crate) fn option_object(
+    value: &JsValue,
+    allowed: &[&str],
+    example: &str,
+) -> Result<Option<Object>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -118,14 +122,14 @@ fn option_object(value: &JsValue, allowed: &[&str], example: &str) -> Result<Opt
     Ok(Some(obj))
 }
 
-fn field(o: &Option<Object>, key: &str) -> JsValue {
+pub(crate) fn field(o: &Option<Object>, key: &str) -> JsValue {
     match o {
         Some(o) => Reflect::get(o, &JsValue::from(key)).unwrap_or(JsValue::UNDEFINED),
         None => JsValue::UNDEFINED,
     }
 }
 
-fn opt_string(o: &Option<Object>, key: &'static str) -> Result<Option<String>, JsValue> {
+pub(crate) fn opt_string(o: &Option<Object>, key: &'static str) -> Result<Option<String>, JsValue> {
     let v = field(o, key);
     if v.is_undefined() {
         return Ok(None);
@@ -133,7 +137,7 @@ fn opt_string(o: &Option<Object>, key: &'static str) -> Result<Option<String>, J
     v.as_string().map(Some).ok_or_else(|| bad_argument(key, "a string", &v))
 }
 
-fn opt_number(o: &Option<Object>, key: &'static str) -> Result<Option<f64>, JsValue> {
+pub(crate) fn opt_number(o: &Option<Object>, key: &'static str) -> Result<Option<f64>, JsValue> {
     let v = field(o, key);
     if v.is_undefined() {
         return Ok(None);
@@ -141,7 +145,7 @@ fn opt_number(o: &Option<Object>, key: &'static str) -> Result<Option<f64>, JsVa
     v.as_f64().map(Some).ok_or_else(|| bad_argument(key, "a number", &v))
 }
 
-fn opt_bool(o: &Option<Object>, key: &'static str) -> Result<Option<bool>, JsValue> {
+pub(crate) fn opt_bool(o: &Option<Object>, key: &'static str) -> Result<Option<bool>, JsValue> {
     let v = field(o, key);
     if v.is_undefined() {
         return Ok(None);
@@ -150,7 +154,7 @@ fn opt_bool(o: &Option<Object>, key: &'static str) -> Result<Option<bool>, JsVal
 }
 
 /// The hasher keys of an option object (read from `o`, whose keys were checked already).
-fn options_from(o: &Option<Object>) -> Result<(Options, bool), JsValue> {
+pub(crate) fn options_from(o: &Option<Object>) -> Result<(Options, bool), JsValue> {
     let opts = Options::from_names(
         opt_string(o, "mode")?.as_deref(),
         opt_number(o, "ngram")?,
@@ -166,7 +170,7 @@ fn options_from(o: &Option<Object>) -> Result<(Options, bool), JsValue> {
 const HASHER_KEYS: [&str; 7] = ["mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase", "html"];
 
 /// `{ mode, ngram, weighting, punctuation, nfkc, lowercase, html, scheme }`.
-fn options_to_js(o: &Options, html: bool) -> Object {
+pub(crate) fn options_to_js(o: &Options, html: bool) -> Object {
     let out = Object::new();
     set(&out, "mode", o.tokenizer.mode());
     set(&out, "ngram", o.tokenizer.n() as u32);
@@ -342,7 +346,7 @@ const INDEX_OPTION_NAMES: [&str; 5] = ["k", "layout", "expectedSize", "memoryBud
 
 /// `layout`: `"default"`, `"auto"`, `"probe"`, or explicit block widths like `[16, 16, 16, 16]`
 /// (`undefined`: the default for `k`).
-fn layout_from(o: &Option<Object>, k: u32) -> Result<Layout, JsValue> {
+pub(crate) fn layout_from(o: &Option<Object>, k: u32) -> Result<Layout, JsValue> {
     let v = field(o, "layout");
     let layout = if v.is_undefined() {
         Layout::default_for_k(k)
@@ -386,7 +390,7 @@ fn layout_from(o: &Option<Object>, k: u32) -> Result<Layout, JsValue> {
     layout.map_err(js_error)
 }
 
-fn k_from(o: &Option<Object>, default: u32) -> Result<u32, JsValue> {
+pub(crate) fn k_from(o: &Option<Object>, default: u32) -> Result<u32, JsValue> {
     match opt_number(o, "k")? {
         None => Ok(default),
         Some(k) if k.fract() == 0.0 && (0.0..=64.0).contains(&k) => Ok(k as u32),
