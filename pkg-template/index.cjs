@@ -13,4 +13,6 @@ for (const [name, value] of Object.entries(wasm)) {
   if (!name.startsWith('__') && name !== 'initSync' && name !== 'default') api[name] = value;
 }
 Object.assign(api, { SimHashError }, files.bind(api));
+// RedisContentSeen (redis.cjs): the shared ContentSeen on Redis.
+Object.assign(api, require('./redis.cjs').install(wasm));
 module.exports = api;

@@ -26,5 +26,6 @@ export const {
   saveSeen,
   loadSeen,
   writeFileAtomic,
+  RedisContentSeen,
 } = wasm;
 export default wasm;
