@@ -76,8 +76,13 @@ function install(wasm) {
       this.stats = { checks: 0, roundTrips: 0 };
     }
 
+    _live() {
+      if (this._closed) throw new SimHashError('this RedisContentSeen was closed; open a new one with RedisContentSeen.open', 'InvalidOption');
+      return this._store;
+    }
+
     async _eval(name, argv) {
-      if (this._closed) throw new SimHashError('this RedisContentSeen was closed', 'InvalidOption');
+      this._live();
       if (!this._redis.ready()) {
         throw new SimHashError('the Redis client is not connected: call `await client.connect()` before using RedisContentSeen', 'RedisError');
       }
@@ -110,21 +115,21 @@ function install(wasm) {
 
     /** The settings: hasher options, k, layout, namespace, urls. */
     options() {
-      return this._store.options();
+      return this._live().options();
     }
 
     /** The fingerprint of a text with the namespace's settings (nothing stored). */
     fingerprint(text) {
-      return this._store.fingerprint(text);
+      return this._live().fingerprint(text);
     }
 
     /** `{ duplicate, matches: [{ id, fingerprint, distance }], fingerprint, cluster, count, roundTrips }`. */
     async check(url, text) {
-      return this.checkFingerprint(url, this._store.fingerprint(text));
+      return this.checkFingerprint(url, this._live().fingerprint(text));
     }
 
     async checkFingerprint(url, fingerprint) {
-      const plan = this._store.begin(url, BigInt(fingerprint));
+      const plan = this._live().begin(url, BigInt(fingerprint));
       try {
         for (;;) {
           const step = plan.step();
@@ -162,7 +167,7 @@ function install(wasm) {
     }
 
     async _lookup(url) {
-      return this._store.lookupReply(await this._eval('lookup', this._store.lookupArgs(url)));
+      return this._store.lookupReply(await this._eval('lookup', this._live().lookupArgs(url)));
     }
 
     /** How many times the content of `url` was seen, or `undefined`. */
@@ -208,7 +213,7 @@ function install(wasm) {
 
     /** Loads a ContentSeen snapshot (same settings) into an empty namespace. */
     async importSnapshot(bytes, { batch = 500 } = {}) {
-      for (const argv of this._store.importBatches(bytes, batch)) await this._eval('import', argv);
+      for (const argv of this._live().importBatches(bytes, batch)) await this._eval('import', argv);
     }
 
     /** A ContentSeen snapshot of the whole namespace (read with HSCAN; run it while no worker writes). */
