@@ -13,23 +13,24 @@ const { createClient } = require('redis');
 
 const skip = haveRedis() ? false : 'redis-server is not installed (scripts/setup.sh installs it)';
 
-test('kill redis-server mid-crawl, restart with AOF: no wrong answer, nothing acknowledged lost', { skip }, async () => {
+test('kill redis-server mid-crawl, restart with AOF: no wrong answer, nothing acknowledged lost', { skip }, async (t) => {
   const server = await startServer();
   try {
     const n = 3000;
     const pages = pageStream(n, { seed: 11, dupShare: 0.3 });
     let killed = false;
+    let restarted = false;
     const results = await runWorkers({ url: server.url }, 'fault', pages, 4, {
       retries: 30,
       onSpawn: () => {
         setTimeout(async () => {
           await server.kill();
           killed = true;
-          setTimeout(() => server.restart(), 400);
+          setTimeout(() => server.restart().then(() => (restarted = true)), 400);
         }, 700);
       },
     });
-    assert.ok(killed, 'the server was killed during the crawl');
+    assert.ok(killed && restarted, 'the server was killed and restarted during the crawl');
     const client = createClient({ url: server.url });
     await client.connect();
     try {
@@ -42,6 +43,7 @@ test('kill redis-server mid-crawl, restart with AOF: no wrong answer, nothing ac
       assert.ok(decided > n * 0.9, `most checks were decided (${decided}, errors ${errors.length})`);
       // Counts: every decided page once, plus at most one per repeated or failed call.
       const repeats = fixed.filter((r, i) => r !== results[i]).length;
+      t.diagnostic(`decided ${decided}, errors ${errors.length}, repeated checks ${repeats}, count total ${total}, stored ${stored.length}`);
       assert.ok(total >= decided && total <= n + repeats + errors.length, `count total ${total}, decided ${decided}`);
       assert.ok(stored.length > 0);
       seen.close();
