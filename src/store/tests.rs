@@ -1,7 +1,6 @@
 //! Native tests of the store's plan against a Rust model of the CHECK script (the model
 //! follows script.rs line by line; the JS tests run the real Lua on a real redis-server).
 
-
 // The model indexes tables by number, as the Lua script does.
 #![allow(clippy::needless_range_loop)]
 use std::collections::{HashMap, HashSet};
