@@ -88,7 +88,8 @@ function install(wasm) {
       }
       const s = sources[name];
       const keys = this._keys;
-      const tail = [String(keys.length), ...keys, ...argv.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength))];
+      // Empty arguments go as '' (node-redis writes strings and buffers as separate chunks).
+      const tail = [String(keys.length), ...keys, ...argv.map((a) => (a.byteLength ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : ''))];
       for (let attempt = 0; ; attempt++) {
         try {
           try {
@@ -205,7 +206,7 @@ function install(wasm) {
         }
         if (fields.length) {
           const counts = await this._redis.call(this._keys[3], ['HMGET', this._keys[3], ...fields]);
-          counts.forEach((c, i) => (pages[i].count = Number(c ? c.toString() : 0)));
+          counts.forEach((c, i) => (pages[i].count = c ? Number(c.toString()) : 1)); // no field: seen once
         }
         yield* pages;
       } while (cursor !== '0');

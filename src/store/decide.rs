@@ -161,23 +161,28 @@ impl CheckPlan {
                 replace.extend(g.record(old));
             }
         }
-        let mut args = vec![
-            b"c".to_vec(),
+        // ARGV 3, the query: everything that does not change between calls, in one string
+        // (one buffer for the client to write, one argument for the server to parse).
+        let mut query = Vec::with_capacity(16 + 8 * s.geometry.len() + self.page_record.len());
+        query.extend_from_slice(&self.fp.to_be_bytes());
+        query.push(u8::from(s.urls));
+        query.push(s.k as u8);
+        for g in &s.geometry {
+            let (f, r) = (g.field(self.fp), g.record(self.fp));
+            query.push(f.len() as u8);
+            query.push(r.len() as u8);
+            query.extend(f);
+            query.extend(r);
+        }
+        query.extend_from_slice(&self.page_record);
+        let args = vec![
             s.meta.as_bytes().to_vec(),
-            self.fp.to_be_bytes().to_vec(),
             self.url.as_bytes().to_vec(),
-            if s.urls { b"1".to_vec() } else { b"0".to_vec() },
+            query,
             self.evaluated.clone(),
             matches,
             replace,
-            self.page_record.clone(),
-            s.geometry.len().to_string().into_bytes(),
         ];
-        for g in &s.geometry {
-            args.push(g.field(self.fp));
-            args.push(g.record(self.fp));
-            args.push(g.program(self.fp));
-        }
         args
     }
 

@@ -12,7 +12,7 @@
 //! | `{NS}:n` | string (integer) | number of stored pages |
 //! | `{NS}:t0` … `{NS}:t<T-1>` | hash | index table `t`: field = the table's key bits, value = records |
 //! | `{NS}:p` | hash | page records by fingerprint ([`super::record`]); only with the URL map |
-//! | `{NS}:c` | hash | counts by fingerprint; only with the URL map |
+//! | `{NS}:c` | hash | counts by fingerprint of the pages seen more than once (no field: seen once); only with the URL map |
 //! | `{NS}:u` | hash | URL → its stored fingerprint or its cluster's URL; only with the URL map |
 //!
 //! ## Tables
@@ -24,20 +24,23 @@
 //! most significant first into ⌈R / 8⌉ bytes (left-aligned, low padding bits zero). Field and
 //! record together give back the whole fingerprint ([`TableGeometry::join`]).
 //!
-//! ## The pigeonhole pre-filter
+//! ## The pre-filter (equality tests on nibbles)
 //!
 //! A stored fingerprint within `k` bits of the query that shares table `t`'s key differs in
-//! at most `k` of the `R` record bits. Cut those bits into `k + 1` contiguous pieces: at
-//! least one piece is then equal. The script keeps a record only when some piece is
-//! byte-for-byte (bit-field for bit-field) equal to the query's; this is an equality test,
-//! not a distance. For the default layout (k = 3, 4 × 16 bits) a record's 48 bits make four
-//! 12-bit pieces, so a random record passes with probability ≈ 4 / 4096.
+//! at most `k` of the record's bits, so at most `k` of the record's 4-bit nibbles differ
+//! (each differing bit spoils one nibble). The script keeps a record only when at most `k`
+//! of its nibbles differ from the query's: a count of unequal nibbles, each found by byte
+//! equality and, for an unequal byte, `byte % 16` and `byte - byte % 16` compared with the
+//! query's (integers below 256, exact in doubles). This is an equality test, not a distance
+//! (a record passes with up to `4k` differing bits); wasm measures the distances. For the
+//! default layout (k = 3, records of 12 nibbles) a random record passes with probability
+//! about C(12, 9) / 16^9 ≈ 3 · 10^-9, so a page with no stored page within k almost never
+//! gets a candidate, and its check is one call. The script reads a record's bytes with one
+//! `string.byte` call and gives up on it at the `k + 1`-th unequal nibble; it needs no
+//! per-call tables (the first version rebuilt a program of bit-fields on every call).
 //!
-//! The script is told how to test each piece by a *program* ([`TableGeometry::program`]):
-//! per piece one byte with the number of parts, then per part four bytes — the record's
-//! byte (1-based), the lowest bit of the part in that byte (0 = least significant), the
-//! part's width, and the query's value of those bits. Lua checks
-//! `floor(byte / 2^lo) % 2^width == want`: integers below 256, exact in doubles.
+//! Padding bits (a record of `R` bits fills ⌈R / 8⌉ bytes, low bits zero) are equal in
+//! every record, so they never count.
 
 use crate::error::{Error, Result};
 use crate::index::Layout;
@@ -88,9 +91,8 @@ pub struct TableGeometry {
     key_mask: u64,
     key_bits: u32,
     rec_bits: u32,
-    /// The `k + 1` pieces of the record, as bit ranges `[start, end)` counted from the
-    /// record's most significant bit.
-    pieces: Vec<(u32, u32)>,
+    /// The layout's k: the pre-filter keeps records with at most `k` unequal nibbles.
+    k: u32,
 }
 
 /// Gathers the bits of `x` selected by `mask`, most significant first, into the low bits
@@ -163,16 +165,7 @@ impl TableGeometry {
             }
             let key_bits = mask.count_ones();
             let rec_bits = 64 - key_bits;
-            let n = (k + 1).min(rec_bits.max(1));
-            let pieces = (0..n)
-                .map(|i| {
-                    let start = rec_bits * i / n;
-                    let end = rec_bits * (i + 1) / n;
-                    (start, end)
-                })
-                .filter(|(s, e)| e > s)
-                .collect();
-            out.push(TableGeometry { key_mask: mask, key_bits, rec_bits, pieces });
+            out.push(TableGeometry { key_mask: mask, key_bits, rec_bits, k });
         }
         Ok(out)
     }
@@ -203,52 +196,24 @@ impl TableGeometry {
             | scatter(unpack(record, self.rec_bits), !self.key_mask)
     }
 
-    /// The pre-filter program for query `fp` (format in the module docs).
-    pub fn program(&self, fp: u64) -> Vec<u8> {
-        let rec = self.record(fp);
-        let mut out = Vec::new();
-        for &(start, end) in &self.pieces {
-            let mut parts = Vec::new();
-            let mut bit = start;
-            while bit < end {
-                let byte = bit / 8;
-                let upto = end.min(byte * 8 + 8);
-                // Bits [bit, upto) of the record sit in byte `byte`, at LSB positions
-                // [byte*8+8-upto, byte*8+8-bit).
-                let lo = byte * 8 + 8 - upto;
-                let width = upto - bit;
-                let want = (rec[byte as usize] >> lo) & (((1u16 << width) - 1) as u8);
-                parts.extend_from_slice(&[(byte + 1) as u8, lo as u8, width as u8, want]);
-                bit = upto;
-            }
-            out.push((parts.len() / 4) as u8);
-            out.extend_from_slice(&parts);
-        }
-        out
-    }
-
     /// `true` when `record` passes the pre-filter of query `fp`: the Rust twin of the
-    /// script's test, used by the native tests and the oracle.
+    /// script's test, used by the native tests and their model of the script.
     pub fn passes(&self, fp: u64, record: &[u8]) -> bool {
-        program_passes(&self.program(fp), record)
+        nibbles_within(&self.record(fp), record, self.k)
     }
 }
 
-/// Runs a pre-filter program on a record, as the script does (the Rust twin of its loop).
-pub fn program_passes(prog: &[u8], record: &[u8]) -> bool {
-    let mut i = 0;
-    while i < prog.len() {
-        let n = prog[i] as usize;
-        let parts = &prog[i + 1..(i + 1 + 4 * n).min(prog.len())];
-        i += 1 + 4 * n;
-        if parts.chunks(4).all(|p| {
-            let b = record.get(p[0] as usize - 1).copied().unwrap_or(0);
-            (u16::from(b) >> p[1]) & ((1u16 << p[2]) - 1) == u16::from(p[3])
-        }) {
-            return true;
+/// `true` when at most `k` of the 4-bit nibbles of two equally long records differ (the
+/// script's pre-filter, see the module docs).
+pub fn nibbles_within(query: &[u8], record: &[u8], k: u32) -> bool {
+    let mut unequal = 0;
+    for (&q, &a) in query.iter().zip(record) {
+        unequal += u32::from(q >> 4 != a >> 4) + u32::from(q & 15 != a & 15);
+        if unequal > k {
+            return false;
         }
     }
-    false
+    query.len() == record.len()
 }
 
 #[cfg(test)]
@@ -323,10 +288,25 @@ mod tests {
                     far_pass += u32::from(g.passes(q, &rec));
                 }
             }
-            // Each of the k + 1 pieces of w bits matches a random record with probability 2^-w.
+            // A random record passes when at most k of its nibbles differ (padding nibbles
+            // and padding bits never differ): a binomial tail over the record's nibbles.
             let expected: f64 = geo
                 .iter()
-                .map(|g| g.pieces.iter().map(|&(a, b)| 0.5f64.powi((b - a) as i32)).sum::<f64>())
+                .map(|g| {
+                    // Each nibble's chance of being equal, from its number of real bits.
+                    let mut dist = vec![1.0f64]; // dist[j]: probability of j unequal so far
+                    for n in 0..g.record_len() * 2 {
+                        let bits = (g.rec_bits as i64 - 4 * n as i64).clamp(0, 4);
+                        let eq = 0.5f64.powi(bits as i32);
+                        let mut next = vec![0.0; dist.len() + 1];
+                        for (j, p) in dist.iter().enumerate() {
+                            next[j] += p * eq;
+                            next[j + 1] += p * (1.0 - eq);
+                        }
+                        dist = next;
+                    }
+                    dist.iter().take(k as usize + 1).sum::<f64>()
+                })
                 .sum::<f64>()
                 / geo.len() as f64;
             let rate = f64::from(far_pass) / f64::from(far_total);
@@ -339,6 +319,35 @@ mod tests {
                 "{layout}: {far_pass} of {far_total} pass, expected {expected}"
             );
         }
+    }
+
+    /// The nibble count against a naive oracle (hex digits compared as text), on records
+    /// with 0 to 6 nibbles changed, for every k the scripts meet.
+    #[test]
+    fn nibble_filter_matches_a_naive_oracle() {
+        let mut rng = Rng(23);
+        let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..20_000 {
+            let len = 1 + rng.below(8) as usize;
+            let q: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let mut r = q.clone();
+            for _ in 0..rng.below(7) {
+                let i = rng.below(len as u64 * 2) as usize;
+                r[i / 2] ^= (1 + rng.below(15) as u8) << (4 * (i % 2));
+            }
+            let k = rng.below(6) as u32;
+            let unequal = hex(&q).chars().zip(hex(&r).chars()).filter(|(a, b)| a != b).count() as u32;
+            let want = unequal <= k;
+            assert_eq!(nibbles_within(&q, &r, k), want, "{} {} k={k}", hex(&q), hex(&r));
+            if want {
+                yes += 1
+            } else {
+                no += 1
+            }
+        }
+        assert!(yes > 5000 && no > 5000, "{yes} {no}");
+        assert!(!nibbles_within(&[1, 2], &[1], 3), "records of other lengths never pass");
     }
 
     #[test]

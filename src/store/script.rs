@@ -1,18 +1,19 @@
 //! The Lua scripts (Redis 7.0 runs Lua 5.1). They never compute a Hamming distance: Lua's
 //! numbers are doubles and its `bit` library works on 32 bits. They compare bytes and small
-//! bit-fields of single bytes (the pre-filter of [`super::keys`]), append and cut fixed-size
+//! nibbles of single bytes (the pre-filter of [`super::keys`]), append and cut fixed-size
 //! records, and return candidate bytes for wasm to measure.
 //!
 //! `KEYS` are [`super::keys::key_names`]: meta, n, p, c, u, then the tables.
 //!
 //! ## `CHECK`
 //!
-//! `ARGV`: 1 `"c"`, 2 meta, 3 fingerprint (8 bytes BE), 4 URL, 5 `"1"` with the URL map
-//! else `"0"`, 6 *evaluated* (table byte + record, for every candidate wasm has already
-//! measured), 7 *matches* (per match within k: fingerprint, distance byte, table byte,
-//! record), 8 *replace* (empty, or the URL's old fingerprint then per table its field and
-//! record), 9 the page record, 10 the number of tables, then per table: field, record,
-//! pre-filter program. Replies (arrays of bulk strings):
+//! `ARGV`: 1 meta, 2 URL, 3 *query*, 4 *evaluated* (table byte + record, for every
+//! candidate wasm has already measured), 5 *matches* (per match within k: fingerprint,
+//! distance byte, table byte, record), 6 *replace* (empty, or the URL's old fingerprint
+//! then per table its field and record). The *query* is one string: the fingerprint (8
+//! bytes BE), a byte 1 with the URL map else 0, a byte k, then per table (`#KEYS - 5` of
+//! them) the field's length, the record's length (a byte each), the field and the query's
+//! record; the page record takes the rest. Replies (arrays of bulk strings):
 //!
 //! - `{"N"}`: no stored page within k; the page was stored (in the same atomic step);
 //! - `{"C", blob}`: records that passed the pre-filter and are not in *evaluated*
@@ -26,93 +27,109 @@
 //! Because *evaluated* is sent back, a second call decides only if no record that wasm
 //! has not measured passes the pre-filter now: nothing stored between the two calls is
 //! missed (a content-based version check that never retries needlessly).
+//!
+//! ## Cost
+//!
+//! The script is loaded once per server (`EVALSHA`; the JS side falls back to `EVAL` on
+//! `NOSCRIPT`, which also loads it). A call builds no tables in the common case: the query's
+//! record bytes and nibbles are locals, each stored record is read with one `string.byte`
+//! and dropped at its `k + 1`-th unequal nibble ([`super::keys`]), and a new page costs
+//! `1 + T` reads and `T + 1` writes (`T + 5` reads and writes with the URL map).
 
 /// The check script.
 pub const CHECK: &str = r#"
-local KM, KN, KP, KC, KU = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local stored = redis.call('GET', KM)
-if not stored then return {'G'} end
-if stored ~= ARGV[2] then return {'X', stored} end
-local fp, url, urls = ARGV[3], ARGV[4], ARGV[5] == '1'
-local nt = tonumber(ARGV[10])
-local P2 = {}
-for i = 0, 8 do P2[i] = 2 ^ i end
-local F, R, RL, PROG = {}, {}, {}, {}
-for t = 1, nt do
-  F[t] = ARGV[8 + 3 * t]; R[t] = ARGV[9 + 3 * t]; RL[t] = #R[t]
-  local s, prog, i = ARGV[10 + 3 * t], {}, 1
-  while i <= #s do
-    local n, piece = string.byte(s, i), {}
-    for j = 0, n - 1 do
-      local idx, lo, w, want = string.byte(s, i + 1 + 4 * j, i + 4 + 4 * j)
-      piece[j + 1] = {idx, P2[lo], P2[w], want}
-    end
-    prog[#prog + 1] = piece
-    i = i + 1 + 4 * n
-  end
-  PROG[t] = prog
+local call, byte, sub, char = redis.call, string.byte, string.sub, string.char
+local stored = call('GET', KEYS[1])
+if stored ~= ARGV[1] then
+  if not stored then return {'G'} end
+  return {'X', stored}
 end
-local seen, ev, i = {}, ARGV[6], 1
-while i <= #ev do
-  local rl = RL[string.byte(ev, i) + 1]
-  seen[string.sub(ev, i, i + rl)] = true
-  i = i + 1 + rl
+local KN, KP, KC, KU = KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local url, q = ARGV[2], ARGV[3]
+local fp, urls, K = sub(q, 1, 8), byte(q, 9) == 1, byte(q, 10)
+local nt, F, R, pos = #KEYS - 5, {}, {}, 11
+for t = 1, nt do
+  local fl, rl = byte(q, pos, pos + 1)
+  F[t], R[t] = sub(q, pos + 2, pos + 1 + fl), sub(q, pos + 2 + fl, pos + 1 + fl + rl)
+  pos = pos + 2 + fl + rl
+end
+local ev, seen = ARGV[4], nil
+if #ev > 0 then
+  seen = {}
+  local i = 1
+  while i <= #ev do
+    local rl = #R[byte(ev, i) + 1]
+    seen[sub(ev, i, i + rl)] = true
+    i = i + 1 + rl
+  end
 end
 local buckets, alive, fresh, npass, allexact = {}, {}, {}, 0, true
 for t = 1, nt do
-  local b = redis.call('HGET', KEYS[5 + t], F[t]) or ''
-  local rl, prog = RL[t], PROG[t]
-  if #b % rl ~= 0 then return redis.error_reply('simhash-wasm: bucket of ' .. KEYS[5 + t] .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
-  buckets[t] = b
-  for o = 0, #b - rl, rl do
-    for _, piece in ipairs(prog) do
-      local ok = true
-      for _, p in ipairs(piece) do
-        if math.floor(string.byte(b, o + p[1]) / p[2]) % p[3] ~= p[4] then ok = false; break end
-      end
-      if ok then
-        local rec = string.sub(b, o + 1, o + rl)
-        local key = string.char(t - 1) .. rec
+  local r = R[t]
+  local rl = #r
+  local b = call('HGET', KEYS[5 + t], F[t])
+  if b then
+    if #b % rl ~= 0 then return redis.error_reply('simhash-wasm: bucket of ' .. KEYS[5 + t] .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
+    local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
+    local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
+    local h1, h2, h3, h4, h5, h6, h7, h8 = (q1 or 0) - l1, (q2 or 0) - l2, (q3 or 0) - l3, (q4 or 0) - l4, (q5 or 0) - l5, (q6 or 0) - l6, (q7 or 0) - l7, (q8 or 0) - l8
+    for o = 1, #b, rl do
+      local a1, a2, a3, a4, a5, a6, a7, a8 = byte(b, o, o + rl - 1)
+      local m = 0
+      repeat
+        if a1 ~= q1 then if a1 % 16 == l1 or a1 - a1 % 16 == h1 then m = 1 else m = 2 end if m > K then break end end
+        if a2 ~= q2 then if a2 % 16 == l2 or a2 - a2 % 16 == h2 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a3 ~= q3 then if a3 % 16 == l3 or a3 - a3 % 16 == h3 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a4 ~= q4 then if a4 % 16 == l4 or a4 - a4 % 16 == h4 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a5 ~= q5 then if a5 % 16 == l5 or a5 - a5 % 16 == h5 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a6 ~= q6 then if a6 % 16 == l6 or a6 - a6 % 16 == h6 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a7 ~= q7 then if a7 % 16 == l7 or a7 - a7 % 16 == h7 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a8 ~= q8 then if a8 % 16 == l8 or a8 - a8 % 16 == h8 then m = m + 1 else m = m + 2 end if m > K then break end end
+        local rec = sub(b, o, o + rl - 1)
+        local key = char(t - 1) .. rec
         alive[key] = true
         npass = npass + 1
-        if rec ~= R[t] then allexact = false end
-        if not seen[key] then fresh[#fresh + 1] = key end
-        break
-      end
+        if rec ~= r then allexact = false end
+        if not (seen and seen[key]) then fresh[#fresh + 1] = key end
+      until true
     end
+    buckets[t] = b
+  else
+    buckets[t] = ''
   end
 end
 local function page_url(rec)
   if not rec then return '' end
-  local v = string.byte(rec, 1)
-  if v == 1 then return string.sub(rec, 2) end
-  if v == 2 then return string.sub(rec, 4 + string.byte(rec, 3)) end
+  local v = byte(rec, 1)
+  if v == 1 then return sub(rec, 2) end
+  if v == 2 then return sub(rec, 4 + byte(rec, 3)) end
   return redis.error_reply('simhash-wasm: unknown page record version')
 end
 local function count_under(bestfp, best)
   if not urls then return '0' end
-  local n = redis.call('HINCRBY', KC, bestfp, 1)
+  local n = call('HINCRBY', KC, bestfp, 1)
+  if n == 1 then n = 2; call('HSET', KC, bestfp, 2) end
   if best ~= url then
-    local cur = redis.call('HGET', KU, url)
-    if not cur or string.byte(cur, 1) ~= 1 then redis.call('HSET', KU, url, '\2' .. best) end
+    local cur = call('HGET', KU, url)
+    if not cur or byte(cur, 1) ~= 1 then call('HSET', KU, url, '\2' .. best) end
   end
   return tostring(n)
 end
 if npass > 0 and allexact then
-  local best = urls and page_url(redis.call('HGET', KP, fp)) or ''
+  local best = urls and page_url(call('HGET', KP, fp)) or ''
   return {'E', best, count_under(fp, best)}
 end
 if #fresh > 0 then return {'C', table.concat(fresh)} end
-local mb = ARGV[7]
+local mb = ARGV[5]
 if #mb > 0 then
   local best, bestd, bestfp, out, j = nil, 999, nil, {}, 1
   while j <= #mb do
-    local mfp, d = string.sub(mb, j, j + 7), string.byte(mb, j + 8)
-    local rl = RL[string.byte(mb, j + 9) + 1]
-    local key = string.sub(mb, j + 9, j + 9 + rl)
+    local mfp, d = sub(mb, j, j + 7), byte(mb, j + 8)
+    local rl = #R[byte(mb, j + 9) + 1]
+    local key = sub(mb, j + 9, j + 9 + rl)
     j = j + 10 + rl
     if alive[key] then
-      local murl = urls and page_url(redis.call('HGET', KP, mfp)) or ''
+      local murl = urls and page_url(call('HGET', KP, mfp)) or ''
       out[#out + 1] = '1' .. murl
       if d < bestd or (d == bestd and murl < best) then best, bestd, bestfp = murl, d, mfp end
     else
@@ -126,33 +143,32 @@ if #mb > 0 then
   end
 end
 if urls then
-  local cur = redis.call('HGET', KU, url)
-  if cur and string.byte(cur, 1) == 1 then
-    local old, rep = string.sub(cur, 2), ARGV[8]
-    if string.sub(rep, 1, 8) ~= old then return {'M', old} end
+  local cur = call('HGET', KU, url)
+  if cur and byte(cur, 1) == 1 then
+    local old, rep = sub(cur, 2), ARGV[6]
+    if sub(rep, 1, 8) ~= old then return {'M', old} end
     local j = 9
     for t = 1, nt do
-      local fl, rl = #F[t], RL[t]
-      local f, r = string.sub(rep, j, j + fl - 1), string.sub(rep, j + fl, j + fl + rl - 1)
+      local fl, rl = #F[t], #R[t]
+      local f, r = sub(rep, j, j + fl - 1), sub(rep, j + fl, j + fl + rl - 1)
       j = j + fl + rl
-      local b = redis.call('HGET', KEYS[5 + t], f) or ''
+      local b = call('HGET', KEYS[5 + t], f) or ''
       for o = 0, #b - rl, rl do
-        if string.sub(b, o + 1, o + rl) == r then b = string.sub(b, 1, o) .. string.sub(b, o + rl + 1); break end
+        if sub(b, o + 1, o + rl) == r then b = sub(b, 1, o) .. sub(b, o + rl + 1); break end
       end
-      if #b == 0 then redis.call('HDEL', KEYS[5 + t], f) else redis.call('HSET', KEYS[5 + t], f, b) end
+      if #b == 0 then call('HDEL', KEYS[5 + t], f) else call('HSET', KEYS[5 + t], f, b) end
       if f == F[t] then buckets[t] = b end
     end
-    redis.call('HDEL', KP, old)
-    redis.call('HDEL', KC, old)
-    redis.call('DECR', KN)
+    call('HDEL', KP, old)
+    call('HDEL', KC, old)
+    call('DECR', KN)
   end
 end
-for t = 1, nt do redis.call('HSET', KEYS[5 + t], F[t], buckets[t] .. R[t]) end
-redis.call('INCR', KN)
+for t = 1, nt do call('HSET', KEYS[5 + t], F[t], buckets[t] .. R[t]) end
+call('INCR', KN)
 if urls then
-  redis.call('HSET', KP, fp, ARGV[9])
-  redis.call('HSET', KC, fp, 1)
-  redis.call('HSET', KU, url, '\1' .. fp)
+  call('HSET', KP, fp, sub(q, pos))
+  call('HSET', KU, url, '\1' .. fp)
 end
 return {'N'}
 "#;
@@ -199,7 +215,7 @@ if string.byte(cur, 1) == 2 then
   if not cur or string.byte(cur, 1) ~= 1 then return {} end
 end
 local fp = string.sub(cur, 2)
-return {'U', cluster, redis.call('HGET', KEYS[4], fp) or '0', fp}
+return {'U', cluster, redis.call('HGET', KEYS[4], fp) or '1', fp}
 "#;
 
 /// Imports pages into an empty namespace (migration from a `ContentSeen` snapshot).
@@ -226,7 +242,7 @@ while i <= #ARGV do
     redis.call('INCR', KEYS[2])
     if url ~= '' then
       redis.call('HSET', KEYS[3], fp, rec)
-      redis.call('HSET', KEYS[4], fp, n)
+      if n ~= '1' then redis.call('HSET', KEYS[4], fp, n) end
       redis.call('HSET', KEYS[5], url, '\1' .. fp)
     end
   else
