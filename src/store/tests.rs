@@ -251,7 +251,7 @@ fn one_worker_decides_as_content_seen() {
         if urls {
             assert_eq!(model.n as usize, cs.len());
             for p in cs.clusters() {
-                let c = model.c.get(&p.fingerprint.to_be_bytes().to_vec()).copied().unwrap_or(1);
+                let c = model.c.get(p.fingerprint.to_be_bytes().as_slice()).copied().unwrap_or(1);
                 assert_eq!(c, p.count);
             }
         }
