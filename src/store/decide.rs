@@ -157,7 +157,7 @@ impl CheckPlan {
         if let Some(old) = self.replace {
             replace.extend_from_slice(&old.to_be_bytes());
             for g in &s.geometry {
-                replace.extend(g.field(old));
+                replace.extend(g.hash_field(old));
                 replace.extend(g.record(old));
             }
         }
@@ -167,8 +167,9 @@ impl CheckPlan {
         query.extend_from_slice(&self.fp.to_be_bytes());
         query.push(u8::from(s.urls));
         query.push(s.k as u8);
+        query.push(s.geometry.len() as u8);
         for g in &s.geometry {
-            let (f, r) = (g.field(self.fp), g.record(self.fp));
+            let (f, r) = (g.hash_field(self.fp), g.record(self.fp));
             query.push(f.len() as u8);
             query.push(r.len() as u8);
             query.extend(f);

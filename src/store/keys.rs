@@ -10,7 +10,7 @@
 //! | --- | --- | --- |
 //! | `{NS}:meta` | string | the settings ([`super::meta`]); written once, checked by every script |
 //! | `{NS}:n` | string (integer) | number of stored pages |
-//! | `{NS}:t0` … `{NS}:t<T-1>` | hash | index table `t`: field = the table's key bits, value = records |
+//! | `{NS}:t` | hash | the index tables: field = table number (1 byte) + the table's key bits, value = records |
 //! | `{NS}:p` | hash | page records by fingerprint ([`super::record`]); only with the URL map |
 //! | `{NS}:c` | hash | counts by fingerprint of the pages seen more than once (no field: seen once); only with the URL map |
 //! | `{NS}:u` | hash | URL → its stored fingerprint or its cluster's URL; only with the URL map |
@@ -18,7 +18,9 @@
 //! ## Tables
 //!
 //! Table `t` of the layout keys on some blocks of the fingerprint (the paper's permuted
-//! tables). Its hash field is those key bits, packed most significant first into
+//! tables). All tables share one hash, `{NS}:t` (one `HMGET` reads a page's buckets in
+//! every table, one `HSET` writes them). A bucket's hash field is the table number (one
+//! byte, 0-based) followed by the key bits, packed most significant first into
 //! ⌈key bits / 8⌉ bytes; the value is the concatenation of one fixed-size *record* per stored
 //! page whose key bits are equal: the fingerprint's other `R = 64 − key bits` bits, packed
 //! most significant first into ⌈R / 8⌉ bytes (left-aligned, low padding bits zero). Field and
@@ -76,17 +78,19 @@ pub fn check_namespace(ns: &str) -> Result<()> {
 }
 
 /// The keys of a namespace, in the order the scripts take them (`KEYS[1]` …): meta, n, p,
-/// c, u, then the tables.
-pub fn key_names(ns: &str, tables: usize) -> Vec<String> {
-    let mut keys: Vec<String> =
-        ["meta", "n", "p", "c", "u"].iter().map(|s| format!("{{{ns}}}:{s}")).collect();
-    keys.extend((0..tables).map(|t| format!("{{{ns}}}:t{t}")));
-    keys
+/// c, u, t.
+pub fn key_names(ns: &str) -> Vec<String> {
+    ["meta", "n", "p", "c", "u", "t"].iter().map(|s| format!("{{{ns}}}:{s}")).collect()
 }
+
+/// Most tables a layout may have here (the table number is one byte).
+pub const MAX_TABLES: usize = 255;
 
 /// How one table cuts a fingerprint into a field and a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableGeometry {
+    /// The table's number (0-based), the first byte of its hash fields.
+    table: u8,
     /// Bits of the fingerprint that form the key, as a mask.
     key_mask: u64,
     key_bits: u32,
@@ -152,6 +156,13 @@ impl TableGeometry {
                 "a multi-table layout (the probing layout needs thousands of lookups a check)",
             ));
         }
+        if layout.tables() > MAX_TABLES {
+            return Err(Error::option(
+                "layout",
+                layout.to_string(),
+                format!("a layout of at most {MAX_TABLES} tables for the Redis store"),
+            ));
+        }
         let widths = layout.widths();
         let k = layout.k();
         let mut out = Vec::new();
@@ -165,7 +176,7 @@ impl TableGeometry {
             }
             let key_bits = mask.count_ones();
             let rec_bits = 64 - key_bits;
-            out.push(TableGeometry { key_mask: mask, key_bits, rec_bits, k });
+            out.push(TableGeometry { table: out.len() as u8, key_mask: mask, key_bits, rec_bits, k });
         }
         Ok(out)
     }
@@ -183,6 +194,13 @@ impl TableGeometry {
     /// The hash field `fp` is filed under.
     pub fn field(&self, fp: u64) -> Vec<u8> {
         pack(gather(fp, self.key_mask), self.key_bits)
+    }
+
+    /// The field of `{NS}:t` that holds `fp`'s bucket: the table number, then [`Self::field`].
+    pub fn hash_field(&self, fp: u64) -> Vec<u8> {
+        let mut f = vec![self.table];
+        f.extend(self.field(fp));
+        f
     }
 
     /// The record `fp` is stored as.
@@ -256,6 +274,8 @@ mod tests {
             assert_eq!((g.field_len(), g.record_len()), (2, 6));
             let fp = 0x0123_4567_89ab_cdefu64;
             assert_eq!(g.field(fp), (fp >> (48 - 16 * t)).to_be_bytes()[6..].to_vec());
+            assert_eq!(g.hash_field(fp)[0], t as u8);
+            assert_eq!(g.hash_field(fp)[1..], g.field(fp));
         }
         assert!(TableGeometry::of_layout(&Layout::probe(2).unwrap()).is_err());
     }
@@ -357,9 +377,9 @@ mod tests {
             assert!(matches!(check_namespace(bad), Err(Error::InvalidOption { option: "namespace", .. })));
         }
         assert!(check_namespace(&"x".repeat(MAX_NAMESPACE_BYTES + 1)).is_err());
-        let keys = key_names("ns", 4);
+        let keys = key_names("ns");
         assert_eq!(keys[0], "{ns}:meta");
-        assert_eq!(keys[8], "{ns}:t3");
-        assert_eq!(keys.len(), 9);
+        assert_eq!(keys[5], "{ns}:t");
+        assert_eq!(keys.len(), 6);
     }
 }

@@ -6,9 +6,9 @@
 //!
 //! ## Design
 //!
-//! - **Keys** ([`keys`]): one hash per index table, field = the table's key bits (2 bytes
-//!   for the default 4 × 16-bit layout), value = the concatenated records (the other 48
-//!   bits, 6 bytes each). With the default layout a page costs 4 × 6 bytes of records plus
+//! - **Keys** ([`keys`]): one hash for the index tables, field = the table number and the
+//!   table's key bits (1 + 2 bytes for the default 4 × 16-bit layout), value = the
+//!   concatenated records (the other 48 bits, 6 bytes each). With the default layout a page costs 4 × 6 bytes of records plus
 //!   each bucket's share of a hash field (dict entry, field and value headers): about 35–40
 //!   bytes a page at 1M pages, measured by `npm run bench:shared`. The URL map (page
 //!   records, counts, URL → cluster) is separate and optional (`urls: false` keeps only
@@ -103,7 +103,7 @@ impl RedisSeen {
         hasher.set_html(seen.html)?;
         let store = Store {
             k: seen.k,
-            keys: keys::key_names(&config.namespace, geometry.len()),
+            keys: keys::key_names(&config.namespace),
             layout,
             geometry,
             meta,
@@ -234,7 +234,7 @@ impl RedisSeen {
                 if self.store.urls { page.id.clone().into_bytes() } else { Vec::new() },
             ];
             for t in &self.store.geometry {
-                g.push(t.field(page.fingerprint));
+                g.push(t.hash_field(page.fingerprint));
                 g.push(t.record(page.fingerprint));
             }
             push(g, &mut out);

@@ -3,7 +3,7 @@
 //! nibbles of single bytes (the pre-filter of [`super::keys`]), append and cut fixed-size
 //! records, and return candidate bytes for wasm to measure.
 //!
-//! `KEYS` are [`super::keys::key_names`]: meta, n, p, c, u, then the tables.
+//! `KEYS` are [`super::keys::key_names`]: meta, n, p, c, u, t.
 //!
 //! ## `CHECK`
 //!
@@ -11,9 +11,9 @@
 //! candidate wasm has already measured), 5 *matches* (per match within k: fingerprint,
 //! distance byte, table byte, record), 6 *replace* (empty, or the URL's old fingerprint
 //! then per table its field and record). The *query* is one string: the fingerprint (8
-//! bytes BE), a byte 1 with the URL map else 0, a byte k, then per table (`#KEYS - 5` of
-//! them) the field's length, the record's length (a byte each), the field and the query's
-//! record; the page record takes the rest. Replies (arrays of bulk strings):
+//! bytes BE), a byte 1 with the URL map else 0, a byte k, a byte T (the number of tables),
+//! then per table the field's length, the record's length (a byte each), the field (of
+//! `{NS}:t`: table byte + key bits) and the query's record; the page record takes the rest. Replies (arrays of bulk strings):
 //!
 //! - `{"N"}`: no stored page within k; the page was stored (in the same atomic step);
 //! - `{"C", blob}`: records that passed the pre-filter and are not in *evaluated*
@@ -44,10 +44,10 @@ if stored ~= ARGV[1] then
   if not stored then return {'G'} end
   return {'X', stored}
 end
-local KN, KP, KC, KU = KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local KN, KP, KC, KU, KT = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local url, q = ARGV[2], ARGV[3]
-local fp, urls, K = sub(q, 1, 8), byte(q, 9) == 1, byte(q, 10)
-local nt, F, R, pos = #KEYS - 5, {}, {}, 11
+local fp, urls, K, nt = sub(q, 1, 8), byte(q, 9) == 1, byte(q, 10), byte(q, 11)
+local F, R, pos = {}, {}, 12
 for t = 1, nt do
   local fl, rl = byte(q, pos, pos + 1)
   F[t], R[t] = sub(q, pos + 2, pos + 1 + fl), sub(q, pos + 2 + fl, pos + 1 + fl + rl)
@@ -63,13 +63,13 @@ if #ev > 0 then
     i = i + 1 + rl
   end
 end
-local buckets, alive, fresh, npass, allexact = {}, {}, {}, 0, true
+local buckets = call('HMGET', KT, unpack(F))
+local alive, fresh, npass, allexact = {}, {}, 0, true
 for t = 1, nt do
-  local r = R[t]
+  local r, b = R[t], buckets[t]
   local rl = #r
-  local b = call('HGET', KEYS[5 + t], F[t])
   if b then
-    if #b % rl ~= 0 then return redis.error_reply('simhash-wasm: bucket of ' .. KEYS[5 + t] .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
+    if #b % rl ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. KT .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
     local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
     local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
     local h1, h2, h3, h4, h5, h6, h7, h8 = (q1 or 0) - l1, (q2 or 0) - l2, (q3 or 0) - l3, (q4 or 0) - l4, (q5 or 0) - l5, (q6 or 0) - l6, (q7 or 0) - l7, (q8 or 0) - l8
@@ -93,7 +93,6 @@ for t = 1, nt do
         if not (seen and seen[key]) then fresh[#fresh + 1] = key end
       until true
     end
-    buckets[t] = b
   else
     buckets[t] = ''
   end
@@ -152,11 +151,11 @@ if urls then
       local fl, rl = #F[t], #R[t]
       local f, r = sub(rep, j, j + fl - 1), sub(rep, j + fl, j + fl + rl - 1)
       j = j + fl + rl
-      local b = call('HGET', KEYS[5 + t], f) or ''
+      local b = call('HGET', KT, f) or ''
       for o = 0, #b - rl, rl do
         if sub(b, o + 1, o + rl) == r then b = sub(b, 1, o) .. sub(b, o + rl + 1); break end
       end
-      if #b == 0 then call('HDEL', KEYS[5 + t], f) else call('HSET', KEYS[5 + t], f, b) end
+      if #b == 0 then call('HDEL', KT, f) else call('HSET', KT, f, b) end
       if f == F[t] then buckets[t] = b end
     end
     call('HDEL', KP, old)
@@ -164,7 +163,9 @@ if urls then
     call('DECR', KN)
   end
 end
-for t = 1, nt do call('HSET', KEYS[5 + t], F[t], buckets[t] .. R[t]) end
+local set = {}
+for t = 1, nt do set[2 * t - 1], set[2 * t] = F[t], buckets[t] .. R[t] end
+call('HSET', KT, unpack(set))
 call('INCR', KN)
 if urls then
   call('HSET', KP, fp, sub(q, pos))
@@ -229,7 +230,7 @@ if stored ~= ARGV[1] then return {'X', stored} end
 if ARGV[2] == 'first' and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then
   return redis.error_reply('simhash-wasm: import needs an empty namespace')
 end
-local nt, i = tonumber(ARGV[3]), 4
+local nt, i, acc, order, pages = tonumber(ARGV[3]), 4, {}, {}, 0
 while i <= #ARGV do
   if ARGV[i] == 'P' then
     local fp, rec, n, url = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
@@ -237,9 +238,11 @@ while i <= #ARGV do
     for t = 1, nt do
       local f, r = ARGV[i], ARGV[i + 1]
       i = i + 2
-      redis.call('HSET', KEYS[5 + t], f, (redis.call('HGET', KEYS[5 + t], f) or '') .. r)
+      if not acc[f] then order[#order + 1] = f; acc[f] = {} end
+      local a = acc[f]
+      a[#a + 1] = r
     end
-    redis.call('INCR', KEYS[2])
+    pages = pages + 1
     if url ~= '' then
       redis.call('HSET', KEYS[3], fp, rec)
       if n ~= '1' then redis.call('HSET', KEYS[4], fp, n) end
@@ -250,5 +253,17 @@ while i <= #ARGV do
     i = i + 3
   end
 end
+for j = 1, #order, 200 do
+  local fs = {}
+  for x = j, math.min(j + 199, #order) do fs[#fs + 1] = order[x] end
+  local old = redis.call('HMGET', KEYS[6], unpack(fs))
+  local set = {}
+  for x, f in ipairs(fs) do
+    set[#set + 1] = f
+    set[#set + 1] = (old[x] or '') .. table.concat(acc[f])
+  end
+  redis.call('HSET', KEYS[6], unpack(set))
+end
+if pages > 0 then redis.call('INCRBY', KEYS[2], pages) end
 return {'OK'}
 "#;

@@ -12,7 +12,8 @@ use crate::test_rng::Rng;
 /// A Rust model of `script::CHECK` over in-memory hashes.
 #[derive(Default)]
 struct Model {
-    /// `#KEYS - 5`.
+    /// The layout's tables (the model keeps `{NS}:t` as one map per table, keyed by the
+    /// whole field, table byte included).
     tables: usize,
     meta: Option<Vec<u8>>,
     n: i64,
@@ -36,8 +37,9 @@ impl Model {
         // a[i] is ARGV[i + 1]; the query a[2] is parsed as the script does.
         let (url, q) = (&a[1], &a[2]);
         let (fp, urls, k) = (&q[..8].to_vec(), q[8] == 1, u32::from(q[9]));
-        let nt = self.tables;
-        let (mut fs, mut rs, mut pos) = (Vec::new(), Vec::new(), 10);
+        let nt = q[10] as usize;
+        assert_eq!(nt, self.tables);
+        let (mut fs, mut rs, mut pos) = (Vec::new(), Vec::new(), 11);
         for _ in 0..nt {
             let (fl, rl) = (q[pos] as usize, q[pos + 1] as usize);
             fs.push(q[pos + 2..pos + 2 + fl].to_vec());
@@ -214,7 +216,7 @@ fn one_worker_decides_as_content_seen() {
         let mut rng = Rng(u64::from(k) + 100);
         let store = RedisSeen::new(config(k, urls)).unwrap();
         let mut model = Model {
-            tables: store.keys().len() - 5,
+            tables: store.layout().tables(),
             meta: Some(store.meta().as_bytes().to_vec()),
             ..Model::default()
         };
@@ -267,7 +269,7 @@ fn one_worker_decides_as_content_seen() {
 fn new_pages_take_one_call() {
     let store = RedisSeen::new(config(3, true)).unwrap();
     let mut m = Model {
-        tables: store.keys().len() - 5,
+        tables: store.layout().tables(),
         meta: Some(store.meta().as_bytes().to_vec()),
         ..Model::default()
     };
@@ -293,7 +295,7 @@ fn cs_fp(cs: &ContentSeen, id: &str) -> u64 {
 fn a_page_stored_between_two_calls_is_not_missed() {
     let store = RedisSeen::new(config(3, true)).unwrap();
     let mut m = Model {
-        tables: store.keys().len() - 5,
+        tables: store.layout().tables(),
         meta: Some(store.meta().as_bytes().to_vec()),
         ..Model::default()
     };
@@ -326,7 +328,7 @@ fn settings_and_namespace_are_checked() {
     let a = RedisSeen::new(config(3, true)).unwrap();
     let b = RedisSeen::new(config(4, true)).unwrap();
     let mut m =
-        Model { tables: a.keys().len() - 5, meta: Some(a.meta().as_bytes().to_vec()), ..Model::default() };
+        Model { tables: a.layout().tables(), meta: Some(a.meta().as_bytes().to_vec()), ..Model::default() };
     let mut plan = b.begin("u", 1).unwrap();
     let decide::Step::Check(args) = plan.step() else { unreachable!() };
     let e = plan.feed(&m.check(&args)).unwrap_err();
@@ -374,7 +376,7 @@ fn snapshots_export_and_import_through_the_namespace() {
                 let fp = fp_from(&b[i + 1]).unwrap();
                 let n: u64 = std::str::from_utf8(&b[i + 3]).unwrap().parse().unwrap();
                 pages.push((fp, String::from_utf8(b[i + 4].clone()).unwrap(), n));
-                i += 5 + 2 * 4;
+                i += 5 + 2 * 4; // four tables: field (table byte + key bits) and record each
             } else {
                 aliases.push((
                     String::from_utf8(b[i + 1].clone()).unwrap(),

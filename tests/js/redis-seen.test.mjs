@@ -127,16 +127,17 @@ test('bad input: other settings, foreign keys, no connection, huge or empty URLs
   await client.set('{foreign}:p', 'someone else');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'foreign' }), (e) => e.code === 'InvalidOption' && /foreign/.test(e.message));
   await client.del('{foreign}:p');
-  await client.hSet('{orphan}:t0', 'x', 'y');
+  await client.hSet('{orphan}:t', 'x', 'y');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'orphan' }), (e) => /foreign|without a meta/.test(e.message));
   await client.set('{junkmeta}:meta', 'not ours');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'junkmeta' }), (e) => /foreign/.test(e.message));
   // A bucket overwritten by another program: an error, not an answer.
   const fp = seen.fingerprint(TEXTS[1]);
-  const field = Buffer.from((fp >> 48n).toString(16).padStart(4, '0'), 'hex');
-  await client.hSet('{bad}:t0', field, 'abc');
+  // Table 0's field: the table byte 0, then the top 16 bits.
+  const field = Buffer.from('00' + (fp >> 48n).toString(16).padStart(4, '0'), 'hex');
+  await client.hSet('{bad}:t', field, 'abc');
   await assert.rejects(seen.check('https://b/2', TEXTS[1]), (e) => e instanceof SimHashError && /foreign/.test(e.message));
-  await client.hDel('{bad}:t0', field);
+  await client.hDel('{bad}:t', field);
   // The meta deleted under a running worker.
   await client.del('{bad}:meta');
   await assert.rejects(seen.check('https://b/3', TEXTS[1]), (e) => /meta key is gone/.test(e.message));
