@@ -16,4 +16,6 @@ for (const [name, value] of Object.entries(wasm)) {
 }
 guard(api, SimHashError);
 Object.assign(api, { SimHashError }, files.bind(api));
+// RedisContentSeen (redis.cjs): the shared ContentSeen on Redis.
+Object.assign(api, require('./redis.cjs').install(wasm));
 module.exports = api;

@@ -420,3 +420,4 @@ export function saveSeen(seen: ContentSeen, path: string): void;
 export function loadSeen(path: string, options?: ContentSeenOptions): ContentSeen;
 /** Writes bytes to `path` atomically and durably. */
 export function writeFileAtomic(path: string, bytes: Uint8Array): void;
+export { RedisContentSeen, RedisContentSeenOptions, RedisCheck } from './redis';

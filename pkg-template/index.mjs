@@ -27,5 +27,6 @@ export const {
   saveSeen,
   loadSeen,
   writeFileAtomic,
+  RedisContentSeen,
 } = wasm;
 export default wasm;

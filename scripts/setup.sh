@@ -67,6 +67,15 @@ if [ "$want_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei >/dev/null
 fi
 
+# --- redis-server (RedisContentSeen's tests, bench:shared, examples/redis-crawler) ---
+# Debian's package (Redis 7.0). Nothing starts it: tests start their own servers.
+if ! command -v redis-server >/dev/null 2>&1; then
+  say "redis-server (apt)"
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
+fi
+
 if [ "$want_corpus" = 1 ]; then
   dir="${SIMHASH_DEVCORPUS:-target/devcorpus}"
   if [ -f ../shared/corpus/build.sh ]; then

@@ -7,7 +7,8 @@
 #   1. cargo test (native: unit, integration, property, golden, doc tests), and the unit
 #      tests again without the default features (the browser build's configuration)
 #   2. the golden vectors inside wasm, under Node (wasm-pack test --node)
-#   3. node --test over the built npm package (tests/js)
+#   3. node --test over the built npm package (tests/js; the Redis suites start their own
+#      redis-server processes), then the examples/redis-crawler example
 #   4. the examples (examples/: the Rust one, and the Node ones over the built package)
 #   5. the hand-written typings (tsc --noEmit over tests/types/usage.ts)
 #   6. browser tests in Debian's chromium via playwright-core (tests/browser)
@@ -106,6 +107,10 @@ step "npm package (build + node --test)"
 run build.log bash scripts/build.sh
 run node.log node --test tests/js/
 count_node "node --test" "$log/node.log"
+# The Redis suites (tests/js/redis-*.test.mjs) run above, each on its own redis-server(s).
+step "example: workers sharing RedisContentSeen (examples/redis-crawler, its own redis-server)"
+run redis-crawler.log node examples/redis-crawler/crawl.mjs --spawn-redis
+tail -n 12 "$log/redis-crawler.log"
 
 step "examples (examples/: Rust, and Node over the built package)"
 run examples.log bash scripts/examples.sh
@@ -122,6 +127,7 @@ count_node "browser tests" "$log/browser.log"
 
 step "quick benchmarks and the quality table (figures only; targets are not checked here)"
 bash scripts/bench.sh fingerprint --quick
+node scripts/bench-shared.mjs --quick | tail -n 1
 bash scripts/quality.sh
 
 step "all suites passed"

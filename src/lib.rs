@@ -50,6 +50,7 @@ pub mod seen;
 pub mod sketch;
 pub mod snapshot;
 mod sort;
+pub mod store;
 #[cfg(test)]
 mod test_rng;
 pub mod tokenize;

@@ -43,6 +43,11 @@ options:
   --load FILE        dedup: start from an index saved by --save (documents already in it
                      are not added again), so runs can be incremental
   --save FILE        dedup: save the index (all documents) to FILE atomically
+  --redis URL        dedup: check every document against a RedisContentSeen shared by
+                     all processes and hosts (needs --namespace; prints JSON lines
+                     { id, duplicate, cluster, count }); split a big job by running the
+                     CLI on each share of the files
+  --namespace NS     the RedisContentSeen namespace (with --redis)
   -h, --help         this text
 `;
 
@@ -238,6 +243,38 @@ function explain(o) {
   process.stdout.write(`fingerprint: ${toHex(e.fingerprint)}\n`);
 }
 
+// --- dedup --redis URL --namespace NS: the shared store (RedisContentSeen) -------------
+async function dedupRedis(o) {
+  if (!o.namespace) fail('--redis needs --namespace NS (the crawl the documents belong to)');
+  let redis;
+  try { redis = require('redis'); } catch { fail('--redis needs the `redis` package: npm install redis'); }
+  const docs = readDocs(o.positional[0] ?? '-');
+  const client = redis.createClient({ url: o.redis });
+  client.on('error', () => {});
+  try { await client.connect(); } catch (e) { fail(`cannot connect to ${o.redis}: ${e.message}`); }
+  const opts = { namespace: o.namespace, html: Boolean(o.html) };
+  if (o.k !== undefined) opts.k = int('k', o.k, 0, 63);
+  const seen = await wasm.RedisContentSeen.open(client, opts);
+  let dups = 0;
+  let failed = 0;
+  for (let i = 0; i < docs.length; i += 256) {
+    const chunk = docs.slice(i, i + 256);
+    const rs = await seen.checkBatch(chunk.map((d) => ({ url: d.id, text: d.text })));
+    rs.forEach((r, j) => {
+      if (r.error) {
+        failed++;
+        process.stdout.write(JSON.stringify({ id: chunk[j].id, error: r.error.message }) + '\n');
+      } else {
+        dups += r.duplicate ? 1 : 0;
+        process.stdout.write(JSON.stringify({ id: chunk[j].id, duplicate: r.duplicate, cluster: r.cluster, count: r.count }) + '\n');
+      }
+    });
+  }
+  process.stderr.write(`${docs.length} documents: ${docs.length - dups - failed} new, ${dups} duplicates, ${failed} failed; ${await seen.size} stored in ${o.namespace}\n`);
+  seen.close();
+  await client.quit();
+}
+
 const o = parseArgs(process.argv.slice(2));
 const cmd = o.positional.shift();
 if (o.help || !cmd) {
@@ -245,7 +282,8 @@ if (o.help || !cmd) {
   process.exit(o.help ? 0 : 2);
 }
 try {
-  if (cmd === 'dedup') dedup(o);
+  if (cmd === 'dedup' && o.redis !== undefined) await dedupRedis(o);
+  else if (cmd === 'dedup') dedup(o);
   else if (cmd === 'fingerprint') fingerprint(o);
   else if (cmd === 'explain') explain(o);
   else fail(`unknown command ${JSON.stringify(cmd)}; see --help`);

@@ -78,12 +78,17 @@ fn seen_config_from(options: &JsValue) -> Result<Option<SeenConfig>, JsValue> {
     if o.is_none() {
         return Ok(None);
     }
+    seen_config_fields(&o).map(Some)
+}
+
+/// The ContentSeen keys of an option object whose keys were checked already.
+pub(super) fn seen_config_fields(o: &Option<Object>) -> Result<SeenConfig, JsValue> {
     let d = SeenConfig::default();
-    let k = opt_whole_option(&o, "k")?.unwrap_or(d.k);
+    let k = opt_whole_option(o, "k")?.unwrap_or(d.k);
     // No `layout` key: the default for k when creating, "whatever was stored" when loading.
-    let layout = if field(&o, "layout").is_undefined() { None } else { Some(layout_from(&o, Some(k))?) };
-    let html = opt_bool(&o, convert::HTML)?.unwrap_or(d.html);
-    Ok(Some(SeenConfig { k, layout, options: options_from(&o)?, html }))
+    let layout = if field(o, "layout").is_undefined() { None } else { Some(layout_from(o, Some(k))?) };
+    let html = opt_bool(o, convert::HTML)?.unwrap_or(d.html);
+    Ok(SeenConfig { k, layout, options: options_from(o)?, html })
 }
 
 fn check_to_js(c: &Check) -> JsValue {

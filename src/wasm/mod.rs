@@ -50,6 +50,8 @@ mod disabled;
 mod hasher;
 mod index;
 mod passage;
+#[cfg(feature = "crawler")]
+mod store;
 
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -1,0 +1,248 @@
+'use strict';
+// RedisContentSeen: one ContentSeen shared by every crawler process, on Redis. This file
+// only moves bytes: key names, stored formats, script arguments and the meaning of every
+// reply come from the wasm core (src/store/). See redis.d.ts for the API.
+const { createHash } = require('node:crypto');
+const { SimHashError } = require('./errors.cjs');
+
+// RESP blob strings as Buffers (node-redis' RESP_TYPES.BLOB_STRING is '$').
+const BLOB_STRING = 36;
+
+function redisError(what, err) {
+  const msg = err && err.message ? err.message : String(err);
+  const e = new SimHashError(
+    `Redis ${what} failed: ${msg}. The check was not decided (or its effect is unknown); ` +
+      'nothing wrong was stored: retry it once the connection is back (a repeated check counts the page once more, never stores it twice)',
+    'RedisError',
+  );
+  e.cause = err;
+  return e;
+}
+
+/** Wraps a node-redis client or cluster, or an ioredis client or cluster, as one call function. */
+function adapt(client) {
+  if (!client || typeof client !== 'object') {
+    throw new SimHashError('RedisContentSeen needs a connected Redis client (node-redis `createClient()` or ioredis), got ' + String(client), 'InvalidOption');
+  }
+  if (typeof client.callBuffer === 'function') {
+    // ioredis (Redis or Cluster): callBuffer returns Buffers.
+    return {
+      kind: 'ioredis',
+      ready: () => client.status === 'ready' || client.status === 'connecting' || client.status === 'connect' || client.status === 'reconnecting',
+      call: (_key, args) => client.callBuffer(String(args[0]), args.slice(1)),
+    };
+  }
+  if (typeof client.sendCommand === 'function') {
+    const opts = { typeMapping: { [BLOB_STRING]: Buffer } };
+    const cluster = 'masters' in client && 'slots' in client;
+    return {
+      kind: cluster ? 'node-redis cluster' : 'node-redis',
+      ready: () => (cluster ? client.isOpen : client.isReady),
+      call: cluster
+        ? (key, args) => client.sendCommand(key, false, args, opts)
+        : (_key, args) => client.sendCommand(args, opts),
+    };
+  }
+  throw new SimHashError('RedisContentSeen takes a node-redis client (createClient / createCluster) or an ioredis client; this object has neither sendCommand nor callBuffer', 'InvalidOption');
+}
+
+function install(wasm) {
+  const { __RedisStore: RedisStore } = wasm;
+  const sources = {};
+  for (const name of ['check', 'open', 'lookup', 'import']) {
+    const lua = RedisStore.script(name);
+    sources[name] = { lua, sha: createHash('sha1').update(lua).digest('hex') };
+  }
+
+  class RedisContentSeen {
+    /**
+     * `await RedisContentSeen.open(client, { namespace, k, html, urls, retries, ...hasher options })`:
+     * checks (or writes) the namespace's settings; a namespace made with other settings
+     * throws SchemeMismatch.
+     */
+    static async open(client, options = {}) {
+      const { retries, ...rest } = options || {};
+      const seen = new RedisContentSeen(client, rest, retries);
+      await seen._open();
+      return seen;
+    }
+
+    constructor(client, options, retries = 0) {
+      this._redis = adapt(client);
+      this._store = new RedisStore(options);
+      this._keys = this._store.keys();
+      this._retries = retries;
+      this._closed = false;
+      this.stats = { checks: 0, roundTrips: 0 };
+    }
+
+    _live() {
+      if (this._closed) throw new SimHashError('this RedisContentSeen was closed; open a new one with RedisContentSeen.open', 'InvalidOption');
+      return this._store;
+    }
+
+    async _eval(name, argv) {
+      this._live();
+      if (!this._redis.ready()) {
+        throw new SimHashError('the Redis client is not connected: call `await client.connect()` before using RedisContentSeen', 'RedisError');
+      }
+      const s = sources[name];
+      const keys = this._keys;
+      // Empty arguments go as '' (node-redis writes strings and buffers as separate chunks).
+      const tail = [String(keys.length), ...keys, ...argv.map((a) => (a.byteLength ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : ''))];
+      for (let attempt = 0; ; attempt++) {
+        try {
+          try {
+            return await this._redis.call(keys[0], ['EVALSHA', s.sha, ...tail]);
+          } catch (e) {
+            if (!/NOSCRIPT/.test(e && e.message)) throw e;
+            return await this._redis.call(keys[0], ['EVAL', s.lua, ...tail]);
+          }
+        } catch (e) {
+          if (e instanceof SimHashError) throw e;
+          const msg = String(e && e.message);
+          if (/WRONGTYPE|simhash-wasm:/.test(msg)) {
+            throw new SimHashError(`the namespace ${JSON.stringify(this._store.options().namespace)} holds foreign data (${msg}); choose another namespace or delete its keys`, 'InvalidOption');
+          }
+          if (attempt >= this._retries) throw redisError(`script ${name}`, e);
+          await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
+        }
+      }
+    }
+
+    async _open() {
+      this.created = this._store.openReply(await this._eval('open', this._store.openArgs()));
+    }
+
+    /** The settings: hasher options, k, layout, namespace, urls. */
+    options() {
+      return this._live().options();
+    }
+
+    /** The fingerprint of a text with the namespace's settings (nothing stored). */
+    fingerprint(text) {
+      return this._live().fingerprint(text);
+    }
+
+    /** `{ duplicate, matches: [{ id, fingerprint, distance }], fingerprint, cluster, count, roundTrips }`. */
+    async check(url, text) {
+      return this.checkFingerprint(url, this._live().fingerprint(text));
+    }
+
+    async checkFingerprint(url, fingerprint) {
+      const plan = this._live().begin(url, BigInt(fingerprint));
+      try {
+        for (;;) {
+          const step = plan.step();
+          if (step.records) {
+            const reply = await this._redis.call(this._keys[0], ['HMGET', this._keys[2], ...step.records.map((b) => Buffer.from(b))]);
+            plan.feedRecords(reply);
+            continue;
+          }
+          const result = plan.feed(await this._eval('check', step.check));
+          if (result !== undefined) {
+            this.stats.checks++;
+            this.stats.roundTrips += result.roundTrips;
+            return result;
+          }
+        }
+      } finally {
+        plan.free();
+      }
+    }
+
+    /**
+     * Checks many pages at once, pipelined (their calls go out together). Returns one
+     * entry per page, in order: the check result, or `{ url, error }` for a page that failed.
+     */
+    async checkBatch(pages) {
+      return Promise.all(
+        pages.map(async (p) => {
+          try {
+            return p.fingerprint !== undefined ? await this.checkFingerprint(p.url, p.fingerprint) : await this.check(p.url, p.text);
+          } catch (error) {
+            return { url: p.url, error };
+          }
+        }),
+      );
+    }
+
+    async _lookup(url) {
+      return this._store.lookupReply(await this._eval('lookup', this._live().lookupArgs(url)));
+    }
+
+    /** How many times the content of `url` was seen, or `undefined`. */
+    async count(url) {
+      const r = await this._lookup(url);
+      return r && r.count;
+    }
+
+    /** The stored page `url` is counted under, or `undefined`. */
+    async clusterOf(url) {
+      const r = await this._lookup(url);
+      return r && r.cluster;
+    }
+
+    /** Number of stored pages (a Promise). */
+    get size() {
+      return this._redis.call(this._keys[1], ['GET', this._keys[1]]).then((b) => Number(b ? b.toString() : 0));
+    }
+
+    /**
+     * The stored pages, streamed in batches of about `batch` (HSCAN): `{ id, fingerprint,
+     * count }` each, in no particular order. Needs the URL map.
+     */
+    async *clusters({ batch = 500 } = {}) {
+      let cursor = '0';
+      do {
+        const [next, flat] = await this._redis.call(this._keys[2], ['HSCAN', this._keys[2], cursor, 'COUNT', String(batch)]);
+        cursor = next.toString();
+        const fields = [];
+        const pages = [];
+        for (let i = 0; i < flat.length; i += 2) {
+          const [fingerprint, id] = this._store.pageEntry(flat[i], flat[i + 1]);
+          fields.push(flat[i]);
+          pages.push({ id, fingerprint, count: 0 });
+        }
+        if (fields.length) {
+          const counts = await this._redis.call(this._keys[3], ['HMGET', this._keys[3], ...fields]);
+          counts.forEach((c, i) => (pages[i].count = c ? Number(c.toString()) : 1)); // no field: seen once
+        }
+        yield* pages;
+      } while (cursor !== '0');
+    }
+
+    /** Loads a ContentSeen snapshot (same settings) into an empty namespace. */
+    async importSnapshot(bytes, { batch = 500 } = {}) {
+      for (const argv of this._live().importBatches(bytes, batch)) await this._eval('import', argv);
+    }
+
+    /** A ContentSeen snapshot of the whole namespace (read with HSCAN; run it while no worker writes). */
+    async exportSnapshot() {
+      const pages = [];
+      for await (const p of this.clusters()) pages.push([p.fingerprint, p.id, p.count]);
+      const aliases = [];
+      let cursor = '0';
+      do {
+        const [next, flat] = await this._redis.call(this._keys[4], ['HSCAN', this._keys[4], cursor, 'COUNT', '1000']);
+        cursor = next.toString();
+        for (let i = 0; i < flat.length; i += 2) {
+          if (flat[i + 1][0] === 2) aliases.push([flat[i].toString(), flat[i + 1].subarray(1).toString()]);
+        }
+      } while (cursor !== '0');
+      return this._store.exportSnapshot(pages, aliases);
+    }
+
+    /** Frees the wasm side. The Redis client is the caller's and stays open. */
+    close() {
+      if (!this._closed) {
+        this._closed = true;
+        this._store.free();
+      }
+    }
+  }
+
+  return { RedisContentSeen };
+}
+
+module.exports = { install };

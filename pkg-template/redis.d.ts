@@ -1,0 +1,66 @@
+// RedisContentSeen: one ContentSeen shared by every crawler process and host, on Redis.
+// Node only. Peer dependency: `redis` (node-redis); ioredis clients work too.
+
+/** Options of {@link RedisContentSeen.open}: ContentSeen's, plus the namespace. */
+export interface RedisContentSeenOptions {
+  /** Several crawls can share one Redis; every key is `{namespace}:…` (default "simhash"). No braces. */
+  namespace?: string;
+  /** Keep URLs, counts and clusters (default true). `false`: "seen or not" only, smallest memory. */
+  urls?: boolean;
+  /** Retries of a failed Redis call before a `RedisError` is thrown (default 0). */
+  retries?: number;
+  k?: number;
+  layout?: 'default' | 'auto' | number[];
+  html?: boolean;
+  mode?: 'chars' | 'words';
+  ngram?: number;
+  weighting?: 'binary' | 'tf' | 'sublinear';
+  punctuation?: 'keep' | 'drop' | 'collapse';
+  nfkc?: boolean;
+  lowercase?: boolean;
+}
+
+/** The result of a shared check; `cluster` and `count` are null when `urls: false`. */
+export interface RedisCheck {
+  duplicate: boolean;
+  /** Stored pages within k, nearest first; `id` is null when `urls: false`. */
+  matches: { id: string | null; fingerprint: bigint; distance: number }[];
+  fingerprint: bigint;
+  cluster: string | null;
+  count: number | null;
+  /** Script calls this check took (1 for a new page without candidates). */
+  roundTrips: number;
+}
+
+/**
+ * The same meaning as ContentSeen, async, shared through Redis. Decisions are atomic and
+ * linearizable across workers. Errors are SimHashError: `RedisError` (connection; retry),
+ * `SchemeMismatch` (the namespace was made with other settings), `InvalidOption`.
+ */
+export declare class RedisContentSeen {
+  /** Opens (or creates) a namespace with a connected node-redis or ioredis client or cluster. */
+  static open(client: unknown, options?: RedisContentSeenOptions): Promise<RedisContentSeen>;
+  /** true when this open created the namespace. */
+  readonly created: boolean;
+  readonly stats: { checks: number; roundTrips: number };
+  options(): Record<string, unknown>;
+  fingerprint(text: string): bigint;
+  check(url: string, htmlOrText: string): Promise<RedisCheck>;
+  checkFingerprint(url: string, fingerprint: bigint): Promise<RedisCheck>;
+  /** Pipelined; one entry per page, a failed page as `{ url, error }`. */
+  checkBatch(
+    pages: ({ url: string; text: string } | { url: string; fingerprint: bigint })[],
+  ): Promise<(RedisCheck | { url: string; error: Error })[]>;
+  count(url: string): Promise<number | undefined>;
+  clusterOf(url: string): Promise<string | undefined>;
+  /** Number of stored pages. */
+  readonly size: Promise<number>;
+  /** Stored pages, streamed (HSCAN), in no particular order. */
+  clusters(options?: { batch?: number }): AsyncIterable<{ id: string; fingerprint: bigint; count: number }>;
+  /** Loads a ContentSeen snapshot (same settings) into an empty namespace. */
+  importSnapshot(bytes: Uint8Array, options?: { batch?: number }): Promise<void>;
+  /** The namespace as a ContentSeen snapshot. */
+  exportSnapshot(): Promise<Uint8Array>;
+  /** Frees the wasm side; the client stays open. */
+  close(): void;
+}

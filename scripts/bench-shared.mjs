@@ -1,0 +1,196 @@
+// npm run bench:shared [-- --quick]: RedisContentSeen against one local redis-server.
+// Loads N stored pages (1M; 50k with --quick) through the migration path, then checks a
+// stream in which about one page in five is a near-duplicate (1-3 bits from a stored page),
+// with 1 and with 4 worker processes, each keeping a few checks in flight (pipelined).
+// The floor: the same workers doing pipelined GETs (redis_get_s).
+// The server runs with AOF on: `appendonly yes`, `appendfsync everysec` (Redis's advice;
+// `--fsync always` to fsync every write, as the fault test does). server_us: redis-server
+// CPU time per check (INFO cpu), a figure that holds when other programs load the machine.
+import { spawn, execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { startServer, usedMemory } from '../tests/js/redis-server.mjs';
+import { rng } from '../tests/js/redis-common.mjs';
+
+const require = createRequire(import.meta.url);
+const sw = require('../pkg/index.cjs');
+const { createClient } = require('redis');
+const self = fileURLToPath(import.meta.url);
+const quick = process.argv.includes('--quick');
+const N = quick ? 50_000 : 1_000_000;
+const CHECKS = quick ? 8_000 : 40_000; // per phase, split over the workers
+const INFLIGHT = 4;
+const fsyncArg = process.argv.indexOf('--fsync');
+const FSYNC = fsyncArg > 0 ? process.argv[fsyncArg + 1] : 'everysec';
+
+if (process.argv[2] === '--worker') {
+  let input = '';
+  for await (const c of process.stdin) input += c;
+  const { url, mode, fps } = JSON.parse(input);
+  const client = createClient({ url });
+  await client.connect();
+  const seen = mode === 'check' ? await sw.RedisContentSeen.open(client, { namespace: 'bench' }) : null;
+  // Warm-up (JIT, wasm tier-up), off the clock and off the bench namespace.
+  const warm = mode === 'check' ? await sw.RedisContentSeen.open(client, { namespace: `warm-${process.pid}` }) : null;
+  let wfp = BigInt(process.pid) * 0x9e3779b97f4a7c15n;
+  for (let i = 0; i < 1500; i += 50) {
+    const batch = Array.from({ length: 50 }, (_, j) => {
+      wfp = (wfp * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+      return { url: `w${i + j}`, fingerprint: wfp };
+    });
+    if (warm) await warm.checkBatch(batch);
+    else await Promise.all(batch.map((_, j) => client.get(`{bench}:g${j}`)));
+  }
+  if (warm) {
+    warm.close();
+  }
+  const cpu0 = process.cpuUsage();
+  const lat = [];
+  const out = [];
+  let rts = 0;
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: INFLIGHT }, async () => {
+      while (next < fps.length) {
+        const i = next++;
+        const s = performance.now();
+        if (seen) {
+          const r = await seen.checkFingerprint(`https://bench/s${fps[i][0]}`, BigInt('0x' + fps[i][1]));
+          rts += r.roundTrips;
+          out.push([fps[i][0], r.duplicate ? 1 : 0]);
+        } else {
+          await client.get(`{bench}:g${i % 1000}`);
+        }
+        lat.push(performance.now() - s);
+      }
+    }),
+  );
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuUs = cpu.user + cpu.system;
+  await client.quit();
+  // Exit only once the pipe has taken the whole reply (process.exit would cut it short).
+  process.stdout.write(JSON.stringify({ ms, lat, rts, out, cpuUs }), () => process.exit(0));
+}
+
+async function workers(url, mode, jobs, w) {
+  const shares = Array.from({ length: w }, (_, i) => jobs.filter((_, j) => j % w === i));
+  const t0 = performance.now();
+  const res = await Promise.all(
+    shares.map(
+      (fps) =>
+        new Promise((resolve, reject) => {
+          const c = spawn(process.execPath, [self, '--worker'], { stdio: ['pipe', 'pipe', 'inherit'] });
+          let o = '';
+          c.stdout.on('data', (d) => (o += d));
+          c.on('exit', (code) => (code === 0 ? resolve(JSON.parse(o)) : reject(new Error('worker failed'))));
+          c.stdin.end(JSON.stringify({ url, mode, fps }));
+        }),
+    ),
+  );
+  const ms = Math.max(...res.map((r) => r.ms));
+  const lat = res.flatMap((r) => r.lat).sort((a, b) => a - b);
+  return {
+    rate: jobs.length / (ms / 1000),
+    p50: lat[Math.floor(lat.length * 0.5)],
+    p99: lat[Math.floor(lat.length * 0.99)],
+    rts: res.reduce((a, r) => a + r.rts, 0) / jobs.length,
+    clientUs: res.reduce((a, r) => a + r.cpuUs, 0) / jobs.length,
+    out: res.flatMap((r) => r.out),
+    wall: performance.now() - t0,
+  };
+}
+
+const popcount = (x) => {
+  let n = 0;
+  for (; x; x &= x - 1n) n++;
+  return n;
+};
+
+const serverCpu = (port) => {
+  const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'cpu']).toString();
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]);
+};
+const server = await startServer(['--appendfsync', FSYNC]);
+try {
+  const client = createClient({ url: server.url });
+  await client.connect();
+  const empty = usedMemory(server.port);
+  const next = rng(42);
+  const base = new BigUint64Array(N);
+  for (let i = 0; i < N; i++) base[i] = next();
+  // The stored pages, through ContentSeen and the migration path.
+  const load = async (urls) => {
+    const cs = new sw.ContentSeen({ k: 3 });
+    for (let i = 0; i < N; i++) cs.checkFingerprint(`https://bench/b${i}`, base[i]);
+    const seen = await sw.RedisContentSeen.open(client, { namespace: 'bench', urls });
+    const t = performance.now();
+    await seen.importSnapshot(cs.toBytes(), { batch: 2000 });
+    const stored = await seen.size;
+    seen.close();
+    return { stored, ms: performance.now() - t };
+  };
+  const ix = await load(false);
+  const indexBytes = (usedMemory(server.port) - empty) / ix.stored;
+  await client.flushAll();
+  const full = await load(true);
+  const fullBytes = (usedMemory(server.port) - empty) / full.stored;
+  console.log(`loaded ${full.stored} pages (${(full.ms / 1000).toFixed(1)} s); index ${indexBytes.toFixed(1)} B/page, URL map ${(fullBytes - indexBytes).toFixed(1)} B/page more`);
+  for (let i = 0; i < 1000; i++) await client.set(`{bench}:g${i}`, 'x'.repeat(16));
+
+  // Streams: 1 in 5 a near-duplicate of a stored page, the rest new.
+  let serial = 0;
+  const stream = (n) =>
+    Array.from({ length: n }, () => {
+      let fp;
+      if (next() % 5n === 0n) {
+        fp = base[Number(next() % BigInt(N))];
+        for (let f = 1 + Number(next() % 3n); f > 0; f--) fp ^= 1n << (next() % 64n);
+      } else fp = next();
+      return [serial++, fp.toString(16)];
+    });
+  const s1 = stream(CHECKS);
+  const s4 = stream(CHECKS);
+  const one = await workers(server.url, 'check', s1, 1);
+  const cpu0 = serverCpu(server.port);
+  const four = await workers(server.url, 'check', s4, 4);
+  const serverUs = ((serverCpu(server.port) - cpu0) * 1e6) / s4.length;
+  const gets = await workers(server.url, 'get', s4, 4);
+  for (const [name, r] of [['1 worker', one], ['4 workers', four], ['GET 4 workers', gets]]) {
+    console.log(`${name}: ${Math.round(r.rate)}/s p50 ${r.p50.toFixed(3)} ms p99 ${r.p99.toFixed(3)} ms round trips ${r.rts.toFixed(3)}`);
+  }
+  // lost: a page answered "new" that is not stored; double_kept: a stored stream page with
+  // another stored page within k.
+  const all = new Map([...s1, ...s4].map(([i, fp]) => [i, BigInt('0x' + fp)]));
+  const kept = [...one.out, ...four.out].filter(([, d]) => d === 0).map(([i]) => i);
+  const idx = new sw.SimHashIndex({ k: 3 });
+  for (let i = 0; i < N; i++) idx.insert(i, base[i]);
+  let lost = 0;
+  let doubleKept = 0;
+  const keptFps = [];
+  for (const i of kept) {
+    const fp = all.get(i);
+    if (!(await client.hExists('{bench}:p', Buffer.from(fp.toString(16).padStart(16, '0'), 'hex')))) lost++;
+    if (idx.query(fp).length) doubleKept++;
+    keptFps.push(fp);
+  }
+  // Kept stream pages against each other (within k of one kept earlier).
+  const kIdx = new sw.SimHashIndex({ k: 3 });
+  keptFps.forEach((fp, j) => {
+    if (kIdx.query(fp).length) doubleKept++;
+    kIdx.insert(N + j, fp);
+  });
+  const dups = [...one.out, ...four.out].filter(([, d]) => d === 1);
+  for (const [i] of dups) if (!idx.query(all.get(i)).length && !kIdx.query(all.get(i)).length) lost++;
+  await client.quit();
+  const f = (x, d = 0) => x.toFixed(d);
+  console.log(
+    `RESULT checks_s=${f(one.rate)} checks_s_4w=${f(four.rate)} redis_get_s=${f(gets.rate)} checks_ratio=${f(four.rate / gets.rate, 3)} ` +
+      `p50_ms=${f(four.p50, 3)} p99_ms=${f(four.p99, 3)} get_p99_ms=${f(gets.p99, 3)} round_trips=${f(four.rts, 3)} ` +
+      `near_dup_share=${f(four.out.filter(([, d]) => d === 1).length / four.out.length, 3)} server_us=${f(serverUs, 1)} client_us=${f(four.clientUs, 1)} get_client_us=${f(gets.clientUs, 1)} aof=${FSYNC} bytes_per_page=${f(indexBytes, 1)} ` +
+      `map_bytes_per_page=${f(fullBytes - indexBytes, 1)} pages=${full.stored} lost=${lost} double_kept=${doubleKept}`,
+  );
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,351 @@
+//! One check as a small state machine: the arguments of the next script call, and what
+//! its reply means. Distances are measured here, never in Lua.
+//!
+//! ```text
+//! begin ─► call CHECK ─┬─ "N" / "E" / "D" ─► done
+//!                      ├─ "C" candidates ──► measure, remember as evaluated ─► call again
+//!                      └─ "M" old fp ──────► add the replace arguments ─────► call again
+//! ```
+//!
+//! The common case (no record passes the pre-filter) is one call. A near-duplicate takes
+//! two: candidates, then the decision with the matches wasm found.
+//!
+//! **The second check (the hook for issue 12's sketch).** Candidates are taken at the
+//! layout's k (the candidate k). A [`SecondCheck`] may then confirm or drop each one from
+//! its page record (which will carry the sketch): when it [`wants records`](SecondCheck::wants_records),
+//! the plan asks for the matches' page records (one more call, [`Step::Records`]) before it
+//! sends the decision, so a check takes at most three calls. [`FingerprintOnly`] is the
+//! check this release ships: every candidate within k is a match.
+
+use std::sync::Arc;
+
+use super::record::{fp_from, PageRecord};
+use super::Store;
+use crate::error::{Error, Result};
+
+/// A stored page found within k of the query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// Its fingerprint.
+    pub fingerprint: u64,
+    /// Hamming distance to the query.
+    pub distance: u32,
+    /// The table it was found in, and its record there (how the script recognises it).
+    pub table: u8,
+    /// The record bytes in that table.
+    pub record: Vec<u8>,
+}
+
+/// The optional second test of a candidate.
+pub trait SecondCheck {
+    /// `true` when [`keep`](Self::keep) needs the candidates' page records.
+    fn wants_records(&self) -> bool;
+    /// Whether a candidate within the candidate k is a duplicate. `record` is `None` when
+    /// records were not fetched, or the page has none (a version-1 record has no sketch).
+    fn keep(&self, candidate: &Candidate, record: Option<&PageRecord>) -> bool;
+}
+
+/// Fingerprint-only matching: every candidate within k is a duplicate.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FingerprintOnly;
+
+impl SecondCheck for FingerprintOnly {
+    fn wants_records(&self) -> bool {
+        false
+    }
+    fn keep(&self, _: &Candidate, _: Option<&PageRecord>) -> bool {
+        true
+    }
+}
+
+/// One stored page in a result: its URL (`None` without the URL map) and distance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreMatch {
+    /// The stored page's URL.
+    pub url: Option<String>,
+    /// Its fingerprint.
+    pub fingerprint: u64,
+    /// Hamming distance to the checked page.
+    pub distance: u32,
+}
+
+/// The answer of a check, as [`crate::Check`] with optional URL fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// A stored page is within k (the page was not stored).
+    pub duplicate: bool,
+    /// Stored pages within k, nearest first (then by URL).
+    pub matches: Vec<StoreMatch>,
+    /// The page's fingerprint.
+    pub fingerprint: u64,
+    /// The stored page it is counted under (itself when new); `None` without the URL map.
+    pub cluster: Option<String>,
+    /// That page's count after this check; `None` without the URL map.
+    pub count: Option<u64>,
+    /// Script calls this check took.
+    pub calls: u32,
+}
+
+/// What to send next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Call the CHECK script with these `ARGV`.
+    Check(Vec<Vec<u8>>),
+    /// (Second check only) fetch these fingerprints' page records with `HMGET {NS}:p`.
+    Records(Vec<Vec<u8>>),
+}
+
+/// Most calls one check may take before it gives up (each extra call means other workers
+/// stored new candidates in between; thousands would be needed to reach it).
+pub const MAX_CALLS: u32 = 64;
+
+/// The state of one check.
+pub struct CheckPlan {
+    store: Arc<Store>,
+    url: String,
+    fp: u64,
+    page_record: Vec<u8>,
+    evaluated: Vec<u8>,
+    known: std::collections::HashSet<(u8, Vec<u8>)>,
+    within: Vec<Candidate>,
+    replace: Option<u64>,
+    records_fetched: bool,
+    calls: u32,
+}
+
+impl CheckPlan {
+    pub(super) fn new(store: Arc<Store>, url: &str, fp: u64) -> Result<CheckPlan> {
+        super::record::check_url(url)?;
+        let page_record = PageRecord { url: url.to_owned(), sketch: None }.encode()?;
+        Ok(CheckPlan {
+            store,
+            url: url.to_owned(),
+            fp,
+            page_record,
+            evaluated: Vec::new(),
+            known: Default::default(),
+            within: Vec::new(),
+            replace: None,
+            records_fetched: false,
+            calls: 0,
+        })
+    }
+
+    /// The fingerprint being checked.
+    pub fn fingerprint(&self) -> u64 {
+        self.fp
+    }
+
+    /// The next call to make.
+    pub fn step(&self) -> Step {
+        if self.store.second.wants_records() && !self.within.is_empty() && !self.records_fetched {
+            return Step::Records(self.within.iter().map(|c| c.fingerprint.to_be_bytes().to_vec()).collect());
+        }
+        Step::Check(self.check_args())
+    }
+
+    fn check_args(&self) -> Vec<Vec<u8>> {
+        let s = &self.store;
+        let mut matches = Vec::new();
+        for c in &self.within {
+            matches.extend_from_slice(&c.fingerprint.to_be_bytes());
+            matches.push(c.distance as u8);
+            matches.push(c.table);
+            matches.extend_from_slice(&c.record);
+        }
+        let mut replace = Vec::new();
+        if let Some(old) = self.replace {
+            replace.extend_from_slice(&old.to_be_bytes());
+            for g in &s.geometry {
+                replace.extend(g.hash_field(old));
+                replace.extend(g.record(old));
+            }
+        }
+        // ARGV 3, the query: everything that does not change between calls, in one string
+        // (one buffer for the client to write, one argument for the server to parse).
+        let mut query = Vec::with_capacity(16 + 8 * s.geometry.len() + self.page_record.len());
+        query.extend_from_slice(&self.fp.to_be_bytes());
+        query.push(u8::from(s.urls));
+        query.push(s.k as u8);
+        query.push(s.geometry.len() as u8);
+        for g in &s.geometry {
+            let (f, r) = (g.hash_field(self.fp), g.record(self.fp));
+            query.push(f.len() as u8);
+            query.push(r.len() as u8);
+            query.extend(f);
+            query.extend(r);
+        }
+        query.extend_from_slice(&self.page_record);
+        let args = vec![
+            s.meta.as_bytes().to_vec(),
+            self.url.as_bytes().to_vec(),
+            query,
+            self.evaluated.clone(),
+            matches,
+            replace,
+        ];
+        args
+    }
+
+    /// The reply of the `HMGET` asked for by [`Step::Records`] (`None` for a missing field).
+    pub fn feed_records(&mut self, reply: &[Option<Vec<u8>>]) -> Result<()> {
+        let second = Arc::clone(&self.store.second);
+        let mut kept = Vec::new();
+        for (c, r) in self.within.iter().zip(reply.iter().chain(std::iter::repeat(&None))) {
+            let rec = match r {
+                Some(b) => Some(PageRecord::decode(b)?),
+                None => None,
+            };
+            if second.keep(c, rec.as_ref()) {
+                kept.push(c.clone());
+            }
+        }
+        self.within = kept;
+        self.records_fetched = true;
+        Ok(())
+    }
+
+    /// The CHECK script's reply: `Some(outcome)` when decided, `None` to call again
+    /// ([`step`](Self::step)).
+    pub fn feed(&mut self, reply: &[Vec<u8>]) -> Result<Option<Outcome>> {
+        self.calls += 1;
+        let s = Arc::clone(&self.store);
+        let status = reply.first().map(Vec::as_slice).unwrap_or(b"");
+        let text = |i: usize| -> Result<String> {
+            let b = reply.get(i).ok_or_else(|| bad_reply("a field is missing"))?;
+            String::from_utf8(b.clone()).map_err(|_| bad_reply("a URL is not UTF-8"))
+        };
+        let count = |i: usize| -> Result<Option<u64>> {
+            if !s.urls {
+                return Ok(None);
+            }
+            text(i)?.parse().map(Some).map_err(|_| bad_reply("a count is not a number"))
+        };
+        let out = match status {
+            b"N" => Outcome {
+                duplicate: false,
+                matches: Vec::new(),
+                fingerprint: self.fp,
+                cluster: s.urls.then(|| self.url.clone()),
+                count: s.urls.then_some(1),
+                calls: self.calls,
+            },
+            b"E" => {
+                let url = text(1)?;
+                let url = s.urls.then_some(url);
+                Outcome {
+                    duplicate: true,
+                    matches: vec![StoreMatch { url: url.clone(), fingerprint: self.fp, distance: 0 }],
+                    fingerprint: self.fp,
+                    cluster: url,
+                    count: count(2)?,
+                    calls: self.calls,
+                }
+            }
+            b"D" => {
+                let cluster = text(1)?;
+                let mut matches = Vec::new();
+                for (i, c) in self.within.iter().enumerate() {
+                    let m = reply.get(3 + i).ok_or_else(|| bad_reply("a match is missing"))?;
+                    if m.first() == Some(&b'1') {
+                        let url =
+                            String::from_utf8(m[1..].to_vec()).map_err(|_| bad_reply("URL not UTF-8"))?;
+                        matches.push(StoreMatch {
+                            url: s.urls.then_some(url),
+                            fingerprint: c.fingerprint,
+                            distance: c.distance,
+                        });
+                    }
+                }
+                sort_matches(&mut matches);
+                Outcome {
+                    duplicate: true,
+                    matches,
+                    fingerprint: self.fp,
+                    cluster: s.urls.then_some(cluster),
+                    count: count(2)?,
+                    calls: self.calls,
+                }
+            }
+            b"C" => {
+                let blob = reply.get(1).ok_or_else(|| bad_reply("no candidates"))?;
+                self.measure(blob)?;
+                return self.again();
+            }
+            b"M" => {
+                let old = fp_from(reply.get(1).map(Vec::as_slice).unwrap_or(b""))?;
+                self.replace = Some(old);
+                return self.again();
+            }
+            b"X" => {
+                let key = &s.keys[0];
+                super::meta::compare(reply.get(1).map(Vec::as_slice).unwrap_or(b""), &s.meta, key)?;
+                return Err(bad_reply("the namespace's settings changed"));
+            }
+            b"G" => return Err(gone(&s.keys[0])),
+            _ => return Err(bad_reply("an unknown status")),
+        };
+        Ok(Some(out))
+    }
+
+    fn again(&self) -> Result<Option<Outcome>> {
+        if self.calls >= MAX_CALLS {
+            return Err(Error::option(
+                "check",
+                format!("{} script calls", self.calls),
+                "a check that settles; other workers kept storing new candidates, retry it",
+            ));
+        }
+        Ok(None)
+    }
+
+    /// Measures the candidate records of a `"C"` reply and remembers them as evaluated.
+    fn measure(&mut self, blob: &[u8]) -> Result<()> {
+        let s = Arc::clone(&self.store);
+        let k = s.k;
+        let mut i = 0;
+        while i < blob.len() {
+            let t = blob[i];
+            let g = s.geometry.get(t as usize).ok_or_else(|| bad_reply("a table number is out of range"))?;
+            let rl = g.record_len();
+            let rec = blob.get(i + 1..i + 1 + rl).ok_or_else(|| bad_reply("a record is cut short"))?;
+            i += 1 + rl;
+            if !self.known.insert((t, rec.to_vec())) {
+                continue;
+            }
+            self.evaluated.push(t);
+            self.evaluated.extend_from_slice(rec);
+            let fp = g.join(&g.field(self.fp), rec);
+            let distance = crate::hamming(fp, self.fp);
+            if distance <= k && !self.within.iter().any(|c| c.fingerprint == fp) {
+                self.within.push(Candidate { fingerprint: fp, distance, table: t, record: rec.to_vec() });
+            }
+        }
+        self.within.sort_by_key(|c| (c.distance, c.fingerprint));
+        self.records_fetched = false;
+        Ok(())
+    }
+}
+
+/// Nearest first, then by URL (as `ContentSeen`), then by fingerprint.
+pub fn sort_matches(m: &mut [StoreMatch]) {
+    m.sort_by(|a, b| (a.distance, &a.url, a.fingerprint).cmp(&(b.distance, &b.url, b.fingerprint)));
+}
+
+fn bad_reply(why: &str) -> Error {
+    Error::corrupt(
+        "Redis script reply",
+        0,
+        format!("{why}; the script and this build disagree (mixed versions?)"),
+    )
+}
+
+/// The namespace's meta key vanished while in use.
+pub(super) fn gone(key: &str) -> Error {
+    Error::option(
+        "namespace",
+        crate::error::quoted(key),
+        "a namespace that still exists: its meta key is gone (deleted, or the server restarted without its data); \
+         open it again to start a new one",
+    )
+}

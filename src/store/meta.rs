@@ -1,0 +1,127 @@
+//! The settings stored in `{NS}:meta`, written by the first worker and checked by every
+//! script call, so that every worker of a namespace fingerprints and files pages alike.
+//!
+//! ## Format (version 1)
+//!
+//! UTF-8 text, one `name=value` per line after a first line `simhash-wasm-redis 1`:
+//!
+//! ```text
+//! simhash-wasm-redis 1
+//! scheme=chars:4 sublinear punct=keep nfkc lower sh64v1
+//! layout=k=3 blocks=16,16,16,16 (4 tables)
+//! html=false
+//! urls=true
+//! sketch=none
+//! ```
+//!
+//! `scheme` is [`crate::Options::describe`] (it ends in the feature hash version), `layout`
+//! the layout's display form, `urls` whether the URL map is kept, `sketch` the similarity
+//! sketch setting (`none` until issue 12's sketch exists). A value that differs is
+//! [`Error::SchemeMismatch`] naming the field; another first line is a foreign key (or a
+//! newer version: [`Error::UnsupportedVersion`]).
+
+use crate::error::{Error, Result};
+
+/// The meta format version this build writes and reads.
+pub const META_VERSION: u32 = 1;
+const HEADER: &str = "simhash-wasm-redis ";
+
+/// The fields of the meta string, in order.
+pub const FIELDS: [&str; 5] = ["scheme", "layout", "html", "urls", "sketch"];
+
+/// The meta string of a set of settings.
+pub fn encode(scheme: &str, layout: &str, html: bool, urls: bool, sketch: &str) -> String {
+    format!("{HEADER}{META_VERSION}\nscheme={scheme}\nlayout={layout}\nhtml={html}\nurls={urls}\nsketch={sketch}\n")
+}
+
+/// Why a stored meta string was refused: not ours at all, or other settings.
+fn foreign(key: &str) -> Error {
+    Error::option(
+        "namespace",
+        crate::error::quoted(key),
+        "a namespace whose keys were made by simhash-wasm (this one holds foreign data; choose another namespace or delete its keys)",
+    )
+}
+
+/// Compares the stored meta with ours: `Ok` when equal, else the first differing field as
+/// [`Error::SchemeMismatch`] (found = stored, expected = ours).
+pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
+    if stored == ours.as_bytes() {
+        return Ok(());
+    }
+    let Ok(stored) = std::str::from_utf8(stored) else { return Err(foreign(key)) };
+    let mut lines = stored.lines();
+    let Some(version) = lines.next().and_then(|l| l.strip_prefix(HEADER)) else { return Err(foreign(key)) };
+    match version.parse::<u32>() {
+        Ok(META_VERSION) => {}
+        Ok(v) => {
+            return Err(Error::UnsupportedVersion {
+                what: "Redis namespace",
+                found: v,
+                supported: META_VERSION,
+            })
+        }
+        Err(_) => return Err(foreign(key)),
+    }
+    let get = |text: &str, name: &str| -> Option<String> {
+        text.lines().find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('=')).map(str::to_owned))
+    };
+    for field in FIELDS {
+        let (found, expected) = (get(stored, field), get(ours, field));
+        if found.is_none() {
+            return Err(foreign(key));
+        }
+        if found != expected {
+            return Err(Error::SchemeMismatch {
+                field,
+                found: found.unwrap_or_default(),
+                expected: expected.unwrap_or_default(),
+            });
+        }
+    }
+    Err(foreign(key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_is_pinned_and_compared_field_by_field() {
+        let ours = encode(
+            "chars:4 sublinear punct=keep nfkc lower sh64v1",
+            "k=3 blocks=16,16,16,16 (4 tables)",
+            false,
+            true,
+            "none",
+        );
+        assert_eq!(
+            ours,
+            "simhash-wasm-redis 1\nscheme=chars:4 sublinear punct=keep nfkc lower sh64v1\nlayout=k=3 blocks=16,16,16,16 (4 tables)\nhtml=false\nurls=true\nsketch=none\n"
+        );
+        assert!(compare(ours.as_bytes(), &ours, "{ns}:meta").is_ok());
+        let other = ours.replace("html=false", "html=true");
+        match compare(other.as_bytes(), &ours, "{ns}:meta") {
+            Err(Error::SchemeMismatch { field: "html", found, expected }) => {
+                assert_eq!((found.as_str(), expected.as_str()), ("true", "false"))
+            }
+            e => panic!("{e:?}"),
+        }
+        let other = ours.replace("chars:4", "chars:5");
+        assert!(matches!(
+            compare(other.as_bytes(), &ours, "k"),
+            Err(Error::SchemeMismatch { field: "scheme", .. })
+        ));
+        let newer = ours.replace("redis 1", "redis 9");
+        assert!(matches!(
+            compare(newer.as_bytes(), &ours, "k"),
+            Err(Error::UnsupportedVersion { found: 9, .. })
+        ));
+        for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 1\nfoo=x\n"] {
+            assert!(matches!(
+                compare(junk, &ours, "k"),
+                Err(Error::InvalidOption { option: "namespace", .. })
+            ));
+        }
+    }
+}

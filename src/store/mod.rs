@@ -1,0 +1,319 @@
+//! One content-seen test shared by many crawler processes and hosts, on Redis.
+//!
+//! The JS side (`RedisContentSeen` in the npm package) only moves bytes between a Redis
+//! client and this module: the key names, the stored formats, the script arguments, and
+//! the meaning of every reply are decided here, and tested natively.
+//!
+//! ## Design
+//!
+//! - **Keys** ([`keys`]): one hash for the index tables, field = the table number and the
+//!   table's key bits (1 + 2 bytes for the default 4 × 16-bit layout), value = the
+//!   concatenated records (the other 48 bits, 6 bytes each). With the default layout a page costs 4 × 6 bytes of records plus
+//!   each bucket's share of a hash field (dict entry, field and value headers): about 35–40
+//!   bytes a page at 1M pages, measured by `npm run bench:shared`. The URL map (page
+//!   records, counts, URL → cluster) is separate and optional (`urls: false` keeps only
+//!   "seen or not").
+//! - **Scripts** ([`script`]): Lua never computes a distance. It compares bytes (a
+//!   pigeonhole pre-filter on the record's k + 1 pieces, see [`keys`]) and returns the
+//!   candidate bytes; wasm measures ([`decide`]). A check whose page has no record passing
+//!   the pre-filter is decided and stored in the same script call: one round trip.
+//! - **Atomicity**: every decision and its writes happen inside one script. When a check
+//!   needs a second call (candidates to measure), the second call sends back the set of
+//!   candidates already measured; the script decides only if no other record passes the
+//!   pre-filter now, else it returns the new ones. So nothing stored in between is missed,
+//!   and the result is linearizable: each check takes effect at its deciding script call.
+//! - **Cluster**: every key of a namespace carries the hash tag `{NS}`, so a namespace
+//!   lives in one slot and one script sees all its tables. The alternative (one script
+//!   per table, a sequence number so that an older match decides) needs T round trips in
+//!   parallel, tentative inserts that other workers must resolve, and cannot give the
+//!   one-round-trip common case. A namespace is therefore served by one master; a cluster
+//!   spreads several namespaces (crawls) over its masters. One master running these
+//!   scripts serves tens of thousands of checks a second, far above a crawl's fetch rate.
+//! - **Durability**: the scripts are replicated and written to the AOF as their effects.
+//!   Run Redis with `appendonly yes` and `appendfsync always` to lose no acknowledged check
+//!   on a crash or power loss (`everysec`, Redis's default, may lose the last second; the
+//!   fault test uses `always`). A restarted server that lost the namespace is detected: its
+//!   meta key is gone, and every call fails with a clear error instead of starting afresh.
+//! - **Faults**: a dropped connection fails the check with an error (the JS side maps it to
+//!   `SimHashError`). A check whose call may or may not have run can be repeated: a
+//!   repeated new page finds itself (distance 0) and is counted once more, never stored
+//!   twice; so retries never break the invariants (at most a count is one higher).
+//! - **Same settings everywhere** ([`meta`]): the scheme, layout, html flag, URL-map flag
+//!   and sketch setting are stored in `{NS}:meta`; every script compares them and a worker
+//!   with other settings gets [`Error::SchemeMismatch`].
+
+pub mod decide;
+pub mod keys;
+pub mod meta;
+pub mod record;
+pub mod script;
+
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::fingerprint::SimHasher;
+use crate::index::Layout;
+use crate::seen::{ContentSeen, SeenConfig};
+use decide::{CheckPlan, FingerprintOnly, SecondCheck};
+use keys::TableGeometry;
+use record::{fp_from, PageRecord};
+
+/// Settings of a shared store: those of a [`ContentSeen`], the namespace, and whether the
+/// URL map is kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreConfig {
+    /// The content-seen settings (k, layout, scheme, html).
+    pub seen: SeenConfig,
+    /// The namespace: several crawls can share one Redis.
+    pub namespace: String,
+    /// Keep URLs, counts and clusters (default `true`); `false` answers "seen or not" only.
+    pub urls: bool,
+}
+
+impl StoreConfig {
+    /// The option names of a shared store besides [`SeenConfig::NAMES`] and
+    /// [`crate::Options::NAMES`], as the JS API spells them.
+    pub const NAMES: [&'static str; 2] = ["namespace", "urls"];
+    /// The namespace when none is given.
+    pub const DEFAULT_NAMESPACE: &'static str = "simhash";
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        StoreConfig {
+            seen: SeenConfig::default(),
+            namespace: StoreConfig::DEFAULT_NAMESPACE.to_owned(),
+            urls: true,
+        }
+    }
+}
+
+/// The settings of a namespace, shared by the checks of one worker.
+pub struct Store {
+    k: u32,
+    layout: Layout,
+    geometry: Vec<TableGeometry>,
+    meta: String,
+    keys: Vec<String>,
+    urls: bool,
+    second: Arc<dyn SecondCheck + Send + Sync>,
+}
+
+/// A worker's handle: the store's settings and a hasher.
+pub struct RedisSeen {
+    store: Arc<Store>,
+    hasher: SimHasher,
+    config: StoreConfig,
+}
+
+impl RedisSeen {
+    /// A handle for `config`, or an error naming the bad setting.
+    pub fn new(config: StoreConfig) -> Result<RedisSeen> {
+        keys::check_namespace(&config.namespace)?;
+        // ContentSeen validates k, layout and scheme the same way.
+        let checked = ContentSeen::new(config.seen.clone())?;
+        let seen = checked.config().clone();
+        let layout = seen.layout.clone().ok_or_else(|| Error::option("layout", "none", "a layout"))?;
+        let geometry = TableGeometry::of_layout(&layout)?;
+        let meta =
+            meta::encode(&seen.options.describe(), &layout.to_string(), seen.html, config.urls, "none");
+        let mut hasher = SimHasher::new(seen.options)?;
+        hasher.set_html(seen.html)?;
+        let store = Store {
+            k: seen.k,
+            keys: keys::key_names(&config.namespace),
+            layout,
+            geometry,
+            meta,
+            urls: config.urls,
+            second: Arc::new(FingerprintOnly),
+        };
+        Ok(RedisSeen { store: Arc::new(store), hasher, config: StoreConfig { seen, ..config } })
+    }
+
+    /// The settings in force (layout filled in).
+    pub fn config(&self) -> &StoreConfig {
+        &self.config
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.store.layout
+    }
+
+    /// The key names, in the scripts' `KEYS` order.
+    pub fn keys(&self) -> &[String] {
+        &self.store.keys
+    }
+
+    /// The meta string this worker expects.
+    pub fn meta(&self) -> &str {
+        &self.store.meta
+    }
+
+    /// The fingerprint of `text` with the namespace's settings.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64> {
+        self.hasher.fingerprint(text)
+    }
+
+    /// Starts a check of `url` with a fingerprint.
+    pub fn begin(&self, url: &str, fp: u64) -> Result<CheckPlan> {
+        CheckPlan::new(Arc::clone(&self.store), url, fp)
+    }
+
+    /// `ARGV` of the OPEN script.
+    pub fn open_args(&self) -> Vec<Vec<u8>> {
+        vec![self.store.meta.as_bytes().to_vec()]
+    }
+
+    /// The OPEN script's reply: `Ok(true)` when this call created the namespace,
+    /// `Ok(false)` when it existed with the same settings.
+    pub fn open_reply(&self, reply: &[Vec<u8>]) -> Result<bool> {
+        let field =
+            |i: usize| reply.get(i).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+        match reply.first().map(Vec::as_slice) {
+            Some(b"C") => Ok(true),
+            Some(b"S") => meta::compare(reply.get(1).map(Vec::as_slice).unwrap_or(b""), &self.store.meta, &self.store.keys[0])
+                .map(|()| false),
+            Some(b"F") => Err(Error::option(
+                "namespace",
+                crate::error::quoted(&self.config.namespace),
+                format!(
+                    "a namespace free of foreign keys: {} holds {} (choose another namespace, or delete its keys)",
+                    crate::error::quoted(&field(1)),
+                    field(2)
+                ),
+            )),
+            _ => Err(Error::corrupt("Redis script reply", 0, "OPEN gave an unknown status")),
+        }
+    }
+
+    /// `ARGV` of the LOOKUP script for a URL.
+    pub fn lookup_args(&self, url: &str) -> Result<Vec<Vec<u8>>> {
+        record::check_url(url)?;
+        Ok(vec![self.store.meta.as_bytes().to_vec(), url.as_bytes().to_vec()])
+    }
+
+    /// The LOOKUP reply: `(cluster URL, count, fingerprint)` or `None` for an unknown URL.
+    pub fn lookup_reply(&self, reply: &[Vec<u8>]) -> Result<Option<(String, u64, u64)>> {
+        match reply.first().map(Vec::as_slice) {
+            None => Ok(None),
+            Some(b"U") if reply.len() == 4 => {
+                let url = String::from_utf8(reply[1].clone())
+                    .map_err(|_| Error::corrupt("Redis script reply", 0, "URL not UTF-8"))?;
+                let n = std::str::from_utf8(&reply[2]).ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+                Ok(Some((url, n, fp_from(&reply[3])?)))
+            }
+            Some(b"G") => Err(decide::gone(&self.store.keys[0])),
+            Some(b"X") => {
+                meta::compare(
+                    reply.get(1).map(Vec::as_slice).unwrap_or(b""),
+                    &self.store.meta,
+                    &self.store.keys[0],
+                )?;
+                Err(Error::corrupt("Redis script reply", 0, "LOOKUP: settings changed"))
+            }
+            _ => Err(Error::corrupt("Redis script reply", 0, "LOOKUP gave an unknown status")),
+        }
+    }
+
+    /// Decodes one `HSCAN {NS}:p` pair into `(fingerprint, URL)`.
+    pub fn page_entry(&self, field: &[u8], value: &[u8]) -> Result<(u64, String)> {
+        Ok((fp_from(field)?, PageRecord::decode(value)?.url))
+    }
+
+    /// Import batches (`ARGV` of the IMPORT script, at most about `batch` pages each) for a
+    /// [`ContentSeen`] snapshot, which must have been made with this store's settings.
+    pub fn import_batches(&self, snapshot: &[u8], batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
+        let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
+        let head = |first: bool| {
+            vec![
+                self.store.meta.as_bytes().to_vec(),
+                if first { b"first".to_vec() } else { Vec::new() },
+                self.store.geometry.len().to_string().into_bytes(),
+            ]
+        };
+        let mut out = vec![head(true)];
+        let mut in_batch = 0;
+        let mut push = |group: Vec<Vec<u8>>, out: &mut Vec<Vec<Vec<u8>>>| {
+            if in_batch >= batch.max(1) {
+                out.push(head(false));
+                in_batch = 0;
+            }
+            in_batch += 1;
+            out.last_mut().expect("one batch at least").extend(group);
+        };
+        for page in seen.clusters() {
+            let mut g = vec![
+                b"P".to_vec(),
+                page.fingerprint.to_be_bytes().to_vec(),
+                PageRecord { url: page.id.clone(), sketch: None }.encode()?,
+                page.count.to_string().into_bytes(),
+                if self.store.urls { page.id.clone().into_bytes() } else { Vec::new() },
+            ];
+            for t in &self.store.geometry {
+                g.push(t.hash_field(page.fingerprint));
+                g.push(t.record(page.fingerprint));
+            }
+            push(g, &mut out);
+            if self.store.urls {
+                for d in &page.duplicates {
+                    push(vec![b"A".to_vec(), d.clone().into_bytes(), page.id.clone().into_bytes()], &mut out);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A [`ContentSeen`] snapshot of exported pages and aliases. Uses `ContentSeen`'s
+    /// public API only: each page is checked in, then re-checked to reach its count, and
+    /// each alias checked with its cluster's fingerprint (which adds one to that count, so
+    /// the page needs `count − 1 − aliases` re-checks; fewer is refused as corrupt).
+    pub fn export_snapshot(
+        &self,
+        pages: &[(u64, String, u64)],
+        aliases: &[(String, String)],
+    ) -> Result<Vec<u8>> {
+        let mut seen = ContentSeen::new(self.config.seen.clone())?;
+        let mut by_url = std::collections::HashMap::new();
+        for (fp, url, _) in pages {
+            let c = seen.check_fingerprint(url, *fp);
+            if c.duplicate {
+                return Err(Error::corrupt(
+                    "Redis namespace",
+                    0,
+                    format!("{} is within k of another stored page", crate::error::quoted(url)),
+                ));
+            }
+            by_url.insert(url.as_str(), *fp);
+        }
+        let mut alias_n: std::collections::HashMap<&str, u64> = Default::default();
+        for (_, cluster) in aliases {
+            if by_url.contains_key(cluster.as_str()) {
+                *alias_n.entry(cluster.as_str()).or_default() += 1;
+            }
+        }
+        for (fp, url, count) in pages {
+            let a = alias_n.get(url.as_str()).copied().unwrap_or(0);
+            let again = count.checked_sub(1 + a).ok_or_else(|| {
+                Error::corrupt(
+                    "Redis namespace",
+                    0,
+                    format!("{} has count {count} but {a} duplicate URLs", crate::error::quoted(url)),
+                )
+            })?;
+            for _ in 0..again {
+                seen.check_fingerprint(url, *fp);
+            }
+        }
+        for (a, cluster) in aliases {
+            if let Some(&fp) = by_url.get(cluster.as_str()) {
+                seen.check_fingerprint(a, fp);
+            }
+        }
+        Ok(seen.to_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,189 @@
+//! The stored values: page records (`{NS}:p`), URL-map values (`{NS}:u`) and index
+//! records (in `{NS}:t*`, see [`super::keys`]).
+//!
+//! ## Page record versions (the first byte)
+//!
+//! - **1** (this release writes it): `0x01`, then the URL's UTF-8 bytes to the end.
+//! - **2** (reserved for the similarity sketch of issue 12; read and written by this codec,
+//!   not yet by the crawler flow): `0x02`, the sketch scheme (1 byte), the sketch length
+//!   `L` (1 byte, at most [`MAX_SKETCH_BYTES`]), the `L` sketch bytes, then the URL to the end.
+//!   A version-1 record simply has no sketch; the second check then has nothing to compare
+//!   and keeps the fingerprint decision.
+//!
+//! Any other first byte is refused with [`Error::UnsupportedVersion`] (a newer writer) —
+//! never guessed at. The Lua scripts read the URL of both versions.
+//!
+//! ## URL-map values
+//!
+//! - `0x01` + 8-byte big-endian fingerprint: the URL is a stored page;
+//! - `0x02` + URL: the URL was a duplicate, counted under that stored page's URL (it follows
+//!   the URL, as `ContentSeen`'s aliases do when a stored page's content is replaced).
+//!
+//! ## Index records
+//!
+//! No version byte: their size is fixed by the layout, which the namespace's meta pins.
+//! A new record format would be a new meta version.
+
+use crate::error::{Error, Result};
+
+/// The largest sketch a page record holds.
+pub const MAX_SKETCH_BYTES: usize = 128;
+/// Longest URL accepted, in bytes.
+pub const MAX_URL_BYTES: usize = 16 * 1024;
+
+const WHAT: &str = "Redis page record";
+
+/// A page record: the URL, and later the similarity sketch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageRecord {
+    /// The URL the page was stored under.
+    pub url: String,
+    /// `(sketch scheme, sketch bytes)`, when the page has one (format version 2).
+    pub sketch: Option<(u8, Vec<u8>)>,
+}
+
+/// Checks a URL given to a check: 1 to [`MAX_URL_BYTES`] bytes.
+pub fn check_url(url: &str) -> Result<()> {
+    if url.is_empty() || url.len() > MAX_URL_BYTES {
+        let shown =
+            if url.len() > 60 { format!("a URL of {} bytes", url.len()) } else { crate::error::quoted(url) };
+        return Err(Error::option("url", shown, format!("a URL of 1 to {MAX_URL_BYTES} bytes")));
+    }
+    Ok(())
+}
+
+impl PageRecord {
+    /// The record's bytes (version 1 without a sketch, 2 with one).
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(self.url.len() + 4);
+        match &self.sketch {
+            None => out.push(1),
+            Some((scheme, bytes)) => {
+                if bytes.len() > MAX_SKETCH_BYTES {
+                    return Err(Error::option(
+                        "sketch",
+                        format!("{} bytes", bytes.len()),
+                        format!("at most {MAX_SKETCH_BYTES} bytes"),
+                    ));
+                }
+                out.extend_from_slice(&[2, *scheme, bytes.len() as u8]);
+                out.extend_from_slice(bytes);
+            }
+        }
+        out.extend_from_slice(self.url.as_bytes());
+        Ok(out)
+    }
+
+    /// Reads a record of version 1 or 2.
+    pub fn decode(bytes: &[u8]) -> Result<PageRecord> {
+        let (sketch, rest) = match bytes.first() {
+            None => return Err(Error::corrupt(WHAT, 0, "the record is empty")),
+            Some(1) => (None, &bytes[1..]),
+            Some(2) => {
+                if bytes.len() < 3 {
+                    return Err(Error::corrupt(WHAT, bytes.len(), "the sketch header is cut short"));
+                }
+                let n = bytes[2] as usize;
+                if n > MAX_SKETCH_BYTES || bytes.len() < 3 + n {
+                    return Err(Error::corrupt(WHAT, 2, format!("a sketch of {n} bytes does not fit")));
+                }
+                (Some((bytes[1], bytes[3..3 + n].to_vec())), &bytes[3 + n..])
+            }
+            Some(&v) => {
+                return Err(Error::UnsupportedVersion { what: WHAT, found: u32::from(v), supported: 2 })
+            }
+        };
+        let url = std::str::from_utf8(rest)
+            .map_err(|_| Error::corrupt(WHAT, bytes.len() - rest.len(), "the URL is not UTF-8"))?;
+        Ok(PageRecord { url: url.to_owned(), sketch })
+    }
+}
+
+/// What the URL map says about a URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UrlEntry {
+    /// The URL is a stored page with this fingerprint.
+    Stored(u64),
+    /// The URL was a duplicate of the stored page with this URL.
+    Alias(String),
+}
+
+impl UrlEntry {
+    /// The value's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        match self {
+            UrlEntry::Stored(fp) => {
+                let mut v = vec![1];
+                v.extend_from_slice(&fp.to_be_bytes());
+                v
+            }
+            UrlEntry::Alias(url) => {
+                let mut v = vec![2];
+                v.extend_from_slice(url.as_bytes());
+                v
+            }
+        }
+    }
+
+    /// Reads a value.
+    pub fn decode(bytes: &[u8]) -> Result<UrlEntry> {
+        const W: &str = "Redis URL-map value";
+        match bytes.first() {
+            Some(1) if bytes.len() == 9 => Ok(UrlEntry::Stored(fp_from(&bytes[1..])?)),
+            Some(2) => std::str::from_utf8(&bytes[1..])
+                .map(|s| UrlEntry::Alias(s.to_owned()))
+                .map_err(|_| Error::corrupt(W, 1, "the URL is not UTF-8")),
+            _ => Err(Error::corrupt(W, 0, "neither a stored fingerprint (0x01) nor an alias (0x02)")),
+        }
+    }
+}
+
+/// An 8-byte big-endian fingerprint.
+pub fn fp_from(bytes: &[u8]) -> Result<u64> {
+    <[u8; 8]>::try_from(bytes)
+        .map(u64::from_be_bytes)
+        .map_err(|_| Error::corrupt("Redis fingerprint", 0, format!("{} bytes, not 8", bytes.len())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Golden bytes: a change here is a format change and needs a new version.
+    #[test]
+    fn records_are_pinned_and_round_trip() {
+        let v1 = PageRecord { url: "https://a.example/x".into(), sketch: None };
+        assert_eq!(v1.encode().unwrap(), b"\x01https://a.example/x");
+        let v2 = PageRecord { url: "u".into(), sketch: Some((7, vec![9, 8, 7])) };
+        assert_eq!(v2.encode().unwrap(), b"\x02\x07\x03\x09\x08\x07u");
+        for r in [v1, v2] {
+            let b = r.encode().unwrap();
+            assert_eq!(PageRecord::decode(&b).unwrap(), r);
+            for cut in 0..b.len().min(3) {
+                let _ = PageRecord::decode(&b[..cut]); // never panics
+            }
+        }
+        let big = PageRecord { url: "u".into(), sketch: Some((1, vec![0; MAX_SKETCH_BYTES])) };
+        assert_eq!(PageRecord::decode(&big.encode().unwrap()).unwrap(), big);
+        let too_big = PageRecord { url: "u".into(), sketch: Some((1, vec![0; MAX_SKETCH_BYTES + 1])) };
+        assert!(too_big.encode().is_err());
+        assert!(matches!(PageRecord::decode(b"\x03u"), Err(Error::UnsupportedVersion { found: 3, .. })));
+        assert!(matches!(PageRecord::decode(b"\x02\x01\x09ab"), Err(Error::Corrupt { .. })));
+        assert!(PageRecord::decode(b"\x01\xff").is_err());
+    }
+
+    #[test]
+    fn url_entries_round_trip_and_urls_are_bounded() {
+        for e in [UrlEntry::Stored(0x0102_0304_0506_0708), UrlEntry::Alias("https://b/".into())] {
+            assert_eq!(UrlEntry::decode(&e.encode()).unwrap(), e);
+        }
+        assert_eq!(UrlEntry::Stored(1).encode(), b"\x01\0\0\0\0\0\0\0\x01");
+        assert!(UrlEntry::decode(b"\x01abc").is_err());
+        assert!(UrlEntry::decode(b"").is_err());
+        assert!(check_url("https://a/").is_ok());
+        assert!(check_url("").is_err());
+        assert!(check_url(&"x".repeat(MAX_URL_BYTES)).is_ok());
+        let e = check_url(&"x".repeat(MAX_URL_BYTES + 1)).unwrap_err();
+        assert!(e.to_string().contains("16385 bytes"), "{e}");
+    }
+}

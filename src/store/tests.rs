@@ -1,0 +1,399 @@
+//! Native tests of the store's plan against a Rust model of the CHECK script (the model
+//! follows script.rs line by line; the JS tests run the real Lua on a real redis-server).
+
+// The model indexes tables by number, as the Lua script does.
+#![allow(clippy::needless_range_loop)]
+use std::collections::{HashMap, HashSet};
+
+use super::keys::nibbles_within;
+use super::*;
+use crate::test_rng::Rng;
+
+/// A Rust model of `script::CHECK` over in-memory hashes.
+#[derive(Default)]
+struct Model {
+    /// The layout's tables (the model keeps `{NS}:t` as one map per table, keyed by the
+    /// whole field, table byte included).
+    tables: usize,
+    meta: Option<Vec<u8>>,
+    n: i64,
+    p: HashMap<Vec<u8>, Vec<u8>>,
+    c: HashMap<Vec<u8>, u64>,
+    u: HashMap<Vec<u8>, Vec<u8>>,
+    t: Vec<HashMap<Vec<u8>, Vec<u8>>>,
+}
+
+fn s(b: &[u8]) -> Vec<u8> {
+    b.to_vec()
+}
+
+impl Model {
+    fn check(&mut self, a: &[Vec<u8>]) -> Vec<Vec<u8>> {
+        match &self.meta {
+            None => return vec![s(b"G")],
+            Some(m) if *m != a[0] => return vec![s(b"X"), m.clone()],
+            _ => {}
+        }
+        // a[i] is ARGV[i + 1]; the query a[2] is parsed as the script does.
+        let (url, q) = (&a[1], &a[2]);
+        let (fp, urls, k) = (&q[..8].to_vec(), q[8] == 1, u32::from(q[9]));
+        let nt = q[10] as usize;
+        assert_eq!(nt, self.tables);
+        let (mut fs, mut rs, mut pos) = (Vec::new(), Vec::new(), 11);
+        for _ in 0..nt {
+            let (fl, rl) = (q[pos] as usize, q[pos + 1] as usize);
+            fs.push(q[pos + 2..pos + 2 + fl].to_vec());
+            rs.push(q[pos + 2 + fl..pos + 2 + fl + rl].to_vec());
+            pos += 2 + fl + rl;
+        }
+        let page_record = q[pos..].to_vec();
+        if self.t.len() < nt {
+            self.t.resize(nt, HashMap::new());
+        }
+        let f = |t: usize| &fs[t];
+        let r = |t: usize| &rs[t];
+        let rl = |t: usize| r(t).len();
+        let mut seen = HashSet::new();
+        let ev = &a[3];
+        let mut i = 0;
+        while i < ev.len() {
+            let l = rl(ev[i] as usize);
+            seen.insert(ev[i..i + 1 + l].to_vec());
+            i += 1 + l;
+        }
+        let (mut alive, mut fresh, mut npass, mut allexact) = (HashSet::new(), Vec::new(), 0, true);
+        let mut buckets = Vec::new();
+        for t in 0..nt {
+            let b = self.t[t].get(f(t)).cloned().unwrap_or_default();
+            for rec in b.chunks(rl(t)) {
+                if nibbles_within(r(t), rec, k) {
+                    let mut key = vec![t as u8];
+                    key.extend_from_slice(rec);
+                    alive.insert(key.clone());
+                    npass += 1;
+                    allexact &= rec == r(t).as_slice();
+                    if !seen.contains(&key) {
+                        fresh.extend(key);
+                    }
+                }
+            }
+            buckets.push(b);
+        }
+        let page_url = |p: &HashMap<Vec<u8>, Vec<u8>>, fp: &[u8]| -> Vec<u8> {
+            p.get(fp).map(|r| PageRecord::decode(r).unwrap().url.into_bytes()).unwrap_or_default()
+        };
+        let count_under = |m: &mut Model, bestfp: &[u8], best: &[u8]| -> Vec<u8> {
+            if !urls {
+                return s(b"0");
+            }
+            // No field means seen once.
+            let n = m.c.entry(bestfp.to_vec()).or_insert(1);
+            *n += 1;
+            let n = *n;
+            if best != url.as_slice() && m.u.get(url).is_none_or(|c| c[0] != 1) {
+                let mut v = vec![2];
+                v.extend_from_slice(best);
+                m.u.insert(url.clone(), v);
+            }
+            n.to_string().into_bytes()
+        };
+        if npass > 0 && allexact {
+            let best = if urls { page_url(&self.p, fp) } else { Vec::new() };
+            let n = count_under(self, fp, &best);
+            return vec![s(b"E"), best, n];
+        }
+        if !fresh.is_empty() {
+            return vec![s(b"C"), fresh];
+        }
+        let mb = &a[4];
+        if !mb.is_empty() {
+            let (mut best, mut bestd, mut bestfp, mut out, mut j) = (Vec::new(), 999u16, None, Vec::new(), 0);
+            while j < mb.len() {
+                let (mfp, d) = (&mb[j..j + 8], mb[j + 8]);
+                let l = rl(mb[j + 9] as usize);
+                let key = &mb[j + 9..j + 10 + l];
+                j += 10 + l;
+                if alive.contains(key) {
+                    let murl = if urls { page_url(&self.p, mfp) } else { Vec::new() };
+                    let mut o = vec![b'1'];
+                    o.extend_from_slice(&murl);
+                    out.push(o);
+                    if u16::from(d) < bestd || (u16::from(d) == bestd && murl < best) {
+                        (best, bestd, bestfp) = (murl.clone(), u16::from(d), Some(mfp.to_vec()));
+                    }
+                } else {
+                    out.push(s(b"0"));
+                }
+            }
+            if let Some(bfp) = bestfp {
+                let n = count_under(self, &bfp, &best);
+                let mut res = vec![s(b"D"), best, n];
+                res.extend(out);
+                return res;
+            }
+        }
+        if urls {
+            if let Some(cur) = self.u.get(url).cloned().filter(|c| c[0] == 1) {
+                let (old, rep) = (&cur[1..], &a[5]);
+                if rep.len() < 8 || &rep[..8] != old {
+                    return vec![s(b"M"), old.to_vec()];
+                }
+                let mut j = 8;
+                for t in 0..nt {
+                    let (fl, l) = (f(t).len(), rl(t));
+                    let (ff, rr) = (rep[j..j + fl].to_vec(), &rep[j + fl..j + fl + l]);
+                    j += fl + l;
+                    let mut b = self.t[t].get(&ff).cloned().unwrap_or_default();
+                    if let Some(pos) = b.chunks(l).position(|x| x == rr) {
+                        b.drain(pos * l..pos * l + l);
+                    }
+                    if b.is_empty() {
+                        self.t[t].remove(&ff);
+                    } else {
+                        self.t[t].insert(ff.clone(), b.clone());
+                    }
+                    if ff == *f(t) {
+                        buckets[t] = b;
+                    }
+                }
+                self.p.remove(old);
+                self.c.remove(old);
+                self.n -= 1;
+            }
+        }
+        for t in 0..nt {
+            let mut b = buckets[t].clone();
+            b.extend_from_slice(r(t));
+            self.t[t].insert(f(t).clone(), b);
+        }
+        self.n += 1;
+        if urls {
+            self.p.insert(fp.clone(), page_record);
+            let mut v = vec![1];
+            v.extend_from_slice(fp);
+            self.u.insert(url.clone(), v);
+        }
+        vec![s(b"N")]
+    }
+
+    fn run(&mut self, seen: &RedisSeen, url: &str, fp: u64) -> decide::Outcome {
+        let mut plan = seen.begin(url, fp).unwrap();
+        loop {
+            let decide::Step::Check(args) = plan.step() else { panic!("no second check in this release") };
+            if let Some(o) = plan.feed(&self.check(&args)).unwrap() {
+                return o;
+            }
+        }
+    }
+}
+
+fn config(k: u32, urls: bool) -> StoreConfig {
+    StoreConfig { seen: SeenConfig { k, ..SeenConfig::default() }, namespace: "t".into(), urls }
+}
+
+/// A stream of fingerprints with planted near-duplicates (1 to k bits away) and exact copies.
+fn stream(rng: &mut Rng, n: usize, k: u32) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::new();
+    for _ in 0..n {
+        let fp = if !out.is_empty() && rng.below(3) == 0 {
+            let mut f = out[rng.below(out.len() as u64) as usize];
+            for _ in 0..rng.below(u64::from(k) + 3) {
+                f ^= 1 << rng.below(64);
+            }
+            f
+        } else {
+            // Clustered high bits so buckets fill up and the pre-filter has work.
+            rng.next() & 0x00ff_ffff_ffff_ffff | (rng.below(4) << 56)
+        };
+        out.push(fp);
+    }
+    out
+}
+
+#[test]
+fn one_worker_decides_as_content_seen() {
+    for (k, urls) in [(3, true), (3, false), (2, true), (5, true)] {
+        let mut rng = Rng(u64::from(k) + 100);
+        let store = RedisSeen::new(config(k, urls)).unwrap();
+        let mut model = Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let mut cs = ContentSeen::new(SeenConfig { k, ..SeenConfig::default() }).unwrap();
+        let fps = stream(&mut rng, 3000, k);
+        let mut calls = 0;
+        for (i, &fp) in fps.iter().enumerate() {
+            // Every 50th check re-checks an earlier URL (counts, or replaced content).
+            let url =
+                if urls && i % 50 == 49 { format!("u{}", rng.below(i as u64)) } else { format!("u{i}") };
+            let want = cs.check_fingerprint(&url, fp);
+            let got = model.run(&store, &url, fp);
+            calls += got.calls;
+            assert_eq!(got.duplicate, want.duplicate, "#{i} k={k} {url} {fp:x} {got:?} {want:?}");
+            let mut want_m: Vec<(u32, u64)> =
+                want.matches.iter().map(|m| (m.distance, cs_fp(&cs, &m.id))).collect();
+            let got_m: Vec<(u32, u64)> = got.matches.iter().map(|m| (m.distance, m.fingerprint)).collect();
+            // Without URLs, equal distances are ordered by fingerprint.
+            want_m.sort();
+            if urls {
+                assert_eq!(got.cluster.as_deref(), Some(want.cluster.as_str()), "#{i}");
+                assert_eq!(got.count, Some(want.count), "#{i}");
+                let ids: Vec<&str> = got.matches.iter().map(|m| m.url.as_deref().unwrap()).collect();
+                let want_ids: Vec<&str> = want.matches.iter().map(|m| m.id.as_str()).collect();
+                assert_eq!(ids, want_ids, "#{i}");
+            } else if !want.duplicate {
+                // Without URLs a re-checked URL is new content, so only compare fresh URLs.
+                assert!(got.cluster.is_none() && got.count.is_none());
+            }
+            if !urls && i % 50 != 49 {
+                assert_eq!(got_m, want_m, "#{i}");
+            }
+        }
+        if urls {
+            assert_eq!(model.n as usize, cs.len());
+            for p in cs.clusters() {
+                let c = model.c.get(p.fingerprint.to_be_bytes().as_slice()).copied().unwrap_or(1);
+                assert_eq!(c, p.count);
+            }
+        }
+        // New pages take one call, near-duplicates two, a few a third.
+        assert!(calls < fps.len() as u32 * 2, "{calls} calls for {} checks", fps.len());
+    }
+}
+
+/// Unrelated pages (20,000, so buckets of the 16-bit tables hold a few records each) are
+/// decided and stored in one call: the nibble pre-filter lets a random record through with
+/// probability about 3 · 10^-9, so no check here may take a second call.
+#[test]
+fn new_pages_take_one_call() {
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    let mut m = Model {
+        tables: store.layout().tables(),
+        meta: Some(store.meta().as_bytes().to_vec()),
+        ..Model::default()
+    };
+    let mut rng = Rng(9);
+    let n = 20_000;
+    let mut calls = 0;
+    for i in 0..n {
+        let o = m.run(&store, &format!("u{i}"), rng.next());
+        calls += o.calls;
+    }
+    assert_eq!(calls, n, "every new page is decided in one call");
+    // The buckets were not empty: the pre-filter did run over stored records.
+    assert!(m.t[0].values().map(|b| b.len() / 6).max().unwrap() >= 2);
+}
+
+fn cs_fp(cs: &ContentSeen, id: &str) -> u64 {
+    cs.index().get(&id.to_owned()).unwrap()
+}
+
+/// Two checks interleaved: B's candidates call, A stores a near-duplicate of B, B's second
+/// call must see it (the evaluated-set version check) and call B a duplicate.
+#[test]
+fn a_page_stored_between_two_calls_is_not_missed() {
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    let mut m = Model {
+        tables: store.layout().tables(),
+        meta: Some(store.meta().as_bytes().to_vec()),
+        ..Model::default()
+    };
+    let base = 0x1234_5678_9abc_def0u64;
+    // A far page in B's buckets that passes B's pre-filter but is beyond k.
+    let decoy = base ^ 0b1111_1000; // 5 bits, all in the lowest 12-bit piece of table 0
+    assert!(!m.run(&store, "decoy", decoy).duplicate);
+    let b_fp = base;
+    let mut b = store.begin("b", b_fp).unwrap();
+    let decide::Step::Check(args) = b.step() else { unreachable!() };
+    assert!(b.feed(&m.check(&args)).unwrap().is_none(), "the decoy is a candidate");
+    // Meanwhile another worker stores a page 2 bits from B.
+    assert!(!m.run(&store, "a", base ^ 0b11 << 40).duplicate);
+    let mut out = None;
+    for _ in 0..4 {
+        let decide::Step::Check(args) = b.step() else { unreachable!() };
+        if let Some(o) = b.feed(&m.check(&args)).unwrap() {
+            out = Some(o);
+            break;
+        }
+    }
+    let o = out.unwrap();
+    assert!(o.duplicate, "{o:?}");
+    assert_eq!(o.cluster.as_deref(), Some("a"));
+    assert_eq!(m.n, 2);
+}
+
+#[test]
+fn settings_and_namespace_are_checked() {
+    let a = RedisSeen::new(config(3, true)).unwrap();
+    let b = RedisSeen::new(config(4, true)).unwrap();
+    let mut m =
+        Model { tables: a.layout().tables(), meta: Some(a.meta().as_bytes().to_vec()), ..Model::default() };
+    let mut plan = b.begin("u", 1).unwrap();
+    let decide::Step::Check(args) = plan.step() else { unreachable!() };
+    let e = plan.feed(&m.check(&args)).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "layout", .. }), "{e}");
+    m.meta = None;
+    let mut plan = a.begin("u", 1).unwrap();
+    let decide::Step::Check(args) = plan.step() else { unreachable!() };
+    assert!(plan.feed(&m.check(&args)).unwrap_err().to_string().contains("meta key is gone"));
+    assert!(a.begin("", 1).is_err());
+    assert!(a.begin(&"x".repeat(record::MAX_URL_BYTES + 1), 1).is_err());
+    assert!(RedisSeen::new(StoreConfig { namespace: "a}b".into(), ..config(3, true) }).is_err());
+    // OPEN replies.
+    assert_eq!(a.open_reply(&[s(b"C")]), Ok(true));
+    assert_eq!(a.open_reply(&[s(b"S"), a.meta().as_bytes().to_vec()]), Ok(false));
+    assert!(matches!(
+        a.open_reply(&[s(b"S"), b.meta().as_bytes().to_vec()]),
+        Err(Error::SchemeMismatch { .. })
+    ));
+    let e = a.open_reply(&[s(b"F"), s(b"{t}:p"), s(b"list")]).unwrap_err();
+    assert!(e.to_string().contains("foreign"), "{e}");
+    // Garbage replies are errors, never answers.
+    let mut plan = a.begin("u", 1).unwrap();
+    assert!(plan.feed(&[s(b"?")]).is_err());
+    assert!(plan.feed(&[s(b"C"), vec![9, 1, 2]]).is_err());
+}
+
+#[test]
+fn snapshots_export_and_import_through_the_namespace() {
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    let mut cs = ContentSeen::new(SeenConfig::default()).unwrap();
+    let mut rng = Rng(5);
+    for (i, fp) in stream(&mut rng, 400, 3).into_iter().enumerate() {
+        cs.check_fingerprint(&format!("u{i}"), fp);
+    }
+    let snap = cs.to_bytes();
+    let batches = store.import_batches(&snap, 50).unwrap();
+    assert!(batches.len() > 2 && batches[0][1] == b"first" && batches[1][1].is_empty());
+    // Read the batches back as the script would, and export them again.
+    let mut pages = Vec::new();
+    let mut aliases = Vec::new();
+    for b in &batches {
+        let mut i = 3;
+        while i < b.len() {
+            if b[i] == b"P" {
+                let fp = fp_from(&b[i + 1]).unwrap();
+                let n: u64 = std::str::from_utf8(&b[i + 3]).unwrap().parse().unwrap();
+                pages.push((fp, String::from_utf8(b[i + 4].clone()).unwrap(), n));
+                i += 5 + 2 * 4; // four tables: field (table byte + key bits) and record each
+            } else {
+                aliases.push((
+                    String::from_utf8(b[i + 1].clone()).unwrap(),
+                    String::from_utf8(b[i + 2].clone()).unwrap(),
+                ));
+                i += 3;
+            }
+        }
+    }
+    assert_eq!(pages.len(), cs.len());
+    assert_eq!(aliases.len(), cs.duplicate_urls());
+    let back = store.export_snapshot(&pages, &aliases).unwrap();
+    assert_eq!(back, snap, "export gives back the same snapshot bytes");
+    // A snapshot made with other settings is refused.
+    let other = ContentSeen::new(SeenConfig { k: 4, ..SeenConfig::default() }).unwrap().to_bytes();
+    assert!(matches!(store.import_batches(&other, 10), Err(Error::SchemeMismatch { .. })));
+    // Inconsistent counts are refused.
+    pages[0].2 = 0;
+    assert!(store.export_snapshot(&pages, &aliases).is_err());
+}

@@ -1,0 +1,233 @@
+//! JS bindings of [`crate::store`] (the Redis-shared content-seen test): types converted,
+//! errors mapped, nothing decided here. The Node helper `redis.cjs` moves the bytes.
+
+use js_sys::{Array, Object, Uint8Array};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{big, opt_bool, opt_string, option_object, options_to_js, set};
+use super::crawler::seen_config_fields;
+use super::js_error;
+use crate::fingerprint::Options;
+use crate::seen::SeenConfig;
+use crate::store::decide::{CheckPlan, Outcome, Step};
+use crate::store::{script, RedisSeen, StoreConfig};
+
+fn bytes_list(v: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
+    if !Array::is_array(v) {
+        return Err(js_error(crate::Error::corrupt("Redis reply", 0, "not an array of byte strings")));
+    }
+    Array::from(v)
+        .iter()
+        .map(|x| {
+            if let Some(s) = x.as_string() {
+                Ok(s.into_bytes())
+            } else if x.is_instance_of::<Uint8Array>() {
+                Ok(Uint8Array::from(x).to_vec())
+            } else if let Some(n) = x.as_f64() {
+                Ok(crate::error::number(n).into_bytes())
+            } else {
+                Err(js_error(crate::Error::corrupt("Redis reply", 0, "an element is not a byte string")))
+            }
+        })
+        .collect()
+}
+
+fn to_js_list(v: &[Vec<u8>]) -> Array {
+    v.iter().map(|b| JsValue::from(Uint8Array::from(b.as_slice()))).collect()
+}
+
+fn outcome_to_js(o: &Outcome) -> JsValue {
+    let out = Object::new();
+    set(&out, "duplicate", o.duplicate);
+    let ms: Array = o
+        .matches
+        .iter()
+        .map(|m| {
+            let x = Object::new();
+            set(&x, "id", m.url.as_deref().map_or(JsValue::NULL, JsValue::from));
+            set(&x, "fingerprint", big(m.fingerprint));
+            set(&x, "distance", m.distance);
+            JsValue::from(x)
+        })
+        .collect();
+    set(&out, "matches", ms);
+    set(&out, "fingerprint", big(o.fingerprint));
+    set(&out, "cluster", o.cluster.as_deref().map_or(JsValue::NULL, JsValue::from));
+    set(&out, "count", o.count.map_or(JsValue::NULL, |n| JsValue::from(n as f64)));
+    set(&out, "roundTrips", o.calls);
+    out.into()
+}
+
+/// The wasm side of `RedisContentSeen` (not public API: use the class from the package).
+#[wasm_bindgen(js_name = __RedisStore, skip_typescript)]
+pub struct JsRedisStore(RedisSeen);
+
+#[wasm_bindgen(js_class = __RedisStore)]
+impl JsRedisStore {
+    /// `{ namespace, urls, k, layout, html, ...hasher options }`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsRedisStore, JsValue> {
+        let o = option_object(
+            &options,
+            &[&StoreConfig::NAMES, &SeenConfig::NAMES, &Options::NAMES],
+            "{ namespace: 'crawl', k: 3 }",
+        )?;
+        let d = StoreConfig::default();
+        let config = StoreConfig {
+            seen: seen_config_fields(&o)?,
+            namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),
+            urls: opt_bool(&o, "urls")?.unwrap_or(d.urls),
+        };
+        RedisSeen::new(config).map(JsRedisStore).map_err(js_error)
+    }
+
+    /// The key names (`KEYS` of every script).
+    pub fn keys(&self) -> Array {
+        self.0.keys().iter().map(|k| JsValue::from(k.as_str())).collect()
+    }
+
+    /// A script's Lua source: `"check"`, `"open"`, `"lookup"`, `"import"`.
+    pub fn script(name: &str) -> Result<String, JsValue> {
+        Ok(match name {
+            "check" => script::CHECK,
+            "open" => script::OPEN,
+            "lookup" => script::LOOKUP,
+            "import" => script::IMPORT,
+            _ => {
+                return Err(js_error(crate::Error::option(
+                    "script",
+                    crate::error::quoted(name),
+                    "check, open, lookup or import",
+                )))
+            }
+        }
+        .to_owned())
+    }
+
+    /// The settings (hasher options, k, layout, namespace, urls).
+    pub fn options(&self) -> JsValue {
+        let c = self.0.config();
+        let o = options_to_js(&c.seen.options, c.seen.html);
+        set(&o, "k", c.seen.k);
+        set(&o, "layout", self.0.layout().to_string());
+        set(&o, "namespace", c.namespace.as_str());
+        set(&o, "urls", c.urls);
+        o.into()
+    }
+
+    /// The meta string stored in the namespace.
+    pub fn meta(&self) -> String {
+        self.0.meta().to_owned()
+    }
+
+    /// The fingerprint of a text with the namespace's settings.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
+        self.0.fingerprint(text).map_err(js_error)
+    }
+
+    /// Starts a check.
+    pub fn begin(&self, url: &str, fingerprint: u64) -> Result<JsStoreCheck, JsValue> {
+        self.0.begin(url, fingerprint).map(JsStoreCheck).map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = openArgs)]
+    pub fn open_args(&self) -> Array {
+        to_js_list(&self.0.open_args())
+    }
+
+    /// `true` when the namespace was created by this call.
+    #[wasm_bindgen(js_name = openReply)]
+    pub fn open_reply(&self, reply: JsValue) -> Result<bool, JsValue> {
+        self.0.open_reply(&bytes_list(&reply)?).map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = lookupArgs)]
+    pub fn lookup_args(&self, url: &str) -> Result<Array, JsValue> {
+        self.0.lookup_args(url).map(|a| to_js_list(&a)).map_err(js_error)
+    }
+
+    /// `{ cluster, count, fingerprint }` or `undefined`.
+    #[wasm_bindgen(js_name = lookupReply)]
+    pub fn lookup_reply(&self, reply: JsValue) -> Result<JsValue, JsValue> {
+        Ok(match self.0.lookup_reply(&bytes_list(&reply)?).map_err(js_error)? {
+            None => JsValue::UNDEFINED,
+            Some((cluster, count, fp)) => {
+                let o = Object::new();
+                set(&o, "cluster", cluster.as_str());
+                set(&o, "count", count as f64);
+                set(&o, "fingerprint", big(fp));
+                o.into()
+            }
+        })
+    }
+
+    /// `[fingerprint, url]` of one `HSCAN {NS}:p` pair.
+    #[wasm_bindgen(js_name = pageEntry)]
+    pub fn page_entry(&self, field: &[u8], value: &[u8]) -> Result<Array, JsValue> {
+        let (fp, url) = self.0.page_entry(field, value).map_err(js_error)?;
+        Ok(Array::of2(&big(fp), &JsValue::from(url)))
+    }
+
+    /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot.
+    #[wasm_bindgen(js_name = importBatches)]
+    pub fn import_batches(&self, snapshot: &[u8], batch: u32) -> Result<Array, JsValue> {
+        let b = self.0.import_batches(snapshot, batch as usize).map_err(js_error)?;
+        Ok(b.iter().map(|a| JsValue::from(to_js_list(a))).collect())
+    }
+
+    /// A `ContentSeen` snapshot of pages (`[fingerprint, url, count]`) and aliases
+    /// (`[url, clusterUrl]`).
+    #[wasm_bindgen(js_name = exportSnapshot)]
+    pub fn export_snapshot(&self, pages: JsValue, aliases: JsValue) -> Result<Vec<u8>, JsValue> {
+        let bad = || js_error(crate::Error::corrupt("Redis export", 0, "malformed page list"));
+        let mut ps = Vec::new();
+        for p in Array::from(&pages).iter() {
+            let p = Array::from(&p);
+            let fp = u64::try_from(js_sys::BigInt::from(p.get(0))).map_err(|_| bad())?;
+            let url = p.get(1).as_string().ok_or_else(bad)?;
+            let n = p.get(2).as_f64().ok_or_else(bad)? as u64;
+            ps.push((fp, url, n));
+        }
+        let mut al = Vec::new();
+        for a in Array::from(&aliases).iter() {
+            let a = Array::from(&a);
+            al.push((a.get(0).as_string().ok_or_else(bad)?, a.get(1).as_string().ok_or_else(bad)?));
+        }
+        self.0.export_snapshot(&ps, &al).map_err(js_error)
+    }
+}
+
+/// One check in progress (not public API).
+#[wasm_bindgen(js_name = __StoreCheck, skip_typescript)]
+pub struct JsStoreCheck(CheckPlan);
+
+#[wasm_bindgen(js_class = __StoreCheck)]
+impl JsStoreCheck {
+    /// `{ check: ARGV }` or `{ records: [fp bytes] }`.
+    pub fn step(&self) -> JsValue {
+        let o = Object::new();
+        match self.0.step() {
+            Step::Check(a) => set(&o, "check", to_js_list(&a)),
+            Step::Records(f) => set(&o, "records", to_js_list(&f)),
+        }
+        o.into()
+    }
+
+    /// The CHECK reply: the result object, or `undefined` to call again.
+    pub fn feed(&mut self, reply: JsValue) -> Result<JsValue, JsValue> {
+        Ok(match self.0.feed(&bytes_list(&reply)?).map_err(js_error)? {
+            Some(o) => outcome_to_js(&o),
+            None => JsValue::UNDEFINED,
+        })
+    }
+
+    /// The `HMGET` reply for a records step (`null` for a missing page).
+    #[wasm_bindgen(js_name = feedRecords)]
+    pub fn feed_records(&mut self, reply: JsValue) -> Result<(), JsValue> {
+        let list: Vec<Option<Vec<u8>>> = Array::from(&reply)
+            .iter()
+            .map(|x| if x.is_null() || x.is_undefined() { None } else { Some(Uint8Array::from(x).to_vec()) })
+            .collect();
+        self.0.feed_records(&list).map_err(js_error)
+    }
+}

@@ -1,0 +1,102 @@
+// Shared parts of the Redis tests: a page stream with planted near-duplicates, the worker
+// runner, and the invariant checks.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+
+const worker = fileURLToPath(new URL('./redis-worker.mjs', import.meta.url));
+
+export function rng(seed) {
+  let s = BigInt(seed);
+  return () => {
+    s = (s + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
+    let z = s;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
+    return z ^ (z >> 31n);
+  };
+}
+
+export function popcount(x) {
+  let n = 0;
+  while (x) {
+    x &= x - 1n;
+    n++;
+  }
+  return n;
+}
+
+/** `n` pages; about `dupShare` of them are 0..k bits from an earlier page, some are k+1..k+3. */
+export function pageStream(n, { seed = 1, dupShare = 0.3, k = 3 } = {}) {
+  const next = rng(seed);
+  const pages = [];
+  for (let i = 0; i < n; i++) {
+    let fp;
+    const r = Number(next() % 1000n) / 1000;
+    if (pages.length && r < dupShare + 0.05) {
+      fp = pages[Number(next() % BigInt(pages.length))].fp;
+      const flips = r < dupShare ? Number(next() % BigInt(k + 1)) : k + 1 + Number(next() % 3n);
+      for (let f = 0; f < flips; f++) fp ^= 1n << (next() % 64n);
+    } else {
+      fp = next();
+    }
+    pages.push({ url: `https://site.example/p${i}`, fp });
+  }
+  return pages;
+}
+
+/** Runs `workers` processes over `pages`, dealt at random; resolves with every result line. */
+export async function runWorkers(target, namespace, pages, workers, { seed = 2, k = 3, retries = 0, batch = 1, onSpawn } = {}) {
+  const next = rng(seed);
+  const shares = Array.from({ length: workers }, () => []);
+  for (const p of pages) shares[Number(next() % BigInt(workers))].push({ url: p.url, fp: p.fp.toString(16) });
+  const runs = shares.map(
+    (share) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [worker], { stdio: ['pipe', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (err += d));
+        child.on('exit', (code) => {
+          const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+          if (code !== 0 && !onSpawn) reject(new Error(`worker exited ${code}: ${err}`));
+          else resolve({ lines, code, err });
+        });
+        child.stdin.end(JSON.stringify({ target, namespace, pages: share, k, retries, batch }));
+      }),
+  );
+  if (onSpawn) onSpawn();
+  return (await Promise.all(runs)).flatMap((r) => r.lines);
+}
+
+/** The three invariants, against what the namespace holds now. */
+export async function checkInvariants(seen, pages, results, k = 3) {
+  const fpOf = new Map(pages.map((p) => [p.url, p.fp]));
+  const stored = [];
+  for await (const p of seen.clusters({ batch: 200 })) stored.push(p);
+  assert.equal(await seen.size, stored.length, 'size matches the stored pages');
+  // 1. No two stored pages within k.
+  for (let i = 0; i < stored.length; i++) {
+    for (let j = i + 1; j < stored.length; j++) {
+      const d = popcount(stored[i].fingerprint ^ stored[j].fingerprint);
+      assert.ok(d > k, `stored ${stored[i].id} and ${stored[j].id} are ${d} bits apart`);
+    }
+  }
+  const storedUrls = new Set(stored.map((p) => p.id));
+  for (const p of stored) assert.equal(p.fingerprint, fpOf.get(p.id), `stored fingerprint of ${p.id}`);
+  const decided = results.filter((r) => !r.error);
+  for (const r of decided) {
+    if (r.duplicate) {
+      // 2. Every duplicate has a stored page within k.
+      const fp = fpOf.get(r.url);
+      assert.ok(stored.some((s) => popcount(s.fingerprint ^ fp) <= k), `${r.url} was called a duplicate with no stored page within k`);
+      assert.ok(storedUrls.has(r.cluster), `${r.url}'s cluster ${r.cluster} is stored`);
+    } else {
+      assert.ok(storedUrls.has(r.url), `new page ${r.url} is stored`);
+    }
+  }
+  // 3. Stored pages plus counts account for every page.
+  const total = stored.reduce((a, p) => a + p.count, 0);
+  return { stored, total, decided: decided.length };
+}

@@ -1,0 +1,163 @@
+// RedisContentSeen against ContentSeen (one worker, in order), the API, migration, the
+// ioredis adapter, and bad input.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { haveRedis, startServer } from './redis-server.mjs';
+import { pageStream } from './redis-common.mjs';
+
+const require = createRequire(import.meta.url);
+const { RedisContentSeen, ContentSeen, SimHashError } = require('../../pkg/index.cjs');
+const { createClient } = require('redis');
+const IORedis = require('ioredis');
+
+const skip = haveRedis() ? false : 'redis-server is not installed (scripts/setup.sh installs it)';
+let server;
+let client;
+
+test.before(async () => {
+  if (skip) return;
+  server = await startServer();
+  client = createClient({ url: server.url });
+  await client.connect();
+});
+test.after(async () => {
+  if (client) await client.quit().catch(() => {});
+  if (server) await server.stop();
+});
+
+const TEXTS = [
+  'Crawlers meet the same article under many addresses, and keep only one copy of it.',
+  'An entirely different page about gardening: tomatoes need sun, water and patience.',
+];
+
+test('one worker in order decides as ContentSeen (fingerprints, texts, re-checked URLs)', { skip }, async () => {
+  const seen = await RedisContentSeen.open(client, { namespace: 'same' });
+  assert.equal(seen.created, true);
+  const local = new ContentSeen({ k: 3 });
+  const pages = pageStream(1500, { seed: 3, dupShare: 0.35 });
+  let rts = 0;
+  for (let i = 0; i < pages.length; i++) {
+    // Every 40th check repeats an earlier URL: a count, or new content replacing the old.
+    const url = i % 40 === 39 ? pages[(i * 7) % i].url : pages[i].url;
+    const want = local.checkFingerprint(url, pages[i].fp);
+    const got = await seen.checkFingerprint(url, pages[i].fp);
+    rts += got.roundTrips;
+    assert.equal(got.duplicate, want.duplicate, `#${i}`);
+    assert.equal(got.cluster, want.cluster, `#${i}`);
+    assert.equal(got.count, want.count, `#${i}`);
+    assert.deepEqual(got.matches.map((m) => [m.id, m.distance]), want.matches.map((m) => [m.id, m.distance]), `#${i}`);
+  }
+  assert.equal(await seen.size, local.size);
+  for (const u of [pages[5].url, pages[700].url, 'https://never.example/']) {
+    assert.equal(await seen.count(u), local.count(u), u);
+    assert.equal(await seen.clusterOf(u), local.clusterOf(u), u);
+  }
+  const a = await seen.check('https://t/1', TEXTS[0]);
+  const b = await seen.check('https://t/2', TEXTS[0] + ' ');
+  assert.equal(a.duplicate, false);
+  assert.equal(b.duplicate, true);
+  assert.equal(b.cluster, 'https://t/1');
+  assert.ok(rts < pages.length * 1.6, `${rts} round trips`);
+  seen.close();
+});
+
+test('migration: a ContentSeen snapshot goes into Redis and comes back byte for byte', { skip }, async () => {
+  const local = new ContentSeen({ k: 3 });
+  for (const p of pageStream(600, { seed: 4 })) local.checkFingerprint(p.url, p.fp);
+  const snap = local.toBytes();
+  const seen = await RedisContentSeen.open(client, { namespace: 'migrate' });
+  await seen.importSnapshot(snap, { batch: 64 });
+  assert.equal(await seen.size, local.size);
+  assert.deepEqual(Buffer.from(await seen.exportSnapshot()), Buffer.from(snap));
+  // A second import into the now non-empty namespace is refused.
+  await assert.rejects(seen.importSnapshot(snap), SimHashError);
+  // The imported store decides like the snapshot does.
+  const back = ContentSeen.fromBytes(snap);
+  for (const p of pageStream(200, { seed: 40 })) {
+    const url = p.url + '?again';
+    assert.equal((await seen.checkFingerprint(url, p.fp)).duplicate, back.checkFingerprint(url, p.fp).duplicate);
+  }
+  // Another k's snapshot is refused.
+  const other = await RedisContentSeen.open(client, { namespace: 'migrate2' });
+  await assert.rejects(other.importSnapshot(new ContentSeen({ k: 4 }).toBytes()), (e) => e.code === 'SchemeMismatch');
+  seen.close();
+  other.close();
+});
+
+test('ioredis works through the adapter, and shares the namespace with node-redis', { skip }, async () => {
+  const io = new IORedis({ port: server.port, host: '127.0.0.1', lazyConnect: true });
+  await io.connect();
+  try {
+    const a = await RedisContentSeen.open(client, { namespace: 'both', html: true });
+    const b = await RedisContentSeen.open(io, { namespace: 'both', html: true });
+    assert.equal(b.created, false);
+    assert.equal((await a.check('https://x/1', `<p>${TEXTS[1]}</p>`)).duplicate, false);
+    const r = await b.check('https://x/2', `<div>${TEXTS[1]}</div>`);
+    assert.equal(r.duplicate, true);
+    assert.equal(r.cluster, 'https://x/1');
+    assert.equal(await b.count('https://x/2'), 2);
+    a.close();
+    b.close();
+  } finally {
+    io.disconnect();
+  }
+});
+
+test('urls: false keeps only "seen or not"', { skip }, async () => {
+  const seen = await RedisContentSeen.open(client, { namespace: 'bare', urls: false });
+  assert.equal((await seen.check('a', TEXTS[0])).duplicate, false);
+  const r = await seen.check('b', TEXTS[0]);
+  assert.equal(r.duplicate, true);
+  assert.equal(r.cluster, null);
+  assert.equal(r.count, null);
+  assert.equal(await seen.size, 1);
+  assert.equal(await client.exists('{bare}:p'), 0);
+  seen.close();
+});
+
+test('bad input: other settings, foreign keys, no connection, huge or empty URLs', { skip }, async () => {
+  const seen = await RedisContentSeen.open(client, { namespace: 'bad', k: 3 });
+  await seen.check('https://b/1', TEXTS[0]);
+  // A worker with other settings is refused, at open and (if the meta changes) at check.
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'bad', k: 4 }), (e) => e instanceof SimHashError && e.code === 'SchemeMismatch' && /layout/.test(e.message));
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'bad', ngram: 5 }), (e) => e.code === 'SchemeMismatch' && /scheme/.test(e.message));
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'bad', urls: false }), (e) => e.code === 'SchemeMismatch');
+  // Foreign keys in the namespace.
+  await client.set('{foreign}:p', 'someone else');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'foreign' }), (e) => e.code === 'InvalidOption' && /foreign/.test(e.message));
+  await client.del('{foreign}:p');
+  await client.hSet('{orphan}:t', 'x', 'y');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'orphan' }), (e) => /foreign|without a meta/.test(e.message));
+  await client.set('{junkmeta}:meta', 'not ours');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'junkmeta' }), (e) => /foreign/.test(e.message));
+  // A bucket overwritten by another program: an error, not an answer.
+  const fp = seen.fingerprint(TEXTS[1]);
+  // Table 0's field: the table byte 0, then the top 16 bits.
+  const field = Buffer.from('00' + (fp >> 48n).toString(16).padStart(4, '0'), 'hex');
+  await client.hSet('{bad}:t', field, 'abc');
+  await assert.rejects(seen.check('https://b/2', TEXTS[1]), (e) => e instanceof SimHashError && /foreign/.test(e.message));
+  await client.hDel('{bad}:t', field);
+  // The meta deleted under a running worker.
+  await client.del('{bad}:meta');
+  await assert.rejects(seen.check('https://b/3', TEXTS[1]), (e) => /meta key is gone/.test(e.message));
+  // URLs.
+  const ok = await RedisContentSeen.open(client, { namespace: 'urls' });
+  await assert.rejects(ok.check('', TEXTS[0]), (e) => e.code === 'InvalidOption' && /url/.test(e.message));
+  await assert.rejects(ok.check('x'.repeat(20000), TEXTS[0]), (e) => e.code === 'InvalidOption' && /20000 bytes/.test(e.message));
+  await assert.rejects(ok.check('https://u/', '   '), (e) => e.code === 'EmptyText');
+  assert.equal((await ok.check('https://u/' + 'é'.repeat(5000), TEXTS[0])).duplicate, false);
+  assert.equal(await ok.size, 1, 'failed checks stored nothing');
+  // Bad namespaces and options.
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'a{b}' }), (e) => e.code === 'InvalidOption');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', bogus: 1 }), (e) => e.code === 'InvalidOption');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', layout: 'probe' }), (e) => e.code === 'InvalidOption');
+  assert.throws(() => new RedisContentSeen(null), SimHashError);
+  // A client that is not connected.
+  const idle = createClient({ url: server.url });
+  await assert.rejects(RedisContentSeen.open(idle, { namespace: 'idle' }), (e) => e.code === 'RedisError' && /connect/.test(e.message));
+  // A closed instance.
+  ok.close();
+  await assert.rejects(ok.check('https://u/2', TEXTS[0]), SimHashError);
+  seen.close();
+});

@@ -1,0 +1,119 @@
+// Starts real redis-server processes for the tests and benchmarks: children of this
+// process (no --daemonize), on free loopback ports, in temp dirs, always stopped.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import net from 'node:net';
+
+export function haveRedis() {
+  try {
+    execFileSync('redis-server', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const live = new Set();
+process.once('exit', () => {
+  for (const p of live) p.kill('SIGKILL');
+});
+
+function launch(dir, port, extra) {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', ...extra];
+  const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(proc);
+  proc.once('exit', () => live.delete(proc));
+  let log = '';
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('redis-server did not start: ' + log)), 10000);
+    proc.stdout.on('data', (d) => {
+      log += d;
+      if (/Ready to accept connections/.test(log)) {
+        clearTimeout(t);
+        resolve(proc);
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(t);
+      reject(new Error(`redis-server exited (${code}): ${log}`));
+    });
+  });
+}
+
+async function stopProc(proc, signal = 'SIGTERM') {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const done = new Promise((r) => proc.once('exit', r));
+  proc.kill(signal);
+  await done;
+}
+
+/** One server: `{ port, url, dir, kill(), restart(), stop() }`. */
+export async function startServer(extra = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'simhash-redis-'));
+  const port = await freePort();
+  const server = { port, dir, url: `redis://127.0.0.1:${port}` };
+  server.proc = await launch(dir, port, extra);
+  /** Kills the server at once (SIGKILL: no shutdown, no final fsync). */
+  server.kill = () => stopProc(server.proc, 'SIGKILL');
+  /** Starts it again on the same port and dir (it reloads its AOF). */
+  server.restart = async () => {
+    server.proc = await launch(dir, port, extra);
+  };
+  server.stop = async () => {
+    await stopProc(server.proc);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return server;
+}
+
+/** A 3-master Redis Cluster: `{ nodes: [{ port }], rootNodes, stop() }`. */
+export async function startCluster(masters = 3) {
+  const nodes = [];
+  try {
+    for (let i = 0; i < masters; i++) {
+      const dir = mkdtempSync(join(tmpdir(), 'simhash-redis-cluster-'));
+      mkdirSync(dir, { recursive: true });
+      const port = await freePort();
+      const proc = await launch(dir, port, ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']);
+      nodes.push({ port, dir, proc });
+    }
+    execFileSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '0', '--cluster-yes'], { stdio: 'pipe' });
+    for (let i = 0; i < 100; i++) {
+      const ok = nodes.every((n) => /cluster_state:ok/.test(execFileSync('redis-cli', ['-p', String(n.port), 'cluster', 'info']).toString()));
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (e) {
+    for (const n of nodes) await stopProc(n.proc);
+    throw e;
+  }
+  return {
+    nodes,
+    rootNodes: nodes.map((n) => ({ url: `redis://127.0.0.1:${n.port}` })),
+    stop: async () => {
+      for (const n of nodes) {
+        await stopProc(n.proc);
+        rmSync(n.dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** `INFO memory` used_memory of a server, in bytes. */
+export function usedMemory(port) {
+  const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'memory']).toString();
+  return Number(/used_memory:(\d+)/.exec(info)[1]);
+}
