@@ -287,12 +287,7 @@ pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
         let (Some(bits), Some(weight)) = (get("bits").as_string(), get("weight").as_f64()) else {
             return Err(bad_argument("features", EXPECTED, &item));
         };
-        let bits = fingerprint::parse_bits(&bits).ok_or_else(|| {
-            js_error(Error::InvalidBits {
-                index,
-                reason: format!("{} is neither 0/1 digits nor ±1 entries", crate::error::quoted(&bits)),
-            })
-        })?;
+        let bits = fingerprint::parse_bits(&bits, index).map_err(js_error)?;
         parsed.push(BitFeature { bits, weight });
     }
     let r = fingerprint::simhash_bits(&parsed).map_err(js_error)?;
