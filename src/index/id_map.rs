@@ -59,8 +59,13 @@ impl IdMap {
         (n + n / 2 + 8).max(16)
     }
 
-    /// Rebuilds from the given slots. With `check`, stops at the first slot whose id is
-    /// already in, and returns it.
+    /// Rebuilds from the given slots. With `check`, stops at a slot whose id is already
+    /// in, and returns it.
+    ///
+    /// The slots are inserted in the order of their home cell (a counting sort on its top
+    /// bits), so the probes and the writes walk the table forward instead of jumping, and
+    /// each cell's hash is kept beside it while building, so a probe compares ids (a
+    /// random load) only when the hashes are equal.
     pub(super) fn rebuild<I: IndexId>(
         &mut self,
         slots: impl Iterator<Item = u32>,
@@ -71,15 +76,36 @@ impl IdMap {
         let cap = IdMap::capacity_for(n);
         self.table = vec![EMPTY; cap];
         self.len = 0;
-        for s in slots {
-            let id = &ids[s as usize];
-            let mut i = home(id.hash64(), cap);
+        let mut keyed: Vec<(u64, u32)> = slots.map(|s| (ids[s as usize].hash64(), s)).collect();
+        // Counting sort by the top bits of the home cell (home is monotone in the hash):
+        // about 512 slots a bucket, so the cells one bucket fills stay in the L1 cache,
+        // and few enough buckets that the scatter's write streams stay cached too.
+        let lg = usize::BITS - keyed.len().max(1).leading_zeros();
+        let shift = 64 - lg.saturating_sub(9).clamp(1, 16);
+        let nb = 1usize << (64 - shift);
+        let mut start = vec![0u32; nb + 1];
+        for &(h, _) in &keyed {
+            start[(h >> shift) as usize + 1] += 1;
+        }
+        for i in 0..nb {
+            start[i + 1] += start[i];
+        }
+        let mut order = vec![(0u64, 0u32); keyed.len()];
+        for &(h, s) in &keyed {
+            let b = (h >> shift) as usize;
+            order[start[b] as usize] = (h, s);
+            start[b] += 1;
+        }
+        keyed = order;
+        let mut hashes = vec![0u64; cap];
+        for (h, s) in keyed {
+            let mut i = home(h, cap);
             loop {
                 let t = self.table[i];
                 if t == EMPTY {
                     break;
                 }
-                if check && ids[t as usize] == *id {
+                if check && hashes[i] == h && ids[t as usize] == ids[s as usize] {
                     return Some(s);
                 }
                 i += 1;
@@ -88,6 +114,7 @@ impl IdMap {
                 }
             }
             self.table[i] = s;
+            hashes[i] = h;
             self.len += 1;
         }
         None

@@ -486,6 +486,18 @@ impl CompactSet {
     /// Parses and validates a set body that is the whole of `bytes` (at absolute offset
     /// `base` of the input, for messages).
     pub(super) fn read_body(bytes: &[u8], base: usize, what: &'static str) -> Result<CompactSet> {
+        CompactSet::read_body_into(bytes, base, what, None)
+    }
+
+    /// [`read_body`](Self::read_body) that also pushes every fingerprint, in order, onto
+    /// `values` (when given) during its validating pass, so a caller that needs them all
+    /// decodes the stream once.
+    pub(super) fn read_body_into(
+        bytes: &[u8],
+        base: usize,
+        what: &'static str,
+        mut values: Option<&mut Vec<u64>>,
+    ) -> Result<CompactSet> {
         let mut r = Reader::new(bytes, base, what);
         let n = r.u64("fingerprint count")?;
         let at = r.offset();
@@ -573,6 +585,10 @@ impl CompactSet {
             stream,
             table: huffman::decode_table(&lens),
         };
+        if let Some(v) = values.as_deref_mut() {
+            // n is bounded by the input here: every coded fingerprint takes at least one bit
+            v.reserve(n.min(bits + nb as u64) as usize);
+        }
         // Validate every block and collect the symbol counts.
         let mut counts = [0u64; SYMBOLS];
         let mut last: Option<u64> = None;
@@ -588,6 +604,9 @@ impl CompactSet {
             let res = set.walk_block(j, |x| {
                 if let Some(p) = prev {
                     counts[symbol_of(p, x) as usize] += 1;
+                }
+                if let Some(v) = values.as_deref_mut() {
+                    v.push(x);
                 }
                 prev = Some(x);
                 true
