@@ -4,7 +4,7 @@
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `b"SHWS"` (simhash-wasm storage), [`MAGIC`] |
 //! | 4 | 4 | kind tag ([`Kind::tag`]): `b"FSET"` fingerprint set, `b"INDX"` index snapshot, `b"IDF\0"` IDF table, `b"SEEN"` content-seen snapshot |
-//! | 8 | 4 | format version, `u32` (this build writes and reads [`FORMAT_VERSION`] = 1) |
+//! | 8 | 4 | format version, `u32`: 1 ([`FORMAT_VERSION`]) up to the kind's [`Kind::newest_version`] (`FSET`: 2, the others: 1) |
 //! | 12 | 8 | payload length `L`, `u64` |
 //! | 20 ([`HEADER_LEN`]) | `L` | payload |
 //! | 20 + `L` | 4 ([`TRAILER_LEN`]) | CRC-32C (Castagnoli, reflected, init and final xor `0xFFFFFFFF`, the iSCSI / ext4 CRC; see [`crc32c`]) of bytes `0 .. 20 + L` |
@@ -21,7 +21,8 @@ use crate::error::{Error, Result};
 /// The magic number that starts every envelope.
 pub const MAGIC: [u8; 4] = *b"SHWS";
 
-/// The format version this build writes, and the newest it reads.
+/// The format version of every kind's first layout; the newest version of each kind is
+/// [`Kind::newest_version`] (`FSET` is at 2, the others at 1).
 pub const FORMAT_VERSION: u32 = 1;
 
 /// The envelope's header: magic, kind, version and payload length. The payload starts at
@@ -126,6 +127,16 @@ impl Kind {
         }
     }
 
+    /// The newest payload version of this kind this build reads (and, for new data,
+    /// writes): 2 for `FSET` (the gap code, see [`compact`](super::compact)), else
+    /// [`FORMAT_VERSION`].
+    pub fn newest_version(self) -> u32 {
+        match self {
+            Kind::FingerprintSet => super::compact::NEWEST_VERSION,
+            _ => FORMAT_VERSION,
+        }
+    }
+
     fn from_tag(tag: &[u8]) -> Option<Kind> {
         [Kind::FingerprintSet, Kind::Index, Kind::Idf, Kind::Seen].into_iter().find(|k| k.tag() == tag)
     }
@@ -134,10 +145,17 @@ impl Kind {
 /// Wraps a payload in the envelope: magic, kind, [`FORMAT_VERSION`], length, payload,
 /// CRC-32C.
 pub fn seal(kind: Kind, payload: &[u8]) -> Vec<u8> {
+    seal_version(kind, FORMAT_VERSION, payload)
+}
+
+/// [`seal`] with an explicit format version (at most [`Kind::newest_version`]): a kind
+/// whose payload has several versions writes the one it was made in.
+pub fn seal_version(kind: Kind, version: u32, payload: &[u8]) -> Vec<u8> {
+    debug_assert!((1..=kind.newest_version()).contains(&version));
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len() + TRAILER_LEN);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&kind.tag());
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(payload);
     let crc = crc32c(&out);
@@ -185,8 +203,8 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
         ));
     }
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    if version > FORMAT_VERSION {
-        return Err(Error::UnsupportedVersion { what, found: version, supported: FORMAT_VERSION });
+    if version > kind.newest_version() {
+        return Err(Error::UnsupportedVersion { what, found: version, supported: kind.newest_version() });
     }
     if version == 0 {
         return Err(Error::corrupt(what, 8, "format version 0 does not exist"));

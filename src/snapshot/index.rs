@@ -137,7 +137,7 @@ fn read_columns<I: SnapshotId>(r: &mut Reader<'_>) -> Result<(Vec<I>, Vec<u64>)>
     let (set_at, body) = r.section("fingerprint set")?;
     r.finish("the fingerprint set")?;
     let mut fps = Vec::new();
-    let set = CompactSet::read_body_into(body, set_at, r.what(), Some(&mut fps))?;
+    let set = CompactSet::read_body_into(body, set_at, r.what(), 1, Some(&mut fps))?;
     let ids = I::decode_column(col, set.n, id_at, r.what())?;
     Ok((ids, fps))
 }
