@@ -64,11 +64,11 @@ impl IdMap {
     ///
     /// The slots are inserted in the order of their home cell (a counting sort on its top
     /// bits), so the probes and the writes walk the table forward instead of jumping, and
-    /// each cell's hash is kept beside it while building, so a probe compares ids (a
-    /// random load) only when the hashes are equal.
+    /// 16 bits of each cell's hash are kept beside it while building, so a probe
+    /// compares ids (a random load) only when those agree.
     pub(super) fn rebuild<I: IndexId>(
         &mut self,
-        slots: impl Iterator<Item = u32>,
+        slots: impl Iterator<Item = u32> + Clone,
         n: usize,
         ids: &[I],
         check: bool,
@@ -76,28 +76,34 @@ impl IdMap {
         let cap = IdMap::capacity_for(n);
         self.table = vec![EMPTY; cap];
         self.len = 0;
-        let mut keyed: Vec<(u64, u32)> = slots.map(|s| (ids[s as usize].hash64(), s)).collect();
         // Counting sort by the top bits of the home cell (home is monotone in the hash):
         // about 512 slots a bucket, so the cells one bucket fills stay in the L1 cache,
-        // and few enough buckets that the scatter's write streams stay cached too.
-        let lg = usize::BITS - keyed.len().max(1).leading_zeros();
+        // and few enough buckets that the scatter's write streams stay cached too. The
+        // hash is computed twice (count, then scatter) rather than stored: it is cheap,
+        // and one less array of n entries is one less allocation to fault in.
+        let lg = usize::BITS - n.max(1).leading_zeros();
         let shift = 64 - lg.saturating_sub(9).clamp(1, 16);
         let nb = 1usize << (64 - shift);
         let mut start = vec![0u32; nb + 1];
-        for &(h, _) in &keyed {
-            start[(h >> shift) as usize + 1] += 1;
+        let mut count = 0usize;
+        for s in slots.clone() {
+            start[(ids[s as usize].hash64() >> shift) as usize + 1] += 1;
+            count += 1;
         }
         for i in 0..nb {
             start[i + 1] += start[i];
         }
-        let mut order = vec![(0u64, 0u32); keyed.len()];
-        for &(h, s) in &keyed {
+        let mut keyed = vec![(0u64, 0u32); count];
+        for s in slots {
+            let h = ids[s as usize].hash64();
             let b = (h >> shift) as usize;
-            order[start[b] as usize] = (h, s);
+            keyed[start[b] as usize] = (h, s);
             start[b] += 1;
         }
-        keyed = order;
-        let mut hashes = vec![0u64; cap];
+        drop(start);
+        // 16 low bits of each cell's hash (home uses the high bits): ids are compared only
+        // when these agree, about once in 65,536 probes of different ids
+        let mut tags = vec![0u16; cap];
         for (h, s) in keyed {
             let mut i = home(h, cap);
             loop {
@@ -105,7 +111,7 @@ impl IdMap {
                 if t == EMPTY {
                     break;
                 }
-                if check && hashes[i] == h && ids[t as usize] == ids[s as usize] {
+                if check && tags[i] == h as u16 && ids[t as usize] == ids[s as usize] {
                     return Some(s);
                 }
                 i += 1;
@@ -114,7 +120,7 @@ impl IdMap {
                 }
             }
             self.table[i] = s;
-            hashes[i] = h;
+            tags[i] = h as u16;
             self.len += 1;
         }
         None

@@ -29,6 +29,20 @@
 //! `offset[j] .. offset[j+1]` (`offset[nb] = S`), which they must fill exactly. The whole
 //! set must be in ascending order, including across blocks.
 //!
+//! **Version 2** (the `FSET` envelope's version field says which; `INDX` and `IDF`
+//! payloads embed version 1) codes the *gap* `g = x − p` instead, with one more header
+//! byte: `r` (1 ..= 63) after `B`, so the code lengths start at offset 13 and `S` at 78.
+//! Symbols: 64 ([`REPEAT_SYMBOL`]) for `g = 0`; with `e` the largest of 0 ..= 5 such that
+//! `2^e ≤ r + e` and `D = 2^e`, a gap below `2^(r+e)` is the symbol `g >> r` (< `D`)
+//! followed by the `r` low bits of `g`; a larger gap, highest set bit `h`, is the symbol
+//! `D + h − r − e` followed by the `h` bits of `g` below bit `h`. A decoded gap of 0
+//! outside the repeat symbol, a symbol above `D + 63 − r − e`, or a sum past `2^64 − 1` is
+//! corrupt. The encoder costs every `r` exactly and keeps the smallest;
+//! [`CompactSet::with_block_size`] writes whichever version is smaller for the data.
+//! Random fingerprints at `N = 10^6`: 46.19 bits each with the block table (45.5 without),
+//! against 48.11 for version 1. [`CompactSet::huffman_table`] always shows version 1's
+//! code (the teaching form), whatever the stored version.
+//!
 //! For `N` uniformly random fingerprints, `n` clusters just under `64 − log2 N`. Measured
 //! at `N = 10^6` (`cargo bench --bench snapshot`): the low bits average 44.18 (`64 −
 //! log2 N` is 44.07) and the Huffman code of `n` 3.30 bits (its entropy is 3.25), so the
