@@ -614,6 +614,34 @@ fn both_codings_round_trip_every_shape() {
 }
 
 #[test]
+fn a_snapshot_with_an_id_stored_twice_is_corrupt() {
+    // Among many entries, so the id map's build meets the duplicate after its tag filter.
+    let mut rng = Rng(0xD0B);
+    for n in [2usize, 50, 20_000] {
+        let fps = make_set(&mut rng, 0, n);
+        let mut ids: Vec<(u64, u64)> = fps.iter().enumerate().map(|(i, &f)| (i as u64 * 3, f)).collect();
+        let dup = ids[rng.below(n as u64) as usize].0;
+        ids[rng.below(n as u64) as usize].0 = dup;
+        ids[0].0 = dup;
+        ids[n - 1].0 = dup;
+        let bytes = snapshot::encode_index(3, false, &[16; 4], None, ids.clone());
+        let e = Index::<u64>::from_bytes(&bytes).unwrap_err();
+        assert_eq!(e.code(), "Corrupt", "{e}");
+        assert!(e.to_string().contains(&format!("id {dup} is stored twice")), "{e}");
+        let strings = ids.iter().map(|(i, f)| (format!("u{i}"), *f));
+        let bytes = snapshot::encode_index(3, false, &[16; 4], None, strings);
+        assert!(Index::<String>::from_bytes(&bytes).unwrap_err().to_string().contains("stored twice"));
+        // Without the duplicate it loads.
+        ids[0].0 = u64::MAX;
+        ids[n - 1].0 = u64::MAX - 1;
+        ids.sort();
+        ids.dedup_by_key(|e| e.0);
+        let bytes = snapshot::encode_index(3, false, &[16; 4], None, ids.clone());
+        assert_eq!(Index::<u64>::from_bytes(&bytes).unwrap().len(), ids.len());
+    }
+}
+
+#[test]
 fn golden_v1_idf_table() {
     let t = golden_idf();
     let bytes = golden("golden_v1.idf", &t.to_bytes());
