@@ -32,9 +32,9 @@ pub const HEADER_LEN: usize = 20;
 /// The envelope's trailer: the CRC-32C.
 pub const TRAILER_LEN: usize = 4;
 
-/// Slicing-by-8 tables: `CRC_TABLES[0]` is the classic byte table; `CRC_TABLES[j][b]` is
+/// Slicing-by-8 tables: `[0]` is the classic byte table; `[j][b]` is
 /// the CRC of byte `b` followed by `j` zero bytes, so eight bytes fold in one step.
-const fn crc_tables() -> [[u32; 256]; 8] {
+fn crc_tables() -> [[u32; 256]; 8] {
     let mut t = [[0u32; 256]; 8];
     let mut i = 0;
     while i < 256 {
@@ -60,7 +60,12 @@ const fn crc_tables() -> [[u32; 256]; 8] {
     t
 }
 
-static CRC_TABLES: [[u32; 256]; 8] = crc_tables();
+/// The tables, computed on first use: as static data they would add 8 kB of
+/// incompressible bytes to the wasm module (the browser build has a size budget).
+fn tables() -> &'static [[u32; 256]; 8] {
+    static TABLES: std::sync::OnceLock<[[u32; 256]; 8]> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| std::hint::black_box(crc_tables)())
+}
 
 /// CRC-32C (Castagnoli polynomial `0x1EDC6F41`, reflected, init and final xor
 /// `0xFFFFFFFF`): the checksum of every envelope.
@@ -71,21 +76,29 @@ static CRC_TABLES: [[u32; 256]; 8] = crc_tables();
 /// assert_eq!(crc32c(b""), 0);
 /// ```
 pub fn crc32c(bytes: &[u8]) -> u32 {
-    let t = &CRC_TABLES;
+    let t = tables();
     let mut c = !0u32;
-    let mut chunks = bytes.chunks_exact(8);
-    for w in &mut chunks {
-        let lo = c ^ u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-        c = t[7][(lo & 0xFF) as usize]
-            ^ t[6][(lo >> 8 & 0xFF) as usize]
-            ^ t[5][(lo >> 16 & 0xFF) as usize]
-            ^ t[4][(lo >> 24) as usize]
-            ^ t[3][usize::from(w[4])]
-            ^ t[2][usize::from(w[5])]
-            ^ t[1][usize::from(w[6])]
-            ^ t[0][usize::from(w[7])];
-    }
-    for &b in chunks.remainder() {
+    // Eight bytes a step where big snapshots are loaded (the crawler's part); the small
+    // browser build keeps only the byte loop, which is less code.
+    #[cfg(not(feature = "crawler"))]
+    let rest = bytes;
+    #[cfg(feature = "crawler")]
+    let rest = {
+        let mut chunks = bytes.chunks_exact(8);
+        for w in &mut chunks {
+            let lo = c ^ u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            c = t[7][(lo & 0xFF) as usize]
+                ^ t[6][(lo >> 8 & 0xFF) as usize]
+                ^ t[5][(lo >> 16 & 0xFF) as usize]
+                ^ t[4][(lo >> 24) as usize]
+                ^ t[3][usize::from(w[4])]
+                ^ t[2][usize::from(w[5])]
+                ^ t[1][usize::from(w[6])]
+                ^ t[0][usize::from(w[7])];
+        }
+        chunks.remainder()
+    };
+    for &b in rest {
         c = t[0][((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
     }
     !c
@@ -243,7 +256,7 @@ mod tests {
         let bytewise = |bytes: &[u8]| {
             let mut c = !0u32;
             for &b in bytes {
-                c = CRC_TABLES[0][((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+                c = tables()[0][((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
             }
             !c
         };
