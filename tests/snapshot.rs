@@ -257,6 +257,7 @@ fn small_inputs() -> Vec<Vec<u8>> {
     let sids: Vec<(String, u64)> = fps.iter().enumerate().map(|(i, &f)| (format!("doc-é{i}"), f)).collect();
     vec![
         set.to_bytes(),
+        CompactSet::with_version(&fps, 8, 1).unwrap().to_bytes(),
         idf.to_bytes(),
         snapshot::encode_index(3, false, &[16, 16, 16, 16], Some(&Options::default()), ids),
         snapshot::encode_index(3, false, &[16, 16, 16, 16], None, sids),
@@ -317,15 +318,26 @@ fn random_flips_in_a_large_snapshot() {
 fn wrong_version_kind_magic_and_lengths() {
     let good = CompactSet::from_sorted(&[1, 2, 3, 1 << 40]).unwrap().to_bytes();
     // Newer version: refused as such, even with a valid checksum.
+    let newest = Kind::FingerprintSet.newest_version();
+    assert_eq!((newest, FORMAT_VERSION, u32::from_le_bytes(good[8..12].try_into().unwrap())), (2, 1, 2));
     let mut v = good.clone();
-    v[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    v[8..12].copy_from_slice(&(newest + 1).to_le_bytes());
     reseal(&mut v);
     match CompactSet::from_bytes(&v) {
         Err(Error::UnsupportedVersion { found, supported, .. }) => {
-            assert_eq!((found, supported), (FORMAT_VERSION + 1, FORMAT_VERSION))
+            assert_eq!((found, supported), (newest + 1, newest))
         }
         other => panic!("{other:?}"),
     }
+    // The other kinds are still at version 1: an index snapshot claiming 2 is refused.
+    let ix = simhash_wasm::Index::build(simhash_wasm::Layout::default_for_k(3).unwrap(), vec![(1u64, 5u64)])
+        .unwrap();
+    let mut iv = ix.to_bytes();
+    assert_eq!(&iv[8..12], &1u32.to_le_bytes());
+    iv[8..12].copy_from_slice(&2u32.to_le_bytes());
+    reseal(&mut iv);
+    assert_eq!(simhash_wasm::Index::<u64>::from_bytes(&iv).unwrap_err().code(), "UnsupportedVersion");
+
     let msg = CompactSet::from_bytes(&v).unwrap_err().to_string();
     assert!(msg.contains("upgrade"), "{msg}");
     // Version 0.
@@ -534,6 +546,98 @@ fn golden_v1_index_snapshot() {
         let d = rng.below(5) as u32;
         let q = rng.flip(x, d);
         assert_eq!(set.find_within(q, 3), brute_within(&fps, q, 3));
+    }
+}
+
+#[test]
+fn golden_fingerprint_sets_of_both_versions() {
+    let fps: Vec<u64> = golden_entries().iter().map(|e| e.1).collect();
+    let v1 = golden("golden_v1.fset", &CompactSet::with_version(&fps, 16, 1).unwrap().to_bytes());
+    let v2 = golden("golden_v2.fset", &CompactSet::with_version(&fps, 16, 2).unwrap().to_bytes());
+    // Pinned: a change here is a format change (a new version, the old reader kept).
+    assert_eq!(
+        [(v1.len(), simhash_wasm::hash::hash_bytes(&v1)), (v2.len(), simhash_wasm::hash::hash_bytes(&v2))],
+        [(1400, 0x5a06_d095_ea58_9572), (1377, 0xe98e_ccf0_19cd_1894)],
+        "golden_v1.fset / golden_v2.fset changed"
+    );
+    assert_eq!((&v1[8..12], &v2[8..12]), (&1u32.to_le_bytes()[..], &2u32.to_le_bytes()[..]));
+    let (a, b) = (CompactSet::from_bytes(&v1).unwrap(), CompactSet::from_bytes(&v2).unwrap());
+    assert_eq!((a.version(), b.version()), (1, 2));
+    assert_eq!(a.to_vec(), fps);
+    assert_eq!(b.to_vec(), fps);
+    // Each re-encodes to its own bytes; today's default writes version 2.
+    assert_eq!(a.to_bytes(), v1, "encoding drifted from the v1 golden file");
+    assert_eq!(b.to_bytes(), v2, "encoding drifted from the v2 golden file");
+    // The default picks the smaller coding for the data.
+    let chosen = CompactSet::with_block_size(&fps, 16).unwrap().to_bytes();
+    assert_eq!(chosen, if v2.len() < v1.len() { v2.clone() } else { v1.clone() });
+    // The teaching form (the demo's Huffman panel) is the same whatever the coding.
+    assert_eq!(a.huffman_table(), b.huffman_table());
+    let mut rng = Rng(10);
+    for _ in 0..300 {
+        let (x, d) = (fps[rng.below(fps.len() as u64) as usize], rng.below(5) as u32);
+        let q = rng.flip(x, d);
+        let want = brute_within(&fps, q, 3);
+        assert_eq!((a.find_within(q, 3), b.find_within(q, 3)), (want.clone(), want));
+    }
+    assert!(CompactSet::with_version(&fps, 16, 3).is_err());
+}
+
+#[test]
+fn both_codings_round_trip_every_shape() {
+    let mut rng = Rng(0xF5E7);
+    for shape in 0..6 {
+        for n in [0usize, 1, 2, 17, 300, 5000] {
+            let fps = make_set(&mut rng, shape, n);
+            for block in [1u32, 7, 128] {
+                let sizes: Vec<usize> = [1, 2]
+                    .iter()
+                    .map(|&version| {
+                        let bytes = CompactSet::with_version(&fps, block, version).unwrap().to_bytes();
+                        let set = CompactSet::from_bytes(&bytes).unwrap();
+                        assert_eq!(set.to_vec(), fps, "shape {shape} n {n} block {block} v{version}");
+                        exercise(&set, &bytes);
+                        bytes.len()
+                    })
+                    .collect();
+                if shape == 0 && n >= 300 && block == 128 {
+                    assert!(sizes[1] < sizes[0], "random sets: the gap code is smaller ({sizes:?})");
+                }
+                let chosen = CompactSet::with_block_size(&fps, block).unwrap().to_bytes().len();
+                assert!(
+                    chosen <= sizes[0].min(sizes[1]) + 1,
+                    "the default picks the smaller: {chosen} {sizes:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_snapshot_with_an_id_stored_twice_is_corrupt() {
+    // Among many entries, so the id map's build meets the duplicate after its tag filter.
+    let mut rng = Rng(0xD0B);
+    for n in [2usize, 50, 20_000] {
+        let fps = make_set(&mut rng, 0, n);
+        let mut ids: Vec<(u64, u64)> = fps.iter().enumerate().map(|(i, &f)| (i as u64 * 3, f)).collect();
+        let dup = ids[rng.below(n as u64) as usize].0;
+        ids[rng.below(n as u64) as usize].0 = dup;
+        ids[0].0 = dup;
+        ids[n - 1].0 = dup;
+        let bytes = snapshot::encode_index(3, false, &[16; 4], None, ids.clone());
+        let e = Index::<u64>::from_bytes(&bytes).unwrap_err();
+        assert_eq!(e.code(), "Corrupt", "{e}");
+        assert!(e.to_string().contains(&format!("id {dup} is stored twice")), "{e}");
+        let strings = ids.iter().map(|(i, f)| (format!("u{i}"), *f));
+        let bytes = snapshot::encode_index(3, false, &[16; 4], None, strings);
+        assert!(Index::<String>::from_bytes(&bytes).unwrap_err().to_string().contains("stored twice"));
+        // Without the duplicate it loads.
+        ids[0].0 = u64::MAX;
+        ids[n - 1].0 = u64::MAX - 1;
+        ids.sort();
+        ids.dedup_by_key(|e| e.0);
+        let bytes = snapshot::encode_index(3, false, &[16; 4], None, ids.clone());
+        assert_eq!(Index::<u64>::from_bytes(&bytes).unwrap().len(), ids.len());
     }
 }
 

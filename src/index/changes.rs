@@ -2,7 +2,7 @@
 //! merge log-structured), removes (tombstones), and the reorganisation that a bulk build
 //! and [`Index::compact`] share.
 
-use super::table::{bucket_sort, low_bits, slot_bits_for, Segment, Table};
+use super::table::{bucket_counts, bucket_sort, in_bucket_order, low_bits, slot_bits_for, Segment, Table};
 use super::{too_many, Index, IndexId, Match, BUFFER_LIMIT, MAX_LEN};
 use crate::error::{Error, Result};
 
@@ -188,7 +188,12 @@ impl<I: IndexId> Index<I> {
         let exts = Segment::extracts(&self.layout, n);
         let mut tables = Vec::with_capacity(exts.len());
         for (t, ext) in exts.into_iter().enumerate() {
-            if t == 0 {
+            if t == 0 && in_bucket_order(&ext, &self.fps) {
+                // already in this table's order (a snapshot, or a compaction without
+                // inserts since): the directory is a count, the slots stay where they are
+                let dir = bucket_counts(&ext, &self.fps);
+                tables.push(Table { ext, dir, list: None, slot_bits: 0, base: 0 });
+            } else if t == 0 {
                 let (dir, perm) = bucket_sort(&ext, 0..n as u32, n, &self.fps, None);
                 self.fps = perm.iter().map(|&p| self.fps[p as usize]).collect();
                 // moved, not cloned; a gather with independent loads, unlike swapping cycles

@@ -163,6 +163,30 @@ where
     (dir, list)
 }
 
+/// `true` when the buckets of `fps` never decrease, so the slots are in the table's order.
+pub(super) fn in_bucket_order(ext: &Extract, fps: &[u64]) -> bool {
+    let mut prev = 0;
+    fps.iter().all(|&f| {
+        let b = ext.bucket(f);
+        let ok = b >= prev;
+        prev = b;
+        ok
+    })
+}
+
+/// The directory of slots already in bucket order (see [`in_bucket_order`]).
+pub(super) fn bucket_counts(ext: &Extract, fps: &[u64]) -> Vec<u32> {
+    let nb = 1usize << ext.bits;
+    let mut dir = vec![0u32; nb + 1];
+    for &f in fps {
+        dir[ext.bucket(f) + 1] += 1;
+    }
+    for i in 0..nb {
+        dir[i + 1] += dir[i];
+    }
+    dir
+}
+
 impl Segment {
     pub(super) fn extracts(layout: &Layout, n: usize) -> Vec<Extract> {
         let kb = layout.key_bits();

@@ -4,7 +4,7 @@
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `b"SHWS"` (simhash-wasm storage), [`MAGIC`] |
 //! | 4 | 4 | kind tag ([`Kind::tag`]): `b"FSET"` fingerprint set, `b"INDX"` index snapshot, `b"IDF\0"` IDF table, `b"SEEN"` content-seen snapshot |
-//! | 8 | 4 | format version, `u32` (this build writes and reads [`FORMAT_VERSION`] = 1) |
+//! | 8 | 4 | format version, `u32`: 1 ([`FORMAT_VERSION`]) up to the kind's [`Kind::newest_version`] (`FSET`: 2, the others: 1) |
 //! | 12 | 8 | payload length `L`, `u64` |
 //! | 20 ([`HEADER_LEN`]) | `L` | payload |
 //! | 20 + `L` | 4 ([`TRAILER_LEN`]) | CRC-32C (Castagnoli, reflected, init and final xor `0xFFFFFFFF`, the iSCSI / ext4 CRC; see [`crc32c`]) of bytes `0 .. 20 + L` |
@@ -21,7 +21,8 @@ use crate::error::{Error, Result};
 /// The magic number that starts every envelope.
 pub const MAGIC: [u8; 4] = *b"SHWS";
 
-/// The format version this build writes, and the newest it reads.
+/// The format version of every kind's first layout; the newest version of each kind is
+/// [`Kind::newest_version`] (`FSET` is at 2, the others at 1).
 pub const FORMAT_VERSION: u32 = 1;
 
 /// The envelope's header: magic, kind, version and payload length. The payload starts at
@@ -31,8 +32,10 @@ pub const HEADER_LEN: usize = 20;
 /// The envelope's trailer: the CRC-32C.
 pub const TRAILER_LEN: usize = 4;
 
-const fn crc_table() -> [u32; 256] {
-    let mut t = [0u32; 256];
+/// Slicing-by-8 tables: `[0]` is the classic byte table; `[j][b]` is
+/// the CRC of byte `b` followed by `j` zero bytes, so eight bytes fold in one step.
+fn crc_tables() -> [[u32; 256]; 8] {
+    let mut t = [[0u32; 256]; 8];
     let mut i = 0;
     while i < 256 {
         let mut c = i as u32;
@@ -41,13 +44,28 @@ const fn crc_table() -> [u32; 256] {
             c = if c & 1 != 0 { (c >> 1) ^ 0x82F6_3B78 } else { c >> 1 };
             k += 1;
         }
-        t[i] = c;
+        t[0][i] = c;
         i += 1;
+    }
+    let mut j = 1;
+    while j < 8 {
+        let mut i = 0;
+        while i < 256 {
+            let prev = t[j - 1][i];
+            t[j][i] = (prev >> 8) ^ t[0][(prev & 0xFF) as usize];
+            i += 1;
+        }
+        j += 1;
     }
     t
 }
 
-static CRC_TABLE: [u32; 256] = crc_table();
+/// The tables, computed on first use: as static data they would add 8 kB of
+/// incompressible bytes to the wasm module (the browser build has a size budget).
+fn tables() -> &'static [[u32; 256]; 8] {
+    static TABLES: std::sync::OnceLock<[[u32; 256]; 8]> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| std::hint::black_box(crc_tables)())
+}
 
 /// CRC-32C (Castagnoli polynomial `0x1EDC6F41`, reflected, init and final xor
 /// `0xFFFFFFFF`): the checksum of every envelope.
@@ -58,9 +76,30 @@ static CRC_TABLE: [u32; 256] = crc_table();
 /// assert_eq!(crc32c(b""), 0);
 /// ```
 pub fn crc32c(bytes: &[u8]) -> u32 {
+    let t = tables();
     let mut c = !0u32;
-    for &b in bytes {
-        c = CRC_TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+    // Eight bytes a step where big snapshots are loaded (the crawler's part); the small
+    // browser build keeps only the byte loop, which is less code.
+    #[cfg(not(feature = "crawler"))]
+    let rest = bytes;
+    #[cfg(feature = "crawler")]
+    let rest = {
+        let mut chunks = bytes.chunks_exact(8);
+        for w in &mut chunks {
+            let lo = c ^ u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            c = t[7][(lo & 0xFF) as usize]
+                ^ t[6][(lo >> 8 & 0xFF) as usize]
+                ^ t[5][(lo >> 16 & 0xFF) as usize]
+                ^ t[4][(lo >> 24) as usize]
+                ^ t[3][usize::from(w[4])]
+                ^ t[2][usize::from(w[5])]
+                ^ t[1][usize::from(w[6])]
+                ^ t[0][usize::from(w[7])];
+        }
+        chunks.remainder()
+    };
+    for &b in rest {
+        c = t[0][((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
     }
     !c
 }
@@ -101,6 +140,16 @@ impl Kind {
         }
     }
 
+    /// The newest payload version of this kind this build reads (and, for new data,
+    /// writes): 2 for `FSET` (the gap code, see [`compact`](super::compact)), else
+    /// [`FORMAT_VERSION`].
+    pub fn newest_version(self) -> u32 {
+        match self {
+            Kind::FingerprintSet => super::compact::NEWEST_VERSION,
+            _ => FORMAT_VERSION,
+        }
+    }
+
     fn from_tag(tag: &[u8]) -> Option<Kind> {
         [Kind::FingerprintSet, Kind::Index, Kind::Idf, Kind::Seen].into_iter().find(|k| k.tag() == tag)
     }
@@ -109,10 +158,17 @@ impl Kind {
 /// Wraps a payload in the envelope: magic, kind, [`FORMAT_VERSION`], length, payload,
 /// CRC-32C.
 pub fn seal(kind: Kind, payload: &[u8]) -> Vec<u8> {
+    seal_version(kind, FORMAT_VERSION, payload)
+}
+
+/// [`seal`] with an explicit format version (at most [`Kind::newest_version`]): a kind
+/// whose payload has several versions writes the one it was made in.
+pub fn seal_version(kind: Kind, version: u32, payload: &[u8]) -> Vec<u8> {
+    debug_assert!((1..=kind.newest_version()).contains(&version));
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len() + TRAILER_LEN);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&kind.tag());
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(payload);
     let crc = crc32c(&out);
@@ -160,8 +216,8 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
         ));
     }
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    if version > FORMAT_VERSION {
-        return Err(Error::UnsupportedVersion { what, found: version, supported: FORMAT_VERSION });
+    if version > kind.newest_version() {
+        return Err(Error::UnsupportedVersion { what, found: version, supported: kind.newest_version() });
     }
     if version == 0 {
         return Err(Error::corrupt(what, 8, "format version 0 does not exist"));
@@ -194,6 +250,24 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slicing_by_8_equals_the_bytewise_crc_at_every_length_and_alignment() {
+        let bytewise = |bytes: &[u8]| {
+            let mut c = !0u32;
+            for &b in bytes {
+                c = tables()[0][((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+            }
+            !c
+        };
+        let data: Vec<u8> = (0..300u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        for start in 0..9 {
+            for end in start..data.len() {
+                assert_eq!(crc32c(&data[start..end]), bytewise(&data[start..end]), "{start}..{end}");
+            }
+        }
+        assert_ne!(crc32c(&data[..64]), crc32c(&data[1..65]));
+    }
 
     #[test]
     fn seal_then_open_gives_the_payload_back_and_every_kind_its_own_tag() {

@@ -125,6 +125,25 @@ fn read_header(bytes: &[u8]) -> Result<(Header, Reader<'_>)> {
 /// every field, and that the ids are of type `I`.
 pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
     let (Header { k, probe, widths, scheme, id_type }, mut r) = read_header(bytes)?;
+    check_id_type::<I>(id_type)?;
+    let (ids, fps) = read_columns(&mut r)?;
+    let entries = ids.into_iter().zip(fps).collect();
+    Ok(SnapshotParts { k, probe, widths, scheme, entries })
+}
+
+/// Reads the id column and the fingerprint set (one validating decode) as two columns.
+fn read_columns<I: SnapshotId>(r: &mut Reader<'_>) -> Result<(Vec<I>, Vec<u64>)> {
+    let (id_at, col) = r.section("id column")?;
+    let (set_at, body) = r.section("fingerprint set")?;
+    r.finish("the fingerprint set")?;
+    let mut fps = Vec::new();
+    let set = CompactSet::read_body_into(body, set_at, r.what(), 1, Some(&mut fps))?;
+    let ids = I::decode_column(col, set.n, id_at, r.what())?;
+    Ok((ids, fps))
+}
+
+/// Checks the id type byte against `I`.
+fn check_id_type<I: SnapshotId>(id_type: u8) -> Result<()> {
     if id_type != I::TYPE_TAG {
         return Err(Error::SchemeMismatch {
             field: "id type",
@@ -136,13 +155,7 @@ pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
             ),
         });
     }
-    let (id_at, col) = r.section("id column")?;
-    let (set_at, body) = r.section("fingerprint set")?;
-    r.finish("the fingerprint set")?;
-    let set = CompactSet::read_body(body, set_at, r.what())?;
-    let ids = I::decode_column(col, set.n, id_at, r.what())?;
-    let entries = ids.into_iter().zip(set.iter()).collect();
-    Ok(SnapshotParts { k, probe, widths, scheme, entries })
+    Ok(())
 }
 
 impl<I: IndexId + SnapshotId> Index<I> {
@@ -173,43 +186,56 @@ impl<I: IndexId + SnapshotId> Index<I> {
     /// stored layout. Use [`from_bytes_expecting`](Self::from_bytes_expecting) to refuse
     /// snapshots made with other fingerprint settings.
     pub fn from_bytes(bytes: &[u8]) -> Result<Index<I>> {
-        Index::from_parts(decode_index::<I>(bytes)?)
+        Index::load(bytes, None)
     }
 
     /// [`from_bytes`](Self::from_bytes), refusing with [`Error::SchemeMismatch`] a
     /// snapshot whose fingerprint scheme is not `expected` (`None`: raw fingerprints, no
     /// scheme recorded). The scheme is checked before the index is rebuilt.
     pub fn from_bytes_expecting(bytes: &[u8], expected: Option<&Options>) -> Result<Index<I>> {
-        let parts = decode_index::<I>(bytes)?;
-        check_scheme(parts.scheme.as_ref(), expected)?;
-        Index::from_parts(parts)
+        Index::load(bytes, Some(expected))
     }
 
-    /// Rebuilds an index from decoded snapshot parts.
-    fn from_parts(parts: SnapshotParts<I>) -> Result<Index<I>> {
-        let what = Kind::Index.what();
-        let layout = if parts.probe {
-            match parts.widths.as_slice() {
-                [64] => Layout::probe(parts.k),
-                w => {
-                    return Err(Error::corrupt(
-                        what,
-                        HEADER_LEN,
-                        format!("a probing layout has widths [64], not {w:?}"),
-                    ))
-                }
-            }
-        } else {
-            Layout::new(parts.k, &parts.widths)
+    /// Decodes the columns (checking the scheme first when `expected` is given) and builds
+    /// the index from them: the entries come sorted by fingerprint, which is the first
+    /// table's order already, so that table costs one counting pass (see `Index::reorganise`).
+    fn load(bytes: &[u8], expected: Option<Option<&Options>>) -> Result<Index<I>> {
+        let (Header { k, probe, widths, scheme, id_type }, mut r) = read_header(bytes)?;
+        check_id_type::<I>(id_type)?;
+        if let Some(expected) = expected {
+            check_scheme(scheme.as_ref(), expected)?;
         }
-        .map_err(|e| Error::corrupt(what, HEADER_LEN, format!("the stored layout is invalid: {e}")))?;
-        let mut index = Index::build(layout, parts.entries).map_err(|e| match e {
-            Error::DuplicateId { id } => Error::corrupt(what, HEADER_LEN, format!("id {id} is stored twice")),
+        let (ids, fps) = read_columns::<I>(&mut r)?;
+        let layout = stored_layout(probe, k, &widths)?;
+        let mut index = Index::from_columns(layout, ids, fps).map_err(|e| match e {
+            Error::DuplicateId { id } => {
+                Error::corrupt(Kind::Index.what(), HEADER_LEN, format!("id {id} is stored twice"))
+            }
             e => e,
         })?;
-        index.set_scheme(parts.scheme);
+        index.set_scheme(scheme);
         Ok(index)
     }
+}
+
+/// The layout a snapshot records, validated.
+fn stored_layout(probe: bool, k: u32, widths: &[u32]) -> Result<Layout> {
+    let what = Kind::Index.what();
+    let layout = if probe {
+        match widths {
+            [64] => Layout::probe(k),
+            w => {
+                return Err(Error::corrupt(
+                    what,
+                    HEADER_LEN,
+                    format!("a probing layout has widths [64], not {w:?}"),
+                ))
+            }
+        }
+    } else {
+        Layout::new(k, widths)
+    };
+    layout.map_err(|e| Error::corrupt(what, HEADER_LEN, format!("the stored layout is invalid: {e}")))
 }
 
 /// The fingerprint scheme recorded in an index snapshot, without decoding the rest

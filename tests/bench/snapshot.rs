@@ -72,6 +72,13 @@ fn main() {
     let t = Instant::now();
     let snap = index.to_bytes();
     let snap_encode_ms = ms(t);
+    if std::env::args().any(|a| a == "--profile-load") {
+        // a fixed amount of loading, for perf / callgrind
+        for _ in 0..10 {
+            std::hint::black_box(Index::<u64>::from_bytes(&snap).unwrap());
+        }
+        return;
+    }
     let t = Instant::now();
     let back = Index::<u64>::from_bytes(&snap).unwrap();
     let load_ms = ms(t);
