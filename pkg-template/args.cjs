@@ -30,6 +30,9 @@ const KINDS = {
   number: [(v) => typeof v === 'number', 'a number'],
   count: [isCount, 'a non-negative whole number'],
   'count?': [(v) => v === undefined || isCount(v), 'a non-negative whole number, or nothing'],
+  object: [(v) => v !== null && typeof v === 'object', 'an object'],
+  size: [(v) => Number.isInteger(v) && v >= 1 && v <= 1024, 'a whole number of workers from 1 to 1024'],
+  index: [() => false, 'a SimHashIndex'],
 };
 
 /**
@@ -139,4 +142,4 @@ function guard(api, SimHashError) {
   return api;
 }
 
-module.exports = { guard, describe, SIGNATURES };
+module.exports = { guard, check, describe, SIGNATURES };
