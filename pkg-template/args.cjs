@@ -51,6 +51,7 @@ const SIGNATURES = {
   'SimHasher#fingerprintBytes': ['bytes:bytes'],
   'SimHasher#fingerprintBatch': ['texts:strings'],
   'SimHasher#explain': ['text:string'],
+  'SimHasher#explainArrays': ['text:string'],
   'SimHashIndex#insert': ['-', 'fingerprint:fingerprint'],
   'SimHashIndex#insertBatch': ['ids:array', 'fingerprints:fingerprints'],
   'SimHashIndex#insertNumbered': ['firstId:number', 'fingerprints:fingerprints'],
