@@ -30,6 +30,9 @@ const KINDS = {
   number: [(v) => typeof v === 'number', 'a number'],
   count: [isCount, 'a non-negative whole number'],
   'count?': [(v) => v === undefined || isCount(v), 'a non-negative whole number, or nothing'],
+  object: [(v) => v !== null && typeof v === 'object', 'an object'],
+  size: [(v) => Number.isInteger(v) && v >= 1 && v <= 1024, 'a whole number of workers from 1 to 1024'],
+  index: [() => false, 'a SimHashIndex'],
 };
 
 /**
@@ -48,6 +51,7 @@ const SIGNATURES = {
   'SimHasher#fingerprintBytes': ['bytes:bytes'],
   'SimHasher#fingerprintBatch': ['texts:strings'],
   'SimHasher#explain': ['text:string'],
+  'SimHasher#explainArrays': ['text:string'],
   'SimHashIndex#insert': ['-', 'fingerprint:fingerprint'],
   'SimHashIndex#insertBatch': ['ids:array', 'fingerprints:fingerprints'],
   'SimHashIndex#insertNumbered': ['firstId:number', 'fingerprints:fingerprints'],
@@ -139,4 +143,4 @@ function guard(api, SimHashError) {
   return api;
 }
 
-module.exports = { guard, describe, SIGNATURES };
+module.exports = { guard, check, describe, SIGNATURES };

@@ -1,11 +1,15 @@
 'use strict';
 // Node entry (CommonJS): the --target nodejs build, which loads its .wasm synchronously,
 // plus the SimHashError class (registered with the wasm so it throws instances of it), the
-// argument checks (args.cjs) and the Node-only file helpers (saveIndex/loadIndex,
+// argument checks (args.cjs), the worker pool (pool.cjs) and the Node-only file helpers (saveIndex/loadIndex,
 // saveSeen/loadSeen).
 const wasm = require('./node/simhash_wasm.js');
 const { SimHashError } = require('./errors.cjs');
-const { guard } = require('./args.cjs');
+const { guard, check } = require('./args.cjs');
+const { makePool } = require('./pool.cjs');
+const os = require('node:os');
+const path = require('node:path');
+const { Worker } = require('node:worker_threads');
 const files = require('./files.cjs');
 
 wasm.__setErrorClass(SimHashError);
@@ -16,6 +20,25 @@ for (const [name, value] of Object.entries(wasm)) {
 }
 guard(api, SimHashError);
 Object.assign(api, { SimHashError }, files.bind(api));
+// SimHashPool (pool.cjs): fingerprints on every core, with worker_threads.
+api.SimHashPool = makePool({
+  spawn() {
+    const w = new Worker(path.join(__dirname, 'pool-worker.cjs'));
+    return {
+      post: (msg, transfer) => w.postMessage(msg, transfer),
+      listen(onMessage, onFail) {
+        w.on('message', onMessage);
+        w.on('error', onFail);
+        w.on('exit', (code) => onFail(new Error(`exited with code ${code}`)));
+      },
+      terminate: () => w.terminate(),
+      ref: () => w.ref(),
+      unref: () => w.unref(),
+    };
+  },
+  defaultSize: () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length),
+  api, hooks: wasm, SimHashError, check,
+});
 // RedisContentSeen (redis.cjs): the shared ContentSeen on Redis.
 Object.assign(api, require('./redis.cjs').install(wasm));
 module.exports = api;

@@ -70,6 +70,29 @@ export interface Explanation {
   fingerprint: Fingerprint;
 }
 
+/**
+ * `explainArrays()`: the same steps as `explain()`, as parallel typed arrays with one item
+ * per feature occurrence (no object per token: about 20× faster on long texts).
+ */
+export interface ExplanationArrays {
+  /** The normalised text. */
+  normalized: string;
+  /** UTF-16 offsets into `normalized`: `normalized.slice(start[i], end[i])` is token i. */
+  start: Uint32Array;
+  end: Uint32Array;
+  /** Each token's 64-bit feature hash. */
+  hash: BigUint64Array;
+  /** Each token's weight. */
+  weight: Float64Array;
+  /** Occurrences of each token's feature in the text. */
+  tf: Uint32Array;
+  /** 1 at a feature's first occurrence (the one that counts), else 0. */
+  first: Uint8Array;
+  /** The 64 per-bit weighted sums, bit 0 first. */
+  sums: Float64Array;
+  fingerprint: Fingerprint;
+}
+
 /** Computes SimHash fingerprints with fixed options; reuses its buffers between texts. */
 export class SimHasher {
   /** Throws `SimHashError` (`InvalidOption`) for a bad or misspelt option. */
@@ -82,6 +105,8 @@ export class SimHasher {
   fingerprintBatch(texts: string[]): BigUint64Array;
   /** Every step of the fingerprint: normalised text, tokens, sums. */
   explain(text: string): Explanation;
+  /** `explain` as parallel typed arrays (for long texts). */
+  explainArrays(text: string): ExplanationArrays;
   /** The options in force. */
   options(): ResolvedHasherOptions;
   /** Releases the wasm memory now (a FinalizationRegistry also does it after GC). */
@@ -399,13 +424,63 @@ export type SimHashErrorCode =
   | 'WeightOverflow' | 'InvalidLayout' | 'DuplicateId' | 'UnknownId' | 'Corrupt' | 'UnsupportedVersion'
   | 'SchemeMismatch'
   /** A part the small browser build leaves out; import `simhash-wasm/full` for it. */
-  | 'FeatureDisabled';
+  | 'FeatureDisabled'
+  /** SimHashPool: the pool was closed (before the batch finished, or before the call). */
+  | 'PoolClosed'
+  /** SimHashPool: a worker stopped (crashed, or its script failed to load); it is replaced. */
+  | 'WorkerFailed';
 
 /** Every error thrown by this package. The instance stays usable after it. */
 export class SimHashError extends Error {
   constructor(message: string, code: SimHashErrorCode);
   readonly name: 'SimHashError';
   readonly code: SimHashErrorCode;
+  /** `SimHashPool#fingerprintBatch` only: the index of the failing document. */
+  index?: number;
+}
+
+/** Options of `SimHashPool.create`. */
+export interface PoolOptions {
+  /** Workers, 1 to 1024 (default: the cores available: `os.availableParallelism()`, `navigator.hardwareConcurrency`). */
+  size?: number;
+  /** The options of every worker's SimHasher (checked as `new SimHasher(hasher)` checks them). */
+  hasher?: HasherOptions;
+}
+
+/**
+ * Fingerprints on every core: workers (Node `worker_threads`; browsers: module Web Workers
+ * loading this same build), each with its own wasm instance. A batch is cut into chunks of
+ * whole documents; the results come back in input order and equal the single-thread ones,
+ * bit for bit. The pool keeps working after a bad document. Concurrent calls share the
+ * workers. Idle workers do not keep a Node process alive, but `close()` when done.
+ *
+ * ```js
+ * const pool = await SimHashPool.create({ hasher: { ngram: 6 } });
+ * const fps = await pool.fingerprintBatch(texts);   // BigUint64Array
+ * await pool.close();
+ * ```
+ */
+export class SimHashPool {
+  /** Starts `size` workers and waits until each has loaded the wasm. Bad options reject (`InvalidOption`). */
+  static create(options?: PoolOptions): Promise<SimHashPool>;
+  /** The number of workers. */
+  readonly size: number;
+  /**
+   * `new SimHasher(hasher).fingerprintBatch(texts)` on the workers: a BigUint64Array in input
+   * order. A bad document rejects with the same error (`document #i: ...`, `error.index` = i).
+   */
+  fingerprintBatch(texts: string[]): Promise<BigUint64Array>;
+  /**
+   * Fingerprints going on past bad documents: each failed one is listed with its own error
+   * (as `hasher.fingerprint(text)` throws it), and its slot in `fingerprints` is 0n.
+   */
+  fingerprintEach(texts: string[]): Promise<{ fingerprints: BigUint64Array; failed: Array<{ index: number; error: SimHashError }> }>;
+  /** `dedup(ids, texts, options)` with the fingerprints made on the workers: the same result. [full build] */
+  dedup(ids: string[], texts: string[], options?: DedupOptions): Promise<DedupResult>;
+  /** `index.dedup(ids, texts, options)` with the fingerprints made on the workers. [full build] */
+  dedupInto(index: SimHashIndex, ids: string[], texts: string[], options?: DedupIntoOptions): Promise<DedupResult>;
+  /** Stops the workers; running batches and later calls reject with `PoolClosed`. */
+  close(): Promise<void>;
 }
 
 // Node only (not in the browser build): atomic snapshot files. Each writes a temp file in

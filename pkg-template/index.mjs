@@ -10,6 +10,7 @@ export const {
   ContentSeen,
   CompactSet,
   SimHashError,
+  SimHashPool,
   htmlToText,
   huffmanTable,
   dedup,

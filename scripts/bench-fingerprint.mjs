@@ -1,12 +1,15 @@
 // Wasm-under-Node half of `npm run bench:fingerprint`. Reads the native figures printed
 // by `cargo bench --bench fingerprint` (file given as argv[2]), measures the npm package
-// on the same texts, and prints the combined table and the RESULT line.
+// on the same texts (one thread, and every core with SimHashPool), and prints the combined
+// table and the RESULT line. `pool_speedup` (the issue's `parallel_speedup`, the same
+// figure) is the pool's MB/s over one thread's; `peer_ratio` is wasm MB/s over the peer's.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { availableParallelism } from 'node:os';
 
 const require = createRequire(import.meta.url);
-const { SimHasher } = require('../pkg/index.cjs');
+const { SimHasher, SimHashPool } = require('../pkg/index.cjs');
 const quick = process.argv.includes('--quick');
 const native = JSON.parse(readFileSync(process.argv[2], 'utf8').split('\n').find((l) => l.startsWith('NATIVE ')).slice(7));
 
@@ -51,6 +54,37 @@ const web = await import('../pkg/web/simhash_wasm.js');
 web.initSync({ module: readFileSync(new URL('../pkg/web/simhash_wasm_bg.wasm', import.meta.url)) });
 const hw = new web.SimHasher();
 const webAll = throughput(all, (texts) => { for (const f of hw.fingerprintBatch(texts)) sink ^= f; });
+// The worker pool (SimHashPool): one worker per core, the same batch; its speed-up is
+// over fingerprintBatch on one thread (wasmAll), measured in this run.
+const pool = await SimHashPool.create();
+const poolThroughput = async (texts) => {
+  await pool.fingerprintBatch(texts); // warm-up: every worker compiles and tiers up its wasm
+  const total = bytes(texts);
+  let rounds = 0; const t0 = performance.now();
+  do { for (const f of await pool.fingerprintBatch(texts)) sink ^= f; rounds++; } while (performance.now() - t0 < minMs);
+  return (total * rounds) / ((performance.now() - t0) / 1000) / 1e6;
+};
+const poolAll = await poolThroughput(all);
+const threads = pool.size;
+await pool.close();
+// explain on a 50 kB text in Chromium (scripts/bench-explain.html): objects vs typed arrays.
+let explain = null;
+try {
+  const { serve, launch } = await import('../tests/browser/harness.mjs');
+  const server = await serve();
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/scripts/bench-explain.html`);
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 120000 });
+    explain = await page.evaluate(() => window.result);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+} catch (e) {
+  console.log(`explain in Chromium: not measured (${e.message.split('\n')[0]})`);
+}
 const rssMb = process.resourceUsage().maxRSS / 1024;
 const wasmMemMb = require('../pkg/node/simhash_wasm.js').__wasm?.memory?.buffer?.byteLength / 2 ** 20;
 
@@ -61,9 +95,12 @@ console.log(`${'wasm under Node, fingerprintBatch (one crossing)'.padEnd(52)} ${
 console.log(`${'wasm under Node, fingerprint() per document'.padEnd(52)} ${f(perDocAll)}`);
 console.log(`${'wasm core alone (texts already in wasm memory)'.padEnd(52)} ${f(coreAll)}`);
 console.log(`${'browser build (pkg/web, opt-level z), fingerprintBatch'.padEnd(52)} ${f(webAll)}`);
+console.log(`${`wasm under Node, SimHashPool (${threads} workers)`.padEnd(52)} ${f(poolAll)}`);
 console.log(`${'peer: simhash 0.3.0 crate, native'.padEnd(52)} ${f(native.peer_mb_s)} ${f(native.peer_en_mb_s)} ${f(native.peer_zh_mb_s)}`);
 console.log(`JS boundary: the batch loses ${(100 * (1 - wasmAll / coreAll)).toFixed(1)}% to the wasm core, per-document calls ${(100 * (1 - perDocAll / coreAll)).toFixed(1)}%`);
 console.log(`wasm/native ${(wasmAll / native.native_mb_s).toFixed(2)}; batch vs per-document call ${(wasmAll / perDocAll).toFixed(2)}x; ours (wasm) vs peer (native) ${(wasmAll / native.peer_mb_s).toFixed(2)}x`);
 console.log(`peak memory: native process ${native.native_peak_rss_mb.toFixed(1)} MB RSS; Node process ${rssMb.toFixed(1)} MB RSS${Number.isFinite(wasmMemMb) ? `, wasm linear memory ${wasmMemMb.toFixed(1)} MB` : ''} (corpus text included)`);
+console.log(`pool: ${(poolAll / wasmAll).toFixed(2)}x one thread with ${threads} workers on ${availableParallelism()} cores`);
+if (explain) console.log(`explain in Chromium, ${explain.chars} characters (${explain.tokens} tokens): explain() ${explain.objects.toFixed(1)} ms, explainArrays() ${explain.arrays.toFixed(1)} ms (median of 9)`);
 if (sink === 42n) console.log('');
-console.log(`RESULT wasm_mb_s=${wasmAll.toFixed(1)} native_mb_s=${native.native_mb_s.toFixed(1)} ratio=${(wasmAll / native.native_mb_s).toFixed(2)} peer_mb_s=${native.peer_mb_s.toFixed(1)} per_doc_mb_s=${perDocAll.toFixed(1)} wasm_core_mb_s=${coreAll.toFixed(1)} boundary_loss=${(1 - wasmAll / coreAll).toFixed(3)} browser_build_mb_s=${webAll.toFixed(1)}${quick ? ' quick=1' : ''}`);
+console.log(`RESULT wasm_mb_s=${wasmAll.toFixed(1)} native_mb_s=${native.native_mb_s.toFixed(1)} ratio=${(wasmAll / native.native_mb_s).toFixed(2)} peer_mb_s=${native.peer_mb_s.toFixed(1)} per_doc_mb_s=${perDocAll.toFixed(1)} wasm_core_mb_s=${coreAll.toFixed(1)} boundary_loss=${(1 - wasmAll / coreAll).toFixed(3)} browser_build_mb_s=${webAll.toFixed(1)} peer_ratio=${(wasmAll / native.peer_mb_s).toFixed(2)} threads=${threads} pool_mb_s=${poolAll.toFixed(1)} pool_speedup=${(poolAll / wasmAll).toFixed(2)} parallel_speedup=${(poolAll / wasmAll).toFixed(2)}${explain ? ` explain_50k_ms=${explain.arrays.toFixed(1)} explain_objects_50k_ms=${explain.objects.toFixed(1)}` : ''}${quick ? ' quick=1' : ''}`);

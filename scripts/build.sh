@@ -38,7 +38,12 @@ for dir in web full; do
   { echo "// Made by scripts/build.sh from args.cjs: the same checks, as an ES module."
     echo "const module = {};   // args.cjs's module.exports line assigns to it, unused here"
     cat pkg-template/args.cjs
-    echo "export { guard, describe, SIGNATURES };"; } > "pkg/$dir/args.js"
+    echo "export { guard, check, describe, SIGNATURES };"; } > "pkg/$dir/args.js"
+  # The worker pool's logic (pool.cjs), the same way.
+  { echo "// Made by scripts/build.sh from pool.cjs: the same pool, as an ES module."
+    echo "const module = {};   // pool.cjs's module.exports line assigns to it, unused here"
+    cat pkg-template/pool.cjs
+    echo "export { makePool, serve };"; } > "pkg/$dir/pool.js"
 done
 for dir in node:wasm-nodejs web:wasm-web full:wasm-full; do
   cp "target/${dir#*:}"/simhash_wasm{.js,_bg.wasm,.d.ts} "pkg/${dir%%:*}/"

@@ -261,6 +261,19 @@ fn visible_texts<S, T: AsRef<str>>(docs: &[(S, T)], html: bool) -> Result<Vec<St
 
 /// Near-duplicate clusters of `docs` (`(id, text)`; ids must be distinct).
 pub fn dedup<S: AsRef<str>, T: AsRef<str>>(docs: &[(S, T)], opts: &DedupOptions) -> Result<DedupReport> {
+    dedup_known(docs, &[], opts)
+}
+
+/// [`dedup`] with some fingerprints computed already (by the package's worker pool):
+/// `known[i]`, when `Some`, is taken as the fingerprint of `docs[i]` under
+/// `opts.fingerprint` (of its visible text with `opts.html`); every other document (a
+/// `None`, or past the end of `known`) is fingerprinted here, which also gives the reason
+/// of a document that cannot be. Same report as [`dedup`] when the fingerprints are right.
+pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
+    docs: &[(S, T)],
+    known: &[Option<u64>],
+    opts: &DedupOptions,
+) -> Result<DedupReport> {
     opts.validate()?;
     let mut hasher = SimHasher::new(opts.fingerprint)?;
     let visible = visible_texts(docs, opts.html)?;
@@ -269,7 +282,7 @@ pub fn dedup<S: AsRef<str>, T: AsRef<str>>(docs: &[(S, T)], opts: &DedupOptions)
     for (i, (id, text)) in docs.iter().enumerate() {
         let id = id.as_ref();
         let text = visible.get(i).map_or(text.as_ref(), String::as_str);
-        match hasher.fingerprint(text) {
+        match known.get(i).copied().flatten().map_or_else(|| hasher.fingerprint(text), Ok) {
             Ok(fp) => {
                 report.fingerprints.push((id.to_owned(), fp));
                 texts.insert(id, text);
@@ -321,6 +334,16 @@ pub fn dedup_into<S: AsRef<str>, T: AsRef<str>>(
     docs: &[(S, T)],
     opts: &DedupOptions,
 ) -> Result<DedupReport> {
+    dedup_into_known(index, docs, &[], opts)
+}
+
+/// [`dedup_into`] with some fingerprints computed already, as in [`dedup_known`].
+pub fn dedup_into_known<S: AsRef<str>, T: AsRef<str>>(
+    index: &mut Index<String>,
+    docs: &[(S, T)],
+    known: &[Option<u64>],
+    opts: &DedupOptions,
+) -> Result<DedupReport> {
     opts.validate_verification()?;
     if let Some(stored) = index.scheme() {
         crate::snapshot::check_scheme(Some(&stored), Some(&opts.fingerprint))?;
@@ -339,7 +362,7 @@ pub fn dedup_into<S: AsRef<str>, T: AsRef<str>>(
             texts.insert(id, text);
             continue;
         }
-        match hasher.fingerprint(text) {
+        match known.get(i).copied().flatten().map_or_else(|| hasher.fingerprint(text), Ok) {
             Ok(fp) => {
                 report.fingerprints.push((id.to_owned(), fp));
                 new.push((id.to_owned(), fp));
@@ -452,6 +475,31 @@ mod tests {
             let r = dedup(&docs, &DedupOptions { shingle, ..DedupOptions::default() }).unwrap();
             assert_eq!(r.clusters, vec![vec!["a".to_string(), "b".to_string()]], "{shingle}");
         }
+    }
+
+    #[test]
+    fn known_fingerprints_give_the_same_report() {
+        let docs = [("a", A), ("b", B), ("c", C), ("e", "  "), ("s", "ab")];
+        let opts = DedupOptions::default();
+        let whole = dedup(&docs, &opts).unwrap();
+        assert_eq!(whole.clusters.len(), 1);
+        assert_eq!(whole.skipped.len(), 2);
+        let mut h = SimHasher::new(opts.fingerprint).unwrap();
+        let each: Vec<Option<u64>> =
+            h.fingerprint_each(docs.iter().map(|d| d.1)).into_iter().map(|r| r.ok()).collect();
+        assert_eq!(dedup_known(&docs, &each, &opts).unwrap(), whole);
+        // Partly known (a prefix): the rest is fingerprinted here.
+        assert_eq!(dedup_known(&docs, &each[..2], &opts).unwrap(), whole);
+        // A known value is taken as given: a wrong one changes the report (so it is used).
+        let mut wrong = each.clone();
+        wrong[1] = Some(!each[1].unwrap());
+        assert!(dedup_known(&docs, &wrong, &opts).unwrap().clusters.is_empty());
+        let fresh = || Index::<String>::new(Layout::default_for_k(10).unwrap());
+        let (mut i1, mut i2) = (fresh(), fresh());
+        assert_eq!(
+            dedup_into_known(&mut i1, &docs, &each, &opts).unwrap(),
+            dedup_into(&mut i2, &docs, &opts).unwrap()
+        );
     }
 
     #[test]

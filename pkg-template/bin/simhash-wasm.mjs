@@ -6,13 +6,17 @@ import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative, extname, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { availableParallelism, cpus } from 'node:os';
 
 const require = createRequire(import.meta.url);
 const wasm = require('../index.cjs');
-const { SimHasher, SimHashIndex, toHex, saveIndex, loadIndex } = wasm;
+const { SimHasher, SimHashIndex, SimHashPool, toHex, saveIndex, loadIndex } = wasm;
 
 // Every default shown here is the wasm core's (defaults()), so the help cannot drift.
 const D = wasm.defaults();
+const CORES = availableParallelism ? availableParallelism() : cpus().length;
+/** With no --threads, inputs smaller than this skip the pool: starting workers costs more. */
+const POOL_MIN_CHARS = 256 * 1024;
 
 const HELP = `simhash-wasm: near-duplicate detection with SimHash
 
@@ -48,6 +52,9 @@ options:
                      { id, duplicate, cluster, count }); split a big job by running the
                      CLI on each share of the files
   --namespace NS     the RedisContentSeen namespace (with --redis)
+  --threads N        dedup, fingerprint: fingerprint on N worker threads (default: the
+                     cores available, ${CORES} here; inputs under ${POOL_MIN_CHARS / 1024} kB use one);
+                     --threads 1 uses none. The results are the same for every N
   -h, --help         this text
 `;
 
@@ -133,6 +140,22 @@ function layoutOption(v) {
   return v.split(',').map((x) => num('layout', x));
 }
 
+/**
+ * The worker pool for `docs` (null: fingerprint on this thread): --threads N, else one
+ * worker per core for inputs of POOL_MIN_CHARS or more.
+ */
+async function openPool(o, docs, hasher) {
+  let threads = CORES;
+  if (o.threads !== undefined) {
+    threads = num('threads', o.threads);
+    if (!Number.isInteger(threads) || threads < 1) fail(`--threads needs a whole number from 1, not ${JSON.stringify(o.threads)}`);
+  } else if (docs.reduce((s, d) => s + d.text.length, 0) < POOL_MIN_CHARS) {
+    threads = 1;
+  }
+  threads = Math.min(threads, Math.max(docs.length, 1));
+  return threads > 1 ? SimHashPool.create({ size: threads, hasher }) : null;
+}
+
 function progress(done, total) {
   if (!process.stderr.isTTY || total < 3000) return;
   if (done !== total && done % 500 !== 0) return;
@@ -148,7 +171,7 @@ function outputFormat(o) {
   return format;
 }
 
-function dedup(o) {
+async function dedup(o) {
   const here = dirname(fileURLToPath(import.meta.url));
   const path = o.positional[0] ?? join(here, '..', 'sample', 'licenses.jsonl');
   const format = outputFormat(o);
@@ -161,9 +184,13 @@ function dedup(o) {
   const texts = docs.map((d) => d.text);
   let r; let index;
   progress(0, docs.length);
+  const pool = await openPool(o, docs, hasherOptions(o));
+  try {
   if (!incremental) {
-    // The whole job in the core: index candidates within k, verified against the texts.
-    r = wasm.dedup(ids, texts, { ...hasherOptions(o), k, verify, layout });
+    // The whole job in the core: index candidates within k, verified against the texts
+    // (the fingerprints made by the pool's workers, when there is one).
+    const options = { ...hasherOptions(o), k, verify, layout };
+    r = pool ? await pool.dedup(ids, texts, options) : wasm.dedup(ids, texts, options);
   } else {
     // The same job into an index kept between runs: the core adds what is new to it.
     if (o.load !== undefined && existsSync(o.load)) {
@@ -179,11 +206,15 @@ function dedup(o) {
       });
     }
     const before = index.size;
-    r = index.dedup(ids, texts, { ...hasherOptions(o), verify: verify ?? D.dedupFingerprintsOnly.verify });
+    const options = { ...hasherOptions(o), verify: verify ?? D.dedupFingerprintsOnly.verify };
+    r = pool ? await pool.dedupInto(index, ids, texts, options) : index.dedup(ids, texts, options);
     if (o.load !== undefined && existsSync(o.load)) {
       process.stderr.write(`loaded ${before} documents from ${o.load}; ${r.alreadyIndexed.length} of the inputs were in it already\n`);
     }
     if (o.save !== undefined) saveIndex(index, o.save);
+  }
+  } finally {
+    await pool?.close();
   }
   progress(docs.length, docs.length);
   for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
@@ -210,16 +241,42 @@ function dedup(o) {
   );
 }
 
-function fingerprint(o) {
+async function fingerprint(o) {
   const hasher = new SimHasher(hasherOptions(o));
-  for (const d of readDocs(o.positional[0] ?? '-')) {
-    try {
-      process.stdout.write(`${d.id}\t${toHex(hasher.fingerprint(d.text))}\n`);
-    } catch (e) {
+  const docs = readDocs(o.positional[0] ?? '-');
+  const pool = await openPool(o, docs, hasherOptions(o));
+  if (pool === null) {
+    for (const d of docs) {
+      try {
+        process.stdout.write(`${d.id}\t${toHex(hasher.fingerprint(d.text))}\n`);
+      } catch (e) {
+        process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
+        process.exitCode = 1;
+      }
+    }
+    return;
+  }
+  let r;
+  try {
+    r = await pool.fingerprintEach(docs.map((d) => d.text));
+  } finally {
+    await pool.close();
+  }
+  const errors = new Map(r.failed.map((f) => [f.index, f.error]));
+  let out = '';
+  docs.forEach((d, i) => {
+    const e = errors.get(i);
+    if (e) {
+      process.stdout.write(out);
+      out = '';
       process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
       process.exitCode = 1;
+    } else {
+      out += `${d.id}\t${toHex(r.fingerprints[i])}\n`;
+      if (out.length > 1 << 16) { process.stdout.write(out); out = ''; }
     }
-  }
+  });
+  process.stdout.write(out);
 }
 
 function explain(o) {
@@ -283,8 +340,8 @@ if (o.help || !cmd) {
 }
 try {
   if (cmd === 'dedup' && o.redis !== undefined) await dedupRedis(o);
-  else if (cmd === 'dedup') dedup(o);
-  else if (cmd === 'fingerprint') fingerprint(o);
+  else if (cmd === 'dedup') await dedup(o);
+  else if (cmd === 'fingerprint') await fingerprint(o);
   else if (cmd === 'explain') explain(o);
   else fail(`unknown command ${JSON.stringify(cmd)}; see --help`);
 } catch (e) {

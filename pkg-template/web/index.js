@@ -1,9 +1,11 @@
 // Browser and bundler entry: the --target web build, initialised once with top-level
 // await, so `import { SimHasher } from 'simhash-wasm'` is ready to use as in Node; with
-// the same argument checks as the Node entry (args.js, made from args.cjs by the build).
+// the same argument checks as the Node entry (args.js, made from args.cjs by the build),
+// and the worker pool (SimHashPool).
 import init, * as wasm from './simhash_wasm.js';
 import { SimHashError } from './errors.js';
-import { guard } from './args.js';
+import { guard, check } from './args.js';
+import { makePool } from './pool.js';
 
 await init({ module_or_path: new URL('./simhash_wasm_bg.wasm', import.meta.url) });
 wasm.__setErrorClass(SimHashError);
@@ -29,3 +31,24 @@ export const {
   PassageChecker,
 } = api;
 export { SimHashError };
+
+// SimHashPool (pool.js, made from pool.cjs): fingerprints on every core, with module Web
+// Workers that load this same build (pool-worker.js).
+export const SimHashPool = makePool({
+  spawn() {
+    const w = new Worker(new URL('./pool-worker.js', import.meta.url), { type: 'module' });
+    return {
+      post: (msg, transfer) => w.postMessage(msg, transfer),
+      listen(onMessage, onFail) {
+        w.addEventListener('message', (e) => onMessage(e.data));
+        w.addEventListener('error', (e) => { e.preventDefault(); onFail(new Error(e.message || 'the worker script failed to load')); });
+        w.addEventListener('messageerror', () => onFail(new Error('a message could not be read')));
+      },
+      terminate: async () => w.terminate(),
+      ref() {},
+      unref() {},
+    };
+  },
+  defaultSize: () => globalThis.navigator?.hardwareConcurrency || 4,
+  api, hooks: wasm, SimHashError, check,
+});

@@ -191,6 +191,15 @@ impl SimHasher {
         Ok(out)
     }
 
+    /// The outcome of every text, in order, going on past failures: what a worker of the
+    /// package's pool returns for its share of a batch (see `pkg-template/pool.cjs`).
+    pub fn fingerprint_each<'t, I>(&mut self, texts: I) -> Vec<Result<u64>>
+    where
+        I: IntoIterator<Item = &'t str>,
+    {
+        texts.into_iter().map(|text| self.fingerprint(text)).collect()
+    }
+
     /// The hashes of the distinct features of `text` (for learning an [`IdfTable`]).
     pub fn feature_hashes(&mut self, text: &str) -> Result<Vec<u64>> {
         self.count_features(text, |_, _, _| {})?;
@@ -331,6 +340,20 @@ impl SimHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fingerprint_each_goes_on_past_failures_and_agrees_with_fingerprint() {
+        let mut h = SimHasher::new(Options::default()).unwrap();
+        let texts = ["The cat sat on the mat.", "", "ab", "We all scream for ice cream!"];
+        let each = h.fingerprint_each(texts);
+        assert_eq!(each.len(), 4);
+        for (t, r) in texts.iter().zip(&each) {
+            assert_eq!(r, &h.fingerprint(t), "{t:?}");
+        }
+        assert_eq!(each[1].as_ref().unwrap_err().code(), "EmptyText");
+        assert_eq!(each[2].as_ref().unwrap_err().code(), "TextTooShort");
+        assert!(each[0].is_ok() && each[3].is_ok());
+    }
 
     #[test]
     fn html_input_needs_the_html_feature() {

@@ -195,7 +195,7 @@ impl JsContentSeen {
 // ---- dedup ------------------------------------------------------------------------------
 
 /// `(id, text)` pairs from two parallel arrays of strings.
-fn docs_from(ids: Vec<String>, texts: Vec<String>) -> Result<Vec<(String, String)>, JsValue> {
+pub(super) fn docs_from(ids: Vec<String>, texts: Vec<String>) -> Result<Vec<(String, String)>, JsValue> {
     if ids.len() != texts.len() {
         return Err(js_error(Error::option(
             "ids",
@@ -207,7 +207,7 @@ fn docs_from(ids: Vec<String>, texts: Vec<String>) -> Result<Vec<(String, String
 }
 
 /// The dedup options of an option object (keys checked already), from the core's defaults.
-fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsValue> {
+pub(super) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsValue> {
     let v = field(o, "verify");
     let verify = if v.is_undefined() {
         None
@@ -231,7 +231,7 @@ fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsValue> {
 }
 
 /// `{ clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout, k, verify }`.
-fn report_to_js(r: &DedupReport) -> JsValue {
+pub(super) fn report_to_js(r: &DedupReport) -> JsValue {
     let strings = |xs: &mut dyn Iterator<Item = &String>| xs.map(|s| JsValue::from_str(s)).collect::<Array>();
     let out = Object::new();
     let clusters: Array = r.clusters.iter().map(|c| JsValue::from(strings(&mut c.iter()))).collect();

@@ -19,7 +19,7 @@ pub fn html_to_text(html: &str) -> String {
 
 /// Computes SimHash fingerprints with fixed options.
 #[wasm_bindgen(js_name = SimHasher)]
-pub struct JsSimHasher(fingerprint::SimHasher);
+pub struct JsSimHasher(pub(super) fingerprint::SimHasher);
 
 #[wasm_bindgen(js_class = SimHasher)]
 impl JsSimHasher {
@@ -73,6 +73,50 @@ impl JsSimHasher {
         set(&out, "normalized", e.normalized.as_str());
         set(&out, "tokens", tokens);
         set(&out, "sums", e.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
+        set(&out, "fingerprint", big(e.fingerprint));
+        Ok(out.into())
+    }
+}
+
+#[wasm_bindgen(js_class = SimHasher)]
+impl JsSimHasher {
+    /// `explain` as parallel typed arrays, one item per feature occurrence (no object per
+    /// token): `{ normalized, start, end, hash, weight, tf, first, sums, fingerprint }`.
+    /// `start`/`end` are UTF-16 offsets, so `normalized.slice(start[i], end[i])` is the
+    /// token's text.
+    #[wasm_bindgen(js_name = explainArrays)]
+    pub fn explain_arrays(&mut self, text: &str) -> Result<JsValue, JsValue> {
+        let e = self.0.explain(text).map_err(js_error)?;
+        // UTF-8 byte offset → UTF-16 offset, at every char boundary of the normalised text.
+        let mut utf16 = vec![0u32; e.normalized.len() + 1];
+        let mut at = 0u32;
+        for (byte, c) in e.normalized.char_indices() {
+            utf16[byte] = at;
+            at += c.len_utf16() as u32;
+        }
+        utf16[e.normalized.len()] = at;
+        let n = e.tokens.len();
+        let (mut start, mut end, mut tf) =
+            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut hash, mut weight, mut first) =
+            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        for t in &e.tokens {
+            start.push(utf16[t.start]);
+            end.push(utf16[t.end]);
+            tf.push(t.tf);
+            hash.push(t.hash);
+            weight.push(t.weight);
+            first.push(u8::from(t.first));
+        }
+        let out = Object::new();
+        set(&out, "normalized", e.normalized.as_str());
+        set(&out, "start", js_sys::Uint32Array::from(&start[..]));
+        set(&out, "end", js_sys::Uint32Array::from(&end[..]));
+        set(&out, "hash", js_sys::BigUint64Array::from(&hash[..]));
+        set(&out, "weight", js_sys::Float64Array::from(&weight[..]));
+        set(&out, "tf", js_sys::Uint32Array::from(&tf[..]));
+        set(&out, "first", js_sys::Uint8Array::from(&first[..]));
+        set(&out, "sums", js_sys::Float64Array::from(&e.sums[..]));
         set(&out, "fingerprint", big(e.fingerprint));
         Ok(out.into())
     }

@@ -30,6 +30,7 @@
 //! | `compact.rs` | `CompactSet`, `huffmanTable` |
 //! | `crawler.rs` | `ContentSeen`, `dedup`, `SimHashIndex` snapshots and `dedup` (feature `crawler`) |
 //! | `passage.rs` | `PassageChecker` |
+//! | `pool.rs` | the hooks of the package's worker pool (`SimHashPool`, `pkg-template/pool.cjs`) |
 //! | `disabled.rs` | the same names throwing `FeatureDisabled` when `html` or `crawler` is off |
 
 use std::cell::RefCell;
@@ -50,6 +51,7 @@ mod disabled;
 mod hasher;
 mod index;
 mod passage;
+mod pool;
 #[cfg(feature = "crawler")]
 mod store;
 

@@ -5,6 +5,7 @@ import {
   toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
   type Fingerprint, type Match, type CheckResult, type HasherOptions,
   PassageChecker, dedup, type PassageReport, type DedupResult, defaults, type Defaults,
+  SimHashPool, type ExplanationArrays,
 } from 'simhash-wasm';
 import * as full from 'simhash-wasm/full';
 
@@ -87,7 +88,25 @@ seen.check('https://a/');
 ms[0].dist;
 // @ts-expect-error passages are spans of the text as given: no html
 new PassageChecker({ hasher: { html: true } });
+// The worker pool and explain's typed arrays.
+async function pooled(texts: string[]): Promise<bigint> {
+  const pool = await SimHashPool.create({ size: 2, hasher: { ngram: 5 } });
+  const fps: BigUint64Array = await pool.fingerprintBatch(texts);
+  const each = await pool.fingerprintEach(texts);
+  const badIndex: number = each.failed[0].index;
+  const report: DedupResult = await pool.dedup(['a'], texts, { k: 3 });
+  const workers: number = pool.size + badIndex + report.k;
+  await pool.close();
+  // @ts-expect-error the pool's results are promises
+  const sync: BigUint64Array = pool.fingerprintBatch(texts);
+  // @ts-expect-error size is a number
+  await SimHashPool.create({ size: '2' });
+  return fps[0] + BigInt(workers) + sync[0];
+}
+const arrays: ExplanationArrays = h.explainArrays('the cat');
+const firstStart: number = arrays.start[0];
+const poolCode: SimHashError['code'] = 'PoolClosed';
 // @ts-expect-error codes are a closed set
 const badCode: SimHashError['code'] = 'NoSuchCode';
 
-export { already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
+export { pooled, firstStart, poolCode, already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };

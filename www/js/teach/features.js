@@ -23,14 +23,20 @@ function render() {
     ? `${norm.slice(0, MAX_NORMALIZED)} … (${norm.length.toLocaleString()} characters in all)`
     : norm;
 
-  // Step 2: distinct features, in order of first occurrence.
-  const distinct = e.tokens.filter((t) => t.first);
-  $('#tok-summary').textContent = `Text ${label}: ${e.tokens.length.toLocaleString()} feature occurrences, ${distinct.length.toLocaleString()} distinct features.`;
+  // Step 2: distinct features, in order of first occurrence (the explanation's typed
+  // arrays; an object only for the few shown).
+  let count = 0;
+  for (let i = 0; i < e.first.length; i++) count += e.first[i];
+  const distinct = [];
+  for (let i = 0; i < e.first.length && distinct.length < Math.max(MAX_FEATURES, MAX_ROWS); i++) {
+    if (e.first[i]) distinct.push({ text: norm.slice(e.start[i], e.end[i]), tf: e.tf[i], weight: e.weight[i], hash: e.hash[i] });
+  }
+  $('#tok-summary').textContent = `Text ${label}: ${e.first.length.toLocaleString()} feature occurrences, ${count.toLocaleString()} distinct features.`;
   let html = '';
   for (const t of distinct.slice(0, MAX_FEATURES)) {
     html += `<li><code>${esc(t.text)}</code><span class="w">${t.tf > 1 ? `×${t.tf} ` : ''}w=${fmt(t.weight)}</span></li>`;
   }
-  if (distinct.length > MAX_FEATURES) html += `<li>… and ${(distinct.length - MAX_FEATURES).toLocaleString()} more</li>`;
+  if (count > MAX_FEATURES) html += `<li>… and ${(count - MAX_FEATURES).toLocaleString()} more</li>`;
   $('#tokens').innerHTML = html;
 
   // Step 3: one row of ±w per distinct feature (the first MAX_ROWS).
@@ -44,8 +50,8 @@ function render() {
     html += '</tr>';
   }
   $('#rows').innerHTML = html;
-  $('#rows-note').textContent = distinct.length > MAX_ROWS
-    ? `Showing the first ${MAX_ROWS} of ${distinct.length.toLocaleString()} distinct features; all of them go into the sums below. Hover a cell for its ±w.`
+  $('#rows-note').textContent = count > MAX_ROWS
+    ? `Showing the first ${MAX_ROWS} of ${count.toLocaleString()} distinct features; all of them go into the sums below. Hover a cell for its ±w.`
     : 'Every distinct feature is shown. Hover a cell for its ±w.';
 }
 

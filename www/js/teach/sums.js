@@ -12,7 +12,7 @@ function render() {
     return;
   }
   const sums = r.e.sums;
-  const max = Math.max(1e-9, ...sums.map(Math.abs));
+  const max = Math.max(1e-9, ...Array.from(sums, Math.abs));
   let html = `<line class="axis" x1="0" x2="${LEFT + 64 * W}" y1="${MID}" y2="${MID}"/>`;
   for (let c = 0; c < 64; c++) {
     const i = 63 - c, s = sums[i], h = (Math.abs(s) / max) * (MID - 14);

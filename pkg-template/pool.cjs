@@ -1,0 +1,269 @@
+'use strict';
+// SimHashPool: fingerprints on every core. Each worker (Node: worker_threads; browsers:
+// module Web Workers) loads its own instance of the package's wasm; a batch is cut into
+// chunks of whole documents, the chunks go to whichever worker is free, and the results
+// come back in input order. The workers run the core's own loop over their chunk
+// (`SimHasher#__fingerprintEach`), and `dedup` runs in the wasm of the calling thread on
+// the fingerprints they found (`__dedupKnown`): this file moves texts and results, and
+// decides nothing about them, so the results are the single-thread ones, bit for bit.
+//
+// This file is the Node entry's (CommonJS); scripts/build.sh wraps the same text as an ES
+// module for the browser entries (web/pool.js, full/pool.js). It uses nothing but the
+// language: the entries give it the way to start a worker (`spawn`).
+
+/** A chunk holds whole documents, about this many characters (fewer for small batches). */
+const CHUNK_CHARS_MAX = 1 << 20;
+const CHUNK_CHARS_MIN = 1 << 14;
+/** ... and at most this many documents (bounds the per-message overhead's share). */
+const CHUNK_DOCS_MAX = 4096;
+/** Hashers a worker keeps, one per distinct option object. */
+const WORKER_HASHERS = 8;
+
+/**
+ * The worker side: answers the pool's messages with `api` (the package's API in the
+ * worker). `post(message, transfer)` replies.
+ */
+function serve(api, post) {
+  const hashers = new Map();
+  return (msg) => {
+    try {
+      const key = JSON.stringify(msg.options ?? null);
+      let h = hashers.get(key);
+      if (h === undefined) {
+        h = new api.SimHasher(msg.options);
+        if (hashers.size >= WORKER_HASHERS) {
+          const [oldKey, old] = hashers.entries().next().value;
+          hashers.delete(oldKey);
+          old.free();
+        }
+        hashers.set(key, h);
+      }
+      const r = h.__fingerprintEach(msg.texts, msg.base);
+      post({ id: msg.id, fingerprints: r.fingerprints, failed: r.failed, messages: r.messages, reasons: r.reasons, codes: r.codes },
+        [r.fingerprints.buffer, r.failed.buffer]);
+    } catch (e) {
+      post({ id: msg.id, error: { message: String(e && e.message), code: e && e.code } });
+    }
+  };
+}
+
+/**
+ * The SimHashPool class over `spawn()` (a new worker: `{ post(msg, transfer),
+ * listen(onMessage, onFail), terminate(): Promise, ref(), unref() }`), for an entry whose
+ * API is `api` (with its `SimHashError` and argument `check`), and whose wasm module,
+ * with the pool's hooks, is `hooks`.
+ */
+function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
+  const closedError = () => new SimHashError(
+    'the pool is closed; create a new one with SimHashPool.create()', 'PoolClosed');
+
+  class SimHashPool {
+    #workers = [];
+    #queue = [];
+    #nextId = 0;
+    #closed = false;
+    #hasher;
+    #size;
+
+    /** Use `await SimHashPool.create(...)`. */
+    constructor(token, size, hasher) {
+      if (token !== makePool) throw new SimHashError('use `await SimHashPool.create({ size, hasher })`', 'InvalidOption');
+      this.#size = size;
+      this.#hasher = hasher;
+    }
+
+    /**
+     * `await SimHashPool.create({ size, hasher })`: `size` workers (default: the cores
+     * available), each with a `SimHasher(hasher)`. Bad hasher options throw here, as
+     * `new SimHasher(hasher)` throws them.
+     */
+    static async create(options = {}) {
+      if (options === null || typeof options !== 'object') {
+        check(['options:object'], [options], SimHashError);
+      }
+      const { size = defaultSize(), hasher, ...rest } = options;
+      const unknown = Object.keys(rest);
+      if (unknown.length) {
+        throw new SimHashError(`unknown option \`${unknown[0]}\` of SimHashPool.create; expected size, hasher`, 'InvalidOption');
+      }
+      check(['size:size'], [size], SimHashError);
+      new api.SimHasher(hasher).free();   // the options' checks, in the wasm
+      const pool = new SimHashPool(makePool, size, hasher);
+      try {
+        await Promise.all(Array.from({ length: size }, () => pool.#start()));
+      } catch (e) {
+        await pool.close();
+        throw e;
+      }
+      return pool;
+    }
+
+    /** The number of workers. */
+    get size() { return this.#size; }
+
+    /** Starts one worker; resolves when its wasm is loaded. */
+    #start() {
+      return new Promise((resolve, reject) => {
+        const w = { handle: spawn(), task: null, ready: false };
+        this.#workers.push(w); // not given tasks until ready; close() stops it all the same
+        w.handle.listen((msg) => {
+          if (msg && msg.type === 'ready') {
+            w.ready = true;
+            w.handle.unref();
+            resolve();
+            this.#dispatch();
+            return;
+          }
+          const task = w.task;
+          w.task = null;
+          w.handle.unref();
+          if (task && task.id === msg.id) task.done(msg);
+          this.#dispatch();
+        }, (err) => {
+          if (this.#closed) return;
+          const at = this.#workers.indexOf(w);
+          if (at < 0) return; // reported already (an error, then the exit)
+          this.#workers.splice(at, 1);
+          const e = new SimHashError(`a pool worker stopped: ${err && err.message}`, 'WorkerFailed');
+          Promise.resolve(w.handle.terminate()).catch(() => {});
+          if (!w.ready) { reject(e); return; }
+          if (w.task) w.task.fail(e);
+          w.task = null;
+          this.#start().catch(() => {}); // a replacement, so the pool keeps its size
+        });
+      });
+    }
+
+    #dispatch() {
+      for (const w of this.#workers) {
+        if (!w.ready || w.task !== null) continue;
+        let task;
+        while ((task = this.#queue.shift()) && task.batch.settled) { /* dropped */ }
+        if (!task) return;
+        w.task = task;
+        w.handle.ref();
+        w.handle.post({ id: task.id, options: task.batch.options, texts: task.texts, base: task.base });
+      }
+    }
+
+    /**
+     * Runs `texts` through the workers. Resolves to `{ fingerprints, failed: [{ index,
+     * message, reason, code }] }`; with `strict`, rejects at the first failed document
+     * instead (as soon as every document before it is known to be good).
+     */
+    #run(texts, options, strict) {
+      if (this.#closed) return Promise.reject(closedError());
+      const n = texts.length;
+      const fingerprints = new BigUint64Array(n);
+      if (n === 0) return Promise.resolve({ fingerprints, failed: [] });
+      let total = 0;
+      for (const t of texts) total += t.length;
+      const target = Math.min(CHUNK_CHARS_MAX, Math.max(CHUNK_CHARS_MIN, Math.ceil(total / (this.#size * 8))));
+      return new Promise((resolve, reject) => {
+        const batch = { options, settled: false };
+        const chunks = [];
+        const settle = (f, v) => { if (!batch.settled) { batch.settled = true; f(v); } };
+        const progress = () => {
+          const failed = [];
+          for (const c of chunks) {
+            if (!c.result) return;
+            for (let j = 0; j < c.result.failed.length; j++) {
+              const r = c.result;
+              failed.push({ index: r.failed[j], message: r.messages[j], reason: r.reasons[j], code: r.codes[j] });
+            }
+            if (strict && failed.length) {
+              const f = failed[0];
+              const e = new SimHashError(f.message, f.code);
+              e.index = f.index;
+              settle(reject, e);
+              return;
+            }
+          }
+          settle(resolve, { fingerprints, failed });
+        };
+        for (let start = 0; start < n;) {
+          let end = start, chars = 0;
+          while (end < n && (end === start || (chars < target && end - start < CHUNK_DOCS_MAX))) chars += texts[end++].length;
+          const chunk = { result: null };
+          chunks.push(chunk);
+          const base = start;
+          this.#queue.push({
+            id: this.#nextId++, batch, texts: texts.slice(start, end), base,
+            done: (msg) => {
+              if (msg.error) { settle(reject, new SimHashError(msg.error.message, msg.error.code)); return; }
+              fingerprints.set(msg.fingerprints, base);
+              chunk.result = msg;
+              progress();
+            },
+            fail: (e) => settle(reject, e),
+          });
+          start = end;
+        }
+        this.#dispatch();
+      });
+    }
+
+    /**
+     * Fingerprints of `texts`, in order, as a `BigUint64Array`: the same values as
+     * `new SimHasher(hasher).fingerprintBatch(texts)`, and the same error for a bad
+     * document (`document #i: ...`, with `error.index` = i).
+     */
+    async fingerprintBatch(texts) {
+      check(['texts:strings'], [texts], SimHashError);
+      return (await this.#run(texts, this.#hasher, true)).fingerprints;
+    }
+
+    /**
+     * Fingerprints of `texts` going on past bad documents: `{ fingerprints, failed }`,
+     * where `failed` lists `{ index, error }` (the document's own error, as
+     * `hasher.fingerprint(text)` throws it) and `fingerprints[index]` is 0n for them.
+     */
+    async fingerprintEach(texts) {
+      check(['texts:strings'], [texts], SimHashError);
+      const r = await this.#run(texts, this.#hasher, false);
+      return {
+        fingerprints: r.fingerprints,
+        failed: r.failed.map((f) => ({ index: f.index, error: new SimHashError(f.reason, f.code) })),
+      };
+    }
+
+    /**
+     * `dedup(ids, texts, options)` with the fingerprints made by the workers: the same
+     * report. The fingerprint options are `options`' (not the pool's `hasher`).
+     */
+    async dedup(ids, texts, options) {
+      check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
+      if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
+      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false);
+      return hooks.__dedupKnown(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), options);
+    }
+
+    /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */
+    async dedupInto(index, ids, texts, options) {
+      check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
+      if (!(index instanceof api.SimHashIndex)) check(['index:index'], [index], SimHashError);
+      if (index.__dedupKnown === undefined) return index.dedup(ids, texts, options); // FeatureDisabled
+      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, true), false);
+      return index.__dedupKnown(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), options);
+    }
+
+    /**
+     * Stops every worker. Batches still running reject with a SimHashError (code
+     * PoolClosed), and so does every later call.
+     */
+    async close() {
+      if (this.#closed) return;
+      this.#closed = true;
+      const e = closedError();
+      for (const t of this.#queue) if (!t.batch.settled) t.fail(e);
+      this.#queue = [];
+      const workers = this.#workers;
+      this.#workers = [];
+      for (const w of workers) if (w.task) w.task.fail(e);
+      await Promise.all(workers.map((w) => w.handle.terminate()));
+    }
+  }
+  return SimHashPool;
+}
+
+module.exports = { makePool, serve };

@@ -1,0 +1,139 @@
+//! The hooks of the package's worker pool (`SimHashPool`, `pkg-template/pool.cjs`), not
+//! part of the public API. A worker fingerprints its share of a batch with
+//! `__fingerprintEach`; the main thread then runs `dedup` on the fingerprints the workers
+//! found (`__dedupKnown`), with the options split by `__dedupHasherOptions`. The JS side
+//! only moves the texts and the results; every decision stays in the core.
+
+use js_sys::{Array, BigUint64Array, Object, Uint32Array};
+use wasm_bindgen::prelude::*;
+
+use super::convert::set;
+use super::hasher::JsSimHasher;
+use crate::error::Error;
+
+#[wasm_bindgen(js_class = SimHasher)]
+impl JsSimHasher {
+    /// The outcome of every text (core: `SimHasher::fingerprint_each`), for documents
+    /// `base`, `base + 1`, ... of a batch: `{ fingerprints: BigUint64Array` (0 where one
+    /// failed)`, failed: Uint32Array` (batch indices)`, messages, reasons, codes }`, with
+    /// one message (`document #i: reason`, as `fingerprintBatch` throws it), reason and
+    /// error code per failed document.
+    #[wasm_bindgen(js_name = __fingerprintEach, skip_typescript)]
+    pub fn fingerprint_each(&mut self, texts: Vec<String>, base: u32) -> JsValue {
+        let outcomes = self.0.fingerprint_each(texts.iter().map(String::as_str));
+        let mut fingerprints = Vec::with_capacity(outcomes.len());
+        let (mut failed, messages, reasons, codes) = (Vec::new(), Array::new(), Array::new(), Array::new());
+        for (i, r) in outcomes.into_iter().enumerate() {
+            fingerprints.push(*r.as_ref().unwrap_or(&0));
+            if let Err(e) = r {
+                let index = base as usize + i;
+                failed.push(index as u32);
+                reasons.push(&JsValue::from(e.to_string()));
+                codes.push(&JsValue::from(e.code()));
+                messages.push(&JsValue::from(Error::InDocument { index, error: Box::new(e) }.to_string()));
+            }
+        }
+        let out = Object::new();
+        set(&out, "fingerprints", BigUint64Array::from(&fingerprints[..]));
+        set(&out, "failed", Uint32Array::from(&failed[..]));
+        set(&out, "messages", messages);
+        set(&out, "reasons", reasons);
+        set(&out, "codes", codes);
+        out.into()
+    }
+}
+
+#[cfg(feature = "crawler")]
+mod crawler {
+    use js_sys::Reflect;
+    use wasm_bindgen::prelude::*;
+
+    use super::super::convert::{option_object, options_to_js};
+    use super::super::crawler::{dedup_options_from, docs_from, report_to_js};
+    use super::super::index::{Ids, JsIndex};
+    use super::super::js_error;
+    use crate::dedup::{dedup_into_known, dedup_known, DedupOptions};
+    use crate::error::Error;
+    use crate::fingerprint::Options;
+    use crate::index::Index;
+
+    /// The fingerprint part of `dedup` options (`into`: of `SimHashIndex#dedup`'s), as
+    /// `new SimHasher` takes it; every option is checked first, as `dedup` checks it.
+    #[wasm_bindgen(js_name = __dedupHasherOptions, skip_typescript)]
+    pub fn dedup_hasher_options(options: JsValue, into: bool) -> Result<JsValue, JsValue> {
+        let o = if into {
+            option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?
+        } else {
+            option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?
+        };
+        let opts = dedup_options_from(&o)?;
+        let out = options_to_js(&opts.fingerprint, opts.html);
+        Reflect::delete_property(&out, &JsValue::from("scheme"))?;
+        Ok(out.into())
+    }
+
+    /// `fingerprints[i]` known for every document but those listed in `failed`.
+    fn known(n: usize, fingerprints: &[u64], failed: &[u32]) -> Result<Vec<Option<u64>>, JsValue> {
+        if fingerprints.len() != n {
+            let e = Error::option("fingerprints", fingerprints.len(), format!("one per text ({n})"));
+            return Err(js_error(e));
+        }
+        let mut known: Vec<Option<u64>> = fingerprints.iter().copied().map(Some).collect();
+        for &i in failed {
+            if let Some(k) = known.get_mut(i as usize) {
+                *k = None;
+            }
+        }
+        Ok(known)
+    }
+
+    /// `dedup` with the fingerprints the pool found (none for the `failed` indices, which
+    /// are fingerprinted here for their reasons).
+    #[wasm_bindgen(js_name = __dedupKnown, skip_typescript)]
+    pub fn dedup_known_js(
+        ids: Vec<String>,
+        texts: Vec<String>,
+        fingerprints: Vec<u64>,
+        failed: Vec<u32>,
+        options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let docs = docs_from(ids, texts)?;
+        let known = known(docs.len(), &fingerprints, &failed)?;
+        let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
+        let opts = dedup_options_from(&o)?;
+        let report = dedup_known(&docs, &known, &opts).map_err(js_error)?;
+        Ok(report_to_js(&report))
+    }
+
+    #[wasm_bindgen(js_class = SimHashIndex)]
+    impl JsIndex {
+        /// `SimHashIndex#dedup` with the fingerprints the pool found (see `__dedupKnown`).
+        #[wasm_bindgen(js_name = __dedupKnown, skip_typescript)]
+        pub fn dedup_known_js(
+            &mut self,
+            ids: Vec<String>,
+            texts: Vec<String>,
+            fingerprints: Vec<u64>,
+            failed: Vec<u32>,
+            options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            let docs = docs_from(ids, texts)?;
+            let known = known(docs.len(), &fingerprints, &failed)?;
+            let o =
+                option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
+            let opts = dedup_options_from(&o)?;
+            if let Ids::Unset(layout) = &self.0 {
+                self.0 = Ids::Str(Index::new(layout.clone()));
+            }
+            let Ids::Str(index) = &mut self.0 else {
+                return Err(js_error(Error::option(
+                    "this",
+                    "an index of number ids",
+                    "an index of string ids: dedup takes string ids",
+                )));
+            };
+            let report = dedup_into_known(index, &docs, &known, &opts).map_err(js_error)?;
+            Ok(report_to_js(&report))
+        }
+    }
+}

@@ -1,0 +1,195 @@
+// SimHashPool (worker_threads): the same fingerprints and dedup reports as the single-thread
+// calls, bit for bit and in order; a bad document names itself and leaves the pool usable;
+// close() mid-batch rejects cleanly and leaves no worker behind; the CLI's --threads.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+import { SimHasher, SimHashPool, SimHashIndex, SimHashError, dedup } from '../../pkg/index.mjs';
+
+const PKG = fileURLToPath(new URL('../../pkg/', import.meta.url));
+const CLI = join(PKG, 'bin', 'simhash-wasm.mjs');
+const sample = readFileSync(join(PKG, 'sample', 'licenses.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => { s = (s + 0x6d2b79f5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+}
+
+/** Random texts of 0 to ~6000 characters: words, punctuation, accents, CJK, emoji; some empty or too short. */
+function randomTexts(n, seed) {
+  const next = rng(seed);
+  const alphabet = ['the', 'cat', 'sat', 'on', 'mat', 'Größe', 'café', '東京', 'データ', '🙂', '👩‍👩‍👧', 'e\u0301', ',', '!', '—', 'ÆØÅ', 'naïve', 'x'];
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const r = next();
+    if (r < 0.03) { out.push(''); continue; }
+    if (r < 0.06) { out.push('ab'); continue; }
+    const words = Math.floor(next() ** 3 * 1200) + 1;
+    let t = '';
+    for (let w = 0; w < words; w++) t += alphabet[Math.floor(next() * alphabet.length)] + (next() < 0.8 ? ' ' : '');
+    out.push(t);
+  }
+  return out;
+}
+
+/** The single-thread outcome of every text: a fingerprint or the thrown error's message. */
+function syncEach(texts, options) {
+  const h = new SimHasher(options);
+  const out = texts.map((t) => { try { return h.fingerprint(t); } catch (e) { return e.message; } });
+  h.free();
+  return out;
+}
+
+test('fingerprintBatch equals the single-thread batch, in order (sample corpus, 1 to 3 workers)', async () => {
+  const texts = sample.map((d) => d.text);
+  const want = new SimHasher().fingerprintBatch(texts);
+  assert.ok(texts.length > 100);
+  for (const size of [1, 2, 3]) {
+    const pool = await SimHashPool.create({ size });
+    assert.equal(pool.size, size);
+    const got = await pool.fingerprintBatch(texts);
+    assert.ok(got instanceof BigUint64Array);
+    assert.deepEqual([...got], [...want], `size ${size}`);
+    await pool.close();
+  }
+});
+
+test('random texts with bad documents: fingerprintEach equals one-by-one, for several options', async () => {
+  const texts = randomTexts(3000, 7);
+  for (const hasher of [undefined, { ngram: 3, weighting: 'tf' }, { mode: 'words', ngram: 2, punctuation: 'drop' }]) {
+    const want = syncEach(texts, hasher);
+    const bad = want.filter((x) => typeof x === 'string').length;
+    assert.ok(bad > 50 && bad < 800, `${bad} bad documents planted`);
+    const pool = await SimHashPool.create({ size: 2, hasher });
+    const r = await pool.fingerprintEach(texts);
+    const got = [...r.fingerprints];
+    for (const f of r.failed) {
+      assert.ok(f.error instanceof SimHashError);
+      assert.equal(got[f.index], 0n);
+      got[f.index] = f.error.message;
+    }
+    assert.deepEqual(got, want, JSON.stringify(hasher));
+    assert.equal(r.failed.length, bad);
+    await pool.close();
+  }
+});
+
+test('a bad document rejects with the sync error (its index), and the pool keeps working', async () => {
+  const texts = randomTexts(4000, 11).filter((t) => t.length > 20);
+  texts[1500] = '   ';
+  texts[1700] = '';
+  let syncError;
+  try { new SimHasher().fingerprintBatch(texts); } catch (e) { syncError = e; }
+  assert.match(syncError.message, /^document #1500: /);
+  const pool = await SimHashPool.create({ size: 2 });
+  await assert.rejects(pool.fingerprintBatch(texts), (e) => {
+    assert.ok(e instanceof SimHashError);
+    assert.equal(e.message, syncError.message);
+    assert.equal(e.code, syncError.code);
+    assert.equal(e.index, 1500);
+    return true;
+  });
+  // Concurrent batches share the workers, each in its own order.
+  const [a, b] = await Promise.all([pool.fingerprintBatch(texts.slice(0, 1500)), pool.fingerprintBatch(texts.slice(1701))]);
+  assert.deepEqual([...a], [...new SimHasher().fingerprintBatch(texts.slice(0, 1500))]);
+  assert.deepEqual([...b], [...new SimHasher().fingerprintBatch(texts.slice(1701))]);
+  assert.deepEqual([...(await pool.fingerprintBatch([]))], []);
+  await pool.close();
+});
+
+test('bad arguments reject with an InvalidOption naming them', async () => {
+  await assert.rejects(SimHashPool.create({ hasher: { ngram: 0 } }), { name: 'SimHashError', code: 'InvalidOption', message: /`ngram`/ });
+  await assert.rejects(SimHashPool.create({ size: 0 }), { code: 'InvalidOption', message: /`size`/ });
+  await assert.rejects(SimHashPool.create({ sise: 2 }), { code: 'InvalidOption', message: /`sise`/ });
+  const pool = await SimHashPool.create({ size: 1 });
+  await assert.rejects(pool.fingerprintBatch(['a text', null]), { code: 'InvalidOption', message: /`texts` = null at \[1\]/ });
+  await assert.rejects(pool.dedup(['a'], ['some text here'], { k: 99 }), { code: 'InvalidOption', message: /`k`/ });
+  assert.equal((await pool.fingerprintBatch(['still working'])).length, 1);
+  await pool.close();
+  await assert.rejects(pool.fingerprintBatch(['x y z w v u']), { code: 'PoolClosed' });
+});
+
+test('dedup on the pool gives the same report as dedup (sample corpus, random texts with planted duplicates)', async () => {
+  const pool = await SimHashPool.create({ size: 2 });
+  const ids = sample.map((d) => String(d.id));
+  const texts = sample.map((d) => d.text);
+  const want = dedup(ids, texts);
+  assert.ok(want.clusters.length > 5, `${want.clusters.length} clusters`);
+  assert.deepEqual(await pool.dedup(ids, texts), want);
+  for (const options of [{ verify: false, k: 6 }, { ngram: 4, k: 8, verify: 0.7 }]) {
+    assert.deepEqual(await pool.dedup(ids, texts, options), dedup(ids, texts, options), JSON.stringify(options));
+  }
+  // Random texts, near-duplicates planted (one character changed), bad documents skipped.
+  const next = rng(3);
+  const base = randomTexts(800, 5);
+  const rtexts = [...base, ...base.slice(0, 200).map((t) => (t.length > 40 ? t.slice(0, 20) + '#' + t.slice(21) : t))];
+  const rids = rtexts.map((_, i) => `doc${i}-${Math.floor(next() * 1e6)}`);
+  const rwant = dedup(rids, rtexts);
+  assert.ok(rwant.skipped.length > 10 && rwant.clusters.length > 100, `${rwant.skipped.length} skipped, ${rwant.clusters.length} clusters`);
+  assert.deepEqual(await pool.dedup(rids, rtexts), rwant);
+  // Into an index (the CLI's --load/--save), in two runs.
+  const fresh = () => new SimHashIndex({ k: 6, ids: 'string' });
+  const [i1, i2] = [fresh(), fresh()];
+  assert.deepEqual(await pool.dedupInto(i1, rids.slice(0, 500), rtexts.slice(0, 500), { verify: false }), i2.dedup(rids.slice(0, 500), rtexts.slice(0, 500), { verify: false }));
+  assert.deepEqual(await pool.dedupInto(i1, rids, rtexts, { verify: false }), i2.dedup(rids, rtexts, { verify: false }));
+  assert.deepEqual(i1.toBytes(), i2.toBytes());
+  await pool.close();
+});
+
+test('close() mid-batch rejects with PoolClosed and leaves no worker (the process exits by itself)', () => {
+  const script = `
+    import { SimHashPool, SimHashError } from ${JSON.stringify(join(PKG, 'index.mjs'))};
+    import { threadId } from 'node:worker_threads';
+    const texts = Array.from({ length: 4000 }, (_, i) => 'lorem ipsum dolor sit amet '.repeat(200) + i);
+    const pool = await SimHashPool.create({ size: 2 });
+    const running = pool.fingerprintBatch(texts);
+    await new Promise((r) => setTimeout(r, 30));
+    const closing = pool.close();
+    try { await running; console.log('resolved'); } catch (e) { console.log(e instanceof SimHashError, e.code); }
+    await closing;
+    try { await pool.fingerprintBatch(['x y z w v u']); } catch (e) { console.log('after', e.code); }
+    // An idle pool never closed does not keep the process alive either.
+    const idle = await SimHashPool.create({ size: 2 });
+    console.log('idle', (await idle.fingerprintBatch(['a b c d e f g'])).length);
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.signal, null, `the process had to be killed: ${r.stderr}`);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'true PoolClosed\nafter PoolClosed\nidle 1\n');
+});
+
+test('CLI: fingerprint and dedup give the same output with --threads 2 as with --threads 1', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'simhash-pool-'));
+  try {
+    const docs = randomTexts(600, 13).map((text, i) => JSON.stringify({ id: `d${i}`, text }));
+    const file = join(dir, 'docs.jsonl');
+    writeFileSync(file, docs.join('\n') + '\n');
+    const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+    const one = run('fingerprint', file, '--threads', '1');
+    const two = run('fingerprint', file, '--threads', '2');
+    assert.equal(one.status, 1, 'bad documents make the exit code 1');
+    assert.ok(one.stdout.split('\n').length > 500);
+    assert.ok(one.stderr.includes('d'), one.stderr);
+    assert.equal(two.stdout, one.stdout);
+    assert.equal(two.stderr, one.stderr);
+    assert.equal(two.status, one.status);
+    const d1 = execFileSync(process.execPath, [CLI, 'dedup', '--threads', '1', '--format', 'jsonl'], { encoding: 'utf8' });
+    const d2 = execFileSync(process.execPath, [CLI, 'dedup', '--threads', '2', '--format', 'jsonl'], { encoding: 'utf8' });
+    assert.ok(d1.split('\n').length > 5);
+    assert.equal(d2, d1);
+    const save1 = join(dir, 'a.idx'), save2 = join(dir, 'b.idx');
+    assert.equal(run('dedup', file, '--threads', '2', '--save', save2, '--format', 'jsonl').stdout,
+      run('dedup', file, '--threads', '1', '--save', save1, '--format', 'jsonl').stdout);
+    assert.deepEqual(readFileSync(save2), readFileSync(save1));
+    const bad = run('fingerprint', file, '--threads', '0');
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--threads needs a whole number/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
