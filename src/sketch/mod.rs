@@ -61,6 +61,7 @@
 //! **Bytes** ([`Sketch::to_bytes`]): a version byte ([`VERSION`] = 1), `size / 8`, then the
 //! `size` bytes above. Snapshots store the `size` bytes per entry and the scheme once.
 
+pub mod bands;
 mod make;
 
 pub(crate) use make::SketchBuilder;
