@@ -4,7 +4,7 @@
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `b"SHWS"` (simhash-wasm storage), [`MAGIC`] |
 //! | 4 | 4 | kind tag ([`Kind::tag`]): `b"FSET"` fingerprint set, `b"INDX"` index snapshot, `b"IDF\0"` IDF table, `b"SEEN"` content-seen snapshot |
-//! | 8 | 4 | format version, `u32` (this build writes and reads [`FORMAT_VERSION`] = 1) |
+//! | 8 | 4 | format version, `u32`: 1, or 2 for `INDX` and `SEEN` snapshots that carry sketches (this build reads both, [`FORMAT_VERSION`] = 2) |
 //! | 12 | 8 | payload length `L`, `u64` |
 //! | 20 ([`HEADER_LEN`]) | `L` | payload |
 //! | 20 + `L` | 4 ([`TRAILER_LEN`]) | CRC-32C (Castagnoli, reflected, init and final xor `0xFFFFFFFF`, the iSCSI / ext4 CRC; see [`crc32c`]) of bytes `0 .. 20 + L` |
@@ -21,8 +21,10 @@ use crate::error::{Error, Result};
 /// The magic number that starts every envelope.
 pub const MAGIC: [u8; 4] = *b"SHWS";
 
-/// The format version this build writes, and the newest it reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest format version this build reads and writes. Version 2 (sketches) changes
+/// only the `INDX` and `SEEN` payloads, and is written only when they carry sketches;
+/// everything else is written as version 1, byte for byte as before.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The envelope's header: magic, kind, version and payload length. The payload starts at
 /// this offset, so decoders report offsets inside it as `HEADER_LEN + position`.
@@ -106,13 +108,19 @@ impl Kind {
     }
 }
 
-/// Wraps a payload in the envelope: magic, kind, [`FORMAT_VERSION`], length, payload,
+/// Wraps a payload in the envelope: magic, kind, format version 1, length, payload,
 /// CRC-32C.
 pub fn seal(kind: Kind, payload: &[u8]) -> Vec<u8> {
+    seal_version(kind, 1, payload)
+}
+
+/// [`seal`] with another format version (1 ..= [`FORMAT_VERSION`]).
+pub fn seal_version(kind: Kind, version: u32, payload: &[u8]) -> Vec<u8> {
+    debug_assert!((1..=FORMAT_VERSION).contains(&version));
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len() + TRAILER_LEN);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&kind.tag());
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(payload);
     let crc = crc32c(&out);
@@ -202,7 +210,8 @@ mod tests {
                 let bytes = seal(kind, payload);
                 assert_eq!(bytes.len(), HEADER_LEN + payload.len() + TRAILER_LEN);
                 assert_eq!(&bytes[4..8], &kind.tag());
-                assert_eq!(open(kind, &bytes).unwrap(), (FORMAT_VERSION, payload));
+                assert_eq!(open(kind, &bytes).unwrap(), (1, payload));
+                assert_eq!(open(kind, &seal_version(kind, 2, payload)).unwrap(), (2, payload));
                 assert_eq!(Kind::from_tag(&kind.tag()), Some(kind));
             }
         }
