@@ -50,8 +50,8 @@ use crate::fingerprint::{Options, SimHasher};
 use crate::index::{Index, Layout, Match};
 use crate::sketch::{estimate, Sketch, SketchScheme};
 
-pub mod snapshot;
 mod sketches;
+pub mod snapshot;
 
 use sketches::SketchStore;
 
@@ -270,7 +270,12 @@ impl ContentSeen {
     /// schemes, e.g. [`SimHasher::fingerprint_and_sketch`]). Without a sketch setting, the
     /// sketch is ignored (the fingerprint-only test). A sketch of another size is
     /// [`Error::SchemeMismatch`], and nothing is changed.
-    pub fn check_fingerprint_and_sketch(&mut self, url: &str, fingerprint: u64, sketch: Sketch) -> Result<Check> {
+    pub fn check_fingerprint_and_sketch(
+        &mut self,
+        url: &str,
+        fingerprint: u64,
+        sketch: Sketch,
+    ) -> Result<Check> {
         let Some(store) = &self.sketches else {
             return Ok(self.check_fingerprint(url, fingerprint));
         };

@@ -19,7 +19,12 @@ pub(crate) struct SketchStore {
 
 impl SketchStore {
     pub(crate) fn new(scheme: SketchScheme) -> SketchStore {
-        SketchStore { bands: BandIndex::new(scheme), entry_of: HashMap::new(), entries: Vec::new(), free: Vec::new() }
+        SketchStore {
+            bands: BandIndex::new(scheme),
+            entry_of: HashMap::new(),
+            entries: Vec::new(),
+            free: Vec::new(),
+        }
     }
 
     pub(crate) fn scheme(&self) -> SketchScheme {

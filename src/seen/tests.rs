@@ -106,7 +106,10 @@ fn check_fingerprint_matches_by_fingerprint_and_stores_without_a_sketch() {
     // estimate from, counts it as a duplicate.
     let c = s.check("a2", A).unwrap();
     assert!(c.duplicate && c.estimate.is_none() && c.distance == Some(0));
-    assert_eq!(c.candidates, vec![Candidate { id: "a".into(), distance: 0, estimate: None, duplicate: true }]);
+    assert_eq!(
+        c.candidates,
+        vec![Candidate { id: "a".into(), distance: 0, estimate: None, duplicate: true }]
+    );
     // And check_fingerprint matches sketched pages within k too.
     s.check("b", B).unwrap();
     let c = s.check_fingerprint("b2", h.fingerprint(B).unwrap() ^ 1);
@@ -195,14 +198,21 @@ fn sketching_decisions_agree_with_exact_jaccard_away_from_the_threshold() {
         if c.duplicate {
             // The page it joined is similar in truth, not just by estimate.
             let j = stored.iter().find(|(u, _)| *u == c.cluster).map(|(_, s)| set.jaccard(s)).unwrap();
-            assert!(j >= threshold - 0.1, "{url} joined {} at exact J {j:.3} (estimate {:?})", c.cluster, c.estimate);
+            assert!(
+                j >= threshold - 0.1,
+                "{url} joined {} at exact J {j:.3} (estimate {:?})",
+                c.cluster,
+                c.estimate
+            );
             assert!((j - c.estimate.unwrap()).abs() < 0.1, "{url}: J {j:.3}, estimate {:?}", c.estimate);
         } else {
             stored.push((url, set));
         }
     }
     assert_eq!(seen.len(), stored.len());
-    eprintln!("oracle: {clear_dup} clear duplicates, {clear_new} clear new pages, {unclear} near the threshold");
+    eprintln!(
+        "oracle: {clear_dup} clear duplicates, {clear_new} clear new pages, {unclear} near the threshold"
+    );
     // Informative: many clear cases of each kind.
     assert!(clear_dup > 100 && clear_new > 200, "dup {clear_dup}, new {clear_new}, unclear {unclear}");
 }

@@ -157,8 +157,9 @@ fn read_sketches(r: &mut Reader<'_>, n: usize) -> Result<SketchColumn> {
     let at = r.offset();
     let size = r.take(2, "sketch size")?;
     let size = u16::from_le_bytes([size[0], size[1]]) as usize;
-    let scheme = SketchScheme::new(size)
-        .map_err(|_| r.err_at(at, format!("sketch size {size} is no sketch scheme (a multiple of 8 from 32 to 256)")))?;
+    let scheme = SketchScheme::new(size).map_err(|_| {
+        r.err_at(at, format!("sketch size {size} is no sketch scheme (a multiple of 8 from 32 to 256)"))
+    })?;
     let at = r.offset();
     let bits = r.take(n.div_ceil(8), "sketch presence bits")?;
     if n % 8 != 0 && bits[n / 8] >> (n % 8) != 0 {

@@ -46,8 +46,8 @@ pub use envelope::{crc32c, open, seal, seal_version, Kind, FORMAT_VERSION, HEADE
 pub use huffman::MAX_CODE_LEN;
 pub use ids::SnapshotId;
 pub use index::{
-    decode_index, encode_index, encode_sorted_index, encode_sorted_index_with_sketches, peek_id_type, peek_scheme,
-    SketchColumn, SnapshotParts,
+    decode_index, encode_index, encode_sorted_index, encode_sorted_index_with_sketches, peek_id_type,
+    peek_scheme, SketchColumn, SnapshotParts,
 };
 pub use scheme::check_scheme;
 
