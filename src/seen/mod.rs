@@ -259,10 +259,7 @@ impl ContentSeen {
     /// sketch, so later pages match it by fingerprint only.
     pub fn check_fingerprint(&mut self, url: &str, fingerprint: u64) -> Check {
         let matches = self.index.query(fingerprint);
-        let decided = match matches.first() {
-            Some(m) => Some((m.id.clone(), m.distance, None)),
-            None => None,
-        };
+        let decided = matches.first().map(|m| (m.id.clone(), m.distance, None));
         self.record(url, fingerprint, None, matches, Vec::new(), decided)
     }
 

@@ -220,7 +220,8 @@ mod tests {
                 assert_eq!(bytes.len(), HEADER_LEN + payload.len() + TRAILER_LEN);
                 assert_eq!(&bytes[4..8], &kind.tag());
                 assert_eq!(open(kind, &bytes).unwrap(), (1, payload));
-                let v2 = open(kind, &seal_version(kind, 2, payload));
+                let sealed = seal_version(kind, 2, payload);
+                let v2 = open(kind, &sealed);
                 match kind {
                     Kind::Index | Kind::Seen => assert_eq!(v2.unwrap(), (2, payload)),
                     _ => assert_eq!(v2.unwrap_err().code(), "UnsupportedVersion"),

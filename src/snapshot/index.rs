@@ -162,7 +162,7 @@ fn read_sketches(r: &mut Reader<'_>, n: usize) -> Result<SketchColumn> {
     })?;
     let at = r.offset();
     let bits = r.take(n.div_ceil(8), "sketch presence bits")?;
-    if n % 8 != 0 && bits[n / 8] >> (n % 8) != 0 {
+    if !n.is_multiple_of(8) && bits[n / 8] >> (n % 8) != 0 {
         return Err(r.err_at(at + n / 8, "presence bits are set beyond the last entry"));
     }
     let present = bits.iter().map(|b| b.count_ones() as usize).sum::<usize>();
