@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run quality`: precision/recall per k on the dev corpus (see tests/bench/quality.rs).
+# `npm run quality`: precision/recall per k on the dev corpus, the crawler flow (fingerprint only
+# vs fingerprint + sketch), the verified dedup and the sketch cost (see tests/bench/quality.rs).
 # Extra arguments go to it: --sweep (the grid behind the defaults), --json FILE.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -68,7 +68,7 @@ pub use hash::{hamming, similarity};
 pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
-pub use seen::{Check, ContentSeen, SeenConfig, SeenPage};
+pub use seen::{Candidate, Check, ContentSeen, SeenConfig, SeenPage};
 pub use weight::{IdfTable, Weighting};
 
 // The README's Rust example runs as a doctest (`cargo test --doc`), so it cannot go stale.

@@ -315,3 +315,72 @@ fn bad_input_is_an_error_not_a_panic() {
     // After every error the hasher still works.
     assert!(h.fingerprint("still working after errors").is_ok());
 }
+
+// ---------------------------------------------------------------------------------------
+// Sketches (scheme sk1): the sketch bytes and the estimates, pinned
+// ---------------------------------------------------------------------------------------
+
+use simhash_wasm::sketch::{estimate_jaccard, Sketch, SketchScheme};
+
+/// (text, distinct 4-gram shingles, `hash_bytes` of the 128-byte sketch's `to_bytes()`)
+const SKETCHES: &[(&str, u32, u64)] = &[
+    ("The cat sat on the mat.", 19, 0xf22aa7b4db8d45b1),
+    ("The cat sat on a mat.", 18, 0x926f09537a3a5b14),
+    (
+        "Detecting near-duplicates for web crawling, Manku, Jain and Das Sarma, WWW 2007.",
+        77,
+        0x86cafb01af09acaf,
+    ),
+    ("上海上港在亚冠附加赛中绝杀对手，小组赛首轮迎来新赛季。", 24, 0xad9e9c8b7d122dd9),
+    ("上海上港在亚冠附加赛中绝杀对手。小组赛首轮迎来新赛季！", 24, 0x54d480097a4580fa),
+    ("床前明月光，疑是地上霜。举头望明月，低头思故乡。", 21, 0xb0da17dbda7fff58),
+    ("Mixed 中英文 text: SimHash 指纹 and Hamming 距离.", 39, 0xb34c16be7e252ceb),
+    ("abc", 1, 0x5e398ce7a90a1001),
+    ("亚冠", 1, 0x3ed5eea43ce9edd7),
+    ("Emoji 🙂🙃 and a family 👩\u{200d}👩\u{200d}👧 and flags 🇫🇷🇩🇪", 31, 0x1f6fb7e836b6c2d4),
+    ("Café, naïve, résumé — déjà vu.", 27, 0x7b435a62d0d00c2e),
+];
+
+/// (index a, index b into SKETCHES, the estimate's f64 bits; 0 is 0.0, for unrelated texts)
+const ESTIMATES: &[(usize, usize, u64)] =
+    &[(0, 1, 0x3fe349083ef03be5), (3, 4, 0x3fe4c5419d16eac4), (0, 2, 0), (5, 3, 0), (7, 8, 0)];
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn sketches_are_pinned() {
+    let mut h = SimHasher::new(Options::default()).unwrap();
+    let scheme = SketchScheme::default();
+    let sketches: Vec<Sketch> = SKETCHES.iter().map(|&(t, _, _)| h.sketch(t, scheme).unwrap()).collect();
+    let mut bad = Vec::new();
+    for (&(text, n, hash), s) in SKETCHES.iter().zip(&sketches) {
+        let got = (s.shingles(), hash_bytes(&s.to_bytes()));
+        if got != (n, hash) {
+            bad.push(format!("    ({text:?}, {}, {:#018x}),", got.0, got.1));
+        }
+        // The one-pass path makes the same sketch and the same fingerprint (texts too
+        // short for a fingerprint still have a sketch, and the one pass says why not).
+        match h.fingerprint(text) {
+            Ok(fp) => assert_eq!(h.fingerprint_and_sketch(text, scheme).unwrap(), (fp, s.clone()), "{text}"),
+            Err(e) => assert_eq!(h.fingerprint_and_sketch(text, scheme).unwrap_err(), e),
+        }
+        assert_eq!(Sketch::from_bytes(&s.to_bytes()).unwrap(), *s);
+    }
+    for &(a, b, bits) in ESTIMATES {
+        let e = estimate_jaccard(&sketches[a], &sketches[b]).unwrap();
+        if e.to_bits() != bits {
+            bad.push(format!("    ({a}, {b}, {:#018x}), // {e}", e.to_bits()));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "sketch golden vectors changed (a new sketch scheme version?):\n{}",
+        bad.join("\n")
+    );
+    // Another size is another scheme, pinned by its first text.
+    let small = h.sketch(SKETCHES[2].0, SketchScheme::new(64).unwrap()).unwrap();
+    assert_eq!(hash_bytes(&small.to_bytes()), SMALL_SKETCH, "{:#018x}", hash_bytes(&small.to_bytes()));
+    assert!(matches!(estimate_jaccard(&small, &sketches[2]), Err(Error::SchemeMismatch { .. })));
+}
+
+/// `hash_bytes` of the 64-byte sketch of `SKETCHES[2]`.
+const SMALL_SKETCH: u64 = 0x762c_3e36_574d_a23e;

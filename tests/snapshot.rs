@@ -5,6 +5,7 @@
 mod common;
 use common::Rng;
 
+use simhash_wasm::sketch::{Sketch, SketchScheme};
 use simhash_wasm::snapshot::{self, crc32c, CompactSet, Kind, FORMAT_VERSION};
 use simhash_wasm::{Error, IdfTable, Options, Tokenizer};
 
@@ -260,7 +261,8 @@ fn small_inputs() -> Vec<Vec<u8>> {
         CompactSet::with_version(&fps, 8, 1).unwrap().to_bytes(),
         idf.to_bytes(),
         snapshot::encode_index(3, false, &[16, 16, 16, 16], Some(&Options::default()), ids),
-        snapshot::encode_index(3, false, &[16, 16, 16, 16], None, sids),
+        snapshot::encode_index(3, false, &[16, 16, 16, 16], None, sids.clone()),
+        sketched_index(&sids, SketchScheme::new(32).unwrap()),
     ]
 }
 
@@ -329,12 +331,13 @@ fn wrong_version_kind_magic_and_lengths() {
         }
         other => panic!("{other:?}"),
     }
-    // The other kinds are still at version 1: an index snapshot claiming 2 is refused.
+    // INDX is at version 2 (a sketch column), written only when entries carry sketches:
+    // an index without them is still version 1, and one claiming 3 is refused.
     let ix = simhash_wasm::Index::build(simhash_wasm::Layout::default_for_k(3).unwrap(), vec![(1u64, 5u64)])
         .unwrap();
     let mut iv = ix.to_bytes();
     assert_eq!(&iv[8..12], &1u32.to_le_bytes());
-    iv[8..12].copy_from_slice(&2u32.to_le_bytes());
+    iv[8..12].copy_from_slice(&3u32.to_le_bytes());
     reseal(&mut iv);
     assert_eq!(simhash_wasm::Index::<u64>::from_bytes(&iv).unwrap_err().code(), "UnsupportedVersion");
 
@@ -786,7 +789,14 @@ use simhash_wasm::{ContentSeen, SeenConfig};
 /// fingerprints: the file pins the SEEN container, not the fingerprint scheme.
 fn golden_seen() -> ContentSeen {
     let layout = Layout::new(3, &[16, 16, 16, 16]).unwrap();
-    let config = SeenConfig { k: 3, layout: Some(layout), options: golden_options(), html: false };
+    let config = SeenConfig {
+        k: 3,
+        layout: Some(layout),
+        options: golden_options(),
+        html: false,
+        sketch: None,
+        threshold: 0.81,
+    };
     let mut s = ContentSeen::new(config).unwrap();
     let mut rng = Rng(0x5EE);
     for i in 0..40 {
@@ -822,4 +832,212 @@ fn golden_v1_content_seen() {
     assert_eq!((back.len(), back.duplicate_urls()), (40, 10));
     assert_eq!(back.count("https://mirror.example/ü/8"), Some(2));
     assert_eq!(back.count("https://site0.example/page/0"), Some(3));
+}
+
+// ---------------------------------------------------------------------------------------
+// Format version 2: sketches in INDX and SEEN
+// ---------------------------------------------------------------------------------------
+
+/// A deterministic sketch for entry `i`: a shingle set drawn from `i / 3`'s (so entries
+/// come in similar threes).
+fn entry_sketch(scheme: SketchScheme, i: u64) -> Sketch {
+    let mut rng = Rng(0x5C + i / 3);
+    let mut set: Vec<u64> = (0..20 + (i % 7) * 9).map(|_| rng.next()).collect();
+    set.push(i);
+    Sketch::from_shingles(scheme, &set)
+}
+
+/// An INDX version 2 of `entries` (sorted here), every third entry without a sketch.
+fn sketched_index<I: simhash_wasm::snapshot::SnapshotId + Ord + Clone>(
+    entries: &[(I, u64)],
+    scheme: SketchScheme,
+) -> Vec<u8> {
+    let mut sorted: Vec<&(I, u64)> = entries.iter().collect();
+    sorted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    let refs: Vec<(&I, u64)> = sorted.iter().map(|e| (&e.0, e.1)).collect();
+    let sketches: Vec<Option<Sketch>> =
+        (0..refs.len() as u64).map(|i| (i % 3 != 2).then(|| entry_sketch(scheme, i))).collect();
+    let column: Vec<Option<&Sketch>> = sketches.iter().map(Option::as_ref).collect();
+    snapshot::encode_sorted_index_with_sketches(
+        3,
+        false,
+        &[16, 16, 16, 16],
+        Some(&Options::default()),
+        &refs,
+        Some((scheme, &column)),
+    )
+}
+
+#[test]
+fn golden_v2_index_snapshot() {
+    let entries = golden_entries();
+    let scheme = SketchScheme::default();
+    let fresh = sketched_index(&entries, scheme);
+    let bytes = golden("golden_v2.snap", &fresh);
+    assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "format version 2");
+    assert_eq!(
+        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (GOLDEN_V2_SNAP_LEN, GOLDEN_V2_SNAP_HASH),
+        "golden_v2.snap changed"
+    );
+    assert_eq!(fresh, bytes, "encoding drifted from the v2 golden file");
+    let p = snapshot::decode_index::<u64>(&bytes).unwrap();
+    assert_eq!(p.entries, entries);
+    let column = p.sketches.clone().expect("a version-2 snapshot has sketches");
+    assert_eq!(column.scheme, scheme);
+    assert_eq!(column.sketches.len(), entries.len());
+    for (i, s) in column.sketches.iter().enumerate() {
+        let want = (i % 3 != 2).then(|| entry_sketch(scheme, i as u64));
+        assert_eq!(s, &want, "entry {i}");
+    }
+    // The v1 twin holds the same entries; an Index loads v2 and ignores the sketches.
+    let v1 = std::fs::read(format!("{}/tests/data/golden_v1.snap", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert_eq!(snapshot::decode_index::<u64>(&v1).unwrap().sketches, None);
+    let index = Index::<u64>::from_bytes(&bytes).unwrap();
+    assert_eq!(index.len(), entries.len());
+    assert_eq!(sorted_entries(&index), entries);
+}
+
+/// Pinned: if these change, the format changed (a new version, the v2 reader kept).
+const GOLDEN_V2_SNAP_LEN: usize = 19110;
+const GOLDEN_V2_SNAP_HASH: u64 = 0x0f60_aaa6_6205_8291;
+
+#[test]
+fn index_v2_bad_sketch_columns_are_refused() {
+    let entries: Vec<(u64, u64)> = (0..10).map(|i| (i, i * 0x1234_5678)).collect();
+    let good = sketched_index(&entries, SketchScheme::new(32).unwrap());
+    assert!(snapshot::decode_index::<u64>(&good).is_ok());
+    // Every truncation is Corrupt (a cut envelope, or a cut column once resealed with the
+    // length fixed).
+    for cut in 0..good.len() {
+        let e = snapshot::decode_index::<u64>(&good[..cut]).unwrap_err();
+        assert_eq!(e.code(), "Corrupt", "cut at {cut}: {e}");
+        if cut > 24 {
+            let mut v = good[..cut].to_vec();
+            let len = (cut - 24) as u64;
+            v[12..20].copy_from_slice(&len.to_le_bytes());
+            v.extend_from_slice(&[0; 4]);
+            reseal(&mut v);
+            let e = snapshot::decode_index::<u64>(&v).unwrap_err();
+            assert_eq!(e.code(), "Corrupt", "payload cut at {cut}: {e}");
+        }
+    }
+    // The column's fields: sketch version, size, presence bits (from the end: 10 entries,
+    // 7 sketches of 32 bytes, 2 bytes of bits, 2 of size, 1 of version).
+    let col = good.len() - 4 - 7 * 32 - 2 - 2 - 1;
+    let forge = |at: usize, v: u8| {
+        let mut b = good.clone();
+        b[at] = v;
+        reseal(&mut b);
+        snapshot::decode_index::<u64>(&b).unwrap_err()
+    };
+    let e = forge(col, 2);
+    assert!(matches!(e, Error::SchemeMismatch { .. }) && e.to_string().contains("sk2"), "{e}");
+    let e = forge(col + 1, 40); // size 40: a valid scheme, but not the bytes present
+    assert!(e.code() == "Corrupt" && e.to_string().contains("sk1:40"), "{e}");
+    let e = forge(col + 1, 33); // not a scheme
+    assert!(e.code() == "Corrupt" && e.to_string().contains("33"), "{e}");
+    let e = forge(col + 4, 0b0000_0111); // bits beyond entry 10
+    assert!(e.code() == "Corrupt" && e.to_string().contains("beyond"), "{e}");
+}
+
+/// A sketching ContentSeen: sketched pages, near-duplicates found by sketch and by
+/// fingerprint, pages stored from a fingerprint alone.
+fn golden_seen_v2() -> ContentSeen {
+    let layout = Layout::new(3, &[16, 16, 16, 16]).unwrap();
+    let config = SeenConfig {
+        k: 3,
+        layout: Some(layout),
+        options: golden_options(),
+        html: false,
+        sketch: Some(SketchScheme::default()),
+        threshold: 0.75,
+    };
+    let mut s = ContentSeen::new(config).unwrap();
+    let mut rng = Rng(0x5EE2);
+    for i in 0..30u64 {
+        let url = format!("https://site{}.example/päge/{i}", i % 3);
+        let fp = rng.next();
+        if i % 7 == 6 {
+            s.check_fingerprint(&url, fp);
+            continue;
+        }
+        // i and i + 1 share their shingle base when i is even: found by the bands.
+        let c = s.check_fingerprint_and_sketch(&url, fp, entry_sketch(SketchScheme::default(), i)).unwrap();
+        assert!(!c.duplicate || i % 3 != 0, "{c:?}");
+    }
+    s
+}
+
+#[test]
+fn golden_v2_content_seen() {
+    let seen = golden_seen_v2();
+    assert!(seen.duplicate_urls() > 0 && seen.sketched() > 0 && seen.sketched() < seen.len());
+    let fresh = seen.to_bytes();
+    let bytes = golden("golden_v2.seen", &fresh);
+    assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "format version 2");
+    assert_eq!(
+        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (GOLDEN_V2_SEEN_LEN, GOLDEN_V2_SEEN_HASH),
+        "golden_v2.seen changed"
+    );
+    assert_eq!(fresh, bytes, "encoding drifted from the v2 golden file");
+    let back = ContentSeen::from_bytes(&bytes, None).unwrap();
+    assert_eq!(back.to_bytes(), bytes);
+    assert_eq!(back.clusters(), seen.clusters());
+    assert_eq!(back.config(), seen.config());
+    assert_eq!((back.len(), back.sketched()), (seen.len(), seen.sketched()));
+    for (id, _) in seen.index().iter() {
+        assert_eq!(back.sketch_of(id), seen.sketch_of(id), "{id}");
+    }
+    // Same settings load; another sketch size or none is refused.
+    assert!(ContentSeen::from_bytes(&bytes, Some(seen.config())).is_ok());
+    for sketch in [Some(SketchScheme::new(64).unwrap()), None] {
+        let other = SeenConfig { sketch, ..seen.config().clone() };
+        let e = ContentSeen::from_bytes(&bytes, Some(&other)).unwrap_err();
+        assert!(matches!(e, Error::SchemeMismatch { field: "sketch", .. }), "{e:?}");
+        assert!(e.to_string().contains("sk1:128"), "{e}");
+    }
+    // Truncated anywhere: Corrupt.
+    for cut in 0..bytes.len() {
+        assert_eq!(ContentSeen::from_bytes(&bytes[..cut], None).unwrap_err().code(), "Corrupt", "cut {cut}");
+    }
+}
+
+const GOLDEN_V2_SEEN_LEN: usize = 4920;
+const GOLDEN_V2_SEEN_HASH: u64 = 0xfd32_e7a3_b4bd_05e9;
+
+#[test]
+fn v1_content_seen_loads_into_a_sketching_config() {
+    let path = format!("{}/tests/data/golden_v1.seen", env!("CARGO_MANIFEST_DIR"));
+    let v1 = std::fs::read(path).unwrap();
+    let old = ContentSeen::from_bytes(&v1, None).unwrap();
+    assert_eq!(old.config().sketch, None, "a v1 file on its own is fingerprint-only");
+    let config = SeenConfig { sketch: Some(SketchScheme::default()), ..old.config().clone() };
+    let mut s = ContentSeen::from_bytes(&v1, Some(&config)).unwrap();
+    assert_eq!(s.config().sketch, Some(SketchScheme::default()));
+    assert_eq!((s.len(), s.sketched()), (old.len(), 0));
+    assert_eq!(s.clusters(), old.clusters());
+    // A stored page without a sketch matches by fingerprint within k, with no estimate.
+    let page = old.clusters()[0].clone();
+    let sketch = entry_sketch(SketchScheme::default(), 1);
+    let c = s
+        .check_fingerprint_and_sketch("https://new.example/1", page.fingerprint ^ 0b101, sketch.clone())
+        .unwrap();
+    assert!(c.duplicate && c.cluster == page.id && c.estimate.is_none() && c.distance == Some(2), "{c:?}");
+    // A new page is stored with its sketch; the next save is version 2 and loads back.
+    let c =
+        s.check_fingerprint_and_sketch("https://new.example/2", !page.fingerprint, sketch.clone()).unwrap();
+    assert!(!c.duplicate);
+    let c = s
+        .check_fingerprint_and_sketch("https://new.example/3", page.fingerprint.rotate_left(17), sketch)
+        .unwrap();
+    assert!(c.duplicate && c.cluster == "https://new.example/2" && c.estimate == Some(1.0), "{c:?}");
+    let v2 = s.to_bytes();
+    assert_eq!(&v2[8..12], &2u32.to_le_bytes());
+    let back = ContentSeen::from_bytes(&v2, None).unwrap();
+    assert_eq!((back.len(), back.sketched()), (old.len() + 1, 1));
+    assert_eq!(back.to_bytes(), v2);
+    // A fingerprint-only save of the old file is still version 1, byte for byte.
+    assert_eq!(old.to_bytes(), v1);
 }

@@ -4,23 +4,34 @@
 //! | size | field |
 //! | --- | --- |
 //! | 8 | `X`, length of the index snapshot in bytes, `u64` |
-//! | `X` | the stored pages: a whole [index snapshot](crate::snapshot::index) (its own `INDX` envelope), string ids, with the fingerprint scheme |
+//! | `X` | the stored pages: a whole [index snapshot](crate::snapshot::index) (its own `INDX` envelope), string ids, with the fingerprint scheme; in format version 2, an `INDX` version 2 with the pages' sketches |
 //! | 1 | html: 0 / 1 |
+//! | 8 | *version 2 only:* the threshold, an IEEE-754 `f64` (its bits as `u64`), above 0 and at most 1 |
 //! | 8 | `C`, number of counts, `u64` |
 //! | `C` × | a stored page's id (`u32` byte length, UTF-8) and its count (`u64`), by id, strictly ascending |
 //! | 8 | `A`, number of aliases, `u64` |
 //! | `A` × | a duplicate URL and the stored page it is counted under (each a `u32` byte length, UTF-8), by URL, strictly ascending |
 //!
 //! The payload must end after the last alias. Every counted id and every alias target
-//! must be a stored page. `k` and the layout are the index snapshot's.
+//! must be a stored page. `k` and the layout are the index snapshot's, the sketch scheme
+//! its sketch column's. A sketching [`ContentSeen`] writes format version 2, a
+//! fingerprint-only one version 1 (the same bytes as before sketches existed).
+//!
+//! **Version-1 snapshots** load as fingerprint-only tests, or, when loaded with an
+//! `expected` config that has a sketch, as sketching tests whose stored pages have no
+//! sketch: those pages are matched by fingerprint within `k` only (and a page so matched
+//! is a duplicate), while pages stored from then on carry sketches.
 
 use std::collections::HashMap;
 
-use super::{ContentSeen, SeenConfig};
+use super::sketches::SketchStore;
+use super::{ContentSeen, SeenConfig, DEFAULT_THRESHOLD};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::index::Index;
-use crate::snapshot::{open, peek_scheme, Kind, Reader, Writer};
+use crate::snapshot::{
+    check_scheme, decode_index, encode_sorted_index_with_sketches, open, Kind, Reader, Writer,
+};
 
 /// The fewest bytes a count entry takes: an empty id's length and the count.
 const COUNT_MIN_LEN: usize = 4 + 8;
@@ -29,12 +40,34 @@ const ALIAS_MIN_LEN: usize = 4 + 4;
 
 impl ContentSeen {
     /// A snapshot (`SEEN` envelope, see the [`snapshot`](self) module for the layout):
-    /// the index snapshot (layout, scheme, entries), the html flag, the counts and the
-    /// aliases; deterministic.
+    /// the index snapshot (layout, scheme, entries, sketches), the html flag, the
+    /// threshold (with sketches), the counts and the aliases; deterministic.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new();
-        w.section(&self.index.to_bytes());
-        w.flag(self.config.html);
+        let version = match &self.sketches {
+            None => {
+                w.section(&self.index.to_bytes());
+                w.flag(self.config.html);
+                1
+            }
+            Some(store) => {
+                let mut entries: Vec<(&String, u64)> = self.index.iter().collect();
+                crate::sort::sort_by_u64_key(&mut entries, |e| e.1, |a, b| a.0.cmp(b.0));
+                let column: Vec<_> = entries.iter().map(|(id, _)| store.get(id)).collect();
+                let layout = self.index.layout();
+                w.section(&encode_sorted_index_with_sketches(
+                    layout.k(),
+                    layout.is_probe(),
+                    layout.widths(),
+                    self.index.scheme().as_ref(),
+                    &entries,
+                    Some((store.scheme(), &column)),
+                ));
+                w.flag(self.config.html);
+                w.u64(self.config.threshold.to_bits());
+                2
+            }
+        };
         let mut counts: Vec<(&String, &u64)> = self.counts.iter().collect();
         crate::sort::sort(&mut counts);
         w.u64(counts.len() as u64);
@@ -49,26 +82,62 @@ impl ContentSeen {
             w.str_u32(url);
             w.str_u32(rep);
         }
-        w.seal(Kind::Seen)
+        w.seal_version(Kind::Seen, version)
     }
 
-    /// Loads a snapshot made by [`to_bytes`](Self::to_bytes). With `expected`, a snapshot
-    /// made with other settings (scheme, `k`, layout, html) is refused with
-    /// [`Error::SchemeMismatch`]; with `None` its own settings are adopted.
+    /// Loads a snapshot made by [`to_bytes`](Self::to_bytes) (format version 1 or 2).
+    /// With `expected`, a snapshot made with other settings (fingerprint scheme, `k`,
+    /// layout, html, sketch scheme) is refused with [`Error::SchemeMismatch`], except that
+    /// a version-1 snapshot (no sketches) loads into a sketching config (see the
+    /// [module docs](self)); the threshold is `expected`'s. With `None` the snapshot's own
+    /// settings are adopted.
     pub fn from_bytes(bytes: &[u8], expected: Option<&SeenConfig>) -> Result<ContentSeen> {
-        let (_, payload) = open(Kind::Seen, bytes)?;
+        let (version, payload) = open(Kind::Seen, bytes)?;
         let mut r = Reader::payload(payload, Kind::Seen);
         let (index_at, index_bytes) = r.section("index snapshot")?;
-        let stored_scheme = peek_scheme(index_bytes)?;
-        let index = match expected {
-            Some(c) => Index::<String>::from_bytes_expecting(index_bytes, Some(&c.options))?,
-            None => Index::<String>::from_bytes(index_bytes)?,
+        let mut parts = decode_index::<String>(index_bytes)?;
+        if let Some(c) = expected {
+            check_scheme(parts.scheme.as_ref(), Some(&c.options))?;
+        }
+        let options =
+            parts.scheme.ok_or_else(|| r.err_at(index_at, "the index snapshot has no fingerprint scheme"))?;
+        let column = parts.sketches.take();
+        if (version >= 2) != column.is_some() {
+            return Err(r.err_at(
+                index_at,
+                format!(
+                    "a version-{version} content-seen snapshot holds an index snapshot {} sketches",
+                    if column.is_some() { "with" } else { "without" }
+                ),
+            ));
+        }
+        let sketched: Vec<(String, crate::sketch::Sketch)> = match &column {
+            Some(c) => parts
+                .entries
+                .iter()
+                .zip(&c.sketches)
+                .filter_map(|((id, _), s)| s.clone().map(|s| (id.clone(), s)))
+                .collect(),
+            None => Vec::new(),
         };
-        let options = stored_scheme
-            .ok_or_else(|| r.err_at(index_at, "the index snapshot has no fingerprint scheme"))?;
+        let index = Index::<String>::from_parts(parts)?;
         let html = r.flag("html flag")?;
-        let config =
-            SeenConfig { k: index.layout().k(), layout: Some(index.layout().clone()), options, html };
+        let mut threshold = DEFAULT_THRESHOLD;
+        if version >= 2 {
+            let at = r.offset();
+            threshold = f64::from_bits(r.u64("threshold")?);
+            if !(threshold > 0.0 && threshold <= 1.0) {
+                return Err(r.err_at(at, format!("threshold {threshold} is not above 0 and at most 1")));
+            }
+        }
+        let mut config = SeenConfig {
+            k: index.layout().k(),
+            layout: Some(index.layout().clone()),
+            options,
+            html,
+            sketch: column.as_ref().map(|c| c.scheme),
+            threshold,
+        };
         if let Some(e) = expected {
             let mismatch = |field: &'static str, found: String, expected: String| {
                 Err(Error::SchemeMismatch { field, found, expected })
@@ -84,6 +153,17 @@ impl ContentSeen {
             if e.html != html {
                 return mismatch("html", html.to_string(), e.html.to_string());
             }
+            let none = || "none (fingerprint only)".to_string();
+            match (config.sketch, e.sketch) {
+                (Some(found), Some(want)) if found != want => {
+                    return mismatch("sketch", found.describe(), want.describe())
+                }
+                (Some(found), None) => return mismatch("sketch", found.describe(), none()),
+                _ => {}
+            }
+            e.validate_threshold()?;
+            config.sketch = e.sketch;
+            config.threshold = e.threshold;
         }
         let n = r.count("count entries", COUNT_MIN_LEN)?;
         let mut counts = HashMap::with_capacity(n);
@@ -122,9 +202,19 @@ impl ContentSeen {
             aliases.insert(url, rep);
         }
         r.finish("the aliases")?;
+        let sketches = match config.sketch {
+            None => None,
+            Some(scheme) => {
+                let mut store = SketchStore::new(scheme);
+                for (id, s) in sketched {
+                    store.insert(&id, s)?;
+                }
+                Some(store)
+            }
+        };
         let mut hasher = SimHasher::new(options)?;
         hasher.set_html(html)?;
-        Ok(ContentSeen { config, hasher, index, counts, aliases })
+        Ok(ContentSeen { config, hasher, index, sketches, counts, aliases })
     }
 }
 
@@ -133,6 +223,7 @@ mod tests {
     use super::*;
     use crate::fingerprint::Options;
     use crate::snapshot::{crc32c, HEADER_LEN};
+    use crate::Error;
 
     const A: &str = "Crawlers meet the same article under many addresses, and keep only one copy of it.";
     const B: &str = "An entirely different page about gardening: tomatoes need sun, water and patience.";
@@ -172,7 +263,8 @@ mod tests {
 
     #[test]
     fn forged_counts_and_aliases_are_refused_at_their_offset() {
-        let mut s = ContentSeen::new(SeenConfig::default()).unwrap();
+        // The version-1 layout (fingerprint only).
+        let mut s = ContentSeen::new(SeenConfig::fingerprint_only()).unwrap();
         s.check("a", A).unwrap();
         s.check("b", B).unwrap();
         s.check("a2", A).unwrap();

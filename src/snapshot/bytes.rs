@@ -234,6 +234,11 @@ impl Writer {
     pub(crate) fn seal(self, kind: Kind) -> Vec<u8> {
         super::seal(kind, &self.out)
     }
+
+    /// [`seal`](Self::seal) as format version `version`.
+    pub(crate) fn seal_version(self, kind: Kind, version: u32) -> Vec<u8> {
+        super::envelope::seal_version(kind, version, &self.out)
+    }
 }
 
 /// Appends `v` as a LEB128 varint, shortest form (for encoders that write into a plain

@@ -4,14 +4,14 @@
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `b"SHWS"` (simhash-wasm storage), [`MAGIC`] |
 //! | 4 | 4 | kind tag ([`Kind::tag`]): `b"FSET"` fingerprint set, `b"INDX"` index snapshot, `b"IDF\0"` IDF table, `b"SEEN"` content-seen snapshot |
-//! | 8 | 4 | format version, `u32`: 1 ([`FORMAT_VERSION`]) up to the kind's [`Kind::newest_version`] (`FSET`: 2, the others: 1) |
+//! | 8 | 4 | format version, `u32`: 1 ([`FORMAT_VERSION`]) up to the kind's [`Kind::newest_version`] (`FSET`: 2, the gap code; `INDX` and `SEEN`: 2 when they carry sketches; `IDF\0`: 1) |
 //! | 12 | 8 | payload length `L`, `u64` |
 //! | 20 ([`HEADER_LEN`]) | `L` | payload |
 //! | 20 + `L` | 4 ([`TRAILER_LEN`]) | CRC-32C (Castagnoli, reflected, init and final xor `0xFFFFFFFF`, the iSCSI / ext4 CRC; see [`crc32c`]) of bytes `0 .. 20 + L` |
 //!
 //! The envelope itself is frozen for all versions, so an old build can always tell a
 //! newer file ("upgrade") from a damaged one. Checks, in order ([`open`]): length ≥ 24,
-//! magic, kind, version (0 or newer than [`FORMAT_VERSION`] is refused), `L == total − 24`
+//! magic, kind, version (0 or newer than the kind's [`Kind::newest_version`] is refused), `L == total − 24`
 //! exactly, checksum. The checksum detects every burst error up to 32 bits and every flip
 //! of up to 5 bits in a message of this size; the validation of each payload catches the
 //! rest as best it can, and nothing ever panics.
@@ -22,7 +22,8 @@ use crate::error::{Error, Result};
 pub const MAGIC: [u8; 4] = *b"SHWS";
 
 /// The format version of every kind's first layout; the newest version of each kind is
-/// [`Kind::newest_version`] (`FSET` is at 2, the others at 1).
+/// [`Kind::newest_version`]. A kind with several versions writes its oldest one that can
+/// hold the data, so files without the newer parts stay byte for byte as before.
 pub const FORMAT_VERSION: u32 = 1;
 
 /// The envelope's header: magic, kind, version and payload length. The payload starts at
@@ -141,12 +142,13 @@ impl Kind {
     }
 
     /// The newest payload version of this kind this build reads (and, for new data,
-    /// writes): 2 for `FSET` (the gap code, see [`compact`](super::compact)), else
-    /// [`FORMAT_VERSION`].
+    /// writes): 2 for `FSET` (the gap code, see [`compact`](super::compact)), 2 for `INDX`
+    /// and `SEEN` (a sketch column), 1 for `IDF\0`.
     pub fn newest_version(self) -> u32 {
         match self {
             Kind::FingerprintSet => super::compact::NEWEST_VERSION,
-            _ => FORMAT_VERSION,
+            Kind::Index | Kind::Seen => 2,
+            Kind::Idf => FORMAT_VERSION,
         }
     }
 
@@ -276,7 +278,23 @@ mod tests {
                 let bytes = seal(kind, payload);
                 assert_eq!(bytes.len(), HEADER_LEN + payload.len() + TRAILER_LEN);
                 assert_eq!(&bytes[4..8], &kind.tag());
-                assert_eq!(open(kind, &bytes).unwrap(), (FORMAT_VERSION, payload));
+                assert_eq!(open(kind, &bytes).unwrap(), (1, payload));
+                // Version 2 as `seal_version` writes it; for a kind without one, forged.
+                let sealed = if kind == Kind::Idf {
+                    let mut b = seal(kind, payload);
+                    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+                    let n = b.len();
+                    let crc = crc32c(&b[..n - TRAILER_LEN]);
+                    b[n - TRAILER_LEN..].copy_from_slice(&crc.to_le_bytes());
+                    b
+                } else {
+                    seal_version(kind, 2, payload)
+                };
+                let v2 = open(kind, &sealed);
+                match kind {
+                    Kind::FingerprintSet | Kind::Index | Kind::Seen => assert_eq!(v2.unwrap(), (2, payload)),
+                    _ => assert_eq!(v2.unwrap_err().code(), "UnsupportedVersion"),
+                }
                 assert_eq!(Kind::from_tag(&kind.tag()), Some(kind));
             }
         }

@@ -12,6 +12,16 @@
 //! | `I` | the [id column](super::ids) |
 //! | 8 | `F`, length of the fingerprint set in bytes, `u64` |
 //! | `F` | the fingerprints, ascending, as a [compact set](super::compact) |
+//! | | *version 2 only (format version 2, written when the entries carry sketches):* |
+//! | 1 | the [sketch](crate::sketch) scheme's version ([`sketch::VERSION`](crate::sketch::VERSION) = 1; another is [`Error::SchemeMismatch`]) |
+//! | 2 | `S`, the sketch size in bytes, `u16` (a valid [`SketchScheme`]: `sk1:S`) |
+//! | ⌈`N`/8⌉ | which entries have a sketch: bit `i % 8` of byte `i / 8` for entry `i` (unused bits 0) |
+//! | `P`·`S` | the `P` sketches' payloads ([`Sketch::payload`]), in entry order |
+//!
+//! A version-1 snapshot is read as entries without sketches. In version 2 an entry may
+//! lack a sketch (a [`ContentSeen`](crate::ContentSeen) page loaded from version 1, or
+//! stored from its fingerprint alone). The payload must end after the last sketch: a
+//! missing or extra byte is [`Error::Corrupt`].
 //!
 //! Entries are stored sorted by (fingerprint, id); id `i` of the column belongs to
 //! fingerprint `i` of the set, and the column holds exactly `N` ids. On load the index is
@@ -25,6 +35,16 @@ use super::{check_scheme, open, CompactSet, Kind, SnapshotId, DEFAULT_BLOCK_SIZE
 use crate::error::{Error, Result};
 use crate::fingerprint::Options;
 use crate::index::{Index, IndexId, Layout};
+use crate::sketch::{Sketch, SketchScheme};
+
+/// The sketches of an index snapshot's entries (format version 2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SketchColumn {
+    /// Their scheme (size).
+    pub scheme: SketchScheme,
+    /// One per entry, in the entries' order; `None` for an entry without a sketch.
+    pub sketches: Vec<Option<Sketch>>,
+}
 
 /// The decoded parts of an index snapshot, before the index is rebuilt from them.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +59,8 @@ pub struct SnapshotParts<I> {
     pub scheme: Option<Options>,
     /// `(id, fingerprint)` pairs, sorted by fingerprint then id.
     pub entries: Vec<(I, u64)>,
+    /// The entries' sketches (format version 2), or `None` (version 1).
+    pub sketches: Option<SketchColumn>,
 }
 
 /// Borrowed entries in the snapshot's order: by fingerprint, then id.
@@ -71,6 +93,21 @@ pub fn encode_sorted_index<I: SnapshotId>(
     scheme: Option<&Options>,
     entries: &[(&I, u64)],
 ) -> Vec<u8> {
+    encode_sorted_index_with_sketches(k, probe, widths, scheme, entries, None)
+}
+
+/// [`encode_sorted_index`] with a sketch per entry (`None` for an entry without one), in
+/// the entries' order: a format-version-2 snapshot. Without `sketches`, version 1.
+///
+/// Panics if `sketches` has another length than `entries`, or a sketch of another scheme.
+pub fn encode_sorted_index_with_sketches<I: SnapshotId>(
+    k: u32,
+    probe: bool,
+    widths: &[u32],
+    scheme: Option<&Options>,
+    entries: &[(&I, u64)],
+    sketches: Option<(SketchScheme, &[Option<&Sketch>])>,
+) -> Vec<u8> {
     debug_assert!(entries.windows(2).all(|e| e[0].1 <= e[1].1), "entries not sorted by fingerprint");
     let mut w = Writer::new();
     w.u32(k);
@@ -87,7 +124,66 @@ pub fn encode_sorted_index<I: SnapshotId>(
     w.section(&col);
     let fps: Vec<u64> = entries.iter().map(|e| e.1).collect();
     w.section(&CompactSet::encode(&fps, DEFAULT_BLOCK_SIZE).body());
-    w.seal(Kind::Index)
+    let Some((sk, column)) = sketches else {
+        return w.seal(Kind::Index);
+    };
+    assert_eq!(column.len(), entries.len(), "one sketch slot per entry");
+    w.u8(crate::sketch::VERSION);
+    w.bytes(&(sk.size() as u16).to_le_bytes());
+    let mut bits = vec![0u8; entries.len().div_ceil(8)];
+    for (i, s) in column.iter().enumerate() {
+        if s.is_some() {
+            bits[i / 8] |= 1 << (i % 8);
+        }
+    }
+    w.bytes(&bits);
+    for s in column.iter().flatten() {
+        assert_eq!(s.scheme(), sk, "a sketch of another scheme");
+        w.bytes(s.payload());
+    }
+    w.seal_version(Kind::Index, 2)
+}
+
+/// Reads the version-2 sketch column of `n` entries; the reader must end after it.
+fn read_sketches(r: &mut Reader<'_>, n: usize) -> Result<SketchColumn> {
+    let version = r.u8("sketch version")?;
+    if version != crate::sketch::VERSION {
+        return Err(Error::SchemeMismatch {
+            field: "sketch version",
+            found: format!("sk{version}"),
+            expected: format!("sk{} (this build's sketch)", crate::sketch::VERSION),
+        });
+    }
+    let at = r.offset();
+    let size = r.take(2, "sketch size")?;
+    let size = u16::from_le_bytes([size[0], size[1]]) as usize;
+    let scheme = SketchScheme::new(size).map_err(|_| {
+        r.err_at(at, format!("sketch size {size} is no sketch scheme (a multiple of 8 from 32 to 256)"))
+    })?;
+    let at = r.offset();
+    let bits = r.take(n.div_ceil(8), "sketch presence bits")?;
+    if !n.is_multiple_of(8) && bits[n / 8] >> (n % 8) != 0 {
+        return Err(r.err_at(at + n / 8, "presence bits are set beyond the last entry"));
+    }
+    let present = bits.iter().map(|b| b.count_ones() as usize).sum::<usize>();
+    if r.remaining() != present * size {
+        return Err(r.err(format!(
+            "{} bytes of sketches, where {present} sketches of {} take {} (truncated or extended?)",
+            r.remaining(),
+            scheme.describe(),
+            present * size
+        )));
+    }
+    let mut sketches = Vec::with_capacity(n);
+    for i in 0..n {
+        if bits[i / 8] >> (i % 8) & 1 == 1 {
+            let payload = r.take(size, "sketch")?;
+            sketches.push(Some(Sketch::from_payload(scheme, payload)?));
+        } else {
+            sketches.push(None);
+        }
+    }
+    Ok(SketchColumn { scheme, sketches })
 }
 
 /// The fields before the id column: everything but the entries.
@@ -97,11 +193,12 @@ struct Header {
     widths: Vec<u32>,
     scheme: Option<Options>,
     id_type: u8,
+    version: u32,
 }
 
 /// Opens the envelope and reads the [`Header`]; the reader is left at the id column.
 fn read_header(bytes: &[u8]) -> Result<(Header, Reader<'_>)> {
-    let (_, payload) = open(Kind::Index, bytes)?;
+    let (version, payload) = open(Kind::Index, bytes)?;
     let mut r = Reader::payload(payload, Kind::Index);
     let k = r.u32("k")?;
     let at = r.offset();
@@ -118,24 +215,28 @@ fn read_header(bytes: &[u8]) -> Result<(Header, Reader<'_>)> {
     let widths = (0..t).map(|_| r.u32("block width")).collect::<Result<Vec<u32>>>()?;
     let scheme = read_scheme(&mut r)?;
     let id_type = r.u8("id type")?;
-    Ok((Header { k, probe, widths, scheme, id_type }, r))
+    Ok((Header { k, probe, widths, scheme, id_type, version }, r))
 }
 
 /// Decodes an index snapshot into its parts (no index is built). Checks the envelope,
 /// every field, and that the ids are of type `I`.
 pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
-    let (Header { k, probe, widths, scheme, id_type }, mut r) = read_header(bytes)?;
+    let (Header { k, probe, widths, scheme, id_type, version }, mut r) = read_header(bytes)?;
     check_id_type::<I>(id_type)?;
-    let (ids, fps) = read_columns(&mut r)?;
-    let entries = ids.into_iter().zip(fps).collect();
-    Ok(SnapshotParts { k, probe, widths, scheme, entries })
+    let (ids, fps) = read_columns(&mut r, version)?;
+    let entries: Vec<(I, u64)> = ids.into_iter().zip(fps).collect();
+    let sketches = if version >= 2 { Some(read_sketches(&mut r, entries.len())?) } else { None };
+    Ok(SnapshotParts { k, probe, widths, scheme, entries, sketches })
 }
 
 /// Reads the id column and the fingerprint set (one validating decode) as two columns.
-fn read_columns<I: SnapshotId>(r: &mut Reader<'_>) -> Result<(Vec<I>, Vec<u64>)> {
+/// In version 1 the reader must end there; version 2's sketch column follows.
+fn read_columns<I: SnapshotId>(r: &mut Reader<'_>, version: u32) -> Result<(Vec<I>, Vec<u64>)> {
     let (id_at, col) = r.section("id column")?;
     let (set_at, body) = r.section("fingerprint set")?;
-    r.finish("the fingerprint set")?;
+    if version == 1 {
+        r.finish("the fingerprint set")?;
+    }
     let mut fps = Vec::new();
     let set = CompactSet::read_body_into(body, set_at, r.what(), 1, Some(&mut fps))?;
     let ids = I::decode_column(col, set.n, id_at, r.what())?;
@@ -199,14 +300,34 @@ impl<I: IndexId + SnapshotId> Index<I> {
     /// Decodes the columns (checking the scheme first when `expected` is given) and builds
     /// the index from them: the entries come sorted by fingerprint, which is the first
     /// table's order already, so that table costs one counting pass (see `Index::reorganise`).
+    /// A version-2 snapshot's sketch column is checked and left out: an index holds none.
     fn load(bytes: &[u8], expected: Option<Option<&Options>>) -> Result<Index<I>> {
-        let (Header { k, probe, widths, scheme, id_type }, mut r) = read_header(bytes)?;
+        let (Header { k, probe, widths, scheme, id_type, version }, mut r) = read_header(bytes)?;
         check_id_type::<I>(id_type)?;
         if let Some(expected) = expected {
             check_scheme(scheme.as_ref(), expected)?;
         }
-        let (ids, fps) = read_columns::<I>(&mut r)?;
-        let layout = stored_layout(probe, k, &widths)?;
+        let (ids, fps) = read_columns::<I>(&mut r, version)?;
+        if version >= 2 {
+            read_sketches(&mut r, fps.len())?;
+        }
+        Index::from_checked_columns(stored_layout(probe, k, &widths)?, ids, fps, scheme)
+    }
+
+    /// Rebuilds an index from decoded snapshot parts (their sketches are the caller's).
+    pub(crate) fn from_parts(parts: SnapshotParts<I>) -> Result<Index<I>> {
+        let layout = stored_layout(parts.probe, parts.k, &parts.widths)?;
+        let (ids, fps) = parts.entries.into_iter().unzip();
+        Index::from_checked_columns(layout, ids, fps, parts.scheme)
+    }
+
+    /// [`Index::from_columns`] for decoded columns: a duplicate id is a corrupt snapshot.
+    fn from_checked_columns(
+        layout: Layout,
+        ids: Vec<I>,
+        fps: Vec<u64>,
+        scheme: Option<Options>,
+    ) -> Result<Index<I>> {
         let mut index = Index::from_columns(layout, ids, fps).map_err(|e| match e {
             Error::DuplicateId { id } => {
                 Error::corrupt(Kind::Index.what(), HEADER_LEN, format!("id {id} is stored twice"))

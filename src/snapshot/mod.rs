@@ -19,9 +19,9 @@
 //! | --- | --- | --- |
 //! | (all) | magic, kind, version, length, payload, CRC-32C | [`envelope`] |
 //! | `FSET` | a [`CompactSet`] of fingerprints (delta + Huffman, in blocks); also embedded in `INDX` and `IDF` | [`compact`] |
-//! | `INDX` | an [`Index`](crate::Index) snapshot: layout, [scheme], [id column](ids), fingerprints | [`index`] |
+//! | `INDX` | an [`Index`](crate::Index) snapshot: layout, [scheme], [id column](ids), fingerprints; version 2 also sketches | [`index`] |
 //! | `IDF\0` | an [`IdfTable`](crate::IdfTable): feature hashes and document frequencies | [`idf`] |
-//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases | [`crate::seen::snapshot`] |
+//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases; version 2 also the threshold | [`crate::seen::snapshot`] |
 //!
 //! Below the formats, three private parts do the mechanics: `bytes.rs` (the bounds-checked
 //! `Reader` every decoder reads through, the `Writer`, varints), `bits.rs` (the compact
@@ -42,10 +42,13 @@ pub mod index;
 pub mod scheme;
 
 pub use compact::{CompactSet, DEFAULT_BLOCK_SIZE, MAX_BLOCK_SIZE, REPEAT_SYMBOL};
-pub use envelope::{crc32c, open, seal, Kind, FORMAT_VERSION, HEADER_LEN, MAGIC, TRAILER_LEN};
+pub use envelope::{crc32c, open, seal, seal_version, Kind, FORMAT_VERSION, HEADER_LEN, MAGIC, TRAILER_LEN};
 pub use huffman::MAX_CODE_LEN;
 pub use ids::SnapshotId;
-pub use index::{decode_index, encode_index, encode_sorted_index, peek_id_type, peek_scheme, SnapshotParts};
+pub use index::{
+    decode_index, encode_index, encode_sorted_index, encode_sorted_index_with_sketches, peek_id_type,
+    peek_scheme, SketchColumn, SnapshotParts,
+};
 pub use scheme::check_scheme;
 
 pub(crate) use bytes::{Reader, Writer};

@@ -81,7 +81,7 @@ impl StoreConfig {
 impl Default for StoreConfig {
     fn default() -> Self {
         StoreConfig {
-            seen: SeenConfig::default(),
+            seen: SeenConfig::fingerprint_only(),
             namespace: StoreConfig::DEFAULT_NAMESPACE.to_owned(),
             urls: true,
         }
@@ -110,6 +110,13 @@ impl RedisSeen {
     /// A handle for `config`, or an error naming the bad setting.
     pub fn new(config: StoreConfig) -> Result<RedisSeen> {
         keys::check_namespace(&config.namespace)?;
+        if config.seen.sketch.is_some() {
+            return Err(Error::option(
+                "sketch",
+                "a sketch",
+                "false: the shared store keeps fingerprints only in this version",
+            ));
+        }
         // ContentSeen validates k, layout and scheme the same way.
         let checked = ContentSeen::new(config.seen.clone())?;
         let seen = checked.config().clone();

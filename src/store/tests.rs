@@ -188,7 +188,7 @@ impl Model {
 }
 
 fn config(k: u32, urls: bool) -> StoreConfig {
-    StoreConfig { seen: SeenConfig { k, ..SeenConfig::default() }, namespace: "t".into(), urls }
+    StoreConfig { seen: SeenConfig { k, ..SeenConfig::fingerprint_only() }, namespace: "t".into(), urls }
 }
 
 /// A stream of fingerprints with planted near-duplicates (1 to k bits away) and exact copies.
@@ -220,7 +220,7 @@ fn one_worker_decides_as_content_seen() {
             meta: Some(store.meta().as_bytes().to_vec()),
             ..Model::default()
         };
-        let mut cs = ContentSeen::new(SeenConfig { k, ..SeenConfig::default() }).unwrap();
+        let mut cs = ContentSeen::new(SeenConfig { k, ..SeenConfig::fingerprint_only() }).unwrap();
         let fps = stream(&mut rng, 3000, k);
         let mut calls = 0;
         for (i, &fp) in fps.iter().enumerate() {
@@ -358,7 +358,7 @@ fn settings_and_namespace_are_checked() {
 #[test]
 fn snapshots_export_and_import_through_the_namespace() {
     let store = RedisSeen::new(config(3, true)).unwrap();
-    let mut cs = ContentSeen::new(SeenConfig::default()).unwrap();
+    let mut cs = ContentSeen::new(SeenConfig::fingerprint_only()).unwrap();
     let mut rng = Rng(5);
     for (i, fp) in stream(&mut rng, 400, 3).into_iter().enumerate() {
         cs.check_fingerprint(&format!("u{i}"), fp);
@@ -391,7 +391,7 @@ fn snapshots_export_and_import_through_the_namespace() {
     let back = store.export_snapshot(&pages, &aliases).unwrap();
     assert_eq!(back, snap, "export gives back the same snapshot bytes");
     // A snapshot made with other settings is refused.
-    let other = ContentSeen::new(SeenConfig { k: 4, ..SeenConfig::default() }).unwrap().to_bytes();
+    let other = ContentSeen::new(SeenConfig { k: 4, ..SeenConfig::fingerprint_only() }).unwrap().to_bytes();
     assert!(matches!(store.import_batches(&other, 10), Err(Error::SchemeMismatch { .. })));
     // Inconsistent counts are refused.
     pages[0].2 = 0;

@@ -78,17 +78,27 @@ fn seen_config_from(options: &JsValue) -> Result<Option<SeenConfig>, JsValue> {
     if o.is_none() {
         return Ok(None);
     }
-    seen_config_fields(&o).map(Some)
+    seen_config_fields(&o, SeenConfig::default()).map(Some)
 }
 
-/// The ContentSeen keys of an option object whose keys were checked already.
-pub(super) fn seen_config_fields(o: &Option<Object>) -> Result<SeenConfig, JsValue> {
-    let d = SeenConfig::default();
+/// The ContentSeen keys of an option object whose keys were checked already, over the
+/// defaults `d`. `sketch` is `false` or a size in bytes.
+pub(super) fn seen_config_fields(o: &Option<Object>, d: SeenConfig) -> Result<SeenConfig, JsValue> {
     let k = opt_whole_option(o, "k")?.unwrap_or(d.k);
     // No `layout` key: the default for k when creating, "whatever was stored" when loading.
     let layout = if field(o, "layout").is_undefined() { None } else { Some(layout_from(o, Some(k))?) };
     let html = opt_bool(o, convert::HTML)?.unwrap_or(d.html);
-    Ok(SeenConfig { k, layout, options: options_from(o)?, html })
+    let v = field(o, "sketch");
+    let off = v.as_bool() == Some(false);
+    let sketch = if v.is_undefined() {
+        d.sketch
+    } else if off || v.as_f64().is_some() {
+        SeenConfig::sketch_from(off, v.as_f64()).map_err(js_error)?
+    } else {
+        return Err(convert::bad_argument("sketch", "false or a size in bytes, like 128", &v));
+    };
+    let threshold = opt_number(o, "threshold")?.unwrap_or(d.threshold);
+    Ok(SeenConfig { k, layout, options: options_from(o)?, html, sketch, threshold })
 }
 
 fn check_to_js(c: &Check) -> JsValue {
@@ -98,6 +108,15 @@ fn check_to_js(c: &Check) -> JsValue {
     set(&o, "fingerprint", big(c.fingerprint));
     set(&o, "cluster", c.cluster.as_str());
     set(&o, "count", c.count as f64);
+    // The best match's distance and estimated Jaccard (null when none or no sketch), and
+    // the page's own sketch bytes (null in the fingerprint-only test).
+    set(&o, "distance", c.distance.map_or(JsValue::NULL, JsValue::from));
+    set(&o, "estimate", c.estimate.map_or(JsValue::NULL, JsValue::from));
+    set(
+        &o,
+        "sketch",
+        c.sketch.as_ref().map_or(JsValue::NULL, |s| js_sys::Uint8Array::from(&s.to_bytes()[..]).into()),
+    );
     o.into()
 }
 

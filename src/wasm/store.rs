@@ -74,7 +74,7 @@ impl JsRedisStore {
         )?;
         let d = StoreConfig::default();
         let config = StoreConfig {
-            seen: seen_config_fields(&o)?,
+            seen: seen_config_fields(&o, d.seen.clone())?,
             namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),
             urls: opt_bool(&o, "urls")?.unwrap_or(d.urls),
         };

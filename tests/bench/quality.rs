@@ -6,11 +6,21 @@
 //!   --sweep      also print best F1 for a grid of settings (how the defaults were chosen)
 //!   --json FILE  write the default setting's table as JSON (the demo page plots it)
 //!
-//! Ends with `RESULT f1=… f1_en=… f1_zh=… k=… p=… r=…` for the default setting at its best k.
+//! The crawler's flow (`ContentSeen`): fingerprint only (pages within k) against
+//! fingerprint + sketch (candidates within k or sharing a sketch band, kept when the
+//! estimated Jaccard reaches the threshold), over k and threshold, per language; the
+//! verified `dedup` at its defaults; the sketch's cost against the fingerprint alone.
+//!
+//! Ends with `RESULT f1=… f1_en=… f1_zh=… k=… p=… r=… seen_f1=… seen_f1_en=… seen_f1_zh=…
+//! seen_p=… seen_r=… sketch_bytes=… exact_f1=… exact_f1_zh=… sketch_cost_ratio=…`: the
+//! fingerprint alone at its best k, then the crawler's default flow, then `dedup`.
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
+use simhash_wasm::seen::DEFAULT_THRESHOLD;
+use simhash_wasm::sketch::bands::{band_key, BandIndex};
+use simhash_wasm::sketch::{estimate_jaccard, SketchScheme};
 use simhash_wasm::{NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
 
 struct Doc {
@@ -207,6 +217,140 @@ fn evaluate_wide(
         .collect()
 }
 
+/// A candidate pair of the crawler's flow.
+struct FlowPair {
+    distance: u32,
+    /// The first band whose keys are equal (`None`: no band, a fingerprint candidate).
+    band: Option<usize>,
+    estimate: f64,
+    zh: bool,
+    hit: bool,
+}
+
+/// Precision, recall, F1 from (predicted, hits, truth).
+fn prf(pred: u64, hits: u64, truth: u64) -> (f64, f64, f64) {
+    let p = if pred == 0 { 1.0 } else { hits as f64 / pred as f64 };
+    let r = if truth == 0 { 1.0 } else { hits as f64 / truth as f64 };
+    (p, r, if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) })
+}
+
+/// The flow's candidate pairs: fingerprints within `kmax` (brute force) and sketch band
+/// matches ([`BandIndex`]), each with the sketch estimate; and the truth per language.
+fn flow_pairs(
+    docs: &[Doc],
+    truth: &HashSet<(usize, usize)>,
+    opts: Options,
+    scheme: SketchScheme,
+    kmax: u32,
+) -> (Vec<FlowPair>, [u64; 2]) {
+    let mut h = SimHasher::new(opts).expect("options");
+    let made: Vec<Option<(u64, simhash_wasm::sketch::Sketch)>> =
+        docs.iter().map(|d| h.fingerprint_and_sketch(&d.text, scheme).ok()).collect();
+    let mut bands = BandIndex::new(scheme);
+    for (i, m) in made.iter().enumerate() {
+        if let Some((_, s)) = m {
+            bands.insert(i as u32, s).expect("one scheme");
+        }
+    }
+    let mut pairs: HashMap<(usize, usize), bool> = HashMap::new();
+    for (i, m) in made.iter().enumerate() {
+        let Some((fa, sa)) = m else { continue };
+        for e in bands.query(sa).expect("one scheme") {
+            let j = e as usize;
+            if j > i {
+                pairs.insert((i, j), true);
+            }
+        }
+        for (j, n) in made.iter().enumerate().skip(i + 1) {
+            if let Some((fb, _)) = n {
+                if (fa ^ fb).count_ones() <= kmax {
+                    pairs.entry((i, j)).or_insert(false);
+                }
+            }
+        }
+    }
+    let mut t = [0u64; 2];
+    for &(a, _) in truth {
+        t[usize::from(docs[a].zh)] += 1;
+    }
+    let out = pairs
+        .into_iter()
+        .map(|((i, j), banded)| {
+            let (fa, sa) = made[i].as_ref().expect("made");
+            let (fb, sb) = made[j].as_ref().expect("made");
+            let band = (0..bands.bands()).find(|&b| band_key(sa, b) == band_key(sb, b));
+            assert_eq!(band.is_some(), banded, "the band index agrees with the band keys");
+            FlowPair {
+                distance: (fa ^ fb).count_ones(),
+                band,
+                estimate: estimate_jaccard(sa, sb).expect("one scheme"),
+                zh: docs[i].zh && docs[j].zh,
+                hit: truth.contains(&(i, j)),
+            }
+        })
+        .collect();
+    (out, t)
+}
+
+/// (P, R, F1, F1_en, F1_zh, P_zh) of the flow at candidate `k`, with the first `bands`
+/// bands (0: none), at `threshold`.
+fn flow_score(pairs: &[FlowPair], t: [u64; 2], k: u32, bands: usize, threshold: f64) -> [f64; 6] {
+    let (mut pred, mut hits) = ([0u64; 2], [0u64; 2]);
+    for p in pairs {
+        if (p.distance <= k || p.band.is_some_and(|b| b < bands)) && p.estimate >= threshold {
+            pred[usize::from(p.zh)] += 1;
+            hits[usize::from(p.zh)] += u64::from(p.hit);
+        }
+    }
+    let (pa, ra, fa) = prf(pred[0] + pred[1], hits[0] + hits[1], t[0] + t[1]);
+    let (pz, _, fz) = prf(pred[1], hits[1], t[1]);
+    [pa, ra, fa, prf(pred[0], hits[0], t[0]).2, fz, pz]
+}
+
+/// F1 overall and for Chinese of the verified `dedup` at its defaults (its pairs against
+/// the truth).
+fn exact_dedup(docs: &[Doc], truth: &HashSet<(usize, usize)>) -> (f64, f64, f64) {
+    use simhash_wasm::dedup::{dedup, DedupOptions};
+    let input: Vec<(&str, &str)> = docs.iter().map(|d| (d.id.as_str(), d.text.as_str())).collect();
+    let report = dedup(&input, &DedupOptions::default()).expect("dedup");
+    let pos: HashMap<&str, usize> = docs.iter().enumerate().map(|(i, d)| (d.id.as_str(), i)).collect();
+    let (mut pred, mut hits, mut t) = ([0u64; 2], [0u64; 2], [0u64; 2]);
+    for &(a, _) in truth {
+        t[usize::from(docs[a].zh)] += 1;
+    }
+    for p in &report.pairs {
+        let (a, b) = (pos[p.a.as_str()], pos[p.b.as_str()]);
+        let lang = usize::from(docs[a].zh && docs[b].zh);
+        pred[lang] += 1;
+        hits[lang] += u64::from(truth.contains(&(a.min(b), a.max(b))));
+    }
+    let (p, _, f) = prf(pred[0] + pred[1], hits[0] + hits[1], t[0] + t[1]);
+    (f, prf(pred[1], hits[1], t[1]).2, p)
+}
+
+/// Time of fingerprint_and_sketch over the corpus divided by fingerprint alone's (best of
+/// 3 runs each).
+fn sketch_cost_ratio(docs: &[Doc], opts: Options, scheme: SketchScheme) -> f64 {
+    let mut h = SimHasher::new(opts).expect("options");
+    let mut best = [f64::MAX; 2];
+    for _ in 0..3 {
+        for (which, slot) in best.iter_mut().enumerate() {
+            let t0 = std::time::Instant::now();
+            let mut acc = 0u64;
+            for d in docs {
+                acc ^= if which == 0 {
+                    h.fingerprint(&d.text).unwrap_or(0)
+                } else {
+                    h.fingerprint_and_sketch(&d.text, scheme).map_or(0, |(f, s)| f ^ u64::from(s.shingles()))
+                };
+            }
+            std::hint::black_box(acc);
+            *slot = slot.min(t0.elapsed().as_secs_f64());
+        }
+    }
+    best[1] / best[0]
+}
+
 fn best_k(c: &Curve) -> usize {
     (0..11).max_by(|&a, &b| c.prf(a).2.total_cmp(&c.prf(b).2).then(b.cmp(&a))).unwrap_or(0)
 }
@@ -313,7 +457,82 @@ fn main() {
             println!("128-bit best: k={} F1 {:.3} (en {:.3}, zh {:.3})", best.0, best.3, best.4, best.5);
         }
     }
+
+    // The crawler's flow.
+    let scheme = SketchScheme::default();
+    let (pairs, t) = flow_pairs(&docs, &truth, opts, scheme, 10);
+    let banded = pairs.iter().filter(|p| p.band.is_some()).count();
+    let nbands = simhash_wasm::sketch::bands::bands_for(scheme);
+    println!(
+        "\ncrawler flow (ContentSeen), {}-byte sketch ({}): {} candidate pairs ({} from the {} bands, the rest within 10 bits)",
+        scheme.size(),
+        scheme.describe(),
+        pairs.len(),
+        banded,
+        simhash_wasm::sketch::bands::bands_for(scheme),
+    );
+    println!("fingerprint only (8 bytes a page): duplicates = pages within k (the table above); its best and the crawler's default:");
+    for k in [3usize, best_k(&a)] {
+        let (p, r, f) = a.prf(k);
+        println!("  k={k:>2}: P {p:.3} R {r:.3} F1 {f:.3} (en {:.3}, zh {:.3})", e.prf(k).2, z.prf(k).2);
+    }
+    let thresholds =
+        [0.6, 0.65, 0.7, 0.75, 0.78, 0.79, 0.8, 0.805, 0.81, 0.815, 0.82, 0.83, 0.84, 0.86, 0.9, 0.95];
+    let header = || {
+        println!(
+            "{:>9} {:>5} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6}",
+            "candidates", "t", "P", "R", "F1", "F1_en", "F1_zh", "P_zh"
+        )
+    };
+    println!("\nfingerprint + sketch: candidates within k bits or sharing a band, kept when estimate >= t:");
+    header();
+    let row = |name: String, th: f64, [p, r, f, fe, fz, pz]: [f64; 6]| {
+        println!("{name:>9} {th:>5.3} | {p:>6.3} {r:>6.3} {f:>6.3} | {fe:>6.3} {fz:>6.3} {pz:>6.3}")
+    };
+    for &th in &thresholds {
+        row(format!("k3+{nbands}b"), th, flow_score(&pairs, t, 3, nbands, th));
+    }
+    let best97 = thresholds
+        .iter()
+        .map(|&th| (th, flow_score(&pairs, t, 3, nbands, th)))
+        .filter(|x| x.1[0] >= 0.97)
+        .max_by(|x, y| x.1[2].total_cmp(&y.1[2]));
+    if let Some((th, sc)) = best97 {
+        println!(
+            "best F1 with P >= 0.97: t = {th} (F1 {:.3}); the default is t = {DEFAULT_THRESHOLD}",
+            sc[2]
+        );
+    }
+    println!("\nother candidate k and fewer bands, at t = {DEFAULT_THRESHOLD} (band b = bins [6b, 6b+6)):");
+    for (k, b) in [(0u32, nbands), (6, nbands), (3, 16), (3, 12), (3, 8)] {
+        let cands = pairs.iter().filter(|p| p.distance <= k || p.band.is_some_and(|x| x < b)).count();
+        row(format!("k{k}+{b}b"), DEFAULT_THRESHOLD, flow_score(&pairs, t, k, b, DEFAULT_THRESHOLD));
+        println!("{:>9} {cands} candidate pairs", "");
+    }
+    println!("\nwithout the bands (candidates within k bits only), each at its best t, for comparison:");
+    header();
+    for k in [3u32, 6, 8, 10] {
+        let best = thresholds
+            .iter()
+            .map(|&th| (th, flow_score(&pairs, t, k, 0, th)))
+            .max_by(|x, y| x.1[2].total_cmp(&y.1[2]))
+            .expect("thresholds");
+        row(format!("k{k}"), best.0, best.1);
+    }
+    // The default: k = 3 (SeenConfig::default()), bands, the default threshold.
+    let [sp, sr, sf, sfe, sfz, _] = flow_score(&pairs, t, 3, nbands, DEFAULT_THRESHOLD);
+    println!("\ncrawler default (k=3 + bands, t={DEFAULT_THRESHOLD}): P {sp:.3} R {sr:.3} F1 {sf:.3} (en {sfe:.3}, zh {sfz:.3})");
+    let (ef, efz, ep) = exact_dedup(&docs, &truth);
+    println!("verified dedup (DedupOptions::default(), texts at hand): P {ep:.3} F1 {ef:.3} (zh {efz:.3})");
+    let ratio = sketch_cost_ratio(&docs, opts, scheme);
+    println!("sketch cost: fingerprint_and_sketch takes {ratio:.2}x the time of fingerprint alone");
+
     let k = best_k(&a);
     let (p, r, f) = a.prf(k);
-    println!("RESULT f1={f:.3} f1_en={:.3} f1_zh={:.3} k={k} p={p:.3} r={r:.3}", e.prf(k).2, z.prf(k).2);
+    println!(
+        "RESULT f1={f:.3} f1_en={:.3} f1_zh={:.3} k={k} p={p:.3} r={r:.3} seen_f1={sf:.3} seen_f1_en={sfe:.3} seen_f1_zh={sfz:.3} seen_p={sp:.3} seen_r={sr:.3} sketch_bytes={} exact_f1={ef:.3} exact_f1_zh={efz:.3} sketch_cost_ratio={ratio:.2}",
+        e.prf(k).2,
+        z.prf(k).2,
+        scheme.size()
+    );
 }
