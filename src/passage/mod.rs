@@ -38,7 +38,7 @@
 //! let m = &report.references[0].matches[0];
 //! assert_eq!(&reference[m.reference_span.start..m.reference_span.end],
 //!            "The second paragraph is about something else entirely, like dogs.");
-//! assert!(m.similarity > 0.9 && m.similarity < 1.0);
+//! assert!(m.similarity >= 0.85 && m.similarity < 1.0);
 //! # Ok::<(), simhash_wasm::Error>(())
 //! ```
 

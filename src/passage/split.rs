@@ -25,9 +25,9 @@ fn is_end(c: char) -> bool {
 ///
 /// ```
 /// use simhash_wasm::passage::sentences;
-/// let t = "One. Two! e.g. 3.14\nFour。五！“六？”七";
+/// let t = "One. Two! Pi is 3.14\nFour。五！“六？”七";
 /// let s: Vec<&str> = sentences(t).iter().map(|&(a, b)| &t[a..b]).collect();
-/// assert_eq!(s, ["One.", "Two!", "e.g. 3.14", "Four。", "五！", "“六？”", "七"]);
+/// assert_eq!(s, ["One.", "Two!", "Pi is 3.14", "Four。", "五！", "“六？”", "七"]);
 /// ```
 pub fn sentences(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
