@@ -42,11 +42,15 @@ const clusterCount: number = s2.clusters()[0].count;
 const set = new CompactSet(batch);
 const inSet: boolean = set.containsWithin(fp, 3);
 
-const pc = new PassageChecker({ split: 'sentences', window: 2, k: 4, hasher: { ngram: 5 } });
+const pc = new PassageChecker({ minChars: 30, threshold: 0.6 });
 const refNo: number = pc.addReference('One. Two. Three.');
 const report: PassageReport = pc.check('One. Two.');
 const coverage: number = report.references[0].coverage;
 const spanStart: number = report.references[0].matches[0].submissionSpan.start;
+const sim: number = report.references[0].matches[0].similarity;
+const [firstSentence, lastSentence]: [number, number] = report.references[0].matches[0].submission;
+const total: number = report.coverage;
+const passageDefaults: { minChars: number; threshold: number } = defaults().passage;
 const deduped: DedupResult = dedup(['a', 'b'], ['x y z', 'x y z'], { k: 10, verify: 0.8, html: true });
 const firstCluster: string[] = deduped.clusters[0];
 const resumed: DedupResult = ix.dedup(['d'], ['x y z'], { verify: false, ngram: 6 });
@@ -85,8 +89,10 @@ ix.insertBatch(['a'], [1]);
 seen.check('https://a/');
 // @ts-expect-error results have `distance`, not `dist`
 ms[0].dist;
-// @ts-expect-error passages are spans of the text as given: no html
-new PassageChecker({ hasher: { html: true } });
+// @ts-expect-error the old fingerprint options are gone (issue 14)
+new PassageChecker({ k: 3 });
+// @ts-expect-error matches carry a similarity, not a distance
+report.references[0].matches[0].distance;
 // @ts-expect-error codes are a closed set
 const badCode: SimHashError['code'] = 'NoSuchCode';
 
