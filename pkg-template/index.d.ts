@@ -342,20 +342,15 @@ export interface DedupResult {
 /** Near-duplicate clusters of a collection (the CLI's `dedup`). [full build] */
 export function dedup(ids: string[], texts: string[], options?: DedupOptions): DedupResult;
 
-/** Options of a PassageChecker. */
+/** Options of a PassageChecker. Unknown names are refused (`InvalidOption`). */
 export interface PassageOptions {
-  /** `"paragraphs"` (blank-line separated) or `"sentences"` (sliding windows) (default "paragraphs"). */
-  split?: 'paragraphs' | 'sentences';
-  /** With `"sentences"`: sentences per window (default 3). */
-  window?: number;
-  /** With `"sentences"`: sentences between window starts (default 1). */
-  step?: number;
-  /** Passages within k bits match (default 3). */
-  k?: number;
-  /** Passages with fewer non-whitespace characters get no fingerprint (default 40). */
+  /** A submission window is at least this many non-whitespace characters: sentences are
+   * joined until it is (default 40). */
   minChars?: number;
-  /** The hasher's options (no `html`: passages are spans of the text as given). */
-  hasher?: Omit<HasherOptions, 'html'>;
+  /** The least similarity for a copy, above 0 and at most 1: the share of a submission
+   * passage's shingles (word pairs; in Chinese, Japanese and Korean, character pairs)
+   * found in the reference passage (default 0.5). */
+  threshold?: number;
 }
 
 /** A span of a text: string (UTF-16) indices, and UTF-8 byte offsets. */
@@ -366,38 +361,54 @@ export interface Span {
   byteEnd: number;
 }
 
-/** One passage; `fingerprint` is undefined for a passage too short to fingerprint. */
-export interface Passage extends Span {
-  fingerprint: Fingerprint | undefined;
+/** A sentence of a text, as the checker cuts it (at `. ! ? …` before a space, at
+ * `。！？；`, and at line breaks), trimmed. */
+export type Passage = Span;
+
+/** A span of the submission copied from a span of a reference. Adjacent and overlapping
+ * matched windows are merged into one span per side. */
+export interface PassageMatch {
+  /** Submission sentences `[first, last]` (indices into `PassageReport.passages`). */
+  submission: [number, number];
+  /** Reference sentences `[first, last]` (indices into `passages(doc)`). */
+  reference: [number, number];
+  /** Containment, 0 to 1: the share of the submission span's shingles found in the
+   * reference span. A match has `similarity >= threshold`. */
+  similarity: number;
+  /** Their Jaccard similarity (shared shingles over all shingles of both spans). */
+  jaccard: number;
+  submissionSpan: Span;
+  referenceSpan: Span;
 }
 
 /** The answer of `PassageChecker.check`. */
 export interface PassageReport {
-  /** The whole submission's fingerprint (undefined if it has none). */
-  fingerprint: Fingerprint | undefined;
+  /** The submission's sentences. */
   passages: Passage[];
-  /** Per reference with a match (a passage pair within k bits, or the whole texts within
-   * k bits), in the order they were added; the others are left out. Each gives the
-   * whole-text distance and similarity, the share of the submission's passages matched,
-   * and the matching passage pairs. */
+  /** The share of the submission (UTF-16 units inside its sentences) copied from any reference, 0 to 1. */
+  coverage: number;
+  /** Only the references with at least one copied span, most covered first. */
   references: Array<{
+    /** The reference's number (the order it was added in, from 0). */
     doc: number;
-    distance: number | undefined;
-    similarity: number | undefined;
+    /** The share of the submission covered by this reference's spans, 0 to 1. */
     coverage: number;
-    matches: Array<{ submission: number; reference: number; distance: number; submissionSpan: Span; referenceSpan: Span }>;
+    /** The merged spans, in submission order. */
+    matches: PassageMatch[];
   }>;
 }
 
-/** The plagiarism check: reference texts cut into fingerprinted passages and indexed. */
+/** The plagiarism check: reference texts cut into sentences and indexed; `check` finds
+ * the submission's passages copied from them, also after light edits, verified on the texts. */
 export class PassageChecker {
   constructor(options?: PassageOptions);
   /** Adds a reference text; returns its number (0, 1, ...). */
   addReference(text: string): number;
+  /** Number of references added. */
   readonly size: number;
-  /** The passages of reference `doc`. */
+  /** The sentences of reference `doc` (empty for an unknown number). */
   passages(doc: number): Passage[];
-  /** Splits and fingerprints a text without adding it. */
+  /** The sentences of a text, as `check` cuts it, without adding it. */
   passagesOf(text: string): Passage[];
   check(submission: string): PassageReport;
   free(): void;
@@ -412,7 +423,7 @@ export interface Defaults {
   dedup: { k: number; verify: number | false; layout: 'auto'; shingle: number };
   /** The CLI's `--load/--save` runs: fingerprints alone decide (the rest as `dedup`). */
   dedupFingerprintsOnly: { k: number; verify: number | false };
-  passage: { split: 'paragraphs' | 'sentences'; window: number; step: number; k: number; minChars: number };
+  passage: { minChars: number; threshold: number };
 }
 
 /** The defaults of every option, read from the wasm core. */

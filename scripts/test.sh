@@ -129,5 +129,6 @@ step "quick benchmarks and the quality table (figures only; targets are not chec
 bash scripts/bench.sh fingerprint --quick
 node scripts/bench-shared.mjs --quick | tail -n 1
 bash scripts/quality.sh
+bash scripts/quality-passages.sh --quick | tail -n 1
 
 step "all suites passed"

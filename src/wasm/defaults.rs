@@ -8,7 +8,7 @@ use super::convert::{options_to_js, set};
 use crate::dedup::DedupOptions;
 use crate::fingerprint::Options;
 use crate::index::{DEFAULT_EXPECTED_SIZE, DEFAULT_K};
-use crate::passage::{PassageOptions, Split};
+use crate::passage::PassageOptions;
 use crate::seen::SeenConfig;
 
 fn dedup_to_js(d: &DedupOptions) -> Object {
@@ -20,8 +20,8 @@ fn dedup_to_js(d: &DedupOptions) -> Object {
 
 /// The defaults of every option, each in the shape of its option object: `{ hasher,
 /// index: { k, layout, expectedSize }, contentSeen: { k, layout }, dedup: { k, verify,
-/// layout, shingle }, dedupFingerprintsOnly: { k, verify }, passage: { split, window,
-/// step, k, minChars } }`.
+/// layout, shingle }, dedupFingerprintsOnly: { k, verify }, passage: { minChars, threshold }
+/// }`.
 #[wasm_bindgen]
 pub fn defaults() -> JsValue {
     let out = Object::new();
@@ -49,11 +49,8 @@ pub fn defaults() -> JsValue {
 
     let p = PassageOptions::default();
     let passage = Object::new();
-    set(&passage, "split", p.split.name());
-    set(&passage, "window", Split::DEFAULT_WINDOW as u32);
-    set(&passage, "step", Split::DEFAULT_STEP as u32);
-    set(&passage, "k", p.k);
     set(&passage, "minChars", p.min_chars as u32);
+    set(&passage, "threshold", p.threshold);
     set(&out, "passage", passage);
     out.into()
 }

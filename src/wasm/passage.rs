@@ -4,24 +4,15 @@
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{big, field, opt_number, opt_string, option_object, options_from, set};
+use super::convert::{opt_number, option_object, set};
 use super::js_error;
-use crate::fingerprint::Options;
-use crate::passage::{Passage, PassageChecker, PassageNames, PassageOptions, Span};
+use crate::passage::{PassageChecker, PassageNames, PassageOptions, Span};
 
 fn passage_options_from(value: &JsValue) -> Result<PassageOptions, JsValue> {
-    let o = option_object(value, &[&PassageOptions::NAMES], "{ split: \"paragraphs\", k: 3 }")?;
-    // Passages are spans of the text as given, so `html` is not among the hasher's keys.
-    let hasher = option_object(&field(&o, "hasher"), &[&Options::NAMES], "{ ngram: 6 }")?;
-    let split = opt_string(&o, "split")?;
-    let names = PassageNames {
-        split: split.as_deref(),
-        window: opt_number(&o, "window")?,
-        step: opt_number(&o, "step")?,
-        k: opt_number(&o, "k")?,
-        min_chars: opt_number(&o, "minChars")?,
-    };
-    PassageOptions::from_names(&names, options_from(&hasher)?).map_err(js_error)
+    let o = option_object(value, &[&PassageOptions::NAMES], "{ minChars: 40, threshold: 0.5 }")?;
+    let names =
+        PassageNames { min_chars: opt_number(&o, "minChars")?, threshold: opt_number(&o, "threshold")? };
+    PassageOptions::from_names(&names).map_err(js_error)
 }
 
 /// `{ start, end, byteStart, byteEnd }`: `start`/`end` are string (UTF-16) indices.
@@ -38,27 +29,18 @@ fn span_to_js(s: Span) -> JsValue {
     o.into()
 }
 
-fn passages_to_js(ps: &[Passage]) -> JsValue {
-    ps.iter()
-        .map(|p| {
-            let o = Object::new();
-            span_into(&o, p.span);
-            set(&o, "fingerprint", p.fingerprint.map_or(JsValue::UNDEFINED, big));
-            JsValue::from(o)
-        })
-        .collect::<Array>()
-        .into()
+fn passages_to_js(ps: &[Span]) -> JsValue {
+    ps.iter().map(|&s| span_to_js(s)).collect::<Array>().into()
 }
 
-/// Reference texts cut into fingerprinted passages (paragraphs or sentence windows) and
-/// indexed; `check(submission)` reports, per reference with a match, the whole-document
-/// similarity and the passage pairs whose fingerprints differ in at most `k` bits.
+/// Reference texts cut into sentences and indexed; `check(submission)` reports, per
+/// reference with a copied span, its coverage and the merged spans with their similarity.
 #[wasm_bindgen(js_name = PassageChecker)]
 pub struct JsPassageChecker(PassageChecker);
 
 #[wasm_bindgen(js_class = PassageChecker)]
 impl JsPassageChecker {
-    /// `new PassageChecker({ split: "paragraphs" | "sentences", window: 3, step: 1, k: 3, minChars: 40, hasher: { ngram: 6 } })`
+    /// `new PassageChecker({ minChars: 40, threshold: 0.5 })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsPassageChecker, JsValue> {
         Ok(JsPassageChecker(PassageChecker::new(passage_options_from(&options)?).map_err(js_error)?))
@@ -76,42 +58,42 @@ impl JsPassageChecker {
         self.0.len() as u32
     }
 
-    /// The passages of reference `doc`: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
+    /// The passages of reference `doc`: `[{ start, end, byteStart, byteEnd }]`.
     pub fn passages(&self, doc: u32) -> JsValue {
         passages_to_js(self.0.passages(doc as usize))
     }
 
-    /// Splits and fingerprints a text without adding it: `[{ start, end, byteStart, byteEnd, fingerprint }]`.
+    /// The sentences of a text, as `check` cuts it: `[{ start, end, byteStart, byteEnd }]`.
     #[wasm_bindgen(js_name = passagesOf)]
-    pub fn passages_of(&mut self, text: &str) -> JsValue {
+    pub fn passages_of(&self, text: &str) -> JsValue {
         passages_to_js(&self.0.passages_of(text))
     }
 
-    /// `{ fingerprint, passages, references: [{ doc, distance, similarity, coverage,
-    /// matches: [{ submission, reference, distance, submissionSpan, referenceSpan }] }] }`,
-    /// with the references that have a match.
+    /// `{ passages, coverage, references: [{ doc, coverage, matches: [{ submission:
+    /// [first, last], reference: [first, last], similarity, jaccard, submissionSpan,
+    /// referenceSpan }] }] }`, with the references that have a copied span.
     pub fn check(&mut self, submission: &str) -> Result<JsValue, JsValue> {
         let r = self.0.check(submission).map_err(js_error)?;
         let out = Object::new();
-        set(&out, "fingerprint", r.fingerprint.map_or(JsValue::UNDEFINED, big));
         set(&out, "passages", passages_to_js(&r.passages));
+        set(&out, "coverage", r.coverage);
+        let pair = |(a, b): (usize, usize)| JsValue::from(Array::of2(&(a as u32).into(), &(b as u32).into()));
         let refs: Array = r
             .references
             .iter()
             .map(|x| {
                 let o = Object::new();
                 set(&o, "doc", x.doc as u32);
-                set(&o, "distance", x.distance.map_or(JsValue::UNDEFINED, JsValue::from));
-                set(&o, "similarity", x.similarity.map_or(JsValue::UNDEFINED, JsValue::from_f64));
                 set(&o, "coverage", x.coverage);
                 let ms: Array = x
                     .matches
                     .iter()
                     .map(|m| {
                         let mo = Object::new();
-                        set(&mo, "submission", m.submission as u32);
-                        set(&mo, "reference", m.reference as u32);
-                        set(&mo, "distance", m.distance);
+                        set(&mo, "submission", pair(m.submission));
+                        set(&mo, "reference", pair(m.reference));
+                        set(&mo, "similarity", m.similarity);
+                        set(&mo, "jaccard", m.jaccard);
                         set(&mo, "submissionSpan", span_to_js(m.submission_span));
                         set(&mo, "referenceSpan", span_to_js(m.reference_span));
                         JsValue::from(mo)

@@ -86,10 +86,21 @@ test('what the browser build leaves out throws FeatureDisabled, naming simhash-w
     assert.throws(call, (e) => e instanceof SimHashError && e.code === 'FeatureDisabled'
       && /simhash-wasm\/full/.test(e.message), name);
   }
-  // Passages are spans of the text as given: `html` is refused in both builds.
+  // The passage checker's options are `minChars` and `threshold` in both builds; the old
+  // fingerprint options are refused by name, and the same check gives the same report.
   for (const m of [web, node]) {
-    assert.throws(() => new m.PassageChecker({ hasher: { html: true } }), (e) => e.code === 'InvalidOption' && /html/.test(e.message));
+    assert.throws(() => new m.PassageChecker({ k: 3 }), (e) => e.code === 'InvalidOption' && /\{ k: /.test(e.message) && /minChars, threshold/.test(e.message));
+    assert.throws(() => new m.PassageChecker({ threshold: 0 }), (e) => e.code === 'InvalidOption' && /`threshold`/.test(e.message));
   }
+  const ref = 'The committee met on Tuesday to review the budget for the coming year. Several members asked for more detail.';
+  const sub = 'My own opening line is here. The committee met on a Tuesday to review the budget for the next year.';
+  const reports = [web, node].map((m) => {
+    const pc = new m.PassageChecker();
+    pc.addReference(ref);
+    return pc.check(sub);
+  });
+  assert.deepEqual(reports[0], reports[1]);
+  assert.equal(reports[0].references.length, 1);
   // The instance is still alive after the errors, and the same calls work in the full build.
   assert.equal(new web.SimHasher().fingerprint('The cat sat on the mat.'), new node.SimHasher().fingerprint('The cat sat on the mat.'));
   assert.equal(node.htmlToText('<p>a &amp; b</p>'), 'a & b');

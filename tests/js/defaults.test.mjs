@@ -50,7 +50,7 @@ test('the defaults are the ones the API applies', () => {
   assert.equal(r.k, D.dedup.k);
   assert.equal(r.verify, D.dedup.verify);
   assert.deepEqual([D.dedup.k, D.dedup.verify, D.dedup.shingle, D.dedupFingerprintsOnly.k, D.dedupFingerprintsOnly.verify], [10, 0.8, 4, 6, false]);
-  assert.deepEqual(D.passage, { split: 'paragraphs', window: 3, step: 1, k: 3, minChars: 40 });
+  assert.deepEqual(D.passage, { minChars: 40, threshold: 0.5 });
   assert.ok(new PassageChecker());
 });
 

@@ -43,11 +43,15 @@ const clusterCount: number = s2.clusters()[0].count;
 const set = new CompactSet(batch);
 const inSet: boolean = set.containsWithin(fp, 3);
 
-const pc = new PassageChecker({ split: 'sentences', window: 2, k: 4, hasher: { ngram: 5 } });
+const pc = new PassageChecker({ minChars: 30, threshold: 0.6 });
 const refNo: number = pc.addReference('One. Two. Three.');
 const report: PassageReport = pc.check('One. Two.');
 const coverage: number = report.references[0].coverage;
 const spanStart: number = report.references[0].matches[0].submissionSpan.start;
+const sim: number = report.references[0].matches[0].similarity;
+const [firstSentence, lastSentence]: [number, number] = report.references[0].matches[0].submission;
+const total: number = report.coverage;
+const passageDefaults: { minChars: number; threshold: number } = defaults().passage;
 const deduped: DedupResult = dedup(['a', 'b'], ['x y z', 'x y z'], { k: 10, verify: 0.8, html: true });
 const firstCluster: string[] = deduped.clusters[0];
 const resumed: DedupResult = ix.dedup(['d'], ['x y z'], { verify: false, ngram: 6 });
@@ -86,8 +90,6 @@ ix.insertBatch(['a'], [1]);
 seen.check('https://a/');
 // @ts-expect-error results have `distance`, not `dist`
 ms[0].dist;
-// @ts-expect-error passages are spans of the text as given: no html
-new PassageChecker({ hasher: { html: true } });
 // The worker pool and explain's typed arrays.
 async function pooled(texts: string[]): Promise<bigint> {
   const pool = await SimHashPool.create({ size: 2, hasher: { ngram: 5 } });
@@ -106,6 +108,10 @@ async function pooled(texts: string[]): Promise<bigint> {
 const arrays: ExplanationArrays = h.explainArrays('the cat');
 const firstStart: number = arrays.start[0];
 const poolCode: SimHashError['code'] = 'PoolClosed';
+// @ts-expect-error the old fingerprint options are gone (issue 14)
+new PassageChecker({ k: 3 });
+// @ts-expect-error matches carry a similarity, not a distance
+report.references[0].matches[0].distance;
 // @ts-expect-error codes are a closed set
 const badCode: SimHashError['code'] = 'NoSuchCode';
 

@@ -1,7 +1,8 @@
-// The checker's results: one row per reference (most matching passages first), and for
-// the chosen one both texts side by side with the shared passages marked; activating a
-// mark brings its counterpart into view.
-import { $, esc } from '../dom.js';
+// The checker's results: one row per reference with a copied passage (most covered
+// first), and for the chosen one both texts side by side with the copied spans marked,
+// numbered alike on both sides, each with its similarity; activating a mark brings its
+// counterpart into view.
+import { $, esc, plural } from '../dom.js';
 
 const MAX_ROWS = 50;
 export const PROMPT = 'Add a submission and at least one reference, then press Check.';
@@ -26,12 +27,15 @@ function marksFor(matches, key) {
   return out;
 }
 
-function highlighted(text, marks, side) {
+/** A similarity (0 to 1) as a whole percentage, never rounded up to 100 %. */
+export const percent = (x) => `${x < 1 ? Math.min(99, Math.round(100 * x)) : 100} %`;
+
+function highlighted(text, marks, matches, side) {
   let html = '', pos = 0;
   marks.forEach((m, j) => {
     html += esc(text.slice(pos, m.s));
-    const label = m.ids.map((i) => i + 1).join(',');
-    html += `<mark class="m" id="${side}-${j}" data-ids="${m.ids.join(',')}" tabindex="0" role="button" aria-label="Matching passage ${label}; press Enter to show its counterpart">${esc(text.slice(m.s, m.e))}<sup>${label}</sup></mark>`;
+    const label = m.ids.map((i) => `${i + 1}: ${percent(matches[i].similarity)}`).join(', ');
+    html += `<mark class="m" id="${side}-${j}" data-ids="${m.ids.join(',')}" tabindex="0" role="button" aria-label="Copied passage ${label}; press Enter to show its counterpart">${esc(text.slice(m.s, m.e))}<sup class="sim">${label}</sup></mark>`;
     pos = m.e;
   });
   return html + esc(text.slice(pos));
@@ -44,8 +48,8 @@ function showDetail(doc) {
   const ref = shown.refs[doc];
   $('#detail').hidden = false;
   $('#ref-title').textContent = `Reference: ${ref.name}`;
-  $('#sub-view').innerHTML = highlighted(shown.submission, marksFor(r.matches, 'submissionSpan'), 's');
-  $('#ref-view').innerHTML = highlighted(ref.text, marksFor(r.matches, 'referenceSpan'), 'r');
+  $('#sub-view').innerHTML = highlighted(shown.submission, marksFor(r.matches, 'submissionSpan'), r.matches, 's');
+  $('#ref-view').innerHTML = highlighted(ref.text, marksFor(r.matches, 'referenceSpan'), r.matches, 'r');
   // Start each text at its first highlighted passage.
   for (const v of [$('#sub-view'), $('#ref-view')]) {
     const m = v.querySelector('mark.m');
@@ -72,26 +76,23 @@ function jumpToCounterpart(mark) {
   }, 1600);
 }
 
-/** Shows a PassageChecker report for `submission` against `refs` ([{ name, text }]). */
+/** Shows a PassageChecker report for `submission` against `refs` ([{ name, text }]):
+ * the report lists only the references with a copied span, most covered first. */
 export function showResults(report, submission, refs, ms) {
   shown = { report, submission, refs };
-  const rows = report.references.map((r) => ({ ...r, name: refs[r.doc].name }));
-  rows.sort((a, b) => b.matches.length - a.matches.length || (b.similarity ?? -1) - (a.similarity ?? -1) || a.doc - b.doc);
-  const withMatches = rows.filter((r) => r.matches.length).length;
-  const nPass = report.passages.filter((p) => p.fingerprint).length;
-  $('#result-summary').innerHTML = `Submission: ${report.passages.length} passages (${nPass} long enough to fingerprint). `
-    + `<b>${withMatches}</b> of ${refs.length} references share passages with it. Done in ${ms.toFixed(0)} ms.`
+  const rows = report.references.map((r) => ({ ...r, name: refs[r.doc].name, best: Math.max(...r.matches.map((m) => m.similarity)) }));
+  $('#result-summary').innerHTML = `Submission: ${plural(report.passages.length, 'sentence')}. `
+    + `<b>${rows.length}</b> of ${refs.length} references share passages with it; `
+    + `<b>${(100 * report.coverage).toFixed(0)} %</b> of the submission is copied from them. Done in ${ms.toFixed(0)} ms.`
     + (rows.length > MAX_ROWS ? ` Showing the top ${MAX_ROWS}.` : '');
-  let html = '<tr><th>reference</th><th class="r">whole-text similarity</th><th class="r">matching passages</th><th class="r">share of submission</th><th></th></tr>';
+  let html = rows.length ? '<tr><th>reference</th><th class="r">copied spans</th><th class="r">highest similarity</th><th class="r">coverage (share of submission)</th><th></th></tr>' : '';
   for (const r of rows.slice(0, MAX_ROWS)) {
-    const sim = r.similarity == null ? '—' : `${(100 * r.similarity).toFixed(1)} % (d=${r.distance})`;
-    html += `<tr data-doc="${r.doc}" class="${selected === r.doc ? 'sel' : ''}"><td>${esc(r.name)}</td><td class="r">${sim}</td>`
-      + `<td class="r matches">${r.matches.length}</td><td class="r"><span class="meter"><i style="width:${(100 * r.coverage).toFixed(1)}%"></i></span>${(100 * r.coverage).toFixed(0)} %</td>`
-      + `<td><button type="button" data-show="${r.doc}" ${r.matches.length ? '' : 'disabled'} aria-label="Show the passages shared with ${esc(r.name)}">Show</button></td></tr>`;
+    html += `<tr data-doc="${r.doc}" class="${selected === r.doc ? 'sel' : ''}"><td>${esc(r.name)}</td><td class="r matches">${r.matches.length}</td>`
+      + `<td class="r">${percent(r.best)}</td><td class="r"><span class="meter"><i style="width:${(100 * r.coverage).toFixed(1)}%"></i></span>${(100 * r.coverage).toFixed(0)} %</td>`
+      + `<td><button type="button" data-show="${r.doc}" aria-label="Show the passages copied from ${esc(r.name)}">Show</button></td></tr>`;
   }
   $('#results').innerHTML = html;
-  const best = rows.find((r) => r.matches.length);
-  if (best) showDetail(best.doc);
+  if (rows.length) showDetail(rows.some((r) => r.doc === selected) ? selected : rows[0].doc);
   else hideDetail();
 }
 

@@ -11,15 +11,9 @@ let workerReady = null;
 /** The latest check: only its messages are shown. */
 let job = { id: 0, submission: '', refs: [] };
 
-/** PassageChecker options from the form. */
+/** PassageChecker options from the form: `{ minChars, threshold }`. */
 function options() {
-  const split = $('#split').value;
-  const o = { split, k: Number($('#pk').value), minChars: Math.max(0, Number($('#min-chars').value) || 0) };
-  if (split === 'sentences') {
-    o.window = Math.max(1, Number($('#window').value) || 1);
-    o.step = Math.max(1, Number($('#step').value) || 1);
-  }
-  return o;
+  return { minChars: Math.max(0, Math.floor(Number($('#min-chars').value) || 0)), threshold: Number($('#threshold').value) / 100 };
 }
 
 function showProgress(on, label = 'Working…', value = 0) {
@@ -82,13 +76,9 @@ function loadCase({ submission: text, references }) {
 }
 
 export function mount() {
-  $('#split').addEventListener('change', (e) => {
-    const s = e.target.value === 'sentences';
-    $('#window').disabled = !s;
-    $('#step').disabled = !s;
-  });
-  $('#pk').addEventListener('input', (e) => {
-    $('#pk-out').value = e.target.value;
+  $('#threshold').addEventListener('input', (e) => {
+    $('#threshold-out').value = e.target.value;
+    $('#rule-pct').value = e.target.value;
   });
   $('#run-check').addEventListener('click', runCheck);
   $('#ex-2of20').addEventListener('click', () => loadCase(twoOfTwenty()));

@@ -1,12 +1,9 @@
-// The passage checker's worker: builds the index of reference passages and checks the
+// The passage checker's worker: indexes the reference sentences and checks the
 // submission off the main thread, reporting progress as it goes.
 // In:  { id, options, submission, references: [{ name, text }] }
 // Out: { type: 'ready' } once, when the wasm is loaded; then per request
 //      { id, type: 'progress', done, total } … and { id, type: 'result', report, ms } or { id, type: 'error', message }
-import { PassageChecker, toHex } from '../../pkg/index.js';
-
-/** Fingerprints are BigInts; hex strings are all the page needs (null for no fingerprint). */
-const hex = (f) => (f == null ? null : toHex(f));
+import { PassageChecker } from '../../pkg/index.js';
 
 self.onmessage = (e) => {
   const { id, options, submission, references } = e.data;
@@ -25,8 +22,6 @@ self.onmessage = (e) => {
       }
     });
     const report = checker.check(submission);
-    report.fingerprint = hex(report.fingerprint);
-    for (const p of report.passages) p.fingerprint = hex(p.fingerprint);
     self.postMessage({ id, type: 'progress', done: total, total });
     self.postMessage({ id, type: 'result', report, ms: performance.now() - t0 });
   } catch (err) {

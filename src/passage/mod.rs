@@ -1,0 +1,433 @@
+//! Copied passages: which parts of a submission were taken from which parts of a set of
+//! reference texts, even after light edits (the plagiarism checker's question).
+//!
+//! Both texts are at hand, so a match is decided on the texts, in two steps:
+//!
+//! 1. **Candidates.** Every text is cut into sentences ([`sentences`]: at `.!?…` before a
+//!    space, at `。！？；`, and at line breaks). Each sentence's shingles (pairs of
+//!    words, or of characters in Chinese, see [`shingle`]) are hashed into an inverted
+//!    index of the reference sentences. A window of the submission (one sentence, or as
+//!    many as it takes to reach [`PassageOptions::min_chars`]) looks its shingles up,
+//!    rarest first; the reference sentence sharing the most is its candidate
+//!    in each reference. On the dev corpus this finds more edited copies than SimHash
+//!    fingerprints of the windows within any `k` that keeps the candidates few (see
+//!    `npm run quality:passages`).
+//! 2. **Verification.** The window's shingles are compared, exactly, with those of the
+//!    candidate's neighbourhood in the reference (as many sentences either side as the
+//!    window has). The similarity is the **containment**: the share of the window's
+//!    shingles found there. A match needs `similarity ≥` [`PassageOptions::threshold`].
+//!    Containment, not Jaccard, because a copied sentence sits inside a longer paragraph
+//!    and may be reordered: the benchmark measures both.
+//!
+//! Matched windows that overlap or touch on both sides merge into one span per side
+//! ([`merge`]), whose similarity is measured again on the merged texts. A reference is
+//! reported only when it has a span; its coverage is the share of the submission's text
+//! (UTF-16 units inside sentences) its spans cover.
+//!
+//! Offsets are given in bytes (for Rust) and in UTF-16 code units (for JavaScript strings),
+//! always into the text as given.
+//!
+//! ```
+//! use simhash_wasm::passage::{PassageChecker, PassageOptions};
+//! let mut checker = PassageChecker::new(PassageOptions::default())?;
+//! let reference = "The first paragraph says something about cats and mats and hats.\n\n\
+//!                  The second paragraph is about something else entirely, like dogs.";
+//! checker.add_reference(reference)?;
+//! let report = checker.check("Intro of my own that nobody else wrote, I promise.\n\n\
+//!                             A second paragraph is about something else entirely, like dogs.")?;
+//! let m = &report.references[0].matches[0];
+//! assert_eq!(&reference[m.reference_span.start..m.reference_span.end],
+//!            "The second paragraph is about something else entirely, like dogs.");
+//! assert!(m.similarity >= 0.85 && m.similarity < 1.0);
+//! # Ok::<(), simhash_wasm::Error>(())
+//! ```
+
+pub mod merge;
+pub mod shingle;
+mod split;
+#[cfg(test)]
+mod tests;
+
+use crate::error::{Error, Result};
+use merge::{merge, Pair};
+pub use split::sentences;
+use split::to_spans;
+
+/// Options for passage matching.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PassageOptions {
+    /// A window of the submission has at least this many non-whitespace characters
+    /// (sentences are joined until it has); a text shorter than that is one window.
+    /// Default 40.
+    pub min_chars: usize,
+    /// The least containment (0 to 1) for a match. Default 0.5.
+    pub threshold: f64,
+}
+
+impl Default for PassageOptions {
+    fn default() -> Self {
+        PassageOptions {
+            min_chars: PassageOptions::DEFAULT_MIN_CHARS,
+            threshold: PassageOptions::DEFAULT_THRESHOLD,
+        }
+    }
+}
+
+/// The passage options by name, as the JS API gives them ([`PassageOptions::NAMES`]);
+/// `None` is the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassageNames {
+    /// `minChars`.
+    pub min_chars: Option<f64>,
+    /// `threshold`.
+    pub threshold: Option<f64>,
+}
+
+impl PassageOptions {
+    /// The default `min_chars`.
+    pub const DEFAULT_MIN_CHARS: usize = 40;
+    /// The default `threshold`.
+    pub const DEFAULT_THRESHOLD: f64 = 0.5;
+    /// The option names as the JS API spells them.
+    pub const NAMES: [&'static str; 2] = ["minChars", "threshold"];
+
+    /// Options from their names and JS values ([`PassageNames`]), validated.
+    ///
+    /// ```
+    /// use simhash_wasm::passage::{PassageNames, PassageOptions};
+    /// let o = PassageOptions::from_names(&PassageNames { threshold: Some(0.7), ..Default::default() })?;
+    /// assert_eq!((o.min_chars, o.threshold), (40, 0.7));
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn from_names(names: &PassageNames) -> Result<PassageOptions> {
+        let d = PassageOptions::default();
+        let min_chars = match names.min_chars {
+            None => d.min_chars,
+            Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= 1e9 => x as usize,
+            Some(x) => {
+                return Err(Error::option("minChars", crate::error::number(x), "a non-negative whole number"))
+            }
+        };
+        let o = PassageOptions { min_chars, threshold: names.threshold.unwrap_or(d.threshold) };
+        o.validate()?;
+        Ok(o)
+    }
+
+    /// Checks the options, naming the one that is out of range.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.threshold > 0.0 && self.threshold <= 1.0) {
+            return Err(Error::option(
+                "threshold",
+                crate::error::number(self.threshold),
+                "a share above 0 and at most 1",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A range of a text, in bytes and in UTF-16 code units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    /// Byte offset of the first byte.
+    pub start: usize,
+    /// Byte offset just past the end.
+    pub end: usize,
+    /// UTF-16 offset of the start (a JavaScript string index).
+    pub start_utf16: usize,
+    /// UTF-16 offset just past the end.
+    pub end_utf16: usize,
+}
+
+/// A span of the submission copied from a span of a reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PassageMatch {
+    /// Where it is in the submission.
+    pub submission_span: Span,
+    /// Where it is in the reference.
+    pub reference_span: Span,
+    /// Submission sentences (first, last), numbers into [`Report::passages`].
+    pub submission: (usize, usize),
+    /// Reference sentences (first, last), numbers into [`PassageChecker::passages`].
+    pub reference: (usize, usize),
+    /// The share of the submission span's shingles found in the reference span (0 to 1).
+    pub similarity: f64,
+    /// Their Jaccard similarity (shared shingles over all shingles of the two spans).
+    pub jaccard: f64,
+}
+
+/// What one reference shares with the submission.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReferenceReport {
+    /// The reference's number (the order it was added in, from 0).
+    pub doc: usize,
+    /// The share of the submission's sentence text (in UTF-16 units) its spans cover.
+    pub coverage: f64,
+    /// The merged spans, in submission order.
+    pub matches: Vec<PassageMatch>,
+}
+
+/// The result of [`PassageChecker::check`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The submission's sentences.
+    pub passages: Vec<Span>,
+    /// The share of the submission covered by the spans of any reference.
+    pub coverage: f64,
+    /// The references with at least one span, most covered first.
+    pub references: Vec<ReferenceReport>,
+}
+
+/// A text cut into sentences, with each sentence's shingles.
+#[derive(Clone, Debug, Default)]
+struct Text {
+    spans: Vec<Span>,
+    shingles: Vec<Vec<u64>>,
+    /// Non-whitespace characters per sentence.
+    chars: Vec<usize>,
+}
+
+impl Text {
+    fn new(text: &str, buf: &mut String) -> Text {
+        let spans = to_spans(text, &sentences(text));
+        let pieces = || spans.iter().map(|s| &text[s.start..s.end]);
+        Text {
+            shingles: pieces().map(|p| shingle::shingles(p, buf)).collect(),
+            chars: pieces().map(|p| p.chars().filter(|c| !c.is_whitespace()).count()).collect(),
+            spans,
+        }
+    }
+
+    fn union(&self, (a, b): (usize, usize)) -> Vec<u64> {
+        shingle::union(self.shingles[a..=b].iter().map(Vec::as_slice))
+    }
+
+    fn span(&self, (a, b): (usize, usize)) -> Span {
+        let (s, e) = (self.spans[a], self.spans[b]);
+        Span { start: s.start, end: e.end, start_utf16: s.start_utf16, end_utf16: e.end_utf16 }
+    }
+}
+
+/// A window looks up its shingles, rarest first, until it has read this many postings.
+const BUDGET: usize = 2048;
+
+/// Reference texts cut into sentences and indexed, ready to check submissions.
+#[derive(Clone, Debug, Default)]
+pub struct PassageChecker {
+    opts: PassageOptions,
+    refs: Vec<Text>,
+    /// (shingle hash, reference, sentence), sorted once a check needs it.
+    index: Vec<(u64, u32, u32)>,
+    sorted: bool,
+    buf: String,
+}
+
+impl PassageChecker {
+    /// A checker with no references yet; errors name a bad option.
+    pub fn new(opts: PassageOptions) -> Result<PassageChecker> {
+        opts.validate()?;
+        Ok(PassageChecker { opts, ..PassageChecker::default() })
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &PassageOptions {
+        &self.opts
+    }
+
+    /// The sentences of `text`, as [`PassageChecker::check`] cuts it.
+    pub fn passages_of(&self, text: &str) -> Vec<Span> {
+        to_spans(text, &sentences(text))
+    }
+
+    /// Adds a reference text; returns its number (0, 1, …).
+    pub fn add_reference(&mut self, text: &str) -> Result<usize> {
+        let doc = self.refs.len();
+        let t = Text::new(text, &mut self.buf);
+        if doc >= u32::MAX as usize || t.spans.len() >= u32::MAX as usize {
+            return Err(Error::option("references", doc, "fewer than 2^32 texts and sentences"));
+        }
+        for (i, sh) in t.shingles.iter().enumerate() {
+            self.index.extend(sh.iter().map(|&h| (h, doc as u32, i as u32)));
+        }
+        self.sorted = false;
+        self.refs.push(t);
+        Ok(doc)
+    }
+
+    /// Number of references added.
+    pub fn len(&self) -> usize {
+        self.refs.len()
+    }
+
+    /// `true` before the first reference.
+    pub fn is_empty(&self) -> bool {
+        self.refs.is_empty()
+    }
+
+    /// The sentences of reference `doc` (empty for an unknown number).
+    pub fn passages(&self, doc: usize) -> &[Span] {
+        self.refs.get(doc).map_or(&[], |r| &r.spans)
+    }
+
+    /// The postings of shingle `h`.
+    fn postings(&self, h: u64) -> &[(u64, u32, u32)] {
+        let lo = self.index.partition_point(|e| e.0 < h);
+        let hi = lo + self.index[lo..].partition_point(|e| e.0 == h);
+        &self.index[lo..hi]
+    }
+
+    /// The submission's windows: from each sentence, as many sentences as it takes to
+    /// reach `min_chars` (the last ones may fall short).
+    fn windows(&self, sub: &Text) -> Vec<(usize, usize)> {
+        let (n, min) = (sub.spans.len(), self.opts.min_chars);
+        let mut out = Vec::new();
+        let (mut end, mut chars) = (0, 0);
+        for start in 0..n {
+            while end < n && (end <= start || chars < min) {
+                chars += sub.chars[end];
+                end += 1;
+            }
+            // A short tail is inside the window before it.
+            if chars < min && out.last().is_some_and(|w: &(usize, usize)| w.1 + 1 == n) {
+                break;
+            }
+            out.push((start, end - 1));
+            chars -= sub.chars[start];
+        }
+        out
+    }
+
+    /// Checks `submission` against every reference: the copied spans, with their
+    /// similarities, of the references that have any (see the module docs).
+    pub fn check(&mut self, submission: &str) -> Result<Report> {
+        if !self.sorted {
+            crate::sort::sort_by_u64_key(&mut self.index, |e| e.0, |a, b| (a.1, a.2).cmp(&(b.1, b.2)));
+            self.sorted = true;
+        }
+        let sub = Text::new(submission, &mut self.buf);
+        let mut pairs: Vec<Vec<(Pair, f64)>> = vec![Vec::new(); self.refs.len()];
+        let mut hits: Vec<(u32, u32)> = Vec::new();
+        for w in self.windows(&sub) {
+            let a = sub.union(w);
+            // The window's shingles, rarest first, within the budget.
+            let mut lists: Vec<&[(u64, u32, u32)]> =
+                a.iter().map(|&h| self.postings(h)).filter(|l| !l.is_empty()).collect();
+            crate::sort::sort_by_key(&mut lists, |l| l.len());
+            hits.clear();
+            for l in lists {
+                if !hits.is_empty() && hits.len() + l.len() > BUDGET {
+                    break;
+                }
+                hits.extend(l.iter().map(|e| (e.1, e.2)));
+            }
+            crate::sort::sort(&mut hits);
+            // Per reference, the sentence with the most hits.
+            let mut i = 0;
+            while i < hits.len() {
+                let doc = hits[i].0;
+                let (mut best, mut best_n) = (hits[i].1, 0);
+                while i < hits.len() && hits[i].0 == doc {
+                    let s = hits[i].1;
+                    let n = hits[i..].iter().take_while(|h| **h == (doc, s)).count();
+                    if n > best_n {
+                        (best, best_n) = (s, n);
+                    }
+                    i += n;
+                }
+                if let Some(p) = self.verify(&sub, &a, w, doc as usize, best as usize) {
+                    pairs[doc as usize].push(p);
+                }
+            }
+        }
+        let total: usize = sub.spans.iter().map(|s| s.end_utf16 - s.start_utf16).sum();
+        // The share of the submission inside the union of these sentence ranges.
+        let share = |ranges: Vec<(usize, usize)>| {
+            let n: usize = merge(ranges.into_iter().map(|sub| Pair { sub, re: (0, 0) }).collect())
+                .iter()
+                .map(|p| sub.span(p.sub))
+                .map(|s| s.end_utf16 - s.start_utf16)
+                .sum();
+            if total == 0 {
+                0.0
+            } else {
+                n as f64 / total as f64
+            }
+        };
+        let mut all = Vec::new();
+        let mut references = Vec::new();
+        for (doc, ps) in pairs.into_iter().enumerate().filter(|(_, p)| !p.is_empty()) {
+            let r = &self.refs[doc];
+            let mut merged = merge(ps.into_iter().map(|p| p.0).collect());
+            for p in &mut merged {
+                self.extend(&sub, r, p);
+            }
+            let matches: Vec<PassageMatch> = merge(merged)
+                .into_iter()
+                .map(|p| {
+                    let (a, b) = (sub.union(p.sub), r.union(p.re));
+                    PassageMatch {
+                        submission_span: sub.span(p.sub),
+                        reference_span: r.span(p.re),
+                        submission: p.sub,
+                        reference: p.re,
+                        similarity: shingle::containment(&a, &b),
+                        jaccard: shingle::jaccard(&a, &b),
+                    }
+                })
+                // A merge can join a weak window to others; the merged span is judged again.
+                .filter(|m| m.similarity >= self.opts.threshold)
+                .collect();
+            if matches.is_empty() {
+                continue;
+            }
+            all.extend(matches.iter().map(|m| m.submission));
+            let coverage = share(matches.iter().map(|m| m.submission).collect());
+            references.push(ReferenceReport { doc, coverage, matches });
+        }
+        crate::sort::sort_by(&mut references, |a, b| {
+            b.coverage.total_cmp(&a.coverage).then(a.doc.cmp(&b.doc))
+        });
+        let coverage = share(all);
+        Ok(Report { coverage, passages: sub.spans, references })
+    }
+
+    /// Grows `p` by the sentences just before and after it that are copies of the
+    /// reference's sentences just before and after (a short last sentence of a copy only
+    /// sits in windows that reach past the copy).
+    fn extend(&self, sub: &Text, r: &Text, p: &mut Pair) {
+        let ok = |k: usize, j: usize| {
+            !sub.shingles[k].is_empty()
+                && shingle::containment(&sub.shingles[k], &r.shingles[j]) >= self.opts.threshold
+        };
+        while p.sub.1 + 1 < sub.spans.len() && p.re.1 + 1 < r.spans.len() && ok(p.sub.1 + 1, p.re.1 + 1) {
+            p.sub.1 += 1;
+            p.re.1 += 1;
+        }
+        while p.sub.0 > 0 && p.re.0 > 0 && ok(p.sub.0 - 1, p.re.0 - 1) {
+            p.sub.0 -= 1;
+            p.re.0 -= 1;
+        }
+    }
+
+    /// The exact check of window `w` (shingles `a`) against the neighbourhood of sentence
+    /// `s` of reference `doc`: the window's pair and similarity when it matches.
+    fn verify(&self, sub: &Text, a: &[u64], w: (usize, usize), doc: usize, s: usize) -> Option<(Pair, f64)> {
+        let r = &self.refs[doc];
+        let reach = w.1 - w.0 + 1;
+        let region = (s.saturating_sub(reach), (s + reach).min(r.spans.len() - 1));
+        let b = r.union(region);
+        let c = shingle::containment(a, &b);
+        if c < self.opts.threshold {
+            return None;
+        }
+        // The submission side: without the window's first and last sentences when they
+        // are not copied themselves (a window reaching over the edge of a copy).
+        let copied = |i: &usize| shingle::containment(&sub.shingles[*i], &b) >= self.opts.threshold;
+        let w = ((w.0..=w.1).find(copied)?, (w.0..=w.1).rev().find(copied)?);
+        // The reference side: the region's sentences mostly found in the window.
+        let inside = |i: &usize| shingle::containment(&r.shingles[*i], a) >= 0.4;
+        let first = (region.0..=region.1).find(inside).unwrap_or(s);
+        let last = (region.0..=region.1).rev().find(inside).unwrap_or(s);
+        Some((Pair { sub: w, re: (first.min(s), last.max(s)) }, c))
+    }
+}

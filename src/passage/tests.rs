@@ -1,0 +1,403 @@
+use super::merge::{merge, Pair};
+use super::shingle::{containment, jaccard, shingles};
+use super::*;
+use crate::test_rng::Rng;
+
+const WORDS: &[&str] = &[
+    "river",
+    "market",
+    "winter",
+    "teacher",
+    "garden",
+    "engine",
+    "history",
+    "village",
+    "window",
+    "science",
+    "letter",
+    "mountain",
+    "journey",
+    "problem",
+    "evening",
+    "station",
+    "harvest",
+    "language",
+    "painting",
+    "council",
+    "bridge",
+    "forest",
+    "country",
+    "doctor",
+    "morning",
+    "summer",
+    "question",
+    "picture",
+    "machine",
+    "library",
+    "ocean",
+    "answer",
+    "kitchen",
+    "island",
+    "number",
+    "project",
+    "silver",
+    "theatre",
+    "weather",
+    "student",
+    "company",
+    "quickly",
+    "slowly",
+    "carefully",
+    "often",
+    "rarely",
+    "always",
+    "never",
+    "bright",
+    "quiet",
+    "ancient",
+    "modern",
+    "green",
+    "heavy",
+    "simple",
+    "strange",
+    "gentle",
+    "narrow",
+    "broken",
+    "hidden",
+    "walks",
+    "builds",
+    "remembers",
+    "describes",
+    "follows",
+    "carries",
+    "opens",
+    "measures",
+    "explains",
+    "watches",
+    "finds",
+    "leaves",
+    "the",
+    "a",
+    "of",
+    "and",
+    "in",
+    "with",
+    "near",
+    "after",
+    "before",
+    "because",
+    "while",
+];
+
+/// A deterministic paragraph of ~90 words from seed `s` (a small LCG).
+fn paragraph(mut s: u64) -> String {
+    let mut words = Vec::new();
+    let mut sentence_len = 0;
+    for _ in 0..90 {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut w = WORDS[((s >> 33) as usize) % WORDS.len()].to_string();
+        if sentence_len == 0 {
+            w = w[..1].to_uppercase() + &w[1..];
+        }
+        sentence_len += 1;
+        if sentence_len > 8 && (s >> 20).is_multiple_of(4) {
+            w.push('.');
+            sentence_len = 0;
+        }
+        words.push(w);
+    }
+    words.join(" ") + "."
+}
+
+fn checker() -> PassageChecker {
+    PassageChecker::new(PassageOptions::default()).unwrap()
+}
+
+#[test]
+fn an_edited_paragraph_is_found_with_its_similarity() {
+    // Issue 14: a ~100-word paragraph with "the" changed to "a" twice.
+    let seed = (1000..).find(|&s| paragraph(s).matches(" the ").count() >= 2).unwrap();
+    let reference: Vec<String> = (0..8).map(|i| paragraph(seed - 3 + i)).collect();
+    let copied = &reference[3];
+    assert!(copied.matches(" the ").count() >= 2, "{copied}");
+    let edited = copied.replacen(" the ", " a ", 2);
+    let submission = format!("{}\n\n{}\n\n{}", paragraph(5000), edited, paragraph(5001));
+    let mut c = checker();
+    let rtext = reference.join("\n\n");
+    c.add_reference(&rtext).unwrap();
+    let r = c.check(&submission).unwrap();
+    assert_eq!(r.references.len(), 1);
+    let ms = &r.references[0].matches;
+    assert_eq!(ms.len(), 1, "{ms:?}");
+    assert_eq!(&submission[ms[0].submission_span.start..ms[0].submission_span.end], edited);
+    assert_eq!(&rtext[ms[0].reference_span.start..ms[0].reference_span.end], copied.as_str());
+    assert!(ms[0].similarity > 0.9 && ms[0].similarity < 1.0, "{}", ms[0].similarity);
+    assert!(ms[0].jaccard <= ms[0].similarity);
+    let cov = r.references[0].coverage;
+    assert!(cov > 0.25 && cov < 0.4, "{cov}");
+    assert_eq!(r.coverage, cov);
+}
+
+#[test]
+fn two_copied_paragraphs_of_twenty_are_exactly_the_matches() {
+    let reference: Vec<String> = (0..20).map(|i| paragraph(1000 + i)).collect();
+    let mut submission: Vec<String> = (0..20).map(|i| paragraph(5000 + i)).collect();
+    submission[4] = reference[7].clone();
+    submission[15] = reference[12].replacen(" the ", " this ", 1);
+    let mut c = checker();
+    let rtext = reference.join("\n\n");
+    c.add_reference(&rtext).unwrap();
+    let stext = submission.join("\n\n");
+    let r = c.check(&stext).unwrap();
+    let got: Vec<(&str, &str)> = r.references[0]
+        .matches
+        .iter()
+        .map(|m| {
+            (
+                &stext[m.submission_span.start..m.submission_span.end],
+                &rtext[m.reference_span.start..m.reference_span.end],
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (submission[4].as_str(), reference[7].as_str()),
+            (submission[15].as_str(), reference[12].as_str())
+        ]
+    );
+    assert_eq!(r.references[0].matches[0].similarity, 1.0);
+}
+
+#[test]
+fn two_sentences_inside_an_original_paragraph_are_one_span() {
+    let reference = paragraph(77);
+    let sents = sentences(&reference);
+    assert!(sents.len() >= 5);
+    let copied = &reference[sents[2].0..sents[3].1];
+    let own = paragraph(4242);
+    let cut = sentences(&own)[2].1;
+    let submission = format!("{} {} {}", &own[..cut], copied, &own[cut..].trim_start());
+    let mut c = checker();
+    c.add_reference(&paragraph(1)).unwrap();
+    c.add_reference(&reference).unwrap();
+    let r = c.check(&submission).unwrap();
+    assert_eq!(r.references.len(), 1);
+    assert_eq!(r.references[0].doc, 1);
+    let ms = &r.references[0].matches;
+    assert_eq!(ms.len(), 1, "{ms:?}");
+    assert_eq!(&submission[ms[0].submission_span.start..ms[0].submission_span.end], copied);
+    assert_eq!(&reference[ms[0].reference_span.start..ms[0].reference_span.end], copied);
+}
+
+#[test]
+fn chinese_copies_are_found_and_split_on_chinese_sentence_ends() {
+    let reference = "今天的天气非常好，我们一起去公园散步吧。\
+                     公园里有很多人在跑步，也有人在湖边钓鱼！\
+                     你觉得明天还会这么晴朗吗？\n\
+                     下午我们回到家里，开始准备丰盛的晚饭。";
+    let s: Vec<&str> = sentences(reference).iter().map(|&(a, b)| &reference[a..b]).collect();
+    assert_eq!(s.len(), 4);
+    assert_eq!(s[2], "你觉得明天还会这么晴朗吗？");
+    // One character of the second sentence changed; the rest is the submitter's own.
+    let submission = "我昨天读了一本关于历史的书，内容十分有趣。\
+                      公园里有很多人在跑步，也有人在河边钓鱼！\
+                      这本书的作者是一位著名的教授。";
+    let mut c = PassageChecker::new(PassageOptions { min_chars: 10, ..Default::default() }).unwrap();
+    c.add_reference(reference).unwrap();
+    let r = c.check(submission).unwrap();
+    let m = &r.references[0].matches;
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(
+        &submission[m[0].submission_span.start..m[0].submission_span.end],
+        "公园里有很多人在跑步，也有人在河边钓鱼！"
+    );
+    assert_eq!(m[0].reference, (1, 1));
+    assert!(m[0].similarity > 0.7 && m[0].similarity < 1.0);
+}
+
+#[test]
+fn offsets_in_bytes_and_utf16_on_mixed_script() {
+    let t = "\n  Ünïcode 𝄞 first. 第二句话。\r\n\r\n \tthird line\nfourth — 𝄞𝄞! ";
+    let r = sentences(t);
+    let texts: Vec<&str> = r.iter().map(|&(s, e)| &t[s..e]).collect();
+    assert_eq!(texts, ["Ünïcode 𝄞 first.", "第二句话。", "third line", "fourth — 𝄞𝄞!"]);
+    let u: Vec<u16> = t.encode_utf16().collect();
+    let spans = checker().passages_of(t);
+    assert_eq!(spans.len(), 4);
+    for s in spans {
+        assert_eq!(String::from_utf16(&u[s.start_utf16..s.end_utf16]).unwrap(), &t[s.start..s.end]);
+        assert_eq!(t[..s.start].encode_utf16().count(), s.start_utf16);
+    }
+    // And through a match: the reported spans slice both texts the same way.
+    let reference = format!("𝄞 Prélude. {} Coda 終わり。", paragraph(3));
+    let submission = format!("Ça 𝄞 commence ici. {} Fin.", paragraph(3));
+    let mut c = checker();
+    c.add_reference(&reference).unwrap();
+    let m = c.check(&submission).unwrap().references[0].matches[0];
+    let (su, ru): (Vec<u16>, Vec<u16>) =
+        (submission.encode_utf16().collect(), reference.encode_utf16().collect());
+    let a = String::from_utf16(&su[m.submission_span.start_utf16..m.submission_span.end_utf16]).unwrap();
+    let b = String::from_utf16(&ru[m.reference_span.start_utf16..m.reference_span.end_utf16]).unwrap();
+    assert_eq!(a, &submission[m.submission_span.start..m.submission_span.end]);
+    assert_eq!(b, &reference[m.reference_span.start..m.reference_span.end]);
+    assert_eq!(a, paragraph(3));
+    assert_eq!(a, b);
+}
+
+/// Shingles as strings, the slow way: the normalised text cut into words and CJK
+/// characters, and every run of `SHINGLE` of them joined back as it was written.
+fn string_shingles(text: &str) -> std::collections::BTreeSet<String> {
+    let mut norm = String::new();
+    let opts = crate::normalize::NormalizeOptions {
+        punctuation: crate::normalize::Punctuation::Drop,
+        ..Default::default()
+    };
+    crate::normalize::normalize_into(text, &opts, &mut norm);
+    let mut toks: Vec<(String, bool)> = Vec::new(); // (token, followed by a space)
+    for w in norm.split(' ').filter(|w| !w.is_empty()) {
+        let mut cur = String::new();
+        for c in w.chars() {
+            if shingle::is_cjk(c) {
+                if !cur.is_empty() {
+                    toks.push((std::mem::take(&mut cur), false));
+                }
+                toks.push((c.to_string(), false));
+            } else {
+                cur.push(c);
+            }
+        }
+        if !cur.is_empty() {
+            toks.push((cur, false));
+        }
+        if let Some(t) = toks.last_mut() {
+            t.1 = true;
+        }
+    }
+    let join = |w: &[(String, bool)]| {
+        let mut s = String::new();
+        for (i, (t, space)) in w.iter().enumerate() {
+            s += t;
+            if *space && i + 1 < w.len() {
+                s.push(' ');
+            }
+        }
+        s
+    };
+    let mut out: std::collections::BTreeSet<String> = toks.windows(shingle::SHINGLE).map(join).collect();
+    if out.is_empty() && !toks.is_empty() {
+        out.insert(join(&toks));
+    }
+    out
+}
+
+#[test]
+fn containment_and_jaccard_match_the_exact_sets() {
+    let mut rng = Rng(7);
+    let mut buf = String::new();
+    let words =
+        ["the", "cat", "sat", "on", "a", "mat", "and", "then", "ran", "off", "猫", "坐", "在", "垫子", "上"];
+    for _ in 0..300 {
+        let mut text = || -> String {
+            let n = 1 + rng.below(30) as usize;
+            (0..n).map(|_| words[rng.below(words.len() as u64) as usize]).collect::<Vec<_>>().join(" ")
+        };
+        let (x, y) = (text(), text());
+        let (a, b) = (shingles(&x, &mut buf), shingles(&y, &mut buf));
+        let (sa, sb) = (string_shingles(&x), string_shingles(&y));
+        assert_eq!(a.len(), sa.len(), "{x}");
+        let inter = sa.intersection(&sb).count() as f64;
+        let exact_c = if sa.is_empty() { 0.0 } else { inter / sa.len() as f64 };
+        let exact_j = inter / sa.union(&sb).count() as f64;
+        assert!((containment(&a, &b) - exact_c).abs() < 1e-12, "{x} / {y}");
+        assert!((jaccard(&a, &b) - exact_j).abs() < 1e-12, "{x} / {y}");
+    }
+}
+
+/// Merging by brute force: while any two pairs are near on both sides, replace them by
+/// their hull.
+fn merge_oracle(mut v: Vec<Pair>) -> Vec<Pair> {
+    let near = |a: (usize, usize), b: (usize, usize)| a.0 <= b.1 + 1 && b.0 <= a.1 + 1;
+    'outer: loop {
+        for i in 0..v.len() {
+            for j in i + 1..v.len() {
+                if near(v[i].sub, v[j].sub) && near(v[i].re, v[j].re) {
+                    let q = v.swap_remove(j);
+                    let p = &mut v[i];
+                    p.sub = (p.sub.0.min(q.sub.0), p.sub.1.max(q.sub.1));
+                    p.re = (p.re.0.min(q.re.0), p.re.1.max(q.re.1));
+                    continue 'outer;
+                }
+            }
+        }
+        v.sort();
+        return v;
+    }
+}
+
+#[test]
+fn merging_matches_a_brute_force_reference() {
+    let mut rng = Rng(11);
+    let mut merged_some = 0;
+    for _ in 0..2000 {
+        let n = rng.below(12) as usize;
+        let range = |rng: &mut Rng| {
+            let a = rng.below(30) as usize;
+            (a, a + rng.below(4) as usize)
+        };
+        let v: Vec<Pair> = (0..n).map(|_| Pair { sub: range(&mut rng), re: range(&mut rng) }).collect();
+        let got = merge(v.clone());
+        merged_some += usize::from(got.len() < v.len());
+        assert_eq!(got, merge_oracle(v.clone()), "{v:?}");
+    }
+    assert!(merged_some > 200, "{merged_some}");
+    // A copied page reads as one span: windows 0-2, 1-3, … against 10-12, 11-13, ….
+    let windows: Vec<Pair> = (0..40).map(|i| Pair { sub: (i, i + 2), re: (i + 10, i + 12) }).collect();
+    assert_eq!(merge(windows), vec![Pair { sub: (0, 41), re: (10, 51) }]);
+}
+
+#[test]
+fn windows_reach_min_chars() {
+    let c = PassageChecker::new(PassageOptions { min_chars: 10, ..Default::default() }).unwrap();
+    let mut buf = String::new();
+    let t = Text::new("Aaaa bbbb. Cc. Dddddddddddd. Ee. Ff.", &mut buf);
+    assert_eq!(c.windows(&t), vec![(0, 1), (1, 2), (2, 2), (3, 4)]);
+    assert_eq!(c.windows(&Text::new("Tiny. Text.", &mut buf)), vec![(0, 1)]);
+    assert!(c.windows(&Text::new(" \n ", &mut buf)).is_empty());
+}
+
+#[test]
+fn only_references_with_a_match_are_listed() {
+    let mut c = checker();
+    let refs: Vec<String> = (0..200).map(|i| paragraph(9000 + i) + "\n\n" + &paragraph(19000 + i)).collect();
+    for r in &refs {
+        c.add_reference(r).unwrap();
+    }
+    let submission = format!("{}\n\n{}\n\n{}", paragraph(1), paragraph(9017), refs[150]);
+    let r = c.check(&submission).unwrap();
+    let mut docs: Vec<usize> = r.references.iter().map(|x| x.doc).collect();
+    docs.sort();
+    assert_eq!(docs, vec![17, 150]);
+    assert_eq!(r.references[0].doc, 150, "most covered first");
+    assert!(r.references.iter().all(|x| !x.matches.is_empty() && x.coverage > 0.2));
+    assert!((r.coverage - 0.75).abs() < 0.1, "{}", r.coverage);
+    assert!(c.check(&paragraph(5)).unwrap().references.is_empty());
+}
+
+#[test]
+fn bad_options_and_odd_inputs_do_not_panic() {
+    for t in [0.0, -0.1, 1.5, f64::NAN] {
+        let e = PassageChecker::new(PassageOptions { threshold: t, ..Default::default() }).unwrap_err();
+        assert!(e.to_string().contains("`threshold`"), "{e}");
+    }
+    let e = PassageOptions::from_names(&PassageNames { min_chars: Some(-1.0), ..Default::default() })
+        .unwrap_err();
+    assert!(e.to_string().contains("`minChars`"));
+    assert_eq!(PassageOptions::from_names(&PassageNames::default()).unwrap(), PassageOptions::default());
+    let mut c = PassageChecker::new(PassageOptions { min_chars: 0, ..Default::default() }).unwrap();
+    for t in ["", "\n", "。。。", "!?", "a", "\u{feff}\u{200b}", "x\n\n\n\ny", "…… ……", "\r\n\r"] {
+        c.add_reference(t).unwrap();
+        c.check(t).unwrap();
+    }
+    assert_eq!(c.passages(999), &[]);
+}

@@ -1,0 +1,446 @@
+//! `npm run quality:passages`: planted copies, found or not, by the passage checker.
+//!
+//! Cases are built from the dev corpus (`$SIMHASH_DEVCORPUS/docs.jsonl`), in English (man
+//! pages, licences) and Chinese (man pages, Debian reference). Each case has 10 references
+//! (3 sources, 7 unrelated) and a submission of original paragraphs (from other texts)
+//! with 3 copies from the sources: whole paragraphs, or 1 to 3 sentences set inside an
+//! original paragraph. Copies carry edits at 0, 5, 10 or 20 % of their words (Chinese:
+//! characters): substitutions, insertions and deletions, and two sentences swapped when
+//! the rate is above 0. Seeded: the same cases every run.
+//!
+//! Honest negatives: documents with a near-duplicate in the corpus (any pair at J >= 0.5 in
+//! `truth_j05.tsv`) are left out; references are distinct; an original paragraph with a
+//! sentence (3 shingles or more) half found in a source is dropped, and so is an unrelated
+//! reference in which a sentence of the submission is half found. A small sweep compares
+//! containment and Jaccard as the verifying measure (`SIMHASH_PASSAGES_DEBUG=1` prints the
+//! verbatim copies missed, with the spans reported).
+//!
+//! A copy is found when a reported span of its source covers at least half of it and its
+//! reference span overlaps the source. A reported span is correct when at least half of it
+//! lies in a copy from that reference. Beside the checker: today's rule (paragraph
+//! SimHash fingerprints within k = 3, no check on the text).
+//!
+//! Usage: `cargo bench --bench passages -- [--quick]`.
+
+use simhash_wasm::passage::shingle::{containment, shingles};
+use simhash_wasm::passage::{sentences, PassageChecker, PassageOptions};
+use simhash_wasm::{hamming, SimHasher};
+use std::time::Instant;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 > 1.0 - p
+    }
+}
+
+/// Paragraphs (blank-line separated, 150 to 2000 bytes) of one text.
+fn paragraphs(t: &str) -> Vec<String> {
+    t.split("\n\n").map(str::trim).filter(|p| (150..2000).contains(&p.len())).map(String::from).collect()
+}
+
+/// Whether a sentence of `text` (of 3 shingles or more) has half of its shingles in `set`.
+fn shares(text: &str, set: &[u64], buf: &mut String) -> bool {
+    sentences(text).iter().any(|&(a, b)| {
+        let s = shingles(&text[a..b], buf);
+        s.len() >= 3 && containment(&s, set) >= 0.5
+    })
+}
+
+struct Copy {
+    doc: usize,
+    sub: (usize, usize),
+    src: (usize, usize),
+}
+
+/// `text` with edits at `rate` of its tokens (words, or characters for Chinese).
+fn edit(text: &str, rate: f64, zh: bool, vocab: &[String], rng: &mut Rng) -> String {
+    if rate == 0.0 {
+        return text.to_string();
+    }
+    // Swap two adjacent sentences.
+    let s = sentences(text);
+    let mut text = text.to_string();
+    if s.len() >= 2 {
+        let i = rng.below(s.len() - 1);
+        let (a, b) = (s[i], s[i + 1]);
+        text = format!(
+            "{}{}{}{}{}",
+            &text[..a.0],
+            &text[b.0..b.1],
+            &text[a.1..b.0],
+            &text[a.0..a.1],
+            &text[b.1..]
+        );
+    }
+    let toks: Vec<String> = if zh {
+        text.chars().map(String::from).collect()
+    } else {
+        text.split(' ').map(String::from).collect()
+    };
+    let mut out: Vec<String> = Vec::new();
+    for t in toks {
+        if !rng.chance(rate) || t.trim().is_empty() {
+            out.push(t);
+            continue;
+        }
+        let w = vocab[rng.below(vocab.len())].clone();
+        match rng.below(3) {
+            0 => out.push(w),
+            1 => {
+                out.push(t);
+                out.push(w);
+            }
+            _ => {}
+        }
+    }
+    out.join(if zh { "" } else { " " })
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let dir =
+        std::path::PathBuf::from(std::env::var("SIMHASH_DEVCORPUS").unwrap_or("target/devcorpus".into()));
+    let raw = std::fs::read_to_string(dir.join("docs.jsonl")).expect("docs.jsonl (set SIMHASH_DEVCORPUS)");
+    // Documents with a near-duplicate (a pair at J >= 0.5) are left out: their shared text
+    // would count as a false match against an "unrelated" reference.
+    let truth = std::fs::read_to_string(dir.join("truth_j05.tsv")).expect("truth_j05.tsv");
+    let near: std::collections::HashSet<&str> =
+        truth.lines().skip(1).flat_map(|l| l.split('\t').take(2)).collect();
+    let mut en = Vec::new();
+    let mut zh = Vec::new();
+    for l in raw.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).expect("docs.jsonl line");
+        let (id, text) = (v["id"].as_str().unwrap_or(""), v["text"].as_str().unwrap_or("").to_string());
+        if near.contains(id) {
+            continue;
+        }
+        let pool = if id.starts_with("en-man") || id.starts_with("en-spdx") {
+            &mut en
+        } else if id.starts_with("zh-man") || id.starts_with("zh-debref") {
+            &mut zh
+        } else {
+            continue;
+        };
+        if paragraphs(&text).len() >= 4 {
+            pool.push(text);
+        }
+    }
+    let cases = if quick { 8 } else { 40 };
+    let rates = [0.0, 0.05, 0.10, 0.20];
+    let mut hasher = SimHasher::new(Default::default()).unwrap();
+    println!("passages: {cases} cases per language and edit rate, 10 references each (3 sources, 7 unrelated), 3 copies per submission");
+    println!(
+        "{:<4} {:>5} | {:>8} {:>8} {:>9} | {:>10} | {:>8}",
+        "lang", "edits", "copies", "recall", "spans ok", "today k=3", "ms/check"
+    );
+    let mut out = std::collections::BTreeMap::new();
+    let (mut good, mut spans, mut ms_total, mut checks) = (0usize, 0usize, 0.0, 0usize);
+    let mut rng = Rng(14);
+    let mut buf = String::new();
+    let (mut dropped, mut unrelated_dropped) = (0usize, 0usize);
+    // The sweep: one check at a low threshold, its spans kept by containment or by Jaccard
+    // at each level: (found, copies, correct spans, spans) per (measure, level).
+    let levels = [0.3, 0.4, 0.5, 0.6, 0.7];
+    let mut sweep = vec![[0usize; 4]; 2 * levels.len()];
+    let mut sweep_zh = vec![[0usize; 4]; 2 * levels.len()];
+    for (lang, pool) in [("en", &en), ("zh", &zh)] {
+        let is_zh = lang == "zh";
+        for &rate in &rates {
+            let (mut copies_n, mut found, mut today, mut ok, mut reported, mut ms) = (0, 0, 0, 0, 0, 0.0);
+            for _ in 0..cases {
+                // 3 distinct sources; original paragraphs from other documents, none with a
+                // sentence mostly found in a source; then 7 unrelated references (distinct, not
+                // the documents of the original paragraphs) in which no sentence of the
+                // submission is mostly found (boilerplate would be a true copy).
+                let mut picked: Vec<usize> = Vec::new();
+                let draw = |rng: &mut Rng, picked: &mut Vec<usize>| loop {
+                    let d = rng.below(pool.len());
+                    if !picked.contains(&d) {
+                        picked.push(d);
+                        return d;
+                    }
+                };
+                let mut refs: Vec<&String> = (0..3).map(|_| &pool[draw(&mut rng, &mut picked)]).collect();
+                let src_sets: Vec<Vec<u64>> = refs.iter().map(|r| shingles(r, &mut buf)).collect();
+                let mut own: Vec<String> = Vec::new();
+                while own.len() < 8 {
+                    let d = draw(&mut rng, &mut picked);
+                    for p in paragraphs(&pool[d]) {
+                        if own.len() < 8 && !src_sets.iter().any(|set| shares(&p, set, &mut buf)) {
+                            own.push(p);
+                        } else if own.len() < 8 {
+                            dropped += 1;
+                        }
+                    }
+                }
+                let vocab: Vec<String> = if is_zh {
+                    own.concat().chars().filter(|c| !c.is_whitespace()).map(String::from).collect()
+                } else {
+                    own.concat().split_whitespace().map(String::from).collect()
+                };
+                let mut sub = String::new();
+                let mut copies = Vec::new();
+                for (i, p) in own.iter().enumerate() {
+                    if !sub.is_empty() {
+                        sub += "\n\n";
+                    }
+                    if i % 3 != 1 {
+                        sub += p;
+                        continue;
+                    }
+                    // A copy from source i / 3 (0, 1, 2).
+                    let doc = i / 3;
+                    let r = refs[doc];
+                    let ps: Vec<(usize, usize)> = {
+                        let mut v = Vec::new();
+                        let mut pos = 0;
+                        for piece in r.split("\n\n") {
+                            let t = piece.trim();
+                            let s = pos + (piece.len() - piece.trim_start().len());
+                            if (150..2000).contains(&t.len()) {
+                                v.push((s, s + t.len()));
+                            }
+                            pos += piece.len() + 2;
+                        }
+                        v
+                    };
+                    let whole = rng.below(2) == 0;
+                    let (s, e) = ps[rng.below(ps.len())];
+                    let src = if whole {
+                        (s, e)
+                    } else {
+                        let ss = sentences(&r[s..e]);
+                        let mut n = 1 + rng.below(3.min(ss.len()));
+                        let a = rng.below(ss.len() + 1 - n);
+                        // A copy worth the name: at least 40 characters (the checker's window),
+                        // not a lone code line like `NLMSG_DONE`.
+                        let chars = |n: usize| {
+                            r[s + ss[a].0..s + ss[a + n - 1].1].chars().filter(|c| !c.is_whitespace()).count()
+                        };
+                        while a + n < ss.len() && chars(n) < 40 {
+                            n += 1;
+                        }
+                        (s + ss[a].0, s + ss[a + n - 1].1)
+                    };
+                    let copied = edit(&r[src.0..src.1], rate, is_zh, &vocab, &mut rng);
+                    if copied.trim().is_empty() {
+                        continue;
+                    }
+                    let (before, after) = if whole {
+                        ("", "")
+                    } else {
+                        let cut = sentences(p).get(1).map_or(p.len(), |x| x.1);
+                        (&p[..cut], &p[cut..])
+                    };
+                    sub += before;
+                    if !before.is_empty() {
+                        sub += if is_zh { "" } else { " " };
+                    }
+                    let start = sub.len();
+                    sub += &copied;
+                    copies.push(Copy { doc, sub: (start, sub.len()), src });
+                    sub += after;
+                }
+                while refs.len() < 10 {
+                    let d = draw(&mut rng, &mut picked);
+                    let set = shingles(&pool[d], &mut buf);
+                    if shares(&sub, &set, &mut buf) {
+                        unrelated_dropped += 1;
+                        continue;
+                    }
+                    refs.push(&pool[d]);
+                }
+                // The checker.
+                let t0 = Instant::now();
+                let mut c = PassageChecker::new(PassageOptions::default()).unwrap();
+                for r in &refs {
+                    c.add_reference(r).unwrap();
+                }
+                let report = c.check(&sub).unwrap();
+                ms += t0.elapsed().as_secs_f64() * 1e3;
+                let overlap =
+                    |a: (usize, usize), b: (usize, usize)| a.1.min(b.1).saturating_sub(a.0.max(b.0));
+                {
+                    let mut low =
+                        PassageChecker::new(PassageOptions { threshold: 0.3, ..Default::default() }).unwrap();
+                    for r in &refs {
+                        low.add_reference(r).unwrap();
+                    }
+                    let low = low.check(&sub).unwrap();
+                    for (v, &level) in levels.iter().enumerate() {
+                        for (m_i, jac) in [(v, false), (levels.len() + v, true)] {
+                            let keep = |m: &simhash_wasm::passage::PassageMatch| {
+                                (if jac { m.jaccard } else { m.similarity }) >= level
+                            };
+                            let mut x = [0usize; 4];
+                            for cp in &copies {
+                                x[1] += 1;
+                                x[0] += usize::from(
+                                    low.references
+                                        .iter()
+                                        .filter(|r| r.doc == cp.doc)
+                                        .flat_map(|r| &r.matches)
+                                        .filter(|m| keep(m))
+                                        .any(|m| {
+                                            let (s, rs) = (
+                                                (m.submission_span.start, m.submission_span.end),
+                                                (m.reference_span.start, m.reference_span.end),
+                                            );
+                                            2 * overlap(s, cp.sub) >= cp.sub.1 - cp.sub.0
+                                                && overlap(rs, cp.src) > 0
+                                        }),
+                                );
+                            }
+                            for r in &low.references {
+                                for m in r.matches.iter().filter(|m| keep(m)) {
+                                    x[3] += 1;
+                                    let s = (m.submission_span.start, m.submission_span.end);
+                                    let in_copy: usize = copies
+                                        .iter()
+                                        .filter(|c| c.doc == r.doc)
+                                        .map(|c| overlap(s, c.sub))
+                                        .sum();
+                                    x[2] += usize::from(2 * in_copy >= s.1 - s.0);
+                                }
+                            }
+                            for (t, a) in sweep[m_i].iter_mut().zip(x) {
+                                *t += a;
+                            }
+                            if is_zh {
+                                for (t, a) in sweep_zh[m_i].iter_mut().zip(x) {
+                                    *t += a;
+                                }
+                            }
+                        }
+                    }
+                }
+                for cp in &copies {
+                    copies_n += 1;
+                    let hit =
+                        report.references.iter().filter(|r| r.doc == cp.doc).flat_map(|r| &r.matches).any(
+                            |m| {
+                                let (s, rs) = (
+                                    (m.submission_span.start, m.submission_span.end),
+                                    (m.reference_span.start, m.reference_span.end),
+                                );
+                                2 * overlap(s, cp.sub) >= cp.sub.1 - cp.sub.0 && overlap(rs, cp.src) > 0
+                            },
+                        );
+                    found += usize::from(hit);
+                    if !hit && rate == 0.0 && std::env::var("SIMHASH_PASSAGES_DEBUG").is_ok() {
+                        eprintln!(
+                            "MISS {lang} copy {:?}: {:?}",
+                            cp.sub,
+                            &sub[cp.sub.0..cp.sub.1].chars().take(200).collect::<String>()
+                        );
+                        for r in &report.references {
+                            for m in &r.matches {
+                                eprintln!(
+                                    "   ref {} (src {}) span {:?} sim {:.2}: {:?}",
+                                    r.doc,
+                                    cp.doc,
+                                    (m.submission_span.start, m.submission_span.end),
+                                    m.similarity,
+                                    &sub[m.submission_span.start..m.submission_span.end]
+                                        .chars()
+                                        .take(80)
+                                        .collect::<String>()
+                                );
+                            }
+                        }
+                    }
+                    // Today's rule: a paragraph of the submission holding the copy within k = 3 of
+                    // a paragraph of the source holding the original.
+                    let mut paras = |t: &str| -> Vec<((usize, usize), Option<u64>)> {
+                        let mut v = Vec::new();
+                        let mut pos = 0;
+                        for piece in t.split("\n\n") {
+                            v.push(((pos, pos + piece.len()), hasher.fingerprint(piece).ok()));
+                            pos += piece.len() + 2;
+                        }
+                        v
+                    };
+                    let sp = paras(&sub);
+                    let rp = paras(refs[cp.doc]);
+                    let hit_today = sp.iter().filter(|(r, _)| overlap(*r, cp.sub) > 0).any(|(_, a)| {
+                        rp.iter().filter(|(r, _)| overlap(*r, cp.src) > 0).any(|(_, b)| match (a, b) {
+                            (Some(a), Some(b)) => hamming(*a, *b) <= 3,
+                            _ => false,
+                        })
+                    });
+                    today += usize::from(hit_today);
+                }
+                for r in &report.references {
+                    for m in &r.matches {
+                        reported += 1;
+                        let s = (m.submission_span.start, m.submission_span.end);
+                        let in_copy: usize =
+                            copies.iter().filter(|c| c.doc == r.doc).map(|c| overlap(s, c.sub)).sum();
+                        ok += usize::from(2 * in_copy >= s.1 - s.0);
+                    }
+                }
+            }
+            let recall = found as f64 / copies_n.max(1) as f64;
+            println!(
+                "{lang:<4} {:>4}% | {copies_n:>8} {recall:>8.3} {:>4}/{:<4} | {:>10.3} | {:>8.1}",
+                rate * 100.0,
+                ok,
+                reported,
+                today as f64 / copies_n.max(1) as f64,
+                ms / cases as f64
+            );
+            out.insert((lang, (rate * 100.0) as u32), (found, copies_n));
+            good += ok;
+            spans += reported;
+            ms_total += ms;
+            checks += cases;
+        }
+    }
+    println!("left out: {dropped} original paragraphs sharing a sentence with a source, {unrelated_dropped} unrelated references sharing a sentence with the submission");
+    println!("containment vs Jaccard (one check at threshold 0.3, spans kept at each level; all rates):");
+    println!(
+        "{:<12} {:>5} | {:>8} {:>9} | {:>8} {:>9}",
+        "measure", "level", "recall", "precision", "zh rec", "zh prec"
+    );
+    for (i, x) in sweep.iter().enumerate() {
+        let z = sweep_zh[i];
+        let f = |a: usize, b: usize| a as f64 / b.max(1) as f64;
+        println!(
+            "{:<12} {:>5.2} | {:>8.3} {:>9.3} | {:>8.3} {:>9.3}",
+            if i < levels.len() { "containment" } else { "jaccard" },
+            levels[i % levels.len()],
+            f(x[0], x[1]),
+            f(x[2], x[3]),
+            f(z[0], z[1]),
+            f(z[2], z[3])
+        );
+    }
+    let rec = |r: u32| {
+        let (f, n) = ["en", "zh"].iter().fold((0, 0), |a, l| {
+            let x = out[&(*l, r)];
+            (a.0 + x.0, a.1 + x.1)
+        });
+        f as f64 / n.max(1) as f64
+    };
+    let zh10 = out[&("zh", 10)];
+    println!(
+        "RESULT passage_recall_0={:.3} passage_recall_10={:.3} passage_recall_20={:.3} passage_precision={:.3} recall_zh_10={:.3} check_ms={:.1}",
+        rec(0),
+        rec(10),
+        rec(20),
+        good as f64 / spans.max(1) as f64,
+        zh10.0 as f64 / zh10.1.max(1) as f64,
+        ms_total / checks.max(1) as f64
+    );
+}
