@@ -82,7 +82,7 @@ fn main() {
     let mut result = String::new();
     for k in 10..=13u32 {
         let start = Instant::now();
-        let r = dedup(&docs, &DedupOptions { k, ..DedupOptions::default() }).expect("dedup");
+        let r = dedup(&docs, &DedupOptions { k: Some(k), ..DedupOptions::default() }).expect("dedup");
         let secs = start.elapsed().as_secs_f64();
         let (mut pred, mut hits) = ([0u64; 2], [0u64; 2]);
         for p in &r.pairs {
