@@ -364,9 +364,9 @@ export class ContentSeen {
 /** Options of `dedup`: the hasher options plus the search and its verification. */
 export interface DedupOptions extends DedupIntoOptions {
   /**
-   * Candidate pairs differ in at most k bits, 0 to 63. By default it follows the
-   * collection's size (`defaults().dedup.kBySize`: 13 up to 200k documents, 12 up to 2M,
-   * then 10): a wider k finds short near-duplicates whose fingerprints sit 11–13 bits
+   * Candidate pairs differ in at most k bits, 0 to 63 (default "auto": by the
+   * collection's size, `defaults().dedup.kBySize`: 13 up to 200k documents, 12 up to 2M,
+   * then 10). A wider k finds short near-duplicates whose fingerprints sit 11–13 bits
    * apart, at a self-join cost that grows with N².
    */
   k?: number;
@@ -377,8 +377,8 @@ export interface DedupOptions extends DedupIntoOptions {
 /** Options of `SimHashIndex.dedup`: those of `dedup` but `k` and `layout` (the index's). */
 export interface DedupIntoOptions extends HasherOptions {
   /**
-   * Keep a pair only when the texts' shingle Jaccard is at least this, 0 to 1 (default
-   * 0.8); false keeps every pair within k; true is the default threshold. `"sketch"`:
+   * Keep a pair only when the texts' shingle Jaccard is at least this, 0 to 1
+   * (default 0.8); false keeps every pair within k; true is the default threshold. `"sketch"`:
    * verify by the texts' sketches instead (made in the fingerprint's pass, the texts are
    * not kept), keeping pairs whose estimate is at least 0.81; `"sketch:J"` at J. `"exact"`
    * is the default. Exact verification is exact (precision 1.0 on the dev corpus); the

@@ -6,8 +6,40 @@
 //! the connected components of the kept pairs.
 //!
 //! The defaults come from `npm run quality` on the dev corpus (truth: 4-gram Jaccard ≥ 0.8):
-//! fingerprints alone reach F1 0.79 at best (k = 8); candidates at `k = 10` verified at
-//! Jaccard ≥ 0.8 reach F1 0.95 with precision 1.0.
+//! fingerprints alone reach F1 0.79 at best (k = 8); candidates verified at Jaccard ≥ 0.8
+//! keep precision 1.0, and their recall is capped by the candidate `k` alone.
+//!
+//! # The candidate k
+//!
+//! Short texts (poems, titles, forum posts) with Jaccard ≥ 0.8 often have fingerprints 10–16
+//! bits apart, so `k = 10` missed 9 % of the true pairs (Chinese: 13 %). A batch job knows
+//! its collection's size `N`, and a wider `k` costs a self-join that grows with `N²`, so
+//! `k` follows `N` ([`DedupOptions::K_BY_SIZE`]): 13 up to 200k documents, 12 up to 2M,
+//! then 10. Measured by `cargo bench --bench dedup_k` (2-core machine, CPU seconds):
+//!
+//! | k | P | R | F1 | F1 en | F1 zh | join 10k | join 100k | join 1M | index B/fp at 1M |
+//! | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+//! | 10 | 1.000 | 0.910 | 0.953 | 0.956 | 0.932 | 0.00 s | 0.42 s | 30.6 s | 5402 |
+//! | 11 | 1.000 | 0.932 | 0.965 | 0.967 | 0.951 | 0.01 s | 0.57 s | 25.4 s | 1497 |
+//! | 12 | 1.000 | 0.954 | 0.976 | 0.977 | 0.973 | 0.02 s | 0.91 s | 52.2 s | 1853 |
+//! | 13 | 1.000 | 0.970 | 0.985 | 0.985 | 0.983 | 0.03 s | 1.34 s | 95.9 s | 2267 |
+//!
+//! (Quality: the exact flow on the dev corpus, 11,291 documents, 1,154 true pairs. Cost:
+//! the self-join of `fp/set_1m.u64`'s first N fingerprints with [`Layout::auto`]; candidate
+//! pairs there are 65k at k = 10 and 529k at k = 13 for N = 1M, and each costs one
+//! verification.) The goal, F1 ≥ 0.97 overall and ≥ 0.95 for Chinese, needs k ≥ 12. Up to
+//! 200k documents k = 13 costs seconds and reaches 0.985 / 0.983; up to 2M, k = 12 keeps
+//! the join within minutes (52 s at 1M; about 4× that at 2M) at 0.976 / 0.973; beyond, the
+//! `N²` growth (k = 12 at 10M: over an hour) makes 10 the default, and a user who can
+//! afford more gives `k`. At 1M, k = 12 costs 1.7× the join time of k = 10 and less index
+//! memory, because [`Layout::auto`] picks a wider layout at k = 10.
+//!
+//! # Verification by sketches
+//!
+//! `verify: "sketch"` ([`DedupOptions::sketch`]) keeps no texts: each document's sketch is
+//! made in its fingerprint's pass, and a candidate is kept when the sketches' estimate
+//! reaches [`DedupOptions::DEFAULT_SKETCH_VERIFY`]. It is for runs that should not keep
+//! texts; the exact verification stays the default, and stays exact.
 //!
 //! ```
 //! use simhash_wasm::dedup::{dedup, DedupOptions};
@@ -808,6 +840,15 @@ mod tests {
         let all = dedup_into(&mut index, &docs, &verified).unwrap();
         assert_eq!(all.already_indexed.len(), 4);
         assert!(all.pairs.iter().all(|p| p.jaccard.is_some()));
+        // Sketch verification makes the sketches from the texts given: the same rule.
+        let sketched =
+            DedupOptions { verify: Some(0.81), sketch: Some(SketchScheme::default()), ..opts.clone() };
+        let e = dedup_into(&mut index, &docs[2..], &sketched).unwrap_err();
+        assert!(e.to_string().contains("\"a\" is in the index, but its text was not given"), "{e}");
+        let by_sketch = dedup_into(&mut index, &docs, &sketched).unwrap();
+        assert_eq!(by_sketch.sketch, Some(SketchScheme::default()));
+        assert_eq!(by_sketch.clusters, all.clusters);
+        assert!(by_sketch.pairs.iter().all(|p| p.jaccard.unwrap() >= 0.81));
         // Another scheme is refused.
         let other = DedupOptions {
             fingerprint: Options::from_names(None, Some(5.0), None, None, None, None).unwrap(),

@@ -227,6 +227,9 @@ function sketchOptions(o) {
 function fingerprint(o) {
   const hasher = new SimHasher(hasherOptions(o));
   const sk = sketchOptions(o);
+  if (o.sketch) {
+    try { hasher.sketch('size check', sk); } catch (e) { fail(e.message); }   // a bad --sketch-size, once
+  }
   for (const d of readDocs(o.positional[0] ?? '-')) {
     try {
       if (o.sketch) {

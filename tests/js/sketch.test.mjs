@@ -165,3 +165,38 @@ test('the small browser build has the same names, throwing FeatureDisabled', asy
   for (const name of ['estimateJaccard', 'sketchInfo', 'IdfTable']) assert.match(glue, new RegExp(`export (function|class) ${name}\\b`));
   for (const m of ['sketch', 'fingerprintAndSketch']) assert.match(glue, new RegExp(`\\n    ${m}\\(`));
 });
+
+test('the CLI: fingerprint --sketch prints the golden sketch, explain shows it, dedup --verify sketch', async () => {
+  const { execFileSync, spawnSync } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const bin = new URL('../../pkg/bin/simhash-wasm.mjs', import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), 'sketch-cli-'));
+  try {
+    const file = join(dir, 'docs.jsonl');
+    writeFileSync(file, `${JSON.stringify({ id: 'fox', text: FOX })}\n${JSON.stringify({ id: 'zh', text: ZH })}\n`);
+    const out = execFileSync(process.execPath, [bin, 'fingerprint', file, '--sketch'], { encoding: 'utf8' });
+    const h = new SimHasher();
+    assert.deepEqual(out.trim().split('\n').map((l) => l.split('\t')), [
+      ['fox', h.fingerprint(FOX).toString(16).padStart(16, '0'), GOLDEN[0][3]],
+      ['zh', h.fingerprint(ZH).toString(16).padStart(16, '0'), hex(h.sketch(ZH))],
+    ]);
+    const small = execFileSync(process.execPath, [bin, 'fingerprint', file, '--sketch', '--sketch-size', '32'], { encoding: 'utf8' });
+    assert.equal(small.trim().split('\n')[1].split('\t')[2], GOLDEN[1][3]);
+    const plain = execFileSync(process.execPath, [bin, 'fingerprint', file], { encoding: 'utf8' });
+    assert.equal(plain.trim().split('\n')[0].split('\t').length, 2);
+    const bad = spawnSync(process.execPath, [bin, 'fingerprint', file, '--sketch', '--sketch-size', '33'], { encoding: 'utf8' });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /`size` = 33/);
+    const explained = execFileSync(process.execPath, [bin, 'explain', FOX], { encoding: 'utf8' });
+    assert.match(explained, new RegExp(`sketch \\(sk1:128\\): ${GOLDEN[0][2]} distinct 4-gram shingles`));
+    const r = spawnSync(process.execPath, [bin, 'dedup', '--verify', 'sketch', '--format', 'jsonl'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /verified at Jaccard >= 0.81 by sk1:128 sketches/);
+    const clusters = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(clusters.length >= 5 && clusters.every((c) => c.pairs.every((p) => p.jaccard >= 0.81)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
