@@ -148,8 +148,14 @@ impl Verify {
     /// # Ok::<(), simhash_wasm::Error>(())
     /// ```
     pub fn from_name(name: &str) -> Result<Verify> {
+        Verify::from_name_with(name, |s| s.trim().parse::<f64>().ok())
+    }
+
+    /// [`Verify::from_name`] with the numbers read by `parse` (the JS bindings use the
+    /// host's `Number()`, so the wasm carries no float parser of its own).
+    pub fn from_name_with(name: &str, parse: impl Fn(&str) -> Option<f64>) -> Result<Verify> {
         let bad = || Error::option("verify", crate::error::quoted(name), Self::EXPECTED);
-        let number = |s: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(bad);
+        let number = |s: &str| parse(s).filter(|x| x.is_finite()).ok_or_else(bad);
         match name {
             "exact" | "on" | "true" => Ok(Verify::Enabled(true)),
             "off" | "false" => Ok(Verify::Enabled(false)),

@@ -216,7 +216,14 @@ fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsValue> {
     } else if let Some(t) = v.as_f64() {
         Some(Verify::Threshold(t))
     } else if let Some(name) = v.as_string() {
-        Some(Verify::from_name(&name).map_err(js_error)?)
+        // Numbers in the name ("sketch:0.9") are read by JS's parseFloat, given only digits
+        // and a dot: no float parser in the wasm.
+        let number = |s: &str| {
+            let s = s.trim();
+            let plain = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
+            plain.then(|| js_sys::Number::parse_float(s))
+        };
+        Some(Verify::from_name_with(&name, number).map_err(js_error)?)
     } else {
         return Err(convert::bad_argument("verify", Verify::EXPECTED, &v));
     };
