@@ -9,7 +9,9 @@
 // `simhash-wasm` in browsers and bundlers is the small build (under 150 kB of gzipped
 // wasm): the same names and the same fingerprints, bit for bit, but the parts marked
 // "[full build]" below throw a `SimHashError` with code `FeatureDisabled` there. Those
-// are HTML to text and the crawler's part: ContentSeen, dedup and index snapshots.
+// are HTML to text and the crawler's part: ContentSeen, dedup, index snapshots, sketches
+// (`sketch`, `fingerprintAndSketch`, `estimateJaccard`, `sketchInfo`) and IDF (`IdfTable`,
+// the hasher option `idf`).
 
 /** A 64-bit SimHash fingerprint (0n ..= 2n ** 64n - 1n). */
 export type Fingerprint = bigint;
@@ -35,10 +37,17 @@ export interface HasherOptions {
    * [full build]
    */
   html?: boolean;
+  /**
+   * Weigh each feature by tf × idf from this table (see `IdfTable`). The hasher takes the
+   * table as it is now: later `add`s or `free()` do not change it. Not part of the
+   * `scheme` string: fingerprints made with and without a table are not comparable.
+   * [full build]
+   */
+  idf?: IdfTable;
 }
 
 /** The options in force, defaults filled in, plus the scheme string stored in snapshots. */
-export interface ResolvedHasherOptions extends Required<HasherOptions> {
+export interface ResolvedHasherOptions extends Required<Omit<HasherOptions, 'idf'>> {
   /** The fingerprint scheme, e.g. `"chars:6 sublinear punct=collapse nfkc lower sh64v1"`. */
   scheme: string;
 }
@@ -107,11 +116,86 @@ export class SimHasher {
   explain(text: string): Explanation;
   /** `explain` as parallel typed arrays (for long texts). */
   explainArrays(text: string): ExplanationArrays;
+  /**
+   * The similarity sketch of a text: `2 + size` bytes (a version byte, `size / 8`, then
+   * the payload: distinct 4-gram count, odd sketch, 4-bit MinHash bins). Compare two with
+   * `estimateJaccard`; read one with `sketchInfo`. A text shorter than 4 characters is one
+   * shingle; an empty one throws `EmptyText`. [full build]
+   */
+  sketch(text: string, options?: SketchOptions): Uint8Array;
+  /** The fingerprint and the sketch from one pass over the text (cheaper than both calls). [full build] */
+  fingerprintAndSketch(text: string, options?: SketchOptions): { fingerprint: Fingerprint; sketch: Uint8Array };
   /** The options in force. */
   options(): ResolvedHasherOptions;
   /** Releases the wasm memory now (a FinalizationRegistry also does it after GC). */
   free(): void;
   /** `using h = new SimHasher()` frees at the end of the scope. */
+  [Symbol.dispose](): void;
+}
+
+/** Options of `SimHasher.sketch`. */
+export interface SketchOptions {
+  /** Bytes per sketch (without the 2-byte header): a multiple of 8 from 32 to 256 (default 128). */
+  size?: number;
+}
+
+/**
+ * The estimated Jaccard similarity (0 to 1) of the 4-gram shingle sets of the texts two
+ * sketches were made from: exact-ish (odd sketch) for short or very similar texts, MinHash
+ * otherwise. Sketches of different sizes throw `SchemeMismatch`; truncated or damaged ones
+ * `Corrupt`; another version `UnsupportedVersion`. [full build]
+ */
+export function estimateJaccard(a: Uint8Array, b: Uint8Array): number;
+
+/** What a sketch holds (for teaching). */
+export interface SketchInfo {
+  /** The sketch scheme's version (1). */
+  version: number;
+  /** E.g. `"sk1:128"`. */
+  scheme: string;
+  /** Payload bytes. */
+  size: number;
+  /** Distinct 4-gram shingles of the text. */
+  shingles: number;
+  /** Bits of the odd sketch (each shingle flips one), and how many are set. */
+  oddBits: number;
+  oddSet: number;
+  /** MinHash bins, and their 4-bit values. */
+  bins: number;
+  minhash: Uint8Array;
+}
+
+/** Reads a sketch's parts; bad bytes throw as in `estimateJaccard`. [full build] */
+export function sketchInfo(sketch: Uint8Array): SketchInfo;
+
+/**
+ * Inverse document frequencies learnt from a corpus, for `new SimHasher({ idf })`:
+ * `idf = 1 + ln((1 + documents) / (1 + df))`, features keyed by their 64-bit hash.
+ * [full build]
+ */
+export class IdfTable {
+  /** An empty table (every idf is 1). */
+  constructor();
+  /**
+   * A table learnt from `texts`, cut into features with these hasher options (use the
+   * options of the hashers that will use it). A text with no n-gram throws, naming its index.
+   */
+  static learn(texts: string[], options?: Omit<HasherOptions, 'idf'>): IdfTable;
+  /** Counts more documents (same options as `learn`); hashers made before keep the old table. */
+  add(texts: string[], options?: Omit<HasherOptions, 'idf'>): void;
+  /** Versioned, checksummed bytes. */
+  toBytes(): Uint8Array;
+  /** Loads `toBytes` output; damaged bytes throw `Corrupt`. */
+  static fromBytes(bytes: Uint8Array): IdfTable;
+  /** Documents learnt from. */
+  readonly documents: number;
+  /** Distinct features seen. */
+  readonly size: number;
+  /** Document frequency of a feature hash (`explain().tokens[i].hash`). */
+  df(hash: bigint): number;
+  /** The idf of a feature hash. */
+  idf(hash: bigint): number;
+  free(): void;
   [Symbol.dispose](): void;
 }
 
@@ -304,7 +388,12 @@ export class ContentSeen {
 
 /** Options of `dedup`: the hasher options plus the search and its verification. */
 export interface DedupOptions extends DedupIntoOptions {
-  /** Candidate pairs differ in at most k bits, 0 to 63 (default 10). */
+  /**
+   * Candidate pairs differ in at most k bits, 0 to 63 (default "auto": by the
+   * collection's size, `defaults().dedup.kBySize`: 13 up to 200k documents, 12 up to 2M,
+   * then 10). A wider k finds short near-duplicates whose fingerprints sit 11–13 bits
+   * apart, at a self-join cost that grows with N².
+   */
   k?: number;
   /** Index layout (default "auto": picked for the collection's size). */
   layout?: LayoutOption;
@@ -312,8 +401,15 @@ export interface DedupOptions extends DedupIntoOptions {
 
 /** Options of `SimHashIndex.dedup`: those of `dedup` but `k` and `layout` (the index's). */
 export interface DedupIntoOptions extends HasherOptions {
-  /** Keep a pair only when the texts' shingle Jaccard is at least this, 0 to 1 (default 0.8); false keeps every pair within k; true is the default threshold. */
-  verify?: number | boolean;
+  /**
+   * Keep a pair only when the texts' shingle Jaccard is at least this, 0 to 1
+   * (default 0.8); false keeps every pair within k; true is the default threshold. `"sketch"`:
+   * verify by the texts' sketches instead (made in the fingerprint's pass, the texts are
+   * not kept), keeping pairs whose estimate is at least 0.81; `"sketch:J"` at J. `"exact"`
+   * is the default. Exact verification is exact (precision 1.0 on the dev corpus); the
+   * sketch's estimate errs both ways.
+   */
+  verify?: number | boolean | 'exact' | 'sketch' | `sketch:${number}`;
   /** Grapheme clusters per shingle for the verification, 1 to 16 (default 4); out of range throws `InvalidOption`. */
   shingle?: number;
 }
@@ -337,6 +433,8 @@ export interface DedupResult {
   k: number;
   /** The verification threshold used, or false. */
   verify: number | false;
+  /** What verified the pairs: `"exact"` (the texts), a sketch scheme like `"sk1:128"`, or false. */
+  verifyBy: 'exact' | string | false;
 }
 
 /** Near-duplicate clusters of a collection (the CLI's `dedup`). [full build] */
@@ -420,7 +518,17 @@ export interface Defaults {
   hasher: ResolvedHasherOptions;
   index: { k: number; layout: 'default'; expectedSize: number };
   contentSeen: { k: number; layout: 'default' };
-  dedup: { k: number; verify: number | false; layout: 'auto'; shingle: number };
+  dedup: {
+    /** `"auto"`: by the collection's size, from `kBySize` (first row with `upTo >= N`), else `kBeyond`. */
+    k: 'auto';
+    kBySize: Array<{ upTo: number; k: number }>;
+    kBeyond: number;
+    verify: number | false;
+    /** The threshold of `verify: "sketch"`. */
+    sketchVerify: number;
+    layout: 'auto';
+    shingle: number;
+  };
   /** The CLI's `--load/--save` runs: fingerprints alone decide (the rest as `dedup`). */
   dedupFingerprintsOnly: { k: number; verify: number | false };
   passage: { minChars: number; threshold: number };

@@ -6,8 +6,40 @@
 //! the connected components of the kept pairs.
 //!
 //! The defaults come from `npm run quality` on the dev corpus (truth: 4-gram Jaccard ≥ 0.8):
-//! fingerprints alone reach F1 0.79 at best (k = 8); candidates at `k = 10` verified at
-//! Jaccard ≥ 0.8 reach F1 0.95 with precision 1.0.
+//! fingerprints alone reach F1 0.79 at best (k = 8); candidates verified at Jaccard ≥ 0.8
+//! keep precision 1.0, and their recall is capped by the candidate `k` alone.
+//!
+//! # The candidate k
+//!
+//! Short texts (poems, titles, forum posts) with Jaccard ≥ 0.8 often have fingerprints 10–16
+//! bits apart, so `k = 10` missed 9 % of the true pairs (Chinese: 13 %). A batch job knows
+//! its collection's size `N`, and a wider `k` costs a self-join that grows with `N²`, so
+//! `k` follows `N` ([`DedupOptions::K_BY_SIZE`]): 13 up to 200k documents, 12 up to 2M,
+//! then 10. Measured by `cargo bench --bench dedup_k` (2-core machine, CPU seconds):
+//!
+//! | k | P | R | F1 | F1 en | F1 zh | join 10k | join 100k | join 1M | index B/fp at 1M |
+//! | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+//! | 10 | 1.000 | 0.910 | 0.953 | 0.956 | 0.932 | 0.00 s | 0.42 s | 30.6 s | 5402 |
+//! | 11 | 1.000 | 0.932 | 0.965 | 0.967 | 0.951 | 0.01 s | 0.57 s | 25.4 s | 1497 |
+//! | 12 | 1.000 | 0.954 | 0.976 | 0.977 | 0.973 | 0.02 s | 0.91 s | 52.2 s | 1853 |
+//! | 13 | 1.000 | 0.970 | 0.985 | 0.985 | 0.983 | 0.03 s | 1.34 s | 95.9 s | 2267 |
+//!
+//! (Quality: the exact flow on the dev corpus, 11,291 documents, 1,154 true pairs. Cost:
+//! the self-join of `fp/set_1m.u64`'s first N fingerprints with [`Layout::auto`]; candidate
+//! pairs there are 65k at k = 10 and 529k at k = 13 for N = 1M, and each costs one
+//! verification.) The goal, F1 ≥ 0.97 overall and ≥ 0.95 for Chinese, needs k ≥ 12. Up to
+//! 200k documents k = 13 costs seconds and reaches 0.985 / 0.983; up to 2M, k = 12 keeps
+//! the join within minutes (52 s at 1M; about 4× that at 2M) at 0.976 / 0.973; beyond, the
+//! `N²` growth (k = 12 at 10M: over an hour) makes 10 the default, and a user who can
+//! afford more gives `k`. At 1M, k = 12 costs 1.7× the join time of k = 10 and less index
+//! memory, because [`Layout::auto`] picks a wider layout at k = 10.
+//!
+//! # Verification by sketches
+//!
+//! `verify: "sketch"` ([`DedupOptions::sketch`]) keeps no texts: each document's sketch is
+//! made in its fingerprint's pass, and a candidate is kept when the sketches' estimate
+//! reaches [`DedupOptions::DEFAULT_SKETCH_VERIFY`]. It is for runs that should not keep
+//! texts; the exact verification stays the default, and stays exact.
 //!
 //! ```
 //! use simhash_wasm::dedup::{dedup, DedupOptions};
@@ -35,6 +67,7 @@ use std::collections::HashMap;
 use crate::error::{Error, Result};
 use crate::fingerprint::{Options, SimHasher};
 use crate::index::{Index, Layout};
+use crate::sketch::{self, Sketch, SketchScheme};
 use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 
 /// How [`dedup`] works.
@@ -42,15 +75,24 @@ use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 pub struct DedupOptions {
     /// The fingerprint scheme.
     pub fingerprint: Options,
-    /// Candidates differ in at most `k` bits, 0 to [`DedupOptions::MAX_K`] (default
-    /// [`DedupOptions::DEFAULT_K`]).
-    pub k: u32,
+    /// Candidates differ in at most `k` bits, 0 to [`DedupOptions::MAX_K`]; `None` (the
+    /// default) picks it by the collection's size ([`DedupOptions::k_for_size`]).
+    pub k: Option<u32>,
     /// The index layout; `None` picks one for the collection's size ([`Layout::auto`]).
-    /// Its `k` must be `k`.
+    /// Its `k` must be `k` (an explicit layout with `k: None` is read for
+    /// [`DedupOptions::DEFAULT_K`] by [`DedupOptions::from_names`]; [`dedup`] takes the
+    /// layout's k).
     pub layout: Option<Layout>,
     /// Keep a candidate pair only when the shingle Jaccard of the texts is at least this,
     /// from 0 to 1 (default [`DedupOptions::DEFAULT_VERIFY`]); `None` keeps every pair within `k`.
+    /// With [`sketch`](Self::sketch), the threshold applies to the sketches' estimate.
     pub verify: Option<f64>,
+    /// Verify by similarity sketches ([`crate::sketch`]) instead of the texts: each
+    /// document's sketch is made in the same pass as its fingerprint, the texts are not
+    /// kept, and a candidate pair is kept when [`sketch::estimate_jaccard`] reaches
+    /// `verify` ([`DedupOptions::DEFAULT_SKETCH_VERIFY`] by default). `None` (the default):
+    /// the exact shingle Jaccard of the texts.
+    pub sketch: Option<SketchScheme>,
     /// Shingle size for the verification, 1 to [`verify::MAX_SHINGLE`] (default
     /// [`DEFAULT_SHINGLE`]).
     pub shingle: usize,
@@ -63,23 +105,67 @@ impl Default for DedupOptions {
     fn default() -> Self {
         DedupOptions {
             fingerprint: Options::default(),
-            k: DedupOptions::DEFAULT_K,
+            k: None,
             layout: None,
             verify: Some(DedupOptions::DEFAULT_VERIFY),
+            sketch: None,
             shingle: DEFAULT_SHINGLE,
             html: false,
         }
     }
 }
 
-/// The `verify` option as the JS API takes it: a threshold, or `true` (the default
-/// threshold) / `false` (no verification).
+/// The `verify` option as the JS API takes it: a threshold, `true` (the default
+/// threshold) / `false` (no verification), or a name ([`Verify::from_name`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verify {
     /// `true`: verify at [`DedupOptions::DEFAULT_VERIFY`]; `false`: do not verify.
     Enabled(bool),
-    /// Verify at this Jaccard threshold (0 to 1).
+    /// Verify the texts at this Jaccard threshold (0 to 1).
     Threshold(f64),
+    /// Verify by sketches ([`DedupOptions::sketch`]), at this threshold or the default
+    /// [`DedupOptions::DEFAULT_SKETCH_VERIFY`].
+    Sketch(Option<f64>),
+}
+
+impl Verify {
+    /// What the names mean, for error messages.
+    pub const EXPECTED: &'static str =
+        "a Jaccard threshold from 0 to 1, true, false, \"exact\", \"sketch\" or \"sketch:J\"";
+
+    /// The `verify` option given as text (the CLI's `--verify`, or a JS string): `"exact"`
+    /// (the texts, at the default threshold), `"off"`, `"sketch"` (sketches, at
+    /// [`DedupOptions::DEFAULT_SKETCH_VERIFY`]), `"sketch:J"` (sketches at `J`), or a number
+    /// (the texts at that threshold).
+    ///
+    /// ```
+    /// use simhash_wasm::dedup::Verify;
+    /// assert_eq!(Verify::from_name("sketch")?, Verify::Sketch(None));
+    /// assert_eq!(Verify::from_name("sketch:0.9")?, Verify::Sketch(Some(0.9)));
+    /// assert_eq!(Verify::from_name("0.7")?, Verify::Threshold(0.7));
+    /// assert_eq!(Verify::from_name("off")?, Verify::Enabled(false));
+    /// assert!(Verify::from_name("fast").is_err());
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn from_name(name: &str) -> Result<Verify> {
+        Verify::from_name_with(name, |s| s.trim().parse::<f64>().ok())
+    }
+
+    /// [`Verify::from_name`] with the numbers read by `parse` (the JS bindings use the
+    /// host's `Number()`, so the wasm carries no float parser of its own).
+    pub fn from_name_with(name: &str, parse: impl Fn(&str) -> Option<f64>) -> Result<Verify> {
+        let bad = || Error::option("verify", crate::error::quoted(name), Self::EXPECTED);
+        let number = |s: &str| parse(s).filter(|x| x.is_finite()).ok_or_else(bad);
+        match name {
+            "exact" | "on" | "true" => Ok(Verify::Enabled(true)),
+            "off" | "false" => Ok(Verify::Enabled(false)),
+            "sketch" => Ok(Verify::Sketch(None)),
+            _ => match name.strip_prefix("sketch:") {
+                Some(t) => Ok(Verify::Sketch(Some(number(t)?))),
+                None => Ok(Verify::Threshold(number(name)?)),
+            },
+        }
+    }
 }
 
 /// The dedup options by name, as the JS API and the CLI give them ([`DedupOptions::NAMES`]);
@@ -102,10 +188,31 @@ pub struct DedupNames<'a> {
 }
 
 impl DedupOptions {
-    /// The default `k`: candidates within 10 bits, then verified (see the module docs).
+    /// The default `k` of collections larger than every row of [`DedupOptions::K_BY_SIZE`]:
+    /// candidates within 10 bits, then verified (see the module docs).
     pub const DEFAULT_K: u32 = 10;
+    /// The candidate `k` by collection size, `(at most this many documents, k)`, first
+    /// match wins; larger collections take [`DedupOptions::DEFAULT_K`]. A wider `k` finds
+    /// the short texts whose fingerprints sit 11–13 bits apart, at a self-join cost that
+    /// grows with `N²`; see the module docs, "The candidate k", for the measurements.
+    pub const K_BY_SIZE: [(usize, u32); 2] = [(200_000, 13), (2_000_000, 12)];
+
+    /// The candidate `k` for a collection of `n` documents ([`DedupOptions::K_BY_SIZE`]).
+    ///
+    /// ```
+    /// use simhash_wasm::dedup::DedupOptions;
+    /// assert_eq!(DedupOptions::k_for_size(1_000), 13);
+    /// assert_eq!(DedupOptions::k_for_size(usize::MAX), DedupOptions::DEFAULT_K);
+    /// ```
+    pub fn k_for_size(n: usize) -> u32 {
+        Self::K_BY_SIZE.iter().find(|&&(limit, _)| n <= limit).map_or(Self::DEFAULT_K, |&(_, k)| k)
+    }
     /// The default Jaccard threshold of the verification.
     pub const DEFAULT_VERIFY: f64 = 0.8;
+    /// The default threshold of the sketch verification (`verify: "sketch"`): the sketch's
+    /// estimate errs both ways, and 0.81 is where F1 against the texts' Jaccard ≥ 0.8 peaks
+    /// on the dev corpus (see `sketch-measurements`; precision ≥ 0.97 there).
+    pub const DEFAULT_SKETCH_VERIFY: f64 = 0.81;
     /// The default `k` of runs that decide by fingerprints alone and keep their index
     /// ([`DedupOptions::fingerprints_only`], the CLI's `--load/--save`): 6, a point of the
     /// fingerprint-only curve that leans to precision (dev corpus: P 0.89, R 0.59; the best
@@ -123,7 +230,7 @@ impl DedupOptions {
     /// The defaults of runs with no texts to verify against: every pair within
     /// [`DedupOptions::FINGERPRINT_ONLY_K`] bits is kept.
     pub fn fingerprints_only() -> DedupOptions {
-        DedupOptions { k: DedupOptions::FINGERPRINT_ONLY_K, verify: None, ..DedupOptions::default() }
+        DedupOptions { k: Some(DedupOptions::FINGERPRINT_ONLY_K), verify: None, ..DedupOptions::default() }
     }
 
     /// Options from their names and JS values, starting from `base` (the defaults, or
@@ -134,7 +241,7 @@ impl DedupOptions {
     /// use simhash_wasm::Options;
     /// let names = DedupNames { k: Some(8.0), verify: Some(Verify::Enabled(false)), ..Default::default() };
     /// let o = DedupOptions::from_names(DedupOptions::default(), Options::default(), &names)?;
-    /// assert_eq!((o.k, o.verify), (8, None));
+    /// assert_eq!((o.k, o.verify), (Some(8), None));
     /// let bad = DedupNames { shingle: Some(0.0), ..Default::default() };
     /// assert!(DedupOptions::from_names(DedupOptions::default(), Options::default(), &bad).is_err());
     /// # Ok::<(), simhash_wasm::Error>(())
@@ -146,7 +253,7 @@ impl DedupOptions {
     ) -> Result<DedupOptions> {
         let k = match names.k {
             None => base.k,
-            Some(x) if x.fract() == 0.0 && (0.0..=f64::from(Self::MAX_K)).contains(&x) => x as u32,
+            Some(x) if x.fract() == 0.0 && (0.0..=f64::from(Self::MAX_K)).contains(&x) => Some(x as u32),
             Some(x) => {
                 return Err(Error::option(
                     "k",
@@ -155,38 +262,45 @@ impl DedupOptions {
                 ))
             }
         };
-        let layout = match (names.layout, names.widths) {
-            (None | Some("auto"), None) => None,
-            (name, widths) => Some(Layout::from_options(name, widths, Some(k), None, None)?),
+        // An explicit layout is built now, for a known k: without one, DEFAULT_K.
+        let (k, layout) = match (names.layout, names.widths) {
+            (None | Some("auto"), None) => (k, None),
+            (name, widths) => {
+                let k = k.unwrap_or(Self::DEFAULT_K);
+                (Some(k), Some(Layout::from_options(name, widths, Some(k), None, None)?))
+            }
         };
-        let verify = match names.verify {
-            None => base.verify,
-            Some(Verify::Enabled(true)) => Some(base.verify.unwrap_or(Self::DEFAULT_VERIFY)),
-            Some(Verify::Enabled(false)) => None,
-            Some(Verify::Threshold(t)) => Some(t),
+        let (verify, sketch) = match names.verify {
+            None => (base.verify, base.sketch),
+            Some(Verify::Enabled(true)) => (Some(Self::DEFAULT_VERIFY), None),
+            Some(Verify::Enabled(false)) => (None, None),
+            Some(Verify::Threshold(t)) => (Some(t), None),
+            Some(Verify::Sketch(t)) => {
+                (Some(t.unwrap_or(Self::DEFAULT_SKETCH_VERIFY)), Some(SketchScheme::default()))
+            }
         };
         let shingle = match names.shingle {
             None => base.shingle,
             Some(x) if x.fract() == 0.0 && (1.0..=verify::MAX_SHINGLE as f64).contains(&x) => x as usize,
             Some(x) => return Err(verify::shingle_error(crate::error::number(x))),
         };
-        let o =
-            DedupOptions { fingerprint, k, layout, verify, shingle, html: names.html.unwrap_or(base.html) };
+        let html = names.html.unwrap_or(base.html);
+        let o = DedupOptions { fingerprint, k, layout, verify, sketch, shingle, html };
         o.validate()?;
         Ok(o)
     }
 
     /// Checks every option, naming the first one out of range.
     pub fn validate(&self) -> Result<()> {
-        if self.k > Self::MAX_K {
-            return Err(Error::option("k", self.k, format!("an integer from 0 to {}", Self::MAX_K)));
+        if let Some(k) = self.k.filter(|&k| k > Self::MAX_K) {
+            return Err(Error::option("k", k, format!("an integer from 0 to {}", Self::MAX_K)));
         }
-        if let Some(l) = &self.layout {
-            if l.k() != self.k {
+        if let (Some(l), Some(k)) = (&self.layout, self.k) {
+            if l.k() != k {
                 return Err(Error::option(
                     "layout",
                     l,
-                    format!("a layout for k = {} (the layout's k is {})", self.k, l.k()),
+                    format!("a layout for k = {k} (the layout's k is {})", l.k()),
                 ));
             }
         }
@@ -205,6 +319,17 @@ impl DedupOptions {
             }
         }
         verify::check_shingle(self.shingle)?;
+        if self.sketch.is_some() && self.shingle != sketch::SHINGLE {
+            return Err(Error::option(
+                "shingle",
+                self.shingle,
+                format!(
+                    "{} with verify: \"sketch\" (sketches are made of {}-grams), or exact verification",
+                    sketch::SHINGLE,
+                    sketch::SHINGLE
+                ),
+            ));
+        }
         self.fingerprint.validate()
     }
 }
@@ -218,7 +343,8 @@ pub struct DupPair {
     pub b: String,
     /// Hamming distance of the fingerprints.
     pub distance: u32,
-    /// Shingle Jaccard of the texts, when verified.
+    /// Shingle Jaccard of the texts, when verified (with [`DedupOptions::sketch`], the
+    /// sketches' estimate of it).
     pub jaccard: Option<f64>,
 }
 
@@ -242,6 +368,8 @@ pub struct DedupReport {
     pub k: u32,
     /// The verification threshold used, if any.
     pub verify: Option<f64>,
+    /// The sketch scheme the verification used, when it used sketches.
+    pub sketch: Option<SketchScheme>,
 }
 
 /// The visible text of every document when reading HTML, else nothing (the texts are used
@@ -256,6 +384,62 @@ fn visible_texts<S, T: AsRef<str>>(docs: &[(S, T)], html: bool) -> Result<Vec<St
     {
         let _ = docs;
         Err(Error::html_disabled())
+    }
+}
+
+/// What candidate pairs are verified against: the documents' texts (exact), or their
+/// sketches (`verify: "sketch"`, made in the fingerprint's pass; the texts are not kept).
+enum Evidence<'t> {
+    Texts(HashMap<&'t str, &'t str>),
+    Sketches(HashMap<String, Sketch>),
+}
+
+impl<'t> Evidence<'t> {
+    fn new(opts: &DedupOptions, capacity: usize) -> Evidence<'t> {
+        match (opts.verify, opts.sketch) {
+            (Some(_), Some(_)) => Evidence::Sketches(HashMap::with_capacity(capacity)),
+            _ => Evidence::Texts(HashMap::with_capacity(capacity)),
+        }
+    }
+
+    /// The fingerprint of `text`, keeping what the verification needs of it.
+    fn fingerprint(
+        &mut self,
+        hasher: &mut SimHasher,
+        id: &'t str,
+        text: &'t str,
+        opts: &DedupOptions,
+    ) -> Result<u64> {
+        match (self, opts.sketch) {
+            (Evidence::Sketches(m), Some(scheme)) => {
+                let (fp, sk) = hasher.fingerprint_and_sketch(text, scheme)?;
+                m.insert(id.to_owned(), sk);
+                Ok(fp)
+            }
+            (Evidence::Texts(m), _) => {
+                let fp = hasher.fingerprint(text)?;
+                m.insert(id, text);
+                Ok(fp)
+            }
+            (Evidence::Sketches(_), None) => unreachable!("sketch evidence needs a sketch scheme"),
+        }
+    }
+
+    /// A document already in the index: its text serves the verification (or its sketch,
+    /// made from it).
+    fn keep(&mut self, hasher: &mut SimHasher, id: &'t str, text: &'t str, opts: &DedupOptions) {
+        match (self, opts.sketch) {
+            (Evidence::Sketches(m), Some(scheme)) => {
+                // A text the hasher cannot read has no sketch: its pairs report the error.
+                if let Ok(sk) = hasher.sketch(text, scheme) {
+                    m.insert(id.to_owned(), sk);
+                }
+            }
+            (Evidence::Texts(m), _) => {
+                m.insert(id, text);
+            }
+            (Evidence::Sketches(_), None) => {}
+        }
     }
 }
 
@@ -278,26 +462,31 @@ pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
     let mut hasher = SimHasher::new(opts.fingerprint)?;
     let visible = visible_texts(docs, opts.html)?;
     let mut report = DedupReport::default();
-    let mut texts: HashMap<&str, &str> = HashMap::with_capacity(docs.len());
+    let mut evidence = Evidence::new(opts, docs.len());
     for (i, (id, text)) in docs.iter().enumerate() {
         let id = id.as_ref();
         let text = visible.get(i).map_or(text.as_ref(), String::as_str);
-        match known.get(i).copied().flatten().map_or_else(|| hasher.fingerprint(text), Ok) {
-            Ok(fp) => {
-                report.fingerprints.push((id.to_owned(), fp));
-                texts.insert(id, text);
+        let fingerprint = match known.get(i).copied().flatten() {
+            Some(fp) => {
+                evidence.keep(&mut hasher, id, text, opts);
+                Ok(fp)
             }
+            None => evidence.fingerprint(&mut hasher, id, text, opts),
+        };
+        match fingerprint {
+            Ok(fp) => report.fingerprints.push((id.to_owned(), fp)),
             Err(e) => report.skipped.push((id.to_owned(), e)),
         }
     }
+    let n = report.fingerprints.len().max(1);
     let layout = match &opts.layout {
         Some(l) => l.clone(),
-        None => Layout::auto(report.fingerprints.len().max(1), opts.k, None)?,
+        None => Layout::auto(n, opts.k.unwrap_or_else(|| DedupOptions::k_for_size(n)), None)?,
     };
     report.layout = layout.to_string();
     report.k = layout.k();
     let index = Index::build(layout, report.fingerprints.iter().cloned())?;
-    cluster(&index, &texts, opts, report)
+    cluster(&index, &evidence, opts, report)
 }
 
 /// [`dedup`] starting from an existing index (one loaded from a snapshot, or kept from an
@@ -309,9 +498,11 @@ pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
 ///   [`Error::SchemeMismatch`]; an empty index without one records `opts.fingerprint`.
 /// - Documents already in the index are not fingerprinted again
 ///   ([`DedupReport::already_indexed`]); their texts serve the verification.
-/// - With `opts.verify`, every candidate pair needs both texts: a pair with a document
-///   whose text was not given (say, one only in a loaded snapshot) is an
-///   [`Error::InvalidOption`] for `verify`. Without it, fingerprints alone decide.
+/// - With `opts.verify`, every candidate pair needs both texts (or, with `opts.sketch`,
+///   both sketches, which are made from the texts given: the index stores fingerprints
+///   only): a pair with a document whose text was not given (say, one only in a loaded
+///   snapshot) is an [`Error::InvalidOption`] for `verify`. Without it, fingerprints
+///   alone decide.
 ///
 /// On an error the index may hold the new documents already (they were added before the
 /// clusters were computed).
@@ -351,7 +542,7 @@ pub fn dedup_into_known<S: AsRef<str>, T: AsRef<str>>(
     let mut hasher = SimHasher::new(opts.fingerprint)?;
     let visible = visible_texts(docs, opts.html)?;
     let mut report = DedupReport::default();
-    let mut texts: HashMap<&str, &str> = HashMap::with_capacity(docs.len());
+    let mut evidence = Evidence::new(opts, docs.len());
     let mut new = Vec::new();
     for (i, (id, text)) in docs.iter().enumerate() {
         let id = id.as_ref();
@@ -359,14 +550,20 @@ pub fn dedup_into_known<S: AsRef<str>, T: AsRef<str>>(
         if let Some(fp) = index.get(&id.to_owned()) {
             report.already_indexed.push(id.to_owned());
             report.fingerprints.push((id.to_owned(), fp));
-            texts.insert(id, text);
+            evidence.keep(&mut hasher, id, text, opts);
             continue;
         }
-        match known.get(i).copied().flatten().map_or_else(|| hasher.fingerprint(text), Ok) {
+        let fingerprint = match known.get(i).copied().flatten() {
+            Some(fp) => {
+                evidence.keep(&mut hasher, id, text, opts);
+                Ok(fp)
+            }
+            None => evidence.fingerprint(&mut hasher, id, text, opts),
+        };
+        match fingerprint {
             Ok(fp) => {
                 report.fingerprints.push((id.to_owned(), fp));
                 new.push((id.to_owned(), fp));
-                texts.insert(id, text);
             }
             Err(e) => report.skipped.push((id.to_owned(), e)),
         }
@@ -378,14 +575,26 @@ pub fn dedup_into_known<S: AsRef<str>, T: AsRef<str>>(
     }
     report.layout = index.layout().to_string();
     report.k = index.layout().k();
-    cluster(index, &texts, opts, report)
+    cluster(index, &evidence, opts, report)
 }
 
-/// The clusters and pairs of `index`, each candidate verified against `texts` when
+/// The error for a candidate whose text (or sketch) the verification does not have.
+fn missing(id: &str, threshold: f64, what: &str) -> Error {
+    Error::option(
+        "verify",
+        crate::error::number(threshold),
+        format!(
+            "false, or the text of every candidate: {} is in the index, but its {what} was not given",
+            crate::error::quoted(id)
+        ),
+    )
+}
+
+/// The clusters and pairs of `index`, each candidate verified against `evidence` when
 /// `opts.verify` asks for it.
 fn cluster(
     index: &Index<String>,
-    texts: &HashMap<&str, &str>,
+    evidence: &Evidence<'_>,
     opts: &DedupOptions,
     mut report: DedupReport,
 ) -> Result<DedupReport> {
@@ -398,33 +607,40 @@ fn cluster(
         if failed.is_some() {
             return false;
         }
-        for id in [a, b] {
-            if shingles.contains_key(id) {
-                continue;
-            }
-            let set = match texts.get(id.as_str()) {
-                Some(t) => ShingleSet::new(t, opts.shingle),
-                None => Err(Error::option(
-                    "verify",
-                    crate::error::number(threshold),
-                    format!(
-                        "false, or the text of every candidate: {} is in the index, but its text \
-                         was not given",
-                        crate::error::quoted(id)
-                    ),
-                )),
-            };
-            match set {
-                Ok(s) => {
-                    shingles.insert(id.clone(), s);
-                }
-                Err(e) => {
-                    failed = Some(e);
+        let j = match evidence {
+            Evidence::Sketches(sketches) => match (sketches.get(a), sketches.get(b)) {
+                (Some(x), Some(y)) => sketch::estimate(x, y),
+                (None, _) => {
+                    failed = Some(missing(a, threshold, "text"));
                     return false;
                 }
+                (_, None) => {
+                    failed = Some(missing(b, threshold, "text"));
+                    return false;
+                }
+            },
+            Evidence::Texts(texts) => {
+                for id in [a, b] {
+                    if shingles.contains_key(id) {
+                        continue;
+                    }
+                    let set = match texts.get(id.as_str()) {
+                        Some(t) => ShingleSet::new(t, opts.shingle),
+                        None => Err(missing(id, threshold, "text")),
+                    };
+                    match set {
+                        Ok(s) => {
+                            shingles.insert(id.clone(), s);
+                        }
+                        Err(e) => {
+                            failed = Some(e);
+                            return false;
+                        }
+                    }
+                }
+                shingles[a].jaccard(&shingles[b])
             }
-        }
-        let j = shingles[a].jaccard(&shingles[b]);
+        };
         jaccards.insert((a.clone(), b.clone()), j);
         j >= threshold
     });
@@ -432,6 +648,7 @@ fn cluster(
         return Err(e);
     }
     report.verify = opts.verify;
+    report.sketch = if opts.verify.is_some() { opts.sketch } else { None };
     report.clusters = clusters;
     report.pairs = pairs
         .into_iter()
@@ -505,15 +722,110 @@ mod tests {
     #[test]
     fn bad_options_name_themselves() {
         let d = DedupOptions::default;
-        let cases: [(DedupOptions, &str); 4] = [
-            (DedupOptions { k: 64, ..d() }, "`k`"),
+        let sketch = Some(SketchScheme::default());
+        let cases: [(DedupOptions, &str); 5] = [
+            (DedupOptions { k: Some(64), ..d() }, "`k`"),
             (DedupOptions { verify: Some(1.5), ..d() }, "`verify`"),
             (DedupOptions { verify: Some(f64::NAN), ..d() }, "`verify`"),
-            (DedupOptions { layout: Some(Layout::default_for_k(3).unwrap()), ..d() }, "`layout`"),
+            (
+                DedupOptions { k: Some(10), layout: Some(Layout::default_for_k(3).unwrap()), ..d() },
+                "`layout`",
+            ),
+            (DedupOptions { sketch, shingle: 5, ..d() }, "`shingle`"),
         ];
         for (o, name) in cases {
             let e = dedup(&[("a", A)], &o).unwrap_err();
             assert!(e.to_string().contains(name), "{e}");
+        }
+        // Without k, an explicit layout decides it.
+        let o = DedupOptions { layout: Some(Layout::default_for_k(3).unwrap()), ..d() };
+        assert_eq!(dedup(&[("a", A), ("b", B)], &o).unwrap().k, 3);
+    }
+
+    #[test]
+    fn k_follows_the_collection_size_unless_given() {
+        let mut last = u32::MAX;
+        for n in [1, 1000, 200_000, 200_001, 2_000_000, 2_000_001, usize::MAX] {
+            let k = DedupOptions::k_for_size(n);
+            assert!(k <= last && (DedupOptions::DEFAULT_K..=DedupOptions::MAX_K).contains(&k), "{n}: {k}");
+            last = k;
+        }
+        assert_eq!(DedupOptions::k_for_size(usize::MAX), DedupOptions::DEFAULT_K);
+        let docs = [("a", A), ("b", B), ("c", C)];
+        assert_eq!(dedup(&docs, &d()).unwrap().k, DedupOptions::k_for_size(3));
+        assert_eq!(dedup(&docs, &DedupOptions { k: Some(7), ..d() }).unwrap().k, 7);
+    }
+
+    /// A near copy whose fingerprint is far: only a candidate at a wide k finds it.
+    #[test]
+    fn sketch_verification_agrees_with_the_exact_one_away_from_the_threshold() {
+        use crate::test_rng::Rng;
+        let mut rng = Rng(12);
+        let mut text = |n: usize| -> String {
+            let word = |rng: &mut Rng| -> String {
+                (0..3 + rng.below(5)).map(|_| char::from(b'a' + rng.below(26) as u8)).collect()
+            };
+            (0..n).map(|_| word(&mut rng)).collect::<Vec<_>>().join(" ")
+        };
+        // 30 base texts, each with an edited copy (a few words changed) and an unrelated one.
+        let mut docs: Vec<(String, String)> = Vec::new();
+        for i in 0..30 {
+            let base = text(60);
+            let mut copy: Vec<&str> = base.split(' ').collect();
+            let at = i % 50;
+            copy[at] = "omega";
+            if i % 3 == 0 {
+                copy[at + 5] = "sigma";
+            }
+            let copy = copy.join(" ");
+            docs.push((format!("{i}a"), base));
+            docs.push((format!("{i}b"), copy));
+            docs.push((format!("{i}c"), text(60)));
+        }
+        let exact = DedupOptions { k: Some(20), ..d() };
+        let by_sketch = DedupOptions::from_names(
+            exact.clone(),
+            Options::default(),
+            &DedupNames { verify: Some(Verify::Sketch(None)), ..names() },
+        )
+        .unwrap();
+        assert_eq!((by_sketch.verify, by_sketch.sketch), (Some(0.81), Some(SketchScheme::default())));
+        let e = dedup(&docs, &exact).unwrap();
+        let s = dedup(&docs, &by_sketch).unwrap();
+        assert_eq!(s.sketch, Some(SketchScheme::default()));
+        assert_eq!(e.sketch, None);
+        // Every candidate the exact run judged far from the threshold is judged alike.
+        let exact_j: HashMap<(String, String), f64> =
+            e.pairs.iter().map(|p| ((p.a.clone(), p.b.clone()), p.jaccard.unwrap())).collect();
+        let sketch_j: HashMap<(String, String), f64> =
+            s.pairs.iter().map(|p| ((p.a.clone(), p.b.clone()), p.jaccard.unwrap())).collect();
+        let all = dedup(&docs, &DedupOptions { verify: None, k: Some(20), ..d() }).unwrap();
+        let mut far = 0;
+        for p in &all.pairs {
+            let a = ShingleSet::new(&docs.iter().find(|d| d.0 == p.a).unwrap().1, 4).unwrap();
+            let b = ShingleSet::new(&docs.iter().find(|d| d.0 == p.b).unwrap().1, 4).unwrap();
+            let j = a.jaccard(&b);
+            let key = (p.a.clone(), p.b.clone());
+            if !(0.7..=0.9).contains(&j) {
+                far += 1;
+                assert_eq!(exact_j.contains_key(&key), j >= 0.8, "{key:?} {j}");
+                assert_eq!(
+                    sketch_j.contains_key(&key),
+                    j >= 0.8,
+                    "{key:?} exact {j}, sketch {:?}",
+                    sketch_j.get(&key)
+                );
+            }
+            if let Some(est) = sketch_j.get(&key) {
+                assert!((est - j).abs() < 0.1, "{key:?}: estimate {est}, exact {j}");
+            }
+        }
+        assert!(far >= 30 && sketch_j.len() >= 25, "{far} decided pairs, {} kept", sketch_j.len());
+        // The clusters are the edited pairs, each alone.
+        assert!(s.clusters.len() >= 25, "{:?}", s.clusters);
+        for c in &s.clusters {
+            assert_eq!(c.len(), 2, "{c:?}");
+            assert_eq!(c[0].trim_end_matches('a'), c[1].trim_end_matches('b'), "{c:?}");
         }
     }
 
@@ -521,7 +833,7 @@ mod tests {
     fn from_names_reads_every_option_and_keeps_the_defaults() {
         let o = DedupOptions::from_names(d(), Options::default(), &names()).unwrap();
         assert_eq!(o, DedupOptions::default());
-        assert_eq!((o.k, o.verify, o.shingle), (10, Some(0.8), 4));
+        assert_eq!((o.k, o.verify, o.shingle, o.sketch), (None, Some(0.8), 4, None));
         let n = DedupNames {
             k: Some(7.0),
             layout: Some("probe"),
@@ -535,7 +847,7 @@ mod tests {
         assert_eq!(o.unwrap_err().code(), "InvalidLayout");
         let n = DedupNames { k: Some(3.0), ..n };
         let o = DedupOptions::from_names(d(), Options::default(), &n).unwrap();
-        assert_eq!((o.k, o.verify, o.shingle, o.html), (3, Some(0.5), 3, true));
+        assert_eq!((o.k, o.verify, o.shingle, o.html), (Some(3), Some(0.5), 3, true));
         assert!(o.layout.unwrap().is_probe());
         let widths = [16, 16, 16, 16];
         let n = DedupNames { k: Some(3.0), widths: Some(&widths), ..names() };
@@ -549,7 +861,7 @@ mod tests {
         let f = DedupOptions::fingerprints_only();
         assert_eq!(DedupOptions::from_names(f.clone(), Options::default(), &on).unwrap().verify, Some(0.8));
         let o = DedupOptions::from_names(f, Options::default(), &names()).unwrap();
-        assert_eq!((o.k, o.verify), (DedupOptions::FINGERPRINT_ONLY_K, None));
+        assert_eq!((o.k, o.verify), (Some(DedupOptions::FINGERPRINT_ONLY_K), None));
         for (n, name) in [
             (DedupNames { k: Some(64.0), ..names() }, "`k`"),
             (DedupNames { k: Some(2.5), ..names() }, "`k`"),
@@ -578,7 +890,7 @@ mod tests {
         ];
         let opts = DedupOptions::fingerprints_only();
         let whole = dedup(&docs, &opts).unwrap();
-        let mut index: Index<String> = Index::new(Layout::default_for_k(opts.k).unwrap());
+        let mut index: Index<String> = Index::new(Layout::default_for_k(opts.k.unwrap()).unwrap());
         let first = dedup_into(&mut index, &docs[..2], &opts).unwrap();
         assert_eq!(first.clusters, vec![vec!["a".to_string(), "b".to_string()]]);
         assert_eq!(index.scheme(), Some(opts.fingerprint));
@@ -596,6 +908,15 @@ mod tests {
         let all = dedup_into(&mut index, &docs, &verified).unwrap();
         assert_eq!(all.already_indexed.len(), 4);
         assert!(all.pairs.iter().all(|p| p.jaccard.is_some()));
+        // Sketch verification makes the sketches from the texts given: the same rule.
+        let sketched =
+            DedupOptions { verify: Some(0.81), sketch: Some(SketchScheme::default()), ..opts.clone() };
+        let e = dedup_into(&mut index, &docs[2..], &sketched).unwrap_err();
+        assert!(e.to_string().contains("\"a\" is in the index, but its text was not given"), "{e}");
+        let by_sketch = dedup_into(&mut index, &docs, &sketched).unwrap();
+        assert_eq!(by_sketch.sketch, Some(SketchScheme::default()));
+        assert_eq!(by_sketch.clusters, all.clusters);
+        assert!(by_sketch.pairs.iter().all(|p| p.jaccard.unwrap() >= 0.81));
         // Another scheme is refused.
         let other = DedupOptions {
             fingerprint: Options::from_names(None, Some(5.0), None, None, None, None).unwrap(),

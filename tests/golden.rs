@@ -136,9 +136,10 @@ fn the_defaults_are_what_the_readme_says() {
         }
     }
 
-    // The main job's flags: `[--k 10] [--verify 0.8|off]`.
+    // The main job's flags: `[--k auto|N] [--verify 0.8|sketch|off]` (k by the collection's size).
     let dedup = DedupOptions::default();
-    assert_eq!(readme_numbers_after("[--k "), vec![f64::from(dedup.k)], "README's --k default");
+    assert_eq!(dedup.k, None, "the default k is picked by size");
+    assert!(README.contains("[--k auto|N]"), "README's --k default");
     assert_eq!(
         readme_numbers_after("[--verify ").into_iter().map(Some).collect::<Vec<_>>(),
         vec![dedup.verify],

@@ -24,6 +24,7 @@ usage:
   simhash-wasm dedup [PATH|-] [options]     near-duplicate clusters (a table on a terminal,
                                             JSON lines when piped)
   simhash-wasm fingerprint [PATH|-] [opts]  one line per document: id<TAB>16 hex digits
+                                            (--sketch: <TAB>the sketch's bytes in hex)
   simhash-wasm explain TEXT|FILE [opts]     every step of one fingerprint, as a table
 
 PATH is a folder of .txt/.html files (searched recursively), a JSONL file of
@@ -31,12 +32,18 @@ PATH is a folder of .txt/.html files (searched recursively), a JSONL file of
 dedup with no PATH runs on the sample corpus shipped with the package (SPDX licence texts).
 
 options:
-  --k N              candidates differ in at most N bits (default ${D.dedup.k};
-                     ${D.dedupFingerprintsOnly.k} with --load/--save)
-  --verify J|off     keep a candidate pair when the ${D.dedup.shingle}-gram Jaccard of the texts is at
-                     least J (default ${D.dedup.verify}); off: fingerprints alone decide. With
-                     --load/--save the default is off: a saved index keeps no texts, so J
-                     needs the texts of every document in it (give them all as PATH)
+  --k N              candidates differ in at most N bits (default: by the collection's
+                     size, ${D.dedup.kBySize.map((r) => `${r.k} up to ${r.upTo} documents`).join(', ')},
+                     then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save)
+  --verify J|sketch[:J]|off
+                     keep a candidate pair when the ${D.dedup.shingle}-gram Jaccard of the texts is at
+                     least J (default ${D.dedup.verify}); sketch: when the estimate from the texts'
+                     sketches is at least J (default ${D.dedup.sketchVerify}), keeping no texts;
+                     off: fingerprints alone decide. With --load/--save the default is off:
+                     a saved index keeps no texts, so J needs the texts of every document in
+                     it (give them all as PATH)
+  --sketch           fingerprint: also print each document's similarity sketch (hex)
+  --sketch-size N    bytes per sketch, a multiple of 8 from 32 to 256 (default 128)
   --ngram N          characters per n-gram (default ${D.hasher.ngram})
   --mode chars|words n-grams of characters (default) or of words
   --weighting W      binary | tf | sublinear (default ${D.hasher.weighting})
@@ -69,6 +76,7 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '-h' || a === '--help') opts.help = true;
     else if (a === '--html') opts.html = true;
+    else if (a === '--sketch') opts.sketch = true;
     else if (a === '-') opts.positional.push(a);
     else if (a.startsWith('--')) {
       const [key, inline] = a.slice(2).split('=', 2);
@@ -177,7 +185,9 @@ async function dedup(o) {
   const format = outputFormat(o);
   const incremental = o.load !== undefined || o.save !== undefined;
   const k = o.k === undefined ? undefined : num('k', o.k);
-  const verify = o.verify === undefined ? undefined : o.verify === 'off' ? false : num('verify', o.verify);
+  // A number, off, or a name the core reads (exact, sketch, sketch:J).
+  const verify = o.verify === undefined ? undefined : o.verify === 'off' ? false
+    : /^(exact|sketch(:.*)?)$/.test(o.verify) ? o.verify : num('verify', o.verify);
   const layout = layoutOption(o.layout);
   const docs = readDocs(path);
   const ids = docs.map((d) => d.id);
@@ -236,18 +246,32 @@ async function dedup(o) {
   const inClusters = clusters.reduce((s, c) => s + c.length, 0);
   process.stderr.write(
     `${docs.length} documents, ${r.fingerprinted.length - r.alreadyIndexed.length} fingerprinted; ${clusters.length} near-duplicate clusters ` +
-    `holding ${inClusters} documents (${pairs.length} pairs within ${r.k} bits${r.verify === false ? '' : `, verified at Jaccard >= ${r.verify}`}; ` +
+    `holding ${inClusters} documents (${pairs.length} pairs within ${r.k} bits${r.verify === false ? '' : `, verified at Jaccard >= ${r.verify}${r.verifyBy === 'exact' ? '' : ` by ${r.verifyBy} sketches`}`}; ` +
     `${new SimHasher(hasherOptions(o)).options().scheme}; layout ${r.layout})\n`,
   );
+}
+
+function sketchOptions(o) {
+  return o['sketch-size'] === undefined ? {} : { size: num('sketch-size', o['sketch-size']) };
 }
 
 async function fingerprint(o) {
   const hasher = new SimHasher(hasherOptions(o));
   const docs = readDocs(o.positional[0] ?? '-');
-  const pool = await openPool(o, docs, hasherOptions(o));
+  // With --sketch, one thread: the pool's workers return fingerprints only.
+  const pool = o.sketch ? null : await openPool(o, docs, hasherOptions(o));
   if (pool === null) {
+    const sk = sketchOptions(o);
+    if (o.sketch) {
+      try { hasher.sketch('size check', sk); } catch (e) { fail(e.message); }   // a bad --sketch-size, once
+    }
     for (const d of docs) {
       try {
+        if (o.sketch) {
+          const { fingerprint: fp, sketch } = hasher.fingerprintAndSketch(d.text, sk);
+          process.stdout.write(`${d.id}\t${toHex(fp)}\t${Buffer.from(sketch).toString('hex')}\n`);
+          continue;
+        }
         process.stdout.write(`${d.id}\t${toHex(hasher.fingerprint(d.text))}\n`);
       } catch (e) {
         process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
@@ -298,6 +322,13 @@ function explain(o) {
   process.stdout.write(`\nsums (bit 63 … bit 0):\n  ${e.sums.slice().reverse().map((s) => s.toFixed(2)).join(' ')}\n`);
   process.stdout.write(`sign (sum > 0 → 1; a sum of 0 → 0):\n  ${bits(e.fingerprint)}\n`);
   process.stdout.write(`fingerprint: ${toHex(e.fingerprint)}\n`);
+  // The sketch beside it: what the crawler stores to estimate Jaccard without the text.
+  const info = wasm.sketchInfo(hasher.sketch(text, sketchOptions(o)));
+  process.stdout.write(
+    `\nsketch (${info.scheme}): ${info.shingles} distinct ${D.dedup.shingle}-gram shingles; odd sketch ` +
+    `${info.oddSet} of ${info.oddBits} bits set; ${info.bins} MinHash bins of 4 bits:\n  ` +
+    `${[...info.minhash].map((v) => v.toString(16)).join('')}\n`,
+  );
 }
 
 // --- dedup --redis URL --namespace NS: the shared store (RedisContentSeen) -------------

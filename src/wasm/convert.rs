@@ -15,8 +15,9 @@ use crate::index::Layout;
 /// The option of the JS `SimHasher` besides [`Options::NAMES`]: `html` (`SimHasher::set_html`).
 pub(super) const HTML: &str = "html";
 
-/// The keys of a `SimHasher` option object: the core's lists, for [`option_object`].
-pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML]];
+/// The keys of a `SimHasher` option object: the core's lists, for [`option_object`]
+/// (`idf`: an `IdfTable`, see `idf.rs`).
+pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML, super::idf::IDF]];
 
 // ---- errors -----------------------------------------------------------------------------
 

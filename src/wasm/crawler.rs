@@ -234,8 +234,17 @@ pub(super) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsV
         Some(Verify::Enabled(b))
     } else if let Some(t) = v.as_f64() {
         Some(Verify::Threshold(t))
+    } else if let Some(name) = v.as_string() {
+        // Numbers in the name ("sketch:0.9") are read by JS's parseFloat, given only digits
+        // and a dot: no float parser in the wasm.
+        let number = |s: &str| {
+            let s = s.trim();
+            let plain = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
+            plain.then(|| js_sys::Number::parse_float(s))
+        };
+        Some(Verify::from_name_with(&name, number).map_err(js_error)?)
     } else {
-        return Err(convert::bad_argument("verify", "a Jaccard threshold from 0 to 1, or false", &v));
+        return Err(convert::bad_argument("verify", Verify::EXPECTED, &v));
     };
     let layout = convert::layout_arg(o)?;
     let names = DedupNames {
@@ -249,7 +258,8 @@ pub(super) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsV
     DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names).map_err(js_error)
 }
 
-/// `{ clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout, k, verify }`.
+/// `{ clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout, k, verify,
+/// verifyBy }` (`verifyBy`: `"exact"`, the sketch scheme like `"sk1:128"`, or `false`).
 pub(super) fn report_to_js(r: &DedupReport) -> JsValue {
     let strings = |xs: &mut dyn Iterator<Item = &String>| xs.map(|s| JsValue::from_str(s)).collect::<Array>();
     let out = Object::new();
@@ -286,6 +296,12 @@ pub(super) fn report_to_js(r: &DedupReport) -> JsValue {
     set(&out, "layout", r.layout.as_str());
     set(&out, "k", r.k);
     set(&out, "verify", r.verify.map_or(JsValue::FALSE, JsValue::from_f64));
+    let by = match (r.verify, r.sketch) {
+        (None, _) => JsValue::FALSE,
+        (Some(_), None) => "exact".into(),
+        (Some(_), Some(s)) => s.describe().into(),
+    };
+    set(&out, "verifyBy", by);
     out.into()
 }
 

@@ -13,7 +13,8 @@ use crate::seen::SeenConfig;
 
 fn dedup_to_js(d: &DedupOptions) -> Object {
     let o = Object::new();
-    set(&o, "k", d.k);
+    // `k` undefined is "by the collection's size" (`kBySize`).
+    set(&o, "k", d.k.map_or(JsValue::from("auto"), JsValue::from));
     set(&o, "verify", d.verify.map_or(JsValue::FALSE, JsValue::from_f64));
     o
 }
@@ -44,6 +45,18 @@ pub fn defaults() -> JsValue {
     // `layout: None` is "auto": picked for the collection's size.
     set(&dedup, "layout", "auto");
     set(&dedup, "shingle", DedupOptions::default().shingle as u32);
+    let by_size: js_sys::Array = DedupOptions::K_BY_SIZE
+        .iter()
+        .map(|&(n, k)| {
+            let row = Object::new();
+            set(&row, "upTo", n as f64);
+            set(&row, "k", k);
+            JsValue::from(row)
+        })
+        .collect();
+    set(&dedup, "kBySize", by_size);
+    set(&dedup, "kBeyond", DedupOptions::DEFAULT_K);
+    set(&dedup, "sketchVerify", DedupOptions::DEFAULT_SKETCH_VERIFY);
     set(&out, "dedup", dedup);
     set(&out, "dedupFingerprintsOnly", dedup_to_js(&DedupOptions::fingerprints_only()));
 

@@ -27,7 +27,7 @@ impl JsSimHasher {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsSimHasher, JsValue> {
         let o = option_object(&options, &HASHER_KEYS, "{ ngram: 6, weighting: \"sublinear\" }")?;
-        let mut h = fingerprint::SimHasher::new(options_from(&o)?).map_err(js_error)?;
+        let mut h = hasher_with_idf(&o)?;
         h.set_html(convert::opt_bool(&o, convert::HTML)?.unwrap_or(false)).map_err(js_error)?;
         Ok(JsSimHasher(h))
     }
@@ -198,4 +198,122 @@ pub fn from_hex(hex: &str) -> Result<u64, JsValue> {
 #[wasm_bindgen(js_name = hashVersion)]
 pub fn hash_version() -> u32 {
     crate::hash::HASH_VERSION
+}
+
+// ---- IDF and sketches -------------------------------------------------------------------
+
+/// The core hasher of a `SimHasher` option object, with its `idf` table if one is given.
+fn hasher_with_idf(o: &Option<Object>) -> Result<fingerprint::SimHasher, JsValue> {
+    let opts = options_from(o)?;
+    match super::idf::idf_option(o)? {
+        Some(table) => fingerprint::SimHasher::with_idf(opts, table),
+        None => fingerprint::SimHasher::new(opts),
+    }
+    .map_err(js_error)
+}
+
+/// The sketch scheme of `{ size }` (`undefined`: the default, 128 bytes).
+#[cfg(feature = "crawler")]
+fn sketch_scheme(options: &JsValue) -> Result<crate::sketch::SketchScheme, JsValue> {
+    let o = option_object(options, &[&["size"]], "{ size: 128 }")?;
+    crate::sketch::SketchScheme::from_number(convert::opt_number(&o, "size")?).map_err(|e| match e {
+        // The core names the option as ContentSeen spells it; here it is `size`.
+        crate::error::Error::InvalidOption { value, expected, .. } => {
+            js_error(crate::error::Error::InvalidOption { option: "size", value, expected })
+        }
+        e => js_error(e),
+    })
+}
+
+#[cfg(feature = "crawler")]
+#[wasm_bindgen(js_class = SimHasher)]
+impl JsSimHasher {
+    /// The similarity sketch of a text (`{ size }` bytes, default 128) as bytes with its
+    /// 2-byte header: `estimateJaccard` compares two.
+    pub fn sketch(&mut self, text: &str, options: JsValue) -> Result<Vec<u8>, JsValue> {
+        let scheme = sketch_scheme(&options)?;
+        Ok(self.0.sketch(text, scheme).map_err(js_error)?.to_bytes())
+    }
+
+    /// `{ fingerprint, sketch }` from one pass over the text.
+    #[wasm_bindgen(js_name = fingerprintAndSketch)]
+    pub fn fingerprint_and_sketch(&mut self, text: &str, options: JsValue) -> Result<JsValue, JsValue> {
+        let scheme = sketch_scheme(&options)?;
+        let (fp, sketch) = self.0.fingerprint_and_sketch(text, scheme).map_err(js_error)?;
+        let out = Object::new();
+        set(&out, "fingerprint", big(fp));
+        set(&out, "sketch", js_sys::Uint8Array::from(&sketch.to_bytes()[..]));
+        Ok(out.into())
+    }
+}
+
+/// The estimated Jaccard similarity (0 to 1) of the 4-gram shingle sets of the texts two
+/// sketches were made from.
+#[cfg(feature = "crawler")]
+#[wasm_bindgen(js_name = estimateJaccard)]
+pub fn estimate_jaccard(a: &[u8], b: &[u8]) -> Result<f64, JsValue> {
+    use crate::sketch::{estimate_jaccard, Sketch};
+    let a = Sketch::from_bytes(a).map_err(js_error)?;
+    let b = Sketch::from_bytes(b).map_err(js_error)?;
+    estimate_jaccard(&a, &b).map_err(js_error)
+}
+
+/// What a sketch holds, for teaching: `{ version, scheme, size, shingles, oddBits,
+/// oddSet, bins, minhash }` (`minhash`: the bins' 4-bit values, one a byte).
+#[cfg(feature = "crawler")]
+#[wasm_bindgen(js_name = sketchInfo)]
+pub fn sketch_info(bytes: &[u8]) -> Result<JsValue, JsValue> {
+    let s = crate::sketch::Sketch::from_bytes(bytes).map_err(js_error)?;
+    let scheme = s.scheme();
+    let out = Object::new();
+    set(&out, "version", crate::sketch::VERSION);
+    set(&out, "scheme", scheme.describe());
+    set(&out, "size", scheme.size() as u32);
+    set(&out, "shingles", s.shingles());
+    set(&out, "oddBits", scheme.odd_bits() as u32);
+    set(&out, "oddSet", s.odd().iter().map(|b| b.count_ones()).sum::<u32>());
+    set(&out, "bins", scheme.bins() as u32);
+    let bins: Vec<u8> = (0..scheme.bins()).map(|i| s.bin(i)).collect();
+    set(&out, "minhash", js_sys::Uint8Array::from(&bins[..]));
+    Ok(out.into())
+}
+
+#[cfg(not(feature = "crawler"))]
+mod sketch_disabled {
+    use super::*;
+    use crate::error::Error;
+
+    fn disabled(what: &'static str) -> JsValue {
+        js_error(Error::FeatureDisabled { feature: "crawler", what })
+    }
+
+    #[wasm_bindgen(js_class = SimHasher)]
+    impl JsSimHasher {
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        pub fn sketch(&mut self, _text: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
+            Err(disabled("SimHasher.sketch"))
+        }
+
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = fingerprintAndSketch)]
+        pub fn fingerprint_and_sketch(
+            &mut self,
+            _text: JsValue,
+            _options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            Err(disabled("SimHasher.fingerprintAndSketch"))
+        }
+    }
+
+    /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+    #[wasm_bindgen(js_name = estimateJaccard)]
+    pub fn estimate_jaccard(_a: JsValue, _b: JsValue) -> Result<f64, JsValue> {
+        Err(disabled("estimateJaccard"))
+    }
+
+    /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+    #[wasm_bindgen(js_name = sketchInfo)]
+    pub fn sketch_info(_bytes: JsValue) -> Result<JsValue, JsValue> {
+        Err(disabled("sketchInfo"))
+    }
 }

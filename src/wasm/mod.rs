@@ -25,7 +25,8 @@
 //! | `mod.rs` | the allocator, the error class hook, `js_error`, test and benchmark hooks |
 //! | `convert.rs` | option objects, ids and other `JsValue` arguments, results |
 //! | `defaults.rs` | `defaults()`: every default, read from the core |
-//! | `hasher.rs` | `SimHasher`, `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText` |
+//! | `hasher.rs` | `SimHasher` (with `sketch`, `fingerprintAndSketch`), `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText`, `estimateJaccard`, `sketchInfo` |
+//! | `idf.rs` | `IdfTable` and the `SimHasher` option `idf` (feature `crawler`; stubs without it) |
 //! | `index.rs` | `SimHashIndex` |
 //! | `compact.rs` | `CompactSet`, `huffmanTable` |
 //! | `crawler.rs` | `ContentSeen`, `dedup`, `SimHashIndex` snapshots and `dedup` (feature `crawler`) |
@@ -49,6 +50,7 @@ mod defaults;
 #[cfg(not(all(feature = "html", feature = "crawler")))]
 mod disabled;
 mod hasher;
+mod idf;
 mod index;
 mod passage;
 mod pool;

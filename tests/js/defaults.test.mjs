@@ -47,9 +47,12 @@ test('the defaults are the ones the API applies', () => {
   assert.equal(new SimHashIndex().stats().tables, D.index.k + 1);   // "default": k + 1 blocks
   assert.equal(new ContentSeen().options().k, D.contentSeen.k);
   const r = dedup(['a', 'b'], ['The cat sat on the mat, and then again on the mat.', 'The cat sat on the mat, and then again on the mat!']);
-  assert.equal(r.k, D.dedup.k);
+  // k by the collection's size: two documents take the first row.
+  assert.equal(r.k, D.dedup.kBySize[0].k);
   assert.equal(r.verify, D.dedup.verify);
-  assert.deepEqual([D.dedup.k, D.dedup.verify, D.dedup.shingle, D.dedupFingerprintsOnly.k, D.dedupFingerprintsOnly.verify], [10, 0.8, 4, 6, false]);
+  assert.deepEqual([D.dedup.k, D.dedup.verify, D.dedup.shingle, D.dedupFingerprintsOnly.k, D.dedupFingerprintsOnly.verify], ['auto', 0.8, 4, 6, false]);
+  assert.deepEqual([D.dedup.kBySize, D.dedup.kBeyond, D.dedup.sketchVerify], [[{ upTo: 200000, k: 13 }, { upTo: 2000000, k: 12 }], 10, 0.81]);
+  assert.equal(dedup(['a', 'b'], ['The cat sat on the mat.', 'The cat sat on the mat!'], { verify: 'sketch' }).verify, D.dedup.sketchVerify);
   assert.deepEqual(D.passage, { minChars: 40, threshold: 0.5 });
   assert.ok(new PassageChecker());
 });
@@ -57,7 +60,8 @@ test('the defaults are the ones the API applies', () => {
 test('the CLI help shows the core\'s defaults', () => {
   const D = defaults();
   const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
-  assert.match(help, new RegExp(`--k N .*\\(default ${D.dedup.k};\\s+${D.dedupFingerprintsOnly.k} with --load/--save\\)`));
+  assert.match(help, new RegExp(`--k N .*\\(default: by the collection's\\s+size, ${D.dedup.kBySize[0].k} up to ${D.dedup.kBySize[0].upTo} documents, ${D.dedup.kBySize[1].k} up to ${D.dedup.kBySize[1].upTo} documents,\\s+then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save\\)`));
+  assert.match(help, new RegExp(`least J \\(default ${D.dedup.sketchVerify}\\), keeping no texts`));
   assert.match(help, new RegExp(`least J \\(default ${D.dedup.verify}\\)`));
   assert.match(help, new RegExp(`--ngram N .*\\(default ${D.hasher.ngram}\\)`));
   assert.match(help, new RegExp(`sublinear \\(default ${D.hasher.weighting}\\)`));

@@ -68,14 +68,15 @@ test('CLI: dedup on the shipped sample finds its known near-duplicates, verified
   assert.ok(together('OLDAP-2.2', 'OLDAP-2.2.1'));
   assert.ok(together('PHP-3.0', 'PHP-3.01'));
   // Against the shipped truth (4-gram Jaccard >= 0.8): verified pairs are all true, and
-  // k = 10 finds most of them (measured here: 107 of 143; the whole dev corpus: 0.91).
+  // k = 13 (the default for a collection this size) finds most of them (the whole dev
+  // corpus: 0.97; at k = 10, 107 of these 143 and 0.91).
   const truth = new Set(readFileSync(new URL('../../pkg/sample/licenses.truth.tsv', import.meta.url), 'utf8')
     .trim().split('\n').slice(1).map((l) => l.split('\t').slice(0, 2).sort().join('|')));
   const pairs = clusters.flatMap((c) => c.pairs.map((p) => [p.a, p.b].sort().join('|')));
   const hits = pairs.filter((p) => truth.has(p)).length;
   assert.ok(hits / pairs.length >= 0.95, `precision ${hits}/${pairs.length}`);
   assert.ok(hits / truth.size >= 0.7, `recall ${hits}/${truth.size}`);
-  assert.ok(clusters.every((c) => c.pairs.every((p) => p.jaccard >= 0.8 && p.distance <= 10)));
+  assert.ok(clusters.every((c) => c.pairs.every((p) => p.jaccard >= 0.8 && p.distance <= 13)));
   // Without verification, fingerprints alone decide: more pairs, lower precision.
   const raw = execFileSync(process.execPath, [bin, 'dedup', '--verify', 'off'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const rawPairs = raw.trim().split('\n').flatMap((l) => JSON.parse(l).pairs);

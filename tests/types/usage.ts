@@ -4,7 +4,7 @@ import {
   SimHasher, SimHashIndex, ContentSeen, CompactSet, SimHashError, htmlToText, hamming, similarity,
   toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
   type Fingerprint, type Match, type CheckResult, type HasherOptions,
-  PassageChecker, dedup, type PassageReport, type DedupResult, defaults, type Defaults,
+  PassageChecker, estimateJaccard, sketchInfo, IdfTable, dedup, type PassageReport, type DedupResult, defaults, type Defaults,
   SimHashPool, type ExplanationArrays,
 } from 'simhash-wasm';
 import * as full from 'simhash-wasm/full';
@@ -58,7 +58,8 @@ const resumed: DedupResult = ix.dedup(['d'], ['x y z'], { verify: false, ngram: 
 const already: string[] = resumed.alreadyIndexed;
 const usedVerify: number | false = resumed.verify;
 const D: Defaults = defaults();
-const defaultK: number = D.dedup.k;
+const defaultK: number = D.dedup.kBySize[0].k + D.dedup.kBeyond;
+const autoK: 'auto' = D.dedup.k;
 // @ts-expect-error the index decides k in SimHashIndex.dedup
 ix.dedup(['d'], ['x'], { k: 3 });
 const fullSeen: full.ContentSeen = new full.ContentSeen({ k: 3 });
@@ -115,4 +116,19 @@ report.references[0].matches[0].distance;
 // @ts-expect-error codes are a closed set
 const badCode: SimHashError['code'] = 'NoSuchCode';
 
-export { pooled, firstStart, poolCode, already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
+// Sketches and IDF.
+const sk: Uint8Array = h.sketch('some text', { size: 64 });
+const both: { fingerprint: bigint; sketch: Uint8Array } = h.fingerprintAndSketch('some text');
+const est: number = estimateJaccard(sk, both.sketch);
+const shingles: number = sketchInfo(sk).shingles;
+const table: IdfTable = IdfTable.learn(['a text', 'another text'], { ngram: 3 });
+const weighted = new SimHasher({ idf: IdfTable.fromBytes(table.toBytes()) });
+const idfOf: number = table.idf(1n) + table.documents;
+const bySketch: DedupResult = dedup(['a'], ['x y z'], { verify: 'sketch:0.85' });
+const verifiedBy: string | false = bySketch.verifyBy;
+// @ts-expect-error sizes are numbers
+h.sketch('x', { size: '64' });
+// @ts-expect-error the learn options have no idf
+IdfTable.learn(['x'], { idf: table });
+
+export { pooled, firstStart, poolCode, autoK, est, shingles, weighted, idfOf, verifiedBy, already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
