@@ -34,13 +34,30 @@ pub struct Layout {
     pub(super) tables: Vec<Vec<u32>>,
 }
 
-fn binomial(n: u64, r: u64) -> u128 {
-    let r = r.min(n.saturating_sub(r));
-    let mut c: u128 = 1;
-    for i in 0..r {
-        c = c.saturating_mul(u128::from(n - i)) / u128::from(i + 1);
+/// C(n, r), saturating at `u64::MAX`: rows of Pascal's triangle by addition (n ≤ 64 here),
+/// so neither 128-bit division nor 128-bit formatting lands in the wasm (about 2.6 kB).
+fn binomial(n: u64, r: u64) -> u64 {
+    if r > n {
+        return 0;
     }
-    c
+    let r = r.min(n - r) as usize;
+    let mut row = vec![0u64; r + 1];
+    row[0] = 1;
+    for i in 1..=n as usize {
+        for j in (1..=r.min(i)).rev() {
+            row[j] = row[j].saturating_add(row[j - 1]);
+        }
+    }
+    row[r]
+}
+
+/// A count for a message: exact, or "2^64 or more" where [`binomial`] saturated.
+fn count_text(x: u64) -> String {
+    if x == u64::MAX {
+        "2^64 or more".to_owned()
+    } else {
+        x.to_string()
+    }
 }
 
 fn invalid(reason: impl Into<String>) -> Error {
@@ -89,7 +106,8 @@ impl Layout {
             )));
         }
         let tables = binomial(b as u64, u64::from(k));
-        if tables > MAX_TABLES as u128 {
+        if tables > MAX_TABLES as u64 {
+            let tables = count_text(tables);
             return Err(invalid(format!(
                 "{b} blocks with k = {k} make {tables} tables, more than the limit of {MAX_TABLES}; \
                  use fewer blocks (k + 1 to k + 3 is usual)"
@@ -155,7 +173,7 @@ impl Layout {
             return Err(invalid(format!(
                 "probing every variant within k = {k} bits is {} lookups a query; the limit is \
                  k = {MAX_PROBE_K}, use a multi-table layout instead",
-                (0..=u64::from(k)).map(|i| binomial(64, i)).sum::<u128>()
+                count_text((0..=u64::from(k)).fold(0u64, |s, i| s.saturating_add(binomial(64, i))))
             )));
         }
         Ok(Layout { k, widths: vec![64], probe: true, tables: vec![vec![0]] })
@@ -387,7 +405,7 @@ impl Layout {
     /// Exact-key lookups a query makes: the tables, or C(64,0)+…+C(64,k) when probing.
     pub fn probes_per_query(&self) -> u64 {
         if self.probe {
-            (0..=u64::from(self.k)).map(|i| binomial(64, i) as u64).sum()
+            (0..=u64::from(self.k)).map(|i| binomial(64, i)).sum()
         } else {
             self.tables.len() as u64
         }
@@ -432,6 +450,20 @@ pub(super) fn bucket_bits(key_bits: u32, n: usize, probe: bool) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binomial_by_addition_equals_the_multiplicative_formula() {
+        for n in 0..=64u64 {
+            for r in 0..=n + 1 {
+                let mut exact: u128 = if r > n { 0 } else { 1 };
+                for i in 0..r.min(n + 1) {
+                    exact = exact * u128::from(n - i) / u128::from(i + 1);
+                }
+                assert_eq!(u128::from(binomial(n, r)), exact.min(u128::from(u64::MAX)), "C({n}, {r})");
+            }
+        }
+        assert_eq!(count_text(binomial(64, 32)), "1832624140942590534");
+    }
 
     fn message(r: Result<impl fmt::Debug>) -> (&'static str, String) {
         let e = r.unwrap_err();
