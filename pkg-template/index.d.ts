@@ -312,7 +312,11 @@ export class SimHashIndex {
   [Symbol.dispose](): void;
 }
 
-/** A compressed, sorted fingerprint set queried without decoding it. */
+/**
+ * A compressed, sorted fingerprint set queried without decoding it. [full build: in the
+ * small browser build the constructor and `fromBytes` throw `FeatureDisabled`;
+ * `huffmanTable` is in both]
+ */
 export class CompactSet {
   constructor(fingerprints: BigUint64Array);
   static fromBytes(bytes: Uint8Array): CompactSet;

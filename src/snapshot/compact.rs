@@ -64,6 +64,30 @@ pub const DEFAULT_BLOCK_SIZE: u32 = 128;
 /// The largest block size the format allows.
 pub const MAX_BLOCK_SIZE: u32 = 65_536;
 
+/// The teaching form's Huffman table of `fingerprints` (any order): the rows
+/// [`CompactSet::huffman_table`] shows for `CompactSet::from_unsorted(fingerprints)`, computed
+/// from the symbol counts alone, without coding the set (so the browser build, which has no
+/// `CompactSet` class, can still show the table).
+pub fn huffman_table_of(mut fingerprints: Vec<u64>) -> Vec<(u8, u64, String)> {
+    fingerprints.sort_unstable();
+    let counts = CompactSet::teaching_counts(&fingerprints, DEFAULT_BLOCK_SIZE as usize);
+    table_rows(&counts, &huffman::code_lengths(&counts))
+}
+
+/// `(symbol, count, code)` for every symbol with a code, shortest codes first.
+fn table_rows(counts: &[u64; SYMBOLS], lens: &[u8; SYMBOLS]) -> Vec<(u8, u64, String)> {
+    let codes = huffman::canonical_codes(lens);
+    let mut rows: Vec<(u8, u64, String)> = (0..SYMBOLS)
+        .filter(|&s| lens[s] > 0)
+        .map(|s| {
+            let l = usize::from(lens[s]);
+            (s as u8, counts[s], format!("{:0l$b}", codes[s]))
+        })
+        .collect();
+    crate::sort::sort_by(&mut rows, |x, y| (x.2.len(), &x.2).cmp(&(y.2.len(), &y.2)));
+    rows
+}
+
 /// The Huffman symbol that stands for "same fingerprint as the previous one".
 pub const REPEAT_SYMBOL: u8 = 64;
 
@@ -423,16 +447,7 @@ impl CompactSet {
     /// counts.
     pub fn huffman_table(&self) -> Vec<(u8, u64, String)> {
         let lens = if self.version == 1 { self.lens } else { huffman::code_lengths(&self.counts) };
-        let codes = huffman::canonical_codes(&lens);
-        let mut rows: Vec<(u8, u64, String)> = (0..SYMBOLS)
-            .filter(|&s| lens[s] > 0)
-            .map(|s| {
-                let l = usize::from(lens[s]);
-                (s as u8, self.counts[s], format!("{:0l$b}", codes[s]))
-            })
-            .collect();
-        crate::sort::sort_by(&mut rows, |x, y| (x.2.len(), &x.2).cmp(&(y.2.len(), &y.2)));
-        rows
+        table_rows(&self.counts, &lens)
     }
 
     fn block_count(&self, j: usize) -> u64 {
@@ -853,6 +868,18 @@ impl CompactSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_from_counts_alone_is_the_sets_own() {
+        let mut rng = crate::test_rng::Rng(21);
+        for n in [0usize, 1, 2, 3, 127, 128, 129, 1000, 5000] {
+            // Clustered values with repeats, so every kind of symbol occurs.
+            let fps: Vec<u64> =
+                (0..n).map(|i| if i % 7 == 0 { 42 } else { rng.next() >> (rng.below(40) as u32) }).collect();
+            let set = CompactSet::from_unsorted(fps.clone()).unwrap();
+            assert_eq!(huffman_table_of(fps), set.huffman_table(), "n = {n}");
+        }
+    }
     use crate::test_rng::Rng;
 
     /// Fingerprints in clusters (so queries near them find several) plus duplicates.

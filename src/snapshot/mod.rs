@@ -41,7 +41,7 @@ pub mod ids;
 pub mod index;
 pub mod scheme;
 
-pub use compact::{CompactSet, DEFAULT_BLOCK_SIZE, MAX_BLOCK_SIZE, REPEAT_SYMBOL};
+pub use compact::{huffman_table_of, CompactSet, DEFAULT_BLOCK_SIZE, MAX_BLOCK_SIZE, REPEAT_SYMBOL};
 pub use envelope::{crc32c, open, seal, seal_version, Kind, FORMAT_VERSION, HEADER_LEN, MAGIC, TRAILER_LEN};
 pub use huffman::MAX_CODE_LEN;
 pub use ids::SnapshotId;

@@ -5,28 +5,33 @@ use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
 use super::convert::set;
+#[cfg(feature = "crawler")]
 use super::js_error;
+use crate::snapshot::huffman_table_of;
+#[cfg(feature = "crawler")]
 use crate::snapshot::CompactSet;
 
 /// The Huffman code of the snapshot's h(n) symbols for a set of fingerprints, as the
 /// teaching slide prints it: `[{ symbol, count, code }]` (symbol 64 means "repeat").
 #[wasm_bindgen(js_name = huffmanTable)]
-pub fn huffman_table(fingerprints: Vec<u64>) -> Result<JsValue, JsValue> {
-    let set_ = CompactSet::from_unsorted(fingerprints).map_err(js_error)?;
-    let rows = set_.huffman_table().into_iter().map(|(symbol, count, code)| {
+pub fn huffman_table(fingerprints: Vec<u64>) -> JsValue {
+    let rows = huffman_table_of(fingerprints).into_iter().map(|(symbol, count, code)| {
         let o = Object::new();
         set(&o, "symbol", symbol);
         set(&o, "count", count as f64);
         set(&o, "code", code);
         JsValue::from(o)
     });
-    Ok(rows.collect::<Array>().into())
+    rows.collect::<Array>().into()
 }
 
-/// A compressed, sorted fingerprint set queried without decoding it whole.
+/// A compressed, sorted fingerprint set queried without decoding it whole (Cargo feature
+/// `crawler`: compact storage is the crawler's; the browser build has `huffmanTable` only).
+#[cfg(feature = "crawler")]
 #[wasm_bindgen(js_name = CompactSet)]
 pub struct JsCompactSet(CompactSet);
 
+#[cfg(feature = "crawler")]
 #[wasm_bindgen(js_class = CompactSet)]
 impl JsCompactSet {
     /// Compresses a set of fingerprints (any order; duplicates kept).

@@ -68,6 +68,25 @@ mod crawler {
         }
     }
 
+    /// Not in this build (Cargo feature `crawler`): the constructor throws `FeatureDisabled`.
+    #[wasm_bindgen(js_name = CompactSet)]
+    pub struct JsCompactSet;
+
+    #[wasm_bindgen(js_class = CompactSet)]
+    impl JsCompactSet {
+        /// Throws `FeatureDisabled`.
+        #[wasm_bindgen(constructor)]
+        pub fn new(_fingerprints: JsValue) -> Result<JsCompactSet, JsValue> {
+            Err(disabled("CompactSet"))
+        }
+
+        /// Throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(_bytes: JsValue) -> Result<JsCompactSet, JsValue> {
+            Err(disabled("CompactSet"))
+        }
+    }
+
     /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
     #[wasm_bindgen]
     pub fn dedup(_ids: JsValue, _texts: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
