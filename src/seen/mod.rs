@@ -121,7 +121,7 @@ impl SeenConfig {
     pub fn describe(&self) -> String {
         let mut s = format!("{} k={}", self.options.describe(), self.k);
         if let Some(sk) = self.sketch {
-            s.push_str(&format!(" {} t={}", sk.describe(), self.threshold));
+            s.push_str(&format!(" {} t={}", sk.describe(), crate::error::number(self.threshold)));
         }
         s
     }

@@ -127,7 +127,10 @@ impl ContentSeen {
             let at = r.offset();
             threshold = f64::from_bits(r.u64("threshold")?);
             if !(threshold > 0.0 && threshold <= 1.0) {
-                return Err(r.err_at(at, format!("threshold {threshold} is not above 0 and at most 1")));
+                return Err(r.err_at(
+                    at,
+                    format!("threshold {} is not above 0 and at most 1", crate::error::number(threshold)),
+                ));
             }
         }
         let mut config = SeenConfig {
