@@ -2,8 +2,9 @@
 //
 // The budget, 150 kB, is for the wasm a browser downloads: pkg/web, the default build for
 // browsers and bundlers (`--no-default-features`, opt-level "z"). It has the fingerprint
-// core, explain, the index, compact sets and passages; it leaves out HTML to text and the
-// crawler's part (ContentSeen, dedup, index snapshots), which throw FeatureDisabled there.
+// core, explain, the index, the Huffman table and passages; it leaves out HTML to text and
+// the crawler's part (ContentSeen, dedup, index snapshots, CompactSet, the sketch API,
+// IdfTable), which throw FeatureDisabled there.
 // pkg/node and pkg/full (`simhash-wasm/full`) have every feature at opt-level 3, for speed.
 //
 // "gzipped" is GNU `gzip -9` when the machine has it (Debian does). Node's zlib, a
@@ -18,6 +19,12 @@
 //     a few error messages, now `error::number`): 8.8 kB; talc instead of dlmalloc: 2.5 kB.
 //   - What is left in the browser build: Unicode data (NFKC, segmentation, lower case,
 //     punctuation) about 49 kB, and code about 98 kB.
+// Session 4 (issues 11-16): the full build grew to 338.9 kB by gzip -9 with new features:
+// the similarity sketch, its band index and the two-step ContentSeen with SEEN/INDX v2, the
+// Redis store (its Lua scripts are strings in the wasm), FSET v2, IdfTable and the sketch
+// API in JS, the pool hooks and explainArrays, and the rewritten passage checker. The
+// guard below moves to 350 kB by Node's zlib for that; the browser build went 153.7 -> 144.5
+// kB when CompactSet moved to the full build (huffmanTable stays, from the counts alone).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -78,6 +85,6 @@ test(`the browser build's wasm is at most 150 kB gzipped (gzip -9: ${kb(web.gnu)
   assert.ok(web.node <= 154_500, `${web.node} bytes by Node's zlib`);
 });
 
-test(`the full build does not grow back: at most 270 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
-  assert.ok(full.node <= 270_000, `${full.node} bytes by Node's zlib`);
+test(`the full build does not grow back: at most 350 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
+  assert.ok(full.node <= 350_000, `${full.node} bytes by Node's zlib`);
 });
