@@ -20,7 +20,7 @@
 //!    and may be reordered: the benchmark measures both.
 //!
 //! Matched windows that overlap or touch on both sides merge into one span per side
-//! ([`merge`]), whose similarity is measured again on the merged texts. A reference is
+//! ([`merge()`]), whose similarity is measured again on the merged texts. A reference is
 //! reported only when it has a span; its coverage is the share of the submission's text
 //! (UTF-16 units inside sentences) its spans cover.
 //!
