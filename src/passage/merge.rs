@@ -11,19 +11,20 @@ pub struct Pair {
     pub re: (usize, usize),
 }
 
-/// Inclusive ranges that overlap or are adjacent.
-fn near(a: (usize, usize), b: (usize, usize)) -> bool {
-    a.0 <= b.1 + 1 && b.0 <= a.1 + 1
+/// Inclusive ranges that overlap, or have at most `gap` numbers between them.
+fn near(a: (usize, usize), b: (usize, usize), gap: usize) -> bool {
+    a.0 <= b.1 + 1 + gap && b.0 <= a.1 + 1 + gap
 }
 
 fn hull(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
     (a.0.min(b.0), a.1.max(b.1))
 }
 
-/// Merges pairs that are near on both sides, repeatedly, until no two are; returns the
+/// Merges pairs that are near on both sides (overlapping, or at most `gap` sentences
+/// apart), repeatedly, until no two are; returns the
 /// merged pairs sorted. Growing a pair only makes it nearer others, so the result does
 /// not depend on the order of merging.
-pub fn merge(mut pairs: Vec<Pair>) -> Vec<Pair> {
+pub fn merge(mut pairs: Vec<Pair>, gap: usize) -> Vec<Pair> {
     loop {
         crate::sort::sort(&mut pairs);
         let mut out: Vec<Pair> = Vec::with_capacity(pairs.len());
@@ -31,7 +32,7 @@ pub fn merge(mut pairs: Vec<Pair>) -> Vec<Pair> {
         for p in pairs {
             // Sorted by submission start: a pair can only be near recent ones; scan back
             // while their submission ranges could still touch it.
-            let hit = out.iter_mut().rev().find(|q| near(q.sub, p.sub) && near(q.re, p.re));
+            let hit = out.iter_mut().rev().find(|q| near(q.sub, p.sub, gap) && near(q.re, p.re, gap));
             match hit {
                 Some(q) => {
                     q.sub = hull(q.sub, p.sub);

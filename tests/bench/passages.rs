@@ -338,7 +338,10 @@ fn main() {
                             },
                         );
                     found += usize::from(hit);
-                    if !hit && rate == 0.0 && std::env::var("SIMHASH_PASSAGES_DEBUG").is_ok() {
+                    if !hit
+                        && std::env::var("SIMHASH_PASSAGES_DEBUG")
+                            .is_ok_and(|v| v == format!("miss{}", (rate * 100.0) as u32))
+                    {
                         eprintln!(
                             "MISS {lang} copy {:?}: {:?}",
                             cp.sub,
@@ -387,7 +390,17 @@ fn main() {
                         let s = (m.submission_span.start, m.submission_span.end);
                         let in_copy: usize =
                             copies.iter().filter(|c| c.doc == r.doc).map(|c| overlap(s, c.sub)).sum();
-                        ok += usize::from(2 * in_copy >= s.1 - s.0);
+                        let good = 2 * in_copy >= s.1 - s.0;
+                        ok += usize::from(good);
+                        if !good && std::env::var("SIMHASH_PASSAGES_DEBUG").is_ok_and(|v| v == "2") {
+                            eprintln!(
+                                "FALSE {lang} {rate} ref {} sim {:.2} sents {:?}: {:?}",
+                                r.doc,
+                                m.similarity,
+                                m.submission,
+                                &sub[s.0..s.1].chars().take(120).collect::<String>()
+                            );
+                        }
                     }
                 }
             }
