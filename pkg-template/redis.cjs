@@ -72,6 +72,8 @@ function install(wasm) {
       this._store = new RedisStore(options);
       this._keys = this._store.keys();
       this._retries = retries;
+      /** Script calls repeated after a failed attempt (each may count its page once more). */
+      this.retriedCalls = 0;
       this._closed = false;
       this.stats = { checks: 0, roundTrips: 0 };
     }
@@ -105,6 +107,7 @@ function install(wasm) {
             throw new SimHashError(`the namespace ${JSON.stringify(this._store.options().namespace)} holds foreign data (${msg}); choose another namespace or delete its keys`, 'InvalidOption');
           }
           if (attempt >= this._retries) throw redisError(`script ${name}`, e);
+          this.retriedCalls++;
           await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
         }
       }

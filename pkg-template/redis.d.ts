@@ -43,6 +43,8 @@ export declare class RedisContentSeen {
   /** true when this open created the namespace. */
   readonly created: boolean;
   readonly stats: { checks: number; roundTrips: number };
+  /** Script calls repeated after a failed attempt (with `retries`); each may count its page once more: counts are at-least-once, stored pages exactly-once. */
+  readonly retriedCalls: number;
   options(): Record<string, unknown>;
   fingerprint(text: string): bigint;
   check(url: string, htmlOrText: string): Promise<RedisCheck>;

@@ -47,6 +47,12 @@
 pub mod merge;
 pub mod shingle;
 mod split;
+/// The length [`PassageOptions::min_chars`] counts: non-whitespace characters, those
+/// of CJK scripts twice.
+fn span_chars(text: &str) -> usize {
+    text.chars().filter(|c| !c.is_whitespace()).map(|c| if shingle::is_cjk(c) { 2 } else { 1 }).sum()
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -58,8 +64,10 @@ use split::to_spans;
 /// Options for passage matching.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PassageOptions {
-    /// A reported span has at least this many non-whitespace characters (and shares at
-    /// least [`MIN_SHARED`] shingles with the reference). Default 40.
+    /// A reported span has at least this many non-whitespace characters, a Chinese,
+    /// Japanese or Korean one counting as 2 (it carries about a word, as a Latin word's
+    /// few letters do), and shares at least [`MIN_SHARED`] shingles with the reference.
+    /// Default 40.
     pub min_chars: usize,
     /// The least containment (0 to 1) for a match. Default 0.5.
     pub threshold: f64,
@@ -194,7 +202,7 @@ impl Text {
         let pieces = || spans.iter().map(|s| &text[s.start..s.end]);
         Text {
             shingles: pieces().map(|p| shingle::shingles(p, buf)).collect(),
-            chars: pieces().map(|p| p.chars().filter(|c| !c.is_whitespace()).count()).collect(),
+            chars: pieces().map(span_chars).collect(),
             spans,
         }
     }

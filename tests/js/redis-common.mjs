@@ -67,7 +67,11 @@ export async function runWorkers(target, namespace, pages, workers, { seed = 2, 
       }),
   );
   if (onSpawn) onSpawn();
-  return (await Promise.all(runs)).flatMap((r) => r.lines);
+  const lines = (await Promise.all(runs)).flatMap((r) => r.lines);
+  // Each worker's last line counts the calls it repeated after a failure.
+  const results = lines.filter((l) => l.retriedCalls === undefined);
+  results.retriedCalls = lines.reduce((s, l) => s + (l.retriedCalls ?? 0), 0);
+  return results;
 }
 
 /** The three invariants, against what the namespace holds now. */

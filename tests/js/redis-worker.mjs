@@ -25,5 +25,6 @@ for (let i = 0; i < pages.length; i += batch) {
     process.stdout.write(JSON.stringify(line) + '\n');
   });
 }
+process.stdout.write(JSON.stringify({ retriedCalls: seen.retriedCalls }) + '\n');
 seen.close();
 await client.quit().catch(() => {});
