@@ -456,7 +456,8 @@ fn bad_options_and_odd_inputs_do_not_panic() {
 #[test]
 fn min_chars_counts_a_cjk_character_as_two() {
     assert_eq!(super::span_chars("ab c\n"), 3);
-    assert_eq!(super::span_chars("故宫，是"), 7); // three ideographs and a full-width comma
+    // Three ideographs and a full-width comma.
+    assert_eq!(super::span_chars("故宫，是"), 7);
     // A two-sentence Chinese copy of 39 characters is long enough at the default 40.
     let zh_ref = "北京是中国的首都，也是全国的政治和文化中心。\n\n故宫位于北京市中心，是明清两代的皇家宫殿。每年都有数以百万计的游客来这里参观！";
     let copy = "故宫位于北京市中心，是明清两朝的皇家宫殿。每年都有数以百万计的游客来这里参观！";
