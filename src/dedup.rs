@@ -425,6 +425,25 @@ impl<'t> Evidence<'t> {
         }
     }
 
+    /// The fingerprint the pool found (`known`), keeping the evidence from the text, or
+    /// else the fingerprint made here.
+    fn known_or_fingerprint(
+        &mut self,
+        known: Option<u64>,
+        hasher: &mut SimHasher,
+        id: &'t str,
+        text: &'t str,
+        opts: &DedupOptions,
+    ) -> Result<u64> {
+        match known {
+            Some(fp) => {
+                self.keep(hasher, id, text, opts);
+                Ok(fp)
+            }
+            None => self.fingerprint(hasher, id, text, opts),
+        }
+    }
+
     /// A document already in the index: its text serves the verification (or its sketch,
     /// made from it).
     fn keep(&mut self, hasher: &mut SimHasher, id: &'t str, text: &'t str, opts: &DedupOptions) {
@@ -466,13 +485,8 @@ pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
     for (i, (id, text)) in docs.iter().enumerate() {
         let id = id.as_ref();
         let text = visible.get(i).map_or(text.as_ref(), String::as_str);
-        let fingerprint = match known.get(i).copied().flatten() {
-            Some(fp) => {
-                evidence.keep(&mut hasher, id, text, opts);
-                Ok(fp)
-            }
-            None => evidence.fingerprint(&mut hasher, id, text, opts),
-        };
+        let fingerprint =
+            evidence.known_or_fingerprint(known.get(i).copied().flatten(), &mut hasher, id, text, opts);
         match fingerprint {
             Ok(fp) => report.fingerprints.push((id.to_owned(), fp)),
             Err(e) => report.skipped.push((id.to_owned(), e)),
@@ -553,13 +567,8 @@ pub fn dedup_into_known<S: AsRef<str>, T: AsRef<str>>(
             evidence.keep(&mut hasher, id, text, opts);
             continue;
         }
-        let fingerprint = match known.get(i).copied().flatten() {
-            Some(fp) => {
-                evidence.keep(&mut hasher, id, text, opts);
-                Ok(fp)
-            }
-            None => evidence.fingerprint(&mut hasher, id, text, opts),
-        };
+        let fingerprint =
+            evidence.known_or_fingerprint(known.get(i).copied().flatten(), &mut hasher, id, text, opts);
         match fingerprint {
             Ok(fp) => {
                 report.fingerprints.push((id.to_owned(), fp));

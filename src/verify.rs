@@ -47,6 +47,23 @@ pub(crate) fn shingle_error(value: impl std::fmt::Display) -> Error {
     Error::option("shingle", value, format!("an integer from 1 to {MAX_SHINGLE}"))
 }
 
+/// The number of elements in both sorted, distinct sets (one merge pass).
+pub(crate) fn sorted_intersection(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
 /// The distinct shingle hashes of one text, sorted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShingleSet {
@@ -89,20 +106,7 @@ impl ShingleSet {
 
     /// Shingles in both sets.
     pub fn intersection(&self, other: &ShingleSet) -> usize {
-        let (a, b) = (&self.hashes, &other.hashes);
-        let (mut i, mut j, mut n) = (0, 0, 0);
-        while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    n += 1;
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        n
+        sorted_intersection(&self.hashes, &other.hashes)
     }
 
     /// `|A ∩ B| / |A ∪ B|`, from 0 to 1.

@@ -63,19 +63,7 @@ pub fn union<'a>(sets: impl Iterator<Item = &'a [u64]>) -> Vec<u64> {
 
 /// The number of elements in both sorted, distinct sets.
 pub fn intersection(a: &[u64], b: &[u64]) -> usize {
-    let (mut i, mut j, mut n) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                n += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    n
+    crate::verify::sorted_intersection(a, b)
 }
 
 /// `|A ∩ B| / |A|`: the share of `a` found in `b` (0 for an empty `a`).

@@ -56,18 +56,26 @@ impl JsIndex {
         let docs = docs_from(ids, texts)?;
         let o = option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
         let opts = dedup_options_from(&o)?;
+        let report = dedup_into(self.string_index()?, &docs, &opts).map_err(js_error)?;
+        Ok(report_to_js(&report))
+    }
+}
+
+impl JsIndex {
+    /// The index as one of string ids, which `dedup` takes: an empty index becomes one;
+    /// an index of number ids is refused.
+    pub(super) fn string_index(&mut self) -> Result<&mut Index<String>, JsValue> {
         if let Ids::Unset(layout) = &self.0 {
             self.0 = Ids::Str(Index::new(layout.clone()));
         }
-        let Ids::Str(index) = &mut self.0 else {
-            return Err(js_error(Error::option(
+        match &mut self.0 {
+            Ids::Str(index) => Ok(index),
+            _ => Err(js_error(Error::option(
                 "this",
                 "an index of number ids",
                 "an index of string ids: dedup takes string ids",
-            )));
-        };
-        let report = dedup_into(index, &docs, &opts).map_err(js_error)?;
-        Ok(report_to_js(&report))
+            ))),
+        }
     }
 }
 

@@ -50,12 +50,11 @@ mod crawler {
 
     use super::super::convert::{option_object, options_to_js};
     use super::super::crawler::{dedup_options_from, docs_from, report_to_js};
-    use super::super::index::{Ids, JsIndex};
+    use super::super::index::JsIndex;
     use super::super::js_error;
     use crate::dedup::{dedup_into_known, dedup_known, DedupOptions};
     use crate::error::Error;
     use crate::fingerprint::Options;
-    use crate::index::Index;
 
     /// The fingerprint part of `dedup` options (`into`: of `SimHashIndex#dedup`'s), as
     /// `new SimHasher` takes it; every option is checked first, as `dedup` checks it.
@@ -122,17 +121,7 @@ mod crawler {
             let o =
                 option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
             let opts = dedup_options_from(&o)?;
-            if let Ids::Unset(layout) = &self.0 {
-                self.0 = Ids::Str(Index::new(layout.clone()));
-            }
-            let Ids::Str(index) = &mut self.0 else {
-                return Err(js_error(Error::option(
-                    "this",
-                    "an index of number ids",
-                    "an index of string ids: dedup takes string ids",
-                )));
-            };
-            let report = dedup_into_known(index, &docs, &known, &opts).map_err(js_error)?;
+            let report = dedup_into_known(self.string_index()?, &docs, &known, &opts).map_err(js_error)?;
             Ok(report_to_js(&report))
         }
     }
