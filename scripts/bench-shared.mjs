@@ -122,7 +122,7 @@ try {
   for (let i = 0; i < N; i++) base[i] = next();
   // The stored pages, through ContentSeen and the migration path.
   const load = async (urls) => {
-    const cs = new sw.ContentSeen({ k: 3 });
+    const cs = new sw.ContentSeen({ k: 3, sketch: false }); // the shared store keeps fingerprints only, so far
     for (let i = 0; i < N; i++) cs.checkFingerprint(`https://bench/b${i}`, base[i]);
     const seen = await sw.RedisContentSeen.open(client, { namespace: 'bench', urls });
     const t = performance.now();
