@@ -1,7 +1,7 @@
 //! # simhash-wasm
 //!
 //! Near-duplicate detection with SimHash (Charikar 2002) and a multi-table index (Manku,
-//! Jain and Das Sarma, WWW 2007), as a plain Rust library and, through `src/wasm.rs`, an
+//! Jain and Das Sarma, WWW 2007), as a plain Rust library and, through `src/wasm/`, an
 //! npm package for Node and browsers.
 //!
 //! The pipeline, one module per step:
@@ -15,8 +15,10 @@
 //! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
 //! | HTML to visible text (optional, before normalisation; Cargo feature `html`) | `html` |
 //! | the multi-table near-duplicate index | [`index`] |
-//! | passages: paragraphs or sentence windows, matched through the index | [`passage`] |
-//! | a crawler's content-seen test with counts | [`seen`] |
+//! | similarity sketches (odd sketch + b-bit MinHash) and their band index | [`sketch`] |
+//! | passages: sentences matched on the texts, merged into spans (plagiarism) | [`passage`] |
+//! | a crawler's content-seen test with counts (fingerprint + sketch) | [`seen`] |
+//! | the shared content-seen store's logic for Redis (keys, records, scripts) | [`store`] |
 //! | snapshots: versioned, checksummed; the compact (delta + Huffman) fingerprint set; IDF tables | [`snapshot`] |
 //! | exact verification of candidates (shingle Jaccard) | [`verify`] |
 //! | the main job: clusters of a collection | [`dedup`] |

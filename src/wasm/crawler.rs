@@ -22,7 +22,7 @@ use crate::snapshot::{peek_id_type, SnapshotId};
 
 #[wasm_bindgen(js_class = SimHashIndex)]
 impl JsIndex {
-    /// The index as a compact, versioned, checksummed snapshot (see `src/snapshot.rs`).
+    /// The index as a compact, versioned, checksummed snapshot (see `src/snapshot/`).
     /// An index with no entries yet (and no id kind) is saved as a numeric one.
     #[wasm_bindgen(js_name = toBytes)]
     pub fn to_bytes(&self) -> Vec<u8> {

@@ -1,4 +1,4 @@
-//! `PassageChecker`: the splitting and matching live in `src/passage.rs`; this converts
+//! `PassageChecker`: the splitting and matching live in `src/passage/`; this converts
 //! its options, spans and reports.
 
 use js_sys::{Array, Object};
