@@ -18,18 +18,8 @@ use std::time::Instant;
 use simhash_wasm::sketch::bands::BandIndex;
 use simhash_wasm::sketch::{Sketch, SketchScheme};
 
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+mod common;
+use common::{cpu_seconds, Rng};
 
 /// Document `i`'s shingle set (regenerable from `i`).
 fn doc(i: u64) -> Vec<u64> {
@@ -48,15 +38,6 @@ fn near(i: u64, salt: u64) -> Vec<u64> {
         set[at] = rng.next();
     }
     set
-}
-
-/// This thread's CPU time in seconds (Linux; 10 ms ticks), to see through a busy machine.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
 }
 
 /// Seconds since `t0`: this thread's CPU time where the OS reports it (the machine may be

@@ -10,27 +10,14 @@
 //! `SIMHASH_DEVCORPUS=/path cargo bench --bench dedup_k [-- --budget S] [--quality-only]`
 //! Ends with `RESULT f1_k10=… f1_zh_k10=… f1_k12=… f1_zh_k12=… join_s_1m_k10=…`.
 
-use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::collections::HashMap;
 use std::time::Instant;
 
 use simhash_wasm::dedup::{dedup, DedupOptions};
 use simhash_wasm::index::{Index, Layout};
 
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("SIMHASH_DEVCORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/devcorpus"),
-    }
-}
-
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
-    let Some(at) = stat.rfind(')') else { return 0.0 };
-    let f: Vec<&str> = stat[at + 2..].split_whitespace().collect();
-    let t = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (t(11) + t(12)) / 100.0
-}
+mod common;
+use common::{corpus_dir, cpu_seconds, Corpus};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -40,27 +27,9 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok())
         .unwrap_or(120.0);
-    let dir = corpus_dir();
-    let raw = std::fs::read_to_string(dir.join("docs.jsonl")).expect("docs.jsonl (SIMHASH_DEVCORPUS)");
-    let mut docs = Vec::new();
-    let mut zh = Vec::new();
-    for l in raw.lines() {
-        let v: serde_json::Value = serde_json::from_str(l).expect("docs.jsonl line");
-        docs.push((v["id"].as_str().expect("id").to_owned(), v["text"].as_str().expect("text").to_owned()));
-        zh.push(v["lang"].as_str() == Some("zh"));
-    }
-    let pos: HashMap<&str, usize> = docs.iter().enumerate().map(|(i, d)| (d.0.as_str(), i)).collect();
-    let truth_raw = std::fs::read_to_string(dir.join("truth_j08.tsv")).expect("truth_j08.tsv");
-    let truth: HashSet<(usize, usize)> = truth_raw
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut f = l.split('\t');
-            let a = pos[f.next().expect("a")];
-            let b = pos[f.next().expect("b")];
-            (a.min(b), a.max(b))
-        })
-        .collect();
+    let Corpus { ids, texts, zh, truth } = Corpus::load();
+    let pos: HashMap<String, usize> = ids.iter().enumerate().map(|(i, d)| (d.clone(), i)).collect();
+    let docs: Vec<(String, String)> = ids.into_iter().zip(texts).collect();
     let mut t = [0u64; 2];
     for &(a, b) in &truth {
         t[usize::from(zh[a] && zh[b])] += 1;
@@ -102,7 +71,7 @@ fn main() {
         println!("RESULT{result}");
         return;
     }
-    let bytes = std::fs::read(dir.join("fp/set_1m.u64")).expect("fp/set_1m.u64");
+    let bytes = std::fs::read(corpus_dir().join("fp/set_1m.u64")).expect("fp/set_1m.u64");
     let fps: Vec<u64> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
     println!("\nself-join cost (fp/set_1m.u64, Layout::auto): CPU seconds, candidate pairs, index bytes/fp");
     println!("{:>8} {:>3} | {:>9} {:>11} {:>7} | layout", "N", "k", "join_s", "pairs", "B/fp");
@@ -125,11 +94,14 @@ fn main() {
                 }
             }
             let layout = Layout::auto(n, k, None).expect("layout");
-            let c0 = cpu_seconds();
+            let (t0, c0) = (Instant::now(), cpu_seconds());
             let index =
                 Index::build(layout.clone(), (0..n as u64).zip(fps[..n].iter().copied())).expect("build");
             let pairs = index.self_join().len();
-            let secs = cpu_seconds() - c0;
+            let secs = match (c0, cpu_seconds()) {
+                (Some(a), Some(b)) => b - a,
+                _ => t0.elapsed().as_secs_f64(),
+            };
             let bpf = index.stats().bytes_per_fp;
             println!("{n:>8} {k:>3} | {secs:>9.2} {pairs:>11} {bpf:>7.1} | {layout}");
             if n == 1_000_000 && k == 10 {

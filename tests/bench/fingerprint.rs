@@ -9,17 +9,12 @@
 //! xor of the fingerprints: a fixed amount of work, for `valgrind --tool=callgrind` or
 //! `perf record` (instruction counts are repeatable where wall-clock times are not).
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use simhash_wasm::{Options, SimHasher};
 
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("SIMHASH_DEVCORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/devcorpus"),
-    }
-}
+mod common;
+use common::corpus_dir;
 
 /// The corpus texts, English and Chinese apart (quick mode: a slice of each).
 pub fn load(quick: bool) -> (Vec<String>, Vec<String>) {

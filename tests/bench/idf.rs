@@ -9,18 +9,13 @@
 //! `SIMHASH_DEVCORPUS=/path cargo bench --bench idf`. Ends with
 //! `RESULT f1_sublinear=… f1_idf=… f1_en_idf=… f1_zh_idf=…` (idf: learnt from all).
 
-use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use simhash_wasm::{IdfTable, Options, SimHasher, Weighting};
 
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("SIMHASH_DEVCORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/devcorpus"),
-    }
-}
+mod common;
+use common::Corpus;
 
 const KMAX: usize = 12;
 
@@ -65,26 +60,7 @@ fn best(
 }
 
 fn main() {
-    let dir = corpus_dir();
-    let raw = std::fs::read_to_string(dir.join("docs.jsonl")).expect("docs.jsonl (SIMHASH_DEVCORPUS)");
-    let (mut ids, mut texts, mut zh) = (Vec::new(), Vec::new(), Vec::new());
-    for l in raw.lines() {
-        let v: serde_json::Value = serde_json::from_str(l).expect("docs.jsonl line");
-        ids.push(v["id"].as_str().expect("id").to_owned());
-        texts.push(v["text"].as_str().expect("text").to_owned());
-        zh.push(v["lang"].as_str() == Some("zh"));
-    }
-    let pos: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, d)| (d.as_str(), i)).collect();
-    let truth_raw = std::fs::read_to_string(dir.join("truth_j08.tsv")).expect("truth_j08.tsv");
-    let truth: HashSet<(usize, usize)> = truth_raw
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut f = l.split('\t');
-            let (a, b) = (pos[f.next().expect("a")], pos[f.next().expect("b")]);
-            (a.min(b), a.max(b))
-        })
-        .collect();
+    let Corpus { texts, zh, truth, .. } = Corpus::load();
     let base = Options::default();
     let mut learner = SimHasher::new(base).expect("options");
     let usable: Vec<&str> =

@@ -18,21 +18,8 @@ use std::time::Instant;
 
 use simhash_wasm::index::{Index, Layout};
 
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("SIMHASH_DEVCORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/devcorpus"),
-    }
-}
-
-/// This thread's CPU time in seconds (Linux; 10 ms ticks), to see through a busy machine.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
+mod common;
+use common::{corpus_dir, cpu_seconds};
 
 fn read_u64s(path: &PathBuf) -> Vec<u64> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));

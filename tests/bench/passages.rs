@@ -27,17 +27,20 @@ use simhash_wasm::passage::{sentences, PassageChecker, PassageOptions};
 use simhash_wasm::{hamming, SimHasher};
 use std::time::Instant;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+mod common;
+use common::{corpus_dir, Rng};
+
+/// The draws this benchmark makes, on the tests' seeded generator.
+trait Draw {
+    /// A position in `0..n` (0 when `n` is 0).
+    fn pick(&mut self, n: usize) -> usize;
+    /// `true` with probability `p`.
+    fn chance(&mut self, p: f64) -> bool;
+}
+
+impl Draw for Rng {
+    fn pick(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
     }
     fn chance(&mut self, p: f64) -> bool {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64 > 1.0 - p
@@ -72,7 +75,7 @@ fn edit(text: &str, rate: f64, zh: bool, vocab: &[String], rng: &mut Rng) -> Str
     let s = sentences(text);
     let mut text = text.to_string();
     if s.len() >= 2 {
-        let i = rng.below(s.len() - 1);
+        let i = rng.pick(s.len() - 1);
         let (a, b) = (s[i], s[i + 1]);
         text = format!(
             "{}{}{}{}{}",
@@ -94,8 +97,8 @@ fn edit(text: &str, rate: f64, zh: bool, vocab: &[String], rng: &mut Rng) -> Str
             out.push(t);
             continue;
         }
-        let w = vocab[rng.below(vocab.len())].clone();
-        match rng.below(3) {
+        let w = vocab[rng.pick(vocab.len())].clone();
+        match rng.pick(3) {
             0 => out.push(w),
             1 => {
                 out.push(t);
@@ -109,8 +112,7 @@ fn edit(text: &str, rate: f64, zh: bool, vocab: &[String], rng: &mut Rng) -> Str
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
-    let dir =
-        std::path::PathBuf::from(std::env::var("SIMHASH_DEVCORPUS").unwrap_or("target/devcorpus".into()));
+    let dir = corpus_dir();
     let raw = std::fs::read_to_string(dir.join("docs.jsonl")).expect("docs.jsonl (set SIMHASH_DEVCORPUS)");
     // Documents with a near-duplicate (a pair at J >= 0.5) are left out: their shared text
     // would count as a false match against an "unrelated" reference.
@@ -165,7 +167,7 @@ fn main() {
                 // submission is mostly found (boilerplate would be a true copy).
                 let mut picked: Vec<usize> = Vec::new();
                 let draw = |rng: &mut Rng, picked: &mut Vec<usize>| loop {
-                    let d = rng.below(pool.len());
+                    let d = rng.pick(pool.len());
                     if !picked.contains(&d) {
                         picked.push(d);
                         return d;
@@ -215,14 +217,14 @@ fn main() {
                         }
                         v
                     };
-                    let whole = rng.below(2) == 0;
-                    let (s, e) = ps[rng.below(ps.len())];
+                    let whole = rng.pick(2) == 0;
+                    let (s, e) = ps[rng.pick(ps.len())];
                     let src = if whole {
                         (s, e)
                     } else {
                         let ss = sentences(&r[s..e]);
-                        let mut n = 1 + rng.below(3.min(ss.len()));
-                        let a = rng.below(ss.len() + 1 - n);
+                        let mut n = 1 + rng.pick(3.min(ss.len()));
+                        let a = rng.pick(ss.len() + 1 - n);
                         // A copy worth the name: at least 40 characters (the checker's window),
                         // not a lone code line like `NLMSG_DONE`.
                         let chars = |n: usize| {

@@ -16,12 +16,14 @@
 //! fingerprint alone at its best k, then the crawler's default flow, then `dedup`.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
 
 use simhash_wasm::seen::DEFAULT_THRESHOLD;
 use simhash_wasm::sketch::bands::{band_key, BandIndex};
 use simhash_wasm::sketch::{estimate_jaccard, SketchScheme};
 use simhash_wasm::{NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
+
+mod common;
+use common::Corpus;
 
 struct Doc {
     id: String,
@@ -29,42 +31,10 @@ struct Doc {
     zh: bool,
 }
 
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("SIMHASH_DEVCORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/devcorpus"),
-    }
-}
-
 fn load() -> (Vec<Doc>, HashSet<(usize, usize)>) {
-    let dir = corpus_dir();
-    let raw = std::fs::read_to_string(dir.join("docs.jsonl")).unwrap_or_else(|e| {
-        panic!("{}: {e} (build it: bash ../shared/corpus/build.sh {})", dir.display(), dir.display())
-    });
-    let docs: Vec<Doc> = raw
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).expect("docs.jsonl line");
-            Doc {
-                id: v["id"].as_str().expect("id").to_owned(),
-                text: v["text"].as_str().expect("text").to_owned(),
-                zh: v["lang"].as_str() == Some("zh"),
-            }
-        })
-        .collect();
-    let pos: HashMap<&str, usize> = docs.iter().enumerate().map(|(i, d)| (d.id.as_str(), i)).collect();
-    let truth = std::fs::read_to_string(dir.join("truth_j08.tsv")).expect("truth_j08.tsv");
-    let pairs = truth
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut f = l.split('\t');
-            let a = pos[f.next().expect("id_a")];
-            let b = pos[f.next().expect("id_b")];
-            (a.min(b), a.max(b))
-        })
-        .collect();
-    (docs, pairs)
+    let Corpus { ids, texts, zh, truth } = Corpus::load();
+    let docs = ids.into_iter().zip(texts).zip(zh).map(|((id, text), zh)| Doc { id, text, zh }).collect();
+    (docs, truth)
 }
 
 /// Counts per k for one language: (predicted pairs, true positives), and the truth size.

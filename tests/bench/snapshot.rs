@@ -14,6 +14,9 @@ use std::time::Instant;
 use simhash_wasm::index::{Index, Layout};
 use simhash_wasm::snapshot::CompactSet;
 
+mod common;
+use common::corpus_dir;
+
 fn read_u64s(path: &str) -> Vec<u64> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| {
         eprintln!("cannot read {path}: {e}; build the dev corpus or set SIMHASH_DEVCORPUS");
@@ -28,7 +31,8 @@ fn ms(t: Instant) -> f64 {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
-    let dir = std::env::var("SIMHASH_DEVCORPUS").unwrap_or_else(|_| "target/devcorpus".into());
+    let dir = corpus_dir();
+    let dir = dir.display();
     let tag = if quick { "100k" } else { "1m" };
     let raw = read_u64s(&format!("{dir}/fp/set_{tag}.u64"));
     let queries = read_u64s(&format!("{dir}/fp/queries_{tag}.u64"));
