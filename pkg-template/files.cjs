@@ -43,7 +43,37 @@ function writeFileAtomic(file, bytes) {
   }
 }
 
-function bind(api) {
+/**
+ * Reads `file` straight into wasm memory and loads it as an index: Node has no mmap, but
+ * fs.readSync into a view of the module's memory skips the JS buffer and the copy into
+ * wasm that `fromBytes(readFileSync(file))` makes, and the wasm frees the bytes once
+ * decoded, before it builds the tables (which then reuse that memory). `hooks` is the raw
+ * wasm-bindgen module (its `__SnapshotBuffer`, `__memory`, `SimHashIndex.__fromBuffer`).
+ */
+function readIndexIntoWasm(hooks, file) {
+  const fd = fs.openSync(file, 'r');
+  let buffer;
+  try {
+    const size = fs.fstatSync(fd).size;
+    buffer = new hooks.__SnapshotBuffer(size);
+    // The view is made after the allocation (growing the memory detaches older views).
+    const view = new Uint8Array(hooks.__memory().buffer, buffer.ptr(), size);
+    let off = 0;
+    while (off < size) {
+      const got = fs.readSync(fd, view, off, size - off, off);
+      if (got === 0) break; // the file shrank while read: the decoder reports the truncation
+      off += got;
+    }
+  } catch (e) {
+    if (buffer) buffer.free();
+    throw e;
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hooks.SimHashIndex.__fromBuffer(buffer); // consumes the buffer, even on error
+}
+
+function bind(api, hooks) {
   return {
     writeFileAtomic,
     /** Saves `index.toBytes()` to `file` atomically. */
@@ -52,6 +82,7 @@ function bind(api) {
     },
     /** Loads a snapshot written by saveIndex (or index.toBytes()). */
     loadIndex(file) {
+      if (hooks && hooks.__SnapshotBuffer) return readIndexIntoWasm(hooks, file);
       return api.SimHashIndex.fromBytes(fs.readFileSync(file));
     },
     /** Saves `seen.toBytes()` to `file` atomically. */
@@ -65,4 +96,4 @@ function bind(api) {
   };
 }
 
-module.exports = { writeFileAtomic, bind };
+module.exports = { writeFileAtomic, readIndexIntoWasm, bind };

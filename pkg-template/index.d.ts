@@ -610,7 +610,11 @@ export class SimHashPool {
 // the same directory, fsyncs it, renames it over the target and fsyncs the directory.
 /** Saves `index.toBytes()` to `path` atomically. */
 export function saveIndex(index: SimHashIndex, path: string): void;
-/** Loads a file written by saveIndex. */
+/**
+ * Loads a file written by saveIndex. The file is read straight into wasm memory (no JS
+ * buffer, no copy), and those bytes are freed before the tables are built; damaged or
+ * foreign files throw `Corrupt` like `SimHashIndex.fromBytes`.
+ */
 export function loadIndex(path: string): SimHashIndex;
 /** Saves `seen.toBytes()` to `path` atomically. */
 export function saveSeen(seen: ContentSeen, path: string): void;

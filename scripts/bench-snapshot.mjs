@@ -1,15 +1,17 @@
 // Wasm-under-Node half of `npm run bench:snapshot`: the native half (tests/bench/snapshot.rs,
 // output file argv[2]) prints the full table and the Huffman code; this measures the npm
 // package on the same random set and ends with
-// `RESULT n=… bits_per_fp=… encode_ms=… load_ms=… contains_qps=… load_ms_10m=… first_query_ms=…`
+// `RESULT n=… bits_per_fp=… encode_ms=… load_ms=… contains_qps=… load_ms_10m=… first_query_ms=… load_file_ms=…`
 // (wasm under Node).
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { u64s } from './bench-common.mjs';
 
 const require = createRequire(import.meta.url);
-const { SimHashIndex, CompactSet } = require('../pkg/index.cjs');
+const { SimHashIndex, CompactSet, saveIndex, loadIndex } = require('../pkg/index.cjs');
 const quick = process.argv.includes('--quick');
 const tag = quick ? '100k' : '1m';
 const dir = `${process.env.SIMHASH_DEVCORPUS}/fp`;
@@ -34,6 +36,20 @@ const [loaded, loadMs] = time(() => SimHashIndex.fromBytes(bytes));
 // The first query after a load: what a restarted crawler waits for on top of the load.
 const [firstHits, firstQueryMs] = time(() => loaded.query(queries[0]));
 const same = loaded.size === ix.size && firstHits.length === ix.query(queries[0]).length;
+// The file path (files.cjs's loadIndex): the file read straight into wasm memory, against
+// readFileSync + fromBytes, both including the read (page cache warm), best of 3 each.
+const tmp = mkdtempSync(join(tmpdir(), 'simhash-bench-'));
+const file = join(tmp, 'index.bin');
+saveIndex(ix, file);
+let loadFileMs = Infinity; let loadReadMs = Infinity;
+for (let round = 0; round < 3; round++) {
+  const [a, ms1] = time(() => loadIndex(file));
+  const [b, ms2] = time(() => SimHashIndex.fromBytes(readFileSync(file)));
+  if (a.size !== ix.size || b.size !== ix.size) throw new Error('a file load lost entries');
+  a.free(); b.free();
+  loadFileMs = Math.min(loadFileMs, ms1); loadReadMs = Math.min(loadReadMs, ms2);
+}
+rmSync(tmp, { recursive: true, force: true });
 ix.free();
 loaded.free();
 
@@ -60,8 +76,9 @@ console.log(`\nwasm under Node (npm package), n = ${set.length}`);
 console.log(`compact set: ${bits.toFixed(3)} bits/fp (floor ${floor.toFixed(2)}); encode ${setEncodeMs.toFixed(1)} ms; load ${setLoadMs.toFixed(1)} ms`);
 console.log(`contains_within(k=3) on the compressed set: ${qps.toFixed(0)} queries/s (${hits} of ${nq} queries have a neighbour)`);
 console.log(`index snapshot: ${bytes.length} bytes (${(bytes.length * 8 / set.length).toFixed(2)} bits/entry with ids); toBytes ${encodeMs.toFixed(1)} ms; fromBytes (decode + rebuild) ${loadMs.toFixed(1)} ms; first query after it ${firstQueryMs.toFixed(2)} ms; answers the same: ${same}`);
+console.log(`index snapshot file: loadIndex (read into wasm memory) ${loadFileMs.toFixed(1)} ms; readFileSync + fromBytes ${loadReadMs.toFixed(1)} ms (best of 3, after the first load)`);
 console.log(`index snapshot of 10M entries: ${(bigBytes.length / 1e6).toFixed(1)} MB; fromBytes ${load10.toFixed(1)} ms (best of 2)`);
 if (!same) throw new Error('the loaded index answers differently');
 const native = readFileSync(process.argv[2], 'utf8').split('\n').find((l) => l.startsWith('native RESULT'));
 if (native) console.log(`(${native})`);
-console.log(`RESULT n=${set.length} bits_per_fp=${bits.toFixed(3)} encode_ms=${encodeMs.toFixed(1)} load_ms=${loadMs.toFixed(1)} contains_qps=${qps.toFixed(0)} load_ms_10m=${load10.toFixed(1)} first_query_ms=${firstQueryMs.toFixed(2)}${quick ? ' quick=1' : ''}`);
+console.log(`RESULT n=${set.length} bits_per_fp=${bits.toFixed(3)} encode_ms=${encodeMs.toFixed(1)} load_ms=${loadMs.toFixed(1)} contains_qps=${qps.toFixed(0)} load_ms_10m=${load10.toFixed(1)} first_query_ms=${firstQueryMs.toFixed(2)} load_file_ms=${loadFileMs.toFixed(1)}${quick ? ' quick=1' : ''}`);

@@ -186,8 +186,16 @@ impl<I: IndexId> Index<I> {
         self.dead = vec![0; n.div_ceil(64)];
         self.segments.clear();
         let exts = Segment::extracts(&self.layout, n);
-        let mut tables = Vec::with_capacity(exts.len());
+        let table_count = exts.len();
+        let mut tables = Vec::with_capacity(table_count);
         for (t, ext) in exts.into_iter().enumerate() {
+            if t == 1 {
+                // The id map is rebuilt once the slots have their final order and before
+                // the other tables: its temporary arrays (about 19 bytes an entry) are
+                // freed by then, and the tables' lists reuse that memory instead of fresh
+                // pages (in wasm, first-touched pages dominated a cold snapshot load).
+                self.rebuild_map(n, check_ids)?;
+            }
             if t == 0 && in_bucket_order(&ext, &self.fps) {
                 // already in this table's order (a snapshot, or a compaction without
                 // inserts since): the directory is a count, the slots stay where they are
@@ -210,12 +218,20 @@ impl<I: IndexId> Index<I> {
             let masks = tables.iter().map(|t| t.ext.mask).collect();
             self.segments.push(Segment { start: 0, end: n as u32, n, tables, masks });
         }
+        if table_count <= 1 {
+            self.rebuild_map(n, check_ids)?;
+        }
         self.buf_start = n;
         self.fps.shrink_to_fit();
         self.ids.shrink_to_fit();
-        if let Some(dup) = self.map.rebuild(0..n as u32, n, &self.ids, check_ids) {
-            return Err(Error::DuplicateId { id: self.ids[dup as usize].to_string() });
-        }
         Ok(())
+    }
+
+    /// Rebuilds the id map over slots `0..n`; with `check_ids`, a duplicate id is an error.
+    fn rebuild_map(&mut self, n: usize, check_ids: bool) -> Result<()> {
+        match self.map.rebuild(0..n as u32, n, &self.ids, check_ids) {
+            Some(dup) => Err(Error::DuplicateId { id: self.ids[dup as usize].to_string() }),
+            None => Ok(()),
+        }
     }
 }

@@ -297,11 +297,40 @@ impl<I: IndexId + SnapshotId> Index<I> {
         Index::load(bytes, Some(expected))
     }
 
+    /// [`from_bytes`](Self::from_bytes) from an owned buffer, which is freed as soon as
+    /// the columns are decoded, before the tables are built: the tables then reuse its
+    /// memory (in wasm, where a snapshot read from a file lands in such a buffer, fresh
+    /// memory pages are the dearest part of a load).
+    ///
+    /// ```
+    /// use simhash_wasm::{Index, Layout};
+    /// let index = Index::build(Layout::default_for_k(3)?, vec![(1u64, 0xFFu64), (2, 0xF0F0)])?;
+    /// let back = Index::<u64>::from_vec(index.to_bytes())?;
+    /// assert_eq!(back.get(&2), Some(0xF0F0));
+    /// assert!(Index::<u64>::from_vec(vec![1, 2, 3]).is_err());
+    /// # Ok::<(), simhash_wasm::Error>(())
+    /// ```
+    pub fn from_vec(bytes: Vec<u8>) -> Result<Index<I>> {
+        let (layout, ids, fps, scheme) = Index::decode_for_load(&bytes, None)?;
+        drop(bytes);
+        Index::from_checked_columns(layout, ids, fps, scheme)
+    }
+
     /// Decodes the columns (checking the scheme first when `expected` is given) and builds
     /// the index from them: the entries come sorted by fingerprint, which is the first
     /// table's order already, so that table costs one counting pass (see `Index::reorganise`).
     /// A version-2 snapshot's sketch column is checked and left out: an index holds none.
     fn load(bytes: &[u8], expected: Option<Option<&Options>>) -> Result<Index<I>> {
+        let (layout, ids, fps, scheme) = Index::decode_for_load(bytes, expected)?;
+        Index::from_checked_columns(layout, ids, fps, scheme)
+    }
+
+    /// What [`Index::load`] builds the index from: the layout, the columns, the scheme.
+    #[allow(clippy::type_complexity)]
+    fn decode_for_load(
+        bytes: &[u8],
+        expected: Option<Option<&Options>>,
+    ) -> Result<(Layout, Vec<I>, Vec<u64>, Option<Options>)> {
         let (Header { k, probe, widths, scheme, id_type, version }, mut r) = read_header(bytes)?;
         check_id_type::<I>(id_type)?;
         if let Some(expected) = expected {
@@ -311,7 +340,7 @@ impl<I: IndexId + SnapshotId> Index<I> {
         if version >= 2 {
             read_sketches(&mut r, fps.len())?;
         }
-        Index::from_checked_columns(stored_layout(probe, k, &widths)?, ids, fps, scheme)
+        Ok((stored_layout(probe, k, &widths)?, ids, fps, scheme))
     }
 
     /// Rebuilds an index from decoded snapshot parts (their sketches are the caller's).
@@ -400,6 +429,58 @@ mod tests {
                 assert_eq!(peek_id_type(&bad).unwrap_err().code(), "Corrupt", "byte {at} = {v}");
             }
         }
+    }
+
+    /// `from_vec` (the owned-buffer load, which frees the bytes before the tables are
+    /// built, and so the map-before-lists order of `reorganise`) against brute force, for
+    /// each layout kind, with clustered entries so that queries have neighbours; and it
+    /// refuses what `from_bytes` refuses, with the same error.
+    #[test]
+    fn from_vec_answers_like_brute_force_and_refuses_what_from_bytes_refuses() {
+        let mut rng = crate::test_rng::Rng(0x5eed_0016);
+        for layout in [
+            Layout::default_for_k(3).unwrap(),
+            Layout::new(3, &[16, 12, 12, 12, 12]).unwrap(),
+            Layout::probe(2).unwrap(),
+            Layout::new(0, &[64]).unwrap(),
+        ] {
+            let k = layout.k();
+            let mut entries: Vec<(u64, u64)> = Vec::new();
+            for i in 0..4000u64 {
+                let fp = if i % 5 == 0 || entries.is_empty() {
+                    rng.next()
+                } else {
+                    // a copy (for k = 0) or one bit away
+                    entries[entries.len() - 1].1 ^ if i % 3 == 0 { 0 } else { 1 << rng.below(64) }
+                };
+                entries.push((rng.next() >> 1, fp));
+            }
+            let index = Index::build(layout.clone(), entries.clone()).unwrap();
+            let loaded = Index::<u64>::from_vec(index.to_bytes()).unwrap();
+            assert_eq!(loaded.len(), entries.len());
+            let mut with_neighbours = 0;
+            for (j, &(id, fp)) in entries.iter().enumerate().step_by(7) {
+                let q = if j % 2 == 0 { fp } else { fp ^ 0b101 };
+                let want = crate::index::brute_force::query(&entries, q, k);
+                with_neighbours += usize::from(want.len() > 1);
+                assert_eq!(loaded.query(q), want, "{layout} query {q:#x}");
+                assert_eq!(loaded.get(&id), Some(fp));
+            }
+            assert!(with_neighbours > 50, "{layout}: only {with_neighbours} queries had neighbours");
+            assert_eq!(loaded.to_bytes(), index.to_bytes());
+        }
+        let good =
+            Index::build(Layout::default_for_k(3).unwrap(), vec![(1u64, 7u64), (2, 9)]).unwrap().to_bytes();
+        for cut in [0, 1, good.len() / 2, good.len() - 1] {
+            let a = Index::<u64>::from_vec(good[..cut].to_vec()).unwrap_err();
+            let b = Index::<u64>::from_bytes(&good[..cut]).unwrap_err();
+            assert_eq!((a.code(), a.to_string()), (b.code(), b.to_string()), "cut at {cut}");
+        }
+        // a duplicate id (checksum forged) is Corrupt on both paths
+        let dup = encode_index(3, false, &[16; 4], None, vec![(5u64, 1u64), (5, 2)]);
+        assert_eq!(Index::<u64>::from_vec(dup.clone()).unwrap_err().code(), "Corrupt");
+        assert_eq!(Index::<u64>::from_bytes(&dup).unwrap_err().code(), "Corrupt");
+        assert_eq!(Index::<String>::from_vec(good).unwrap_err().code(), "SchemeMismatch");
     }
 
     #[test]

@@ -44,6 +44,19 @@ impl JsIndex {
         }))
     }
 
+    /// Loads a snapshot from a buffer in wasm memory (see `SnapshotBuffer`), which it
+    /// consumes: the Node file helper `loadIndex` reads the file straight into one, so the
+    /// bytes are neither held in a JS buffer nor copied. Not part of the public API.
+    #[wasm_bindgen(js_name = __fromBuffer, skip_typescript)]
+    pub fn from_buffer(buffer: SnapshotBuffer) -> Result<JsIndex, JsValue> {
+        let tag = peek_id_type(&buffer.0).map_err(js_error)?;
+        Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
+            Ids::Str(Index::from_vec(buffer.0).map_err(js_error)?)
+        } else {
+            Ids::Num(Index::from_vec(buffer.0).map_err(js_error)?)
+        }))
+    }
+
     /// `dedup` into this index (string ids): adds the documents whose id it does not hold
     /// yet, then returns the clusters of everything in it. Its layout decides `k`; options
     /// `{ verify, shingle, html, ...hasher options }`.
@@ -58,6 +71,26 @@ impl JsIndex {
         let opts = dedup_options_from(&o)?;
         let report = dedup_into(self.string_index()?, &docs, &opts).map_err(js_error)?;
         Ok(report_to_js(&report))
+    }
+}
+
+/// Bytes in wasm memory that JS fills in place (through a view at [`SnapshotBuffer::ptr`]
+/// of the module's memory), for loading a snapshot file without a JS-side copy. Not part
+/// of the public API.
+#[wasm_bindgen(js_name = __SnapshotBuffer, skip_typescript)]
+pub struct SnapshotBuffer(Vec<u8>);
+
+#[wasm_bindgen(js_class = __SnapshotBuffer)]
+impl SnapshotBuffer {
+    /// `len` zero bytes.
+    #[wasm_bindgen(constructor)]
+    pub fn new(len: usize) -> SnapshotBuffer {
+        SnapshotBuffer(vec![0; len])
+    }
+
+    /// Where the bytes start in the module's memory (valid until the memory grows).
+    pub fn ptr(&self) -> usize {
+        self.0.as_ptr() as usize
     }
 }
 

@@ -1,0 +1,67 @@
+// loadIndex reads the snapshot file straight into wasm memory (files.cjs): the same index
+// as fromBytes over the same bytes, for number and string ids and every layout kind;
+// damaged, truncated, empty and missing files throw, and the module keeps working after.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { SimHashIndex, SimHashError, saveIndex, loadIndex } from '../../pkg/index.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'simhash-files-'));
+let seed = 0x2545f491n;
+const next = () => { seed ^= (seed << 13n) & 0xFFFFFFFFFFFFFFFFn; seed ^= seed >> 7n; seed ^= (seed << 17n) & 0xFFFFFFFFFFFFFFFFn; return seed; };
+
+function sameAnswers(a, b, queries) {
+  assert.equal(a.size, b.size);
+  for (const q of queries) assert.deepEqual(a.query(q), b.query(q));
+}
+
+test('loadIndex gives the index fromBytes gives, for each id kind and layout', () => {
+  for (const [ids, layout] of [['number', 'default'], ['string', 'default'], ['number', 'probe'], ['number', [16, 12, 12, 12, 12]]]) {
+    const ix = new SimHashIndex({ k: 3, ids, layout });
+    const fps = [];
+    for (let i = 0; i < 3000; i++) {
+      // clusters: a base and a few variants within 3 bits, so queries have answers
+      const base = i % 4 === 0 ? next() : fps[fps.length - 1] ^ (1n << BigInt(i % 64));
+      fps.push(base);
+      ix.insert(ids === 'number' ? i : `doc-${i}`, base);
+    }
+    const file = join(dir, `ix-${ids}-${String(layout)}.bin`);
+    saveIndex(ix, file);
+    const viaFile = loadIndex(file);
+    const viaBytes = SimHashIndex.fromBytes(readFileSync(file));
+    const queries = fps.filter((_, i) => i % 37 === 0).concat([next(), next()]);
+    sameAnswers(viaFile, viaBytes, queries);
+    sameAnswers(viaFile, ix, queries);
+    assert.ok(queries.some((q) => viaFile.query(q).length > 1), 'some query has neighbours');
+    assert.deepEqual(viaFile.toBytes(), new Uint8Array(readFileSync(file)));
+    viaFile.free(); viaBytes.free(); ix.free();
+  }
+});
+
+test('damaged, truncated, empty and missing files throw; the module stays usable', () => {
+  const ix = new SimHashIndex({ k: 3, ids: 'number' });
+  for (let i = 0; i < 500; i++) ix.insert(i, next());
+  const good = ix.toBytes();
+  const cases = [
+    ['flipped', (() => { const b = Uint8Array.from(good); b[b.length >> 1] ^= 0x10; return b; })()],
+    ['truncated', good.subarray(0, good.length - 9)],
+    ['empty', new Uint8Array(0)],
+    ['foreign', new TextEncoder().encode('not a snapshot at all, just text')],
+  ];
+  for (const [name, bytes] of cases) {
+    const file = join(dir, `bad-${name}.bin`);
+    writeFileSync(file, bytes);
+    assert.throws(() => loadIndex(file), (e) => e instanceof SimHashError && e.code === 'Corrupt', name);
+  }
+  assert.throws(() => loadIndex(join(dir, 'no-such-file.bin')), (e) => e.code === 'ENOENT');
+  // still working: a good file loads, and answers like the original
+  const file = join(dir, 'good.bin');
+  writeFileSync(file, good);
+  const back = loadIndex(file);
+  const q = 12345n;
+  assert.equal(back.size, 500);
+  assert.deepEqual(back.query(q), ix.query(q));
+  back.free(); ix.free();
+});
