@@ -74,12 +74,10 @@
 //! | `id_map.rs` | the id → slot map |
 //! | `changes.rs` | inserts, removes, the write buffer, segment merges, compaction |
 //! | `query.rs` | queries: single, batched, counted, probing |
-//! | `batch.rs` | large batches: table by table, queries sorted by bucket |
 //! | `join.rs` | the self-join and clusters |
 //! | `stats.rs` | [`Stats`] |
 //! | `brute_force.rs` | the linear-scan oracle the tests compare against |
 
-mod batch;
 mod changes;
 mod id;
 mod id_map;

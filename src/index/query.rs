@@ -51,13 +51,6 @@ impl<I: IndexId> Index<I> {
 
     /// [`Index::query`] for each fingerprint of a batch.
     pub fn query_batch(&self, fps: &[u64]) -> Vec<Vec<Match<I>>> {
-        if self.sorted_batch_applies(fps.len()) {
-            let (starts, mut rows) = self.batch_sorted(fps, self.layout.k);
-            return starts
-                .windows(2)
-                .map(|w| self.to_matches(&mut rows[w[0] as usize..w[1] as usize]))
-                .collect();
-        }
         let mut outs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); GROUP];
         let mut pend = Vec::new();
         let mut all = Vec::with_capacity(fps.len());
@@ -83,22 +76,6 @@ impl<I: IndexId> Index<I> {
     /// ```
     pub fn query_batch_flat(&self, fps: &[u64]) -> FlatMatches<I> {
         let mut out = FlatMatches { queries: Vec::new(), ids: Vec::new(), distances: Vec::new() };
-        if self.sorted_batch_applies(fps.len()) {
-            let (starts, mut rows) = self.batch_sorted(fps, self.layout.k);
-            out.queries.reserve(rows.len());
-            out.ids.reserve(rows.len());
-            out.distances.reserve(rows.len());
-            for (q, w) in starts.windows(2).enumerate() {
-                let found = &mut rows[w[0] as usize..w[1] as usize];
-                self.sort_slots(found);
-                for &(s, d) in found.iter() {
-                    out.queries.push(q as u32);
-                    out.ids.push(self.ids[s as usize].clone());
-                    out.distances.push(d);
-                }
-            }
-            return out;
-        }
         let mut outs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); GROUP];
         let mut pend = Vec::new();
         for (g, group) in fps.chunks(GROUP).enumerate() {
