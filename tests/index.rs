@@ -237,6 +237,61 @@ fn batch_and_flat_queries_agree(cfg: &Config) {
     }
 }
 
+// Batches of every length (a group of 16 queries, partial groups, many groups) against
+// brute force, on a bulk-built index and an online one (several segments, the write
+// buffer, tombstones), with a repeated query in the batch. Any other batch strategy (issue
+// 16 tried two, see DESIGN.md) must pass this too.
+every_config!(large_batches_match_oracle);
+fn large_batches_match_oracle(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let k = layout.k();
+    let mut rng = Rng(1616);
+    let mut next_id = 0;
+    let mut entries = random_entries(&mut rng, 2500, k, &mut next_id);
+    let bulk = Index::build(layout.clone(), entries.clone()).unwrap();
+    let bulk_entries: Vec<(u64, u64)> = bulk.iter().map(|(&i, f)| (i, f)).collect();
+    let mut online = Index::new(layout);
+    for &(id, fp) in &entries {
+        online.insert(id, fp).unwrap();
+    }
+    for _ in 0..400 {
+        let i = rng.below(entries.len() as u64) as usize;
+        let (id, _) = entries.swap_remove(i);
+        online.remove(&id).unwrap();
+    }
+    for extra in 0..7u64 {
+        // a few entries left in the write buffer
+        let (id, fp) = (1_000_000 + extra, random_query(&mut rng, &entries, k));
+        online.insert(id, fp).unwrap();
+        entries.push((id, fp));
+    }
+    assert!(online.stats().segments > 1 && online.stats().buffered > 0, "{}", cfg.name);
+    for (index, entries) in [(&bulk, &bulk_entries), (&online, &entries)] {
+        for nq in [63usize, 64, 65, 700] {
+            let mut qs: Vec<u64> = (0..nq).map(|_| random_query(&mut rng, entries, k)).collect();
+            qs[nq / 2] = qs[0]; // a repeated query
+            let batch = index.query_batch(&qs);
+            let flat = index.query_batch_flat(&qs);
+            assert_eq!(batch.len(), nq);
+            let (mut row, mut matched) = (0, 0);
+            for (qi, (&q, got)) in qs.iter().zip(&batch).enumerate() {
+                let want = brute_force::query(entries, q, k);
+                assert_eq!(got, &want, "{} batch of {nq}, query {qi}", cfg.name);
+                matched += usize::from(!want.is_empty());
+                for m in got {
+                    assert_eq!(
+                        (flat.queries[row] as usize, flat.ids[row], flat.distances[row]),
+                        (qi, m.id, m.distance)
+                    );
+                    row += 1;
+                }
+            }
+            assert_eq!(flat.len(), row);
+            assert!(matched * 4 > nq, "{}: only {matched} of {nq} queries matched anything", cfg.name);
+        }
+    }
+}
+
 every_config!(self_join_and_clusters_match_oracle);
 fn self_join_and_clusters_match_oracle(cfg: &Config) {
     let layout = cfg.layout.clone();
