@@ -82,10 +82,25 @@ pub struct SnapshotBuffer(Vec<u8>);
 
 #[wasm_bindgen(js_class = __SnapshotBuffer)]
 impl SnapshotBuffer {
-    /// `len` zero bytes.
+    /// `len` zero bytes (a JS number, the file's size). A size that does not fit in the
+    /// module's memory is an error that says so (not an abort of the instance, nor a size
+    /// wrapped modulo 2^32 by the number conversion).
     #[wasm_bindgen(constructor)]
-    pub fn new(len: usize) -> SnapshotBuffer {
-        SnapshotBuffer(vec![0; len])
+    pub fn new(len: f64) -> Result<SnapshotBuffer, JsValue> {
+        let too_big = || {
+            js_error(Error::option(
+                "snapshot file size",
+                crate::error::number(len),
+                "a snapshot that fits in the wasm memory (at most 4 GiB, less what is in use)",
+            ))
+        };
+        if !(0.0..=f64::from(u32::MAX)).contains(&len) || len.fract() != 0.0 {
+            return Err(too_big());
+        }
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(len as usize).map_err(|_| too_big())?;
+        bytes.resize(len as usize, 0);
+        Ok(SnapshotBuffer(bytes))
     }
 
     /// Where the bytes start in the module's memory (valid until the memory grows).

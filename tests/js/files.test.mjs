@@ -3,7 +3,7 @@
 // damaged, truncated, empty and missing files throw, and the module keeps working after.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, truncateSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { SimHashIndex, SimHashError, saveIndex, loadIndex } from '../../pkg/index.mjs';
@@ -56,6 +56,14 @@ test('damaged, truncated, empty and missing files throw; the module stays usable
     assert.throws(() => loadIndex(file), (e) => e instanceof SimHashError && e.code === 'Corrupt', name);
   }
   assert.throws(() => loadIndex(join(dir, 'no-such-file.bin')), (e) => e.code === 'ENOENT');
+  // A file larger than wasm memory can hold (sparse, so nothing is written): a clear error
+  // before anything is read, not an abort of the instance or a size wrapped modulo 2^32.
+  const huge = join(dir, 'huge.bin');
+  writeFileSync(huge, '');
+  truncateSync(huge, 5 * 2 ** 30);
+  assert.throws(() => loadIndex(huge), (e) => e instanceof SimHashError && e.code === 'InvalidOption'
+    && /snapshot file size/.test(e.message) && /4 GiB/.test(e.message));
+  rmSync(huge);
   // still working: a good file loads, and answers like the original
   const file = join(dir, 'good.bin');
   writeFileSync(file, good);

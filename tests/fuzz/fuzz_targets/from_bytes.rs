@@ -32,9 +32,17 @@ fn all(data: &[u8]) {
     if let Ok(t) = IdfTable::from_bytes(data) {
         assert_eq!(IdfTable::from_bytes(&t.to_bytes()).expect("re-encoded table loads"), t);
     }
-    if let Ok(index) = Index::<u64>::from_bytes(data) {
-        let _ = index.query(0);
-        let _ = Index::<u64>::from_bytes(&index.to_bytes()).expect("re-encoded index loads");
+    // from_vec (the owned-buffer load behind Node's loadIndex) accepts and refuses exactly
+    // what from_bytes does, with the same contents.
+    match (Index::<u64>::from_bytes(data), Index::<u64>::from_vec(data.to_vec())) {
+        (Ok(index), Ok(owned)) => {
+            let _ = index.query(0);
+            let bytes = index.to_bytes();
+            assert_eq!(owned.to_bytes(), bytes);
+            let _ = Index::<u64>::from_bytes(&bytes).expect("re-encoded index loads");
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        (a, b) => panic!("from_bytes {:?} but from_vec {:?}", a.map(|_| ()), b.map(|_| ())),
     }
     if let Ok(index) = Index::<String>::from_bytes(data) {
         let _ = index.query(u64::MAX);
