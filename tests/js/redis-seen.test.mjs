@@ -129,15 +129,26 @@ test('bad input: other settings, foreign keys, no connection, huge or empty URLs
   await client.del('{foreign}:p');
   await client.hSet('{orphan}:t', 'x', 'y');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'orphan' }), (e) => /foreign|without a meta/.test(e.message));
+  // A namespace deleted but for one of its table hashes is not reused with stale buckets.
+  await client.hSet('{stale}:t3:1a5', 'x', 'y');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'stale' }), (e) => e.code === 'InvalidOption' && /\{stale\}:t3:1a5/.test(e.message));
+  // A namespace written in store format 1 (one hash for every bucket) is refused, saying what to do.
+  const v1 = seen._store.meta().replace('simhash-wasm-redis 2', 'simhash-wasm-redis 1');
+  await client.set('{old}:meta', v1);
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'old' }), (e) => e.code === 'SchemeMismatch' && /store format/.test(e.message) && /importSnapshot/.test(e.message));
   await client.set('{junkmeta}:meta', 'not ours');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'junkmeta' }), (e) => /foreign/.test(e.message));
   // A bucket overwritten by another program: an error, not an answer.
   const fp = seen.fingerprint(TEXTS[1]);
-  // Table 0's field: the table byte 0, then the top 16 bits.
-  const field = Buffer.from('00' + (fp >> 48n).toString(16).padStart(4, '0'), 'hex');
-  await client.hSet('{bad}:t', field, 'abc');
+  // Table 0's bucket (store format 2): the top 16 bits; the high 9 name the hash, the low 7
+  // (left-aligned in a byte) are the field.
+  const key16 = Number(fp >> 48n);
+  const hash = '{bad}:t0:' + (key16 >> 7).toString(16).padStart(3, '0');
+  const field = Buffer.from([(key16 & 0x7f) << 1]);
+  assert.equal(await client.hLen(hash), 0);
+  await client.hSet(hash, field, 'abc');
   await assert.rejects(seen.check('https://b/2', TEXTS[1]), (e) => e instanceof SimHashError && /foreign/.test(e.message));
-  await client.hDel('{bad}:t', field);
+  await client.hDel(hash, field);
   // The meta deleted under a running worker.
   await client.del('{bad}:meta');
   await assert.rejects(seen.check('https://b/3', TEXTS[1]), (e) => /meta key is gone/.test(e.message));
