@@ -34,7 +34,7 @@
 //! default layout that is 512 hashes a table of at most 128 fields each: Redis's default
 //! `hash-max-listpack-entries` (128). A bucket's value must also stay within
 //! `hash-max-listpack-value`, whose default (64 bytes, 10 records) is too small from about
-//! 500,000 pages on; the README's Redis settings raise it to 512 (85 records; a bucket
+//! 300,000 pages on; the README's Redis settings raise it to 512 (85 records; a bucket
 //! holds 1M / 65,536 ≈ 15 records on average at 1M pages). A hash that outgrows either
 //! limit is converted by Redis to a hashtable: everything still works, only that hash
 //! costs more memory (and at such sizes its per-field cost is spread over many records).
@@ -42,7 +42,7 @@
 //! ([`TableGeometry::join`]).
 //!
 //! Store format 1 (one hash `{NS}:t` for all tables, field = table byte + key bits) cost
-//! about 40 bytes a page at 1M pages against about 27 for format 2; a namespace in
+//! about 40 bytes a page at 1M pages against 29 for format 2 (`npm run bench:shared`); a namespace in
 //! format 1 is refused ([`super::meta`]).
 //!
 //! ## The pre-filter (equality tests on nibbles)

@@ -10,7 +10,7 @@
 //!   small hashes (512 a table with the default layout, named by the key's high 9 bits;
 //!   field = the low 7 bits, value = the concatenated records, the other 48 bits, 6 bytes
 //!   each), small enough for Redis to keep each hash as one listpack. A page then costs
-//!   4 × 6 bytes of records plus about 3 bytes of listpack headers a bucket: about 27 bytes
+//!   4 × 6 bytes of records plus about 3 bytes of listpack headers a bucket: 29 bytes
 //!   a page at 1M pages, measured by `npm run bench:shared` (store format 1, one hashtable
 //!   for all buckets, took 40). This needs `hash-max-listpack-value 512` (the default 64
 //!   holds 10 records a bucket; see the README's Redis settings). The URL map (page
