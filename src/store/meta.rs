@@ -62,14 +62,16 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
     let Some(version) = lines.next().and_then(|l| l.strip_prefix(HEADER)) else { return Err(foreign(key)) };
     match version.parse::<u32>() {
         Ok(META_VERSION) => {}
-        Ok(1) => return Err(Error::SchemeMismatch {
-            field: "store format",
-            found: "1 (one hash for every index bucket, written by an earlier development build)".into(),
-            expected: format!(
+        Ok(1) => {
+            return Err(Error::SchemeMismatch {
+                field: "store format",
+                found: "1 (one hash for every index bucket, written by an earlier development build)".into(),
+                expected: format!(
                 "{META_VERSION} (listpack-sized hashes); export the namespace with the build that wrote it \
                      (exportSnapshot) and importSnapshot it into a new namespace, or delete its keys"
             ),
-        }),
+            })
+        }
         Ok(v) => {
             return Err(Error::UnsupportedVersion {
                 what: "Redis namespace",
