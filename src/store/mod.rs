@@ -7,8 +7,8 @@
 //! ## Design
 //!
 //! - **Keys** ([`keys`], store format 2): the buckets of each index table are spread over
-//!   small hashes (512 a table with the default layout, named by the key's high 9 bits;
-//!   field = the low 7 bits, value = the concatenated records, the other 48 bits, 6 bytes
+//!   small hashes (2,048 a table with the default layout, named by the key's high 11 bits;
+//!   field = the low 5 bits, value = the concatenated records, the other 48 bits, 6 bytes
 //!   each), small enough for Redis to keep each hash as one listpack. A page then costs
 //!   4 × 6 bytes of records plus about 3 bytes of listpack headers a bucket: 29 bytes
 //!   a page at 1M pages, measured by `npm run bench:shared` (store format 1, one hashtable

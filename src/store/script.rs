@@ -186,7 +186,7 @@ return {'N'}
 /// `{"F", key, type}` when a key of the namespace holds data of a foreign type, or data
 /// exists without a meta (foreign keys, or a namespace whose meta was deleted). `ARGV[2]`
 /// holds one byte per table, the bits of its hashes' names: when there is no meta, every
-/// table hash the namespace may use is tested with `EXISTS` (2,048 names for the default
+/// table hash the namespace may use is tested with `EXISTS` (8,192 names for the default
 /// layout, once per new namespace), so a namespace deleted but for some of its table
 /// hashes is never reused with stale buckets. A key named `{NS}:t` itself would be store
 /// format 1's table hash (the namespace's data without a meta).

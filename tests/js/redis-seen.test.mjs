@@ -151,11 +151,11 @@ async function badInput(client, idleClient) {
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'junkmeta' }), (e) => /foreign/.test(e.message));
   // A bucket overwritten by another program: an error, not an answer.
   const fp = seen.fingerprint(TEXTS[1]);
-  // Table 0's bucket (store format 2): the top 16 bits; the high 9 name the hash, the low 7
+  // Table 0's bucket (store format 2): the top 16 bits; the high 11 name the hash, the low 5
   // (left-aligned in a byte) are the field.
   const key16 = Number(fp >> 48n);
-  const hash = '{bad}:t0:' + (key16 >> 7).toString(16).padStart(3, '0');
-  const field = Buffer.from([(key16 & 0x7f) << 1]);
+  const hash = '{bad}:t0:' + (key16 >> 5).toString(16).padStart(3, '0');
+  const field = Buffer.from([(key16 & 0x1f) << 3]);
   assert.equal(await client.hLen(hash), 0);
   await client.hSet(hash, field, 'abc');
   await assert.rejects(seen.check('https://b/2', TEXTS[1]), (e) => e instanceof SimHashError && /foreign/.test(e.message));
