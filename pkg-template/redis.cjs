@@ -85,14 +85,20 @@ function install(wasm) {
 
     async _eval(name, argv) {
       this._live();
-      if (!this._redis.ready()) {
-        throw new SimHashError('the Redis client is not connected: call `await client.connect()` before using RedisContentSeen', 'RedisError');
-      }
       const s = sources[name];
       const keys = this._keys;
       // Empty arguments go as '' (node-redis writes strings and buffers as separate chunks).
       const tail = [String(keys.length), ...keys, ...argv.map((a) => (a.byteLength ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : ''))];
       for (let attempt = 0; ; attempt++) {
+        if (!this._redis.ready()) {
+          // Not connected (never, or reconnecting after a drop): wait like a failed call
+          // when retries are allowed (no call was sent, so retriedCalls stays), else a clear error.
+          if (attempt >= this._retries) {
+            throw new SimHashError('the Redis client is not connected: call `await client.connect()` before using RedisContentSeen (or wait for it to reconnect)', 'RedisError');
+          }
+          await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
+          continue;
+        }
         try {
           try {
             return await this._redis.call(keys[0], ['EVALSHA', s.sha, ...tail]);

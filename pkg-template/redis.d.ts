@@ -7,7 +7,7 @@ export interface RedisContentSeenOptions {
   namespace?: string;
   /** Keep URLs, counts and clusters (default true). `false`: "seen or not" only, smallest memory. */
   urls?: boolean;
-  /** Retries of a failed Redis call before a `RedisError` is thrown (default 0). */
+  /** Retries of a failed Redis call, or waits for a client that is reconnecting (50 ms doubling to 500 ms), before a `RedisError` is thrown (default 0). */
   retries?: number;
   k?: number;
   layout?: 'default' | 'auto' | number[];

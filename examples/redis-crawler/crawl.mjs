@@ -83,7 +83,7 @@ let dir;
 if (process.argv.includes('--spawn-redis')) {
   dir = mkdtempSync(join(tmpdir(), 'simhash-example-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  redisProc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  redisProc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--hash-max-listpack-value', '512'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
     let log = '';
     redisProc.stdout.on('data', (d) => ((log += d), /Ready to accept/.test(log) && resolve()));

@@ -157,7 +157,8 @@ impl CheckPlan {
         if let Some(old) = self.replace {
             replace.extend_from_slice(&old.to_be_bytes());
             for g in &s.geometry {
-                replace.extend(g.hash_field(old));
+                replace.extend(g.bucket_key(old));
+                replace.extend(g.bucket_field(old));
                 replace.extend(g.record(old));
             }
         }
@@ -169,9 +170,9 @@ impl CheckPlan {
         query.push(s.k as u8);
         query.push(s.geometry.len() as u8);
         for g in &s.geometry {
-            let (f, r) = (g.hash_field(self.fp), g.record(self.fp));
-            query.push(f.len() as u8);
-            query.push(r.len() as u8);
+            let (h, f, r) = (g.bucket_key(self.fp), g.bucket_field(self.fp), g.record(self.fp));
+            query.extend([h.len() as u8, f.len() as u8, r.len() as u8]);
+            query.extend(h);
             query.extend(f);
             query.extend(r);
         }

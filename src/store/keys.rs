@@ -10,21 +10,44 @@
 //! | --- | --- | --- |
 //! | `{NS}:meta` | string | the settings ([`super::meta`]); written once, checked by every script |
 //! | `{NS}:n` | string (integer) | number of stored pages |
-//! | `{NS}:t` | hash | the index tables: field = table number (1 byte) + the table's key bits, value = records |
+//! | `{NS}:tT:HHH` | hash | index buckets of table `T` whose key bits start with the hex digits `HHH` ([Tables](#tables)) |
 //! | `{NS}:p` | hash | page records by fingerprint ([`super::record`]); only with the URL map |
 //! | `{NS}:c` | hash | counts by fingerprint of the pages seen more than once (no field: seen once); only with the URL map |
 //! | `{NS}:u` | hash | URL → its stored fingerprint or its cluster's URL; only with the URL map |
 //!
-//! ## Tables
+//! ## Tables (store format 2)
 //!
 //! Table `t` of the layout keys on some blocks of the fingerprint (the paper's permuted
-//! tables). All tables share one hash, `{NS}:t` (one `HMGET` reads a page's buckets in
-//! every table, one `HSET` writes them). A bucket's hash field is the table number (one
-//! byte, 0-based) followed by the key bits, packed most significant first into
-//! ⌈key bits / 8⌉ bytes; the value is the concatenation of one fixed-size *record* per stored
-//! page whose key bits are equal: the fingerprint's other `R = 64 − key bits` bits, packed
-//! most significant first into ⌈R / 8⌉ bytes (left-aligned, low padding bits zero). Field and
-//! record together give back the whole fingerprint ([`TableGeometry::join`]).
+//! tables): `B` key bits (16 for the default layout). A *bucket* holds every stored page
+//! whose key bits are equal: the concatenation of one fixed-size *record* per page, the
+//! fingerprint's other `R = 64 − B` bits packed most significant first into ⌈R / 8⌉ bytes
+//! (left-aligned, low padding bits zero).
+//!
+//! The buckets are spread over small hashes so that Redis keeps each one as a *listpack*
+//! (one contiguous allocation, about 3 bytes of overhead per field and value) instead of a
+//! hashtable (a 24-byte entry, two allocations and a bucket slot per field, about 50 bytes):
+//! the key bits are cut into their high `H` bits, which name the hash
+//! (`{NS}:t` + the table number + `:` + `H` bits as ⌈H / 4⌉ lower-case hex digits,
+//! right-aligned), and their low `F = min(B, 5)` bits, the field (packed most significant
+//! first into ⌈F / 8⌉ bytes, left-aligned), with `H = min(B − F, 12)` (so a huge key
+//! never makes more than 4096 hashes a table; the rest goes to the field). With the
+//! default layout that is 2,048 hashes a table of at most 32 fields each, well within
+//! Redis's default `hash-max-listpack-entries` (128). Why 32 and not 128: a listpack is
+//! searched and rewritten whole, and one `HGET` plus `HSET` of a 92-byte bucket costs
+//! 3.0 µs in a hash of 128 such fields against 1.8 µs in one of 32 (measured in a
+//! `redis-server` script), 5 µs a check over 4 tables, for 0.4 bytes a page of key overhead
+//! at 1M pages. A bucket's value must also stay within
+//! `hash-max-listpack-value`, whose default (64 bytes, 10 records) is too small from about
+//! 300,000 pages on; the README's Redis settings raise it to 512 (85 records; a bucket
+//! holds 1M / 65,536 ≈ 15 records on average at 1M pages). A hash that outgrows either
+//! limit is converted by Redis to a hashtable: everything still works, only that hash
+//! costs more memory (and at such sizes its per-field cost is spread over many records).
+//! Field, record and the hash's name together give back the whole fingerprint
+//! ([`TableGeometry::join`]).
+//!
+//! Store format 1 (one hash `{NS}:t` for all tables, field = table byte + key bits) cost
+//! about 40 bytes a page at 1M pages against 29 for format 2 (`npm run bench:shared`); a namespace in
+//! format 1 is refused ([`super::meta`]).
 //!
 //! ## The pre-filter (equality tests on nibbles)
 //!
@@ -78,13 +101,21 @@ pub fn check_namespace(ns: &str) -> Result<()> {
 }
 
 /// The keys of a namespace, in the order the scripts take them (`KEYS[1]` …): meta, n, p,
-/// c, u, t.
+/// c, u, and the prefix `{NS}:t` of the table hashes (no key by that name exists in store
+/// format 2; the scripts append each bucket's [`TableGeometry::bucket_key`]).
 pub fn key_names(ns: &str) -> Vec<String> {
     ["meta", "n", "p", "c", "u", "t"].iter().map(|s| format!("{{{ns}}}:{s}")).collect()
 }
 
 /// Most tables a layout may have here (the table number is one byte).
 pub const MAX_TABLES: usize = 255;
+
+/// Key bits that go to a bucket's field: 2^5 = 32 fields a hash, within Redis's default
+/// `hash-max-listpack-entries` (128), and small enough to search and rewrite quickly.
+pub const FIELD_BITS: u32 = 5;
+
+/// Most key bits that go to a hash's name (at most 4096 hashes a table).
+pub const MAX_NAME_BITS: u32 = 12;
 
 /// How one table cuts a fingerprint into a field and a record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +125,9 @@ pub struct TableGeometry {
     /// Bits of the fingerprint that form the key, as a mask.
     key_mask: u64,
     key_bits: u32,
+    /// The high key bits that name the bucket's hash; the other `key_bits − name_bits`
+    /// form its field.
+    name_bits: u32,
     rec_bits: u32,
     /// The layout's k: the pre-filter keeps records with at most `k` unequal nibbles.
     k: u32,
@@ -176,7 +210,15 @@ impl TableGeometry {
             }
             let key_bits = mask.count_ones();
             let rec_bits = 64 - key_bits;
-            out.push(TableGeometry { table: out.len() as u8, key_mask: mask, key_bits, rec_bits, k });
+            let name_bits = (key_bits - key_bits.min(FIELD_BITS)).min(MAX_NAME_BITS);
+            out.push(TableGeometry {
+                table: out.len() as u8,
+                key_mask: mask,
+                key_bits,
+                name_bits,
+                rec_bits,
+                k,
+            });
         }
         Ok(out)
     }
@@ -196,11 +238,27 @@ impl TableGeometry {
         pack(gather(fp, self.key_mask), self.key_bits)
     }
 
-    /// The field of `{NS}:t` that holds `fp`'s bucket: the table number, then [`Self::field`].
-    pub fn hash_field(&self, fp: u64) -> Vec<u8> {
-        let mut f = vec![self.table];
-        f.extend(self.field(fp));
-        f
+    /// The name of the hash that holds `fp`'s bucket, after the prefix `{NS}:t`: the table
+    /// number, `:`, and the high key bits in hex (see [Tables](self#tables-store-format-2)).
+    pub fn bucket_key(&self, fp: u64) -> Vec<u8> {
+        let hi = gather(fp, self.key_mask) >> (self.key_bits - self.name_bits);
+        let digits = self.name_bits.div_ceil(4) as usize;
+        if digits == 0 {
+            return format!("{}", self.table).into_bytes();
+        }
+        format!("{}:{hi:0digits$x}", self.table).into_bytes()
+    }
+
+    /// The field of that hash that holds `fp`'s bucket: the low key bits.
+    pub fn bucket_field(&self, fp: u64) -> Vec<u8> {
+        let bits = self.key_bits - self.name_bits;
+        let lo = gather(fp, self.key_mask) & if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        pack(lo, bits)
+    }
+
+    /// The number of distinct hashes this table may use.
+    pub fn hashes(&self) -> u64 {
+        1u64 << self.name_bits
     }
 
     /// The record `fp` is stored as.
@@ -267,16 +325,22 @@ mod tests {
     }
 
     #[test]
-    fn default_layout_uses_two_byte_fields_and_six_byte_records() {
+    fn default_layout_names_2048_hashes_a_table_and_six_byte_records() {
         let geo = TableGeometry::of_layout(&Layout::default_for_k(3).unwrap()).unwrap();
         assert_eq!(geo.len(), 4);
         for (t, g) in geo.iter().enumerate() {
             assert_eq!((g.field_len(), g.record_len()), (2, 6));
             let fp = 0x0123_4567_89ab_cdefu64;
             assert_eq!(g.field(fp), (fp >> (48 - 16 * t)).to_be_bytes()[6..].to_vec());
-            assert_eq!(g.hash_field(fp)[0], t as u8);
-            assert_eq!(g.hash_field(fp)[1..], g.field(fp));
+            // Golden names: 11 high key bits name the hash, 5 low ones (left-aligned) the field.
+            let key = (fp >> (48 - 16 * t)) as u16;
+            assert_eq!(g.bucket_key(fp), format!("{t}:{:03x}", key >> 5).into_bytes());
+            assert_eq!(g.bucket_field(fp), vec![(key as u8 & 0x1f) << 3]);
+            assert_eq!(g.hashes(), 2048);
         }
+        let g = &geo[0];
+        assert_eq!(g.bucket_key(0x0123_4567_89ab_cdef), b"0:009");
+        assert_eq!(g.bucket_field(0x0123_4567_89ab_cdef), vec![0x18]);
         assert!(TableGeometry::of_layout(&Layout::probe(2).unwrap()).is_err());
     }
 
@@ -368,6 +432,36 @@ mod tests {
         }
         assert!(yes > 5000 && no > 5000, "{yes} {no}");
         assert!(!nibbles_within(&[1, 2], &[1], 3), "records of other lengths never pass");
+    }
+
+    /// Every layout: hashes have at most 32 fields (Redis's default listpack limit is 128) unless
+    /// the name would need more than 12 bits, and (hash, field) tells the key bits apart.
+    #[test]
+    fn buckets_fit_listpack_sized_hashes() {
+        let mut rng = Rng(31);
+        for layout in [
+            Layout::default_for_k(3).unwrap(),
+            Layout::new(3, &[16, 12, 12, 12, 12]).unwrap(),
+            Layout::even(2, 5).unwrap(),
+            Layout::even(1, 4).unwrap(),
+            Layout::even(6, 9).unwrap(),
+            Layout::default_for_k(0).unwrap(),
+        ] {
+            for g in TableGeometry::of_layout(&layout).unwrap() {
+                let field_bits = g.key_bits - g.name_bits;
+                assert!(field_bits <= FIELD_BITS || g.name_bits == MAX_NAME_BITS, "{layout}");
+                assert!(g.name_bits <= MAX_NAME_BITS);
+                let mut seen = std::collections::HashMap::new();
+                for _ in 0..2000 {
+                    let fp = rng.next();
+                    let place = (g.bucket_key(fp), g.bucket_field(fp));
+                    assert!(place.0.starts_with(format!("{}", g.table).as_bytes()));
+                    // Same place exactly when the key bits are equal.
+                    let key = g.field(fp);
+                    assert_eq!(*seen.entry(place).or_insert_with(|| key.clone()), key, "{layout}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! The settings stored in `{NS}:meta`, written by the first worker and checked by every
 //! script call, so that every worker of a namespace fingerprints and files pages alike.
 //!
-//! ## Format (version 1)
+//! ## Format (version 2)
 //!
-//! UTF-8 text, one `name=value` per line after a first line `simhash-wasm-redis 1`:
+//! UTF-8 text, one `name=value` per line after a first line `simhash-wasm-redis 2`:
 //!
 //! ```text
-//! simhash-wasm-redis 1
+//! simhash-wasm-redis 2
 //! scheme=chars:4 sublinear punct=keep nfkc lower sh64v1
 //! layout=k=3 blocks=16,16,16,16 (4 tables)
 //! html=false
@@ -19,11 +19,19 @@
 //! sketch setting (`none` until issue 12's sketch exists). A value that differs is
 //! [`Error::SchemeMismatch`] naming the field; another first line is a foreign key (or a
 //! newer version: [`Error::UnsupportedVersion`]).
+//!
+//! The version is the *store format*: the meta's text and the key layout of the index
+//! ([`super::keys`]). Version 1 (one hash `{NS}:t` for every bucket, written by
+//! development builds before the listpack-sized hashes) has the same lines. A version-1
+//! namespace is refused with [`Error::SchemeMismatch`] on the field `store format`, whose
+//! message says what to do: build format 1 never reached a release, so no converter is
+//! shipped; re-import the pages (`importSnapshot` of a `ContentSeen` snapshot, exported
+//! with the build that wrote the namespace) into a new namespace, or delete the old keys.
 
 use crate::error::{Error, Result};
 
 /// The meta format version this build writes and reads.
-pub const META_VERSION: u32 = 1;
+pub const META_VERSION: u32 = 2;
 const HEADER: &str = "simhash-wasm-redis ";
 
 /// The fields of the meta string, in order.
@@ -54,6 +62,16 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
     let Some(version) = lines.next().and_then(|l| l.strip_prefix(HEADER)) else { return Err(foreign(key)) };
     match version.parse::<u32>() {
         Ok(META_VERSION) => {}
+        Ok(1) => {
+            return Err(Error::SchemeMismatch {
+                field: "store format",
+                found: "1 (one hash for every index bucket, written by an earlier development build)".into(),
+                expected: format!(
+                "{META_VERSION} (listpack-sized hashes); export the namespace with the build that wrote it \
+                     (exportSnapshot) and importSnapshot it into a new namespace, or delete its keys"
+            ),
+            })
+        }
         Ok(v) => {
             return Err(Error::UnsupportedVersion {
                 what: "Redis namespace",
@@ -97,7 +115,7 @@ mod tests {
         );
         assert_eq!(
             ours,
-            "simhash-wasm-redis 1\nscheme=chars:4 sublinear punct=keep nfkc lower sh64v1\nlayout=k=3 blocks=16,16,16,16 (4 tables)\nhtml=false\nurls=true\nsketch=none\n"
+            "simhash-wasm-redis 2\nscheme=chars:4 sublinear punct=keep nfkc lower sh64v1\nlayout=k=3 blocks=16,16,16,16 (4 tables)\nhtml=false\nurls=true\nsketch=none\n"
         );
         assert!(compare(ours.as_bytes(), &ours, "{ns}:meta").is_ok());
         let other = ours.replace("html=false", "html=true");
@@ -112,12 +130,20 @@ mod tests {
             compare(other.as_bytes(), &ours, "k"),
             Err(Error::SchemeMismatch { field: "scheme", .. })
         ));
-        let newer = ours.replace("redis 1", "redis 9");
+        let older = ours.replace("redis 2", "redis 1");
+        match compare(older.as_bytes(), &ours, "k") {
+            Err(e @ Error::SchemeMismatch { field: "store format", .. }) => {
+                let m = e.to_string();
+                assert!(m.contains("exportSnapshot") && m.contains("new namespace"), "{m}")
+            }
+            e => panic!("{e:?}"),
+        }
+        let newer = ours.replace("redis 2", "redis 9");
         assert!(matches!(
             compare(newer.as_bytes(), &ours, "k"),
             Err(Error::UnsupportedVersion { found: 9, .. })
         ));
-        for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 1\nfoo=x\n"] {
+        for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 2\nfoo=x\n"] {
             assert!(matches!(
                 compare(junk, &ours, "k"),
                 Err(Error::InvalidOption { option: "namespace", .. })

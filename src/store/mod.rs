@@ -6,11 +6,14 @@
 //!
 //! ## Design
 //!
-//! - **Keys** ([`keys`]): one hash for the index tables, field = the table number and the
-//!   table's key bits (1 + 2 bytes for the default 4 × 16-bit layout), value = the
-//!   concatenated records (the other 48 bits, 6 bytes each). With the default layout a page costs 4 × 6 bytes of records plus
-//!   each bucket's share of a hash field (dict entry, field and value headers): about 35–40
-//!   bytes a page at 1M pages, measured by `npm run bench:shared`. The URL map (page
+//! - **Keys** ([`keys`], store format 2): the buckets of each index table are spread over
+//!   small hashes (2,048 a table with the default layout, named by the key's high 11 bits;
+//!   field = the low 5 bits, value = the concatenated records, the other 48 bits, 6 bytes
+//!   each), small enough for Redis to keep each hash as one listpack. A page then costs
+//!   4 × 6 bytes of records plus about 3 bytes of listpack headers a bucket: 29 bytes
+//!   a page at 1M pages, measured by `npm run bench:shared` (store format 1, one hashtable
+//!   for all buckets, took 40). This needs `hash-max-listpack-value 512` (the default 64
+//!   holds 10 records a bucket; see the README's Redis settings). The URL map (page
 //!   records, counts, URL → cluster) is separate and optional (`urls: false` keeps only
 //!   "seen or not").
 //! - **Scripts** ([`script`]): Lua never computes a distance. It compares bytes (a
@@ -168,9 +171,10 @@ impl RedisSeen {
         CheckPlan::new(Arc::clone(&self.store), url, fp)
     }
 
-    /// `ARGV` of the OPEN script.
+    /// `ARGV` of the OPEN script: the meta, and the name bits of each table's hashes.
     pub fn open_args(&self) -> Vec<Vec<u8>> {
-        vec![self.store.meta.as_bytes().to_vec()]
+        let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
+        vec![self.store.meta.as_bytes().to_vec(), bits]
     }
 
     /// The OPEN script's reply: `Ok(true)` when this call created the namespace,
@@ -259,7 +263,8 @@ impl RedisSeen {
                 if self.store.urls { page.id.clone().into_bytes() } else { Vec::new() },
             ];
             for t in &self.store.geometry {
-                g.push(t.hash_field(page.fingerprint));
+                g.push(t.bucket_key(page.fingerprint));
+                g.push(t.bucket_field(page.fingerprint));
                 g.push(t.record(page.fingerprint));
             }
             push(g, &mut out);

@@ -3,17 +3,23 @@
 //! nibbles of single bytes (the pre-filter of [`super::keys`]), append and cut fixed-size
 //! records, and return candidate bytes for wasm to measure.
 //!
-//! `KEYS` are [`super::keys::key_names`]: meta, n, p, c, u, t.
+//! `KEYS` are [`super::keys::key_names`]: meta, n, p, c, u, and the prefix `{NS}:t` of
+//! the table hashes; a bucket's hash is that prefix followed by its
+//! [name](super::keys::TableGeometry::bucket_key). Those hashes are not passed as `KEYS`
+//! (a check would need 4 more, a replacement 4 more again); they share the namespace's
+//! hash tag, so they live in the script's slot, which is all Redis Cluster asks of keys
+//! a script reaches on its own (the cluster tests run it).
 //!
 //! ## `CHECK`
 //!
 //! `ARGV`: 1 meta, 2 URL, 3 *query*, 4 *evaluated* (table byte + record, for every
 //! candidate wasm has already measured), 5 *matches* (per match within k: fingerprint,
 //! distance byte, table byte, record), 6 *replace* (empty, or the URL's old fingerprint
-//! then per table its field and record). The *query* is one string: the fingerprint (8
-//! bytes BE), a byte 1 with the URL map else 0, a byte k, a byte T (the number of tables),
-//! then per table the field's length, the record's length (a byte each), the field (of
-//! `{NS}:t`: table byte + key bits) and the query's record; the page record takes the rest. Replies (arrays of bulk strings):
+//! then per table its bucket's hash name, field and record, as long as the query's). The
+//! *query* is one string: the fingerprint (8 bytes BE), a byte 1 with the URL map else 0,
+//! a byte k, a byte T (the number of tables), then per table the lengths of the bucket's
+//! hash name, field and record (a byte each), the name, the field and the query's record;
+//! the page record takes the rest. Replies (arrays of bulk strings):
 //!
 //! - `{"N"}`: no stored page within k; the page was stored (in the same atomic step);
 //! - `{"C", blob}`: records that passed the pre-filter and are not in *evaluated*
@@ -31,9 +37,10 @@
 //! ## Cost
 //!
 //! The script is loaded once per server (`EVALSHA`; the JS side falls back to `EVAL` on
-//! `NOSCRIPT`, which also loads it). A call builds no tables in the common case: the query's
-//! record bytes and nibbles are locals, each stored record is read with one `string.byte`
-//! and dropped at its `k + 1`-th unequal nibble ([`super::keys`]), and a new page costs
+//! `NOSCRIPT`, which also loads it). A call builds only its per-table lists (hash, field,
+//! record, bucket) in the common case: the query's record bytes and nibbles are locals,
+//! each stored record is read with one `string.byte` and dropped at its `k + 1`-th unequal
+//! nibble ([`super::keys`]; 0.125 µs a record, measured alone), and a new page costs
 //! `1 + T` reads and `T + 1` writes (`T + 5` reads and writes with the URL map).
 
 /// The check script.
@@ -47,11 +54,12 @@ end
 local KN, KP, KC, KU, KT = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local url, q = ARGV[2], ARGV[3]
 local fp, urls, K, nt = sub(q, 1, 8), byte(q, 9) == 1, byte(q, 10), byte(q, 11)
-local F, R, pos = {}, {}, 12
+local H, F, R, pos = {}, {}, {}, 12
 for t = 1, nt do
-  local fl, rl = byte(q, pos, pos + 1)
-  F[t], R[t] = sub(q, pos + 2, pos + 1 + fl), sub(q, pos + 2 + fl, pos + 1 + fl + rl)
-  pos = pos + 2 + fl + rl
+  local hl, fl, rl = byte(q, pos, pos + 2)
+  pos = pos + 3
+  H[t], F[t], R[t] = KT .. sub(q, pos, pos + hl - 1), sub(q, pos + hl, pos + hl + fl - 1), sub(q, pos + hl + fl, pos + hl + fl + rl - 1)
+  pos = pos + hl + fl + rl
 end
 local ev, seen = ARGV[4], nil
 if #ev > 0 then
@@ -63,13 +71,14 @@ if #ev > 0 then
     i = i + 1 + rl
   end
 end
-local buckets = call('HMGET', KT, unpack(F))
+local buckets = {}
+for t = 1, nt do buckets[t] = call('HGET', H[t], F[t]) end
 local alive, fresh, npass, allexact = {}, {}, 0, true
 for t = 1, nt do
   local r, b = R[t], buckets[t]
   local rl = #r
   if b then
-    if #b % rl ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. KT .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
+    if #b % rl ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. H[t] .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
     local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
     local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
     local h1, h2, h3, h4, h5, h6, h7, h8 = (q1 or 0) - l1, (q2 or 0) - l2, (q3 or 0) - l3, (q4 or 0) - l4, (q5 or 0) - l5, (q6 or 0) - l6, (q7 or 0) - l7, (q8 or 0) - l8
@@ -148,24 +157,22 @@ if urls then
     if sub(rep, 1, 8) ~= old then return {'M', old} end
     local j = 9
     for t = 1, nt do
-      local fl, rl = #F[t], #R[t]
-      local f, r = sub(rep, j, j + fl - 1), sub(rep, j + fl, j + fl + rl - 1)
-      j = j + fl + rl
-      local b = call('HGET', KT, f) or ''
+      local hl, fl, rl = #H[t] - #KT, #F[t], #R[t]
+      local h, f, r = KT .. sub(rep, j, j + hl - 1), sub(rep, j + hl, j + hl + fl - 1), sub(rep, j + hl + fl, j + hl + fl + rl - 1)
+      j = j + hl + fl + rl
+      local b = call('HGET', h, f) or ''
       for o = 0, #b - rl, rl do
         if sub(b, o + 1, o + rl) == r then b = sub(b, 1, o) .. sub(b, o + rl + 1); break end
       end
-      if #b == 0 then call('HDEL', KT, f) else call('HSET', KT, f, b) end
-      if f == F[t] then buckets[t] = b end
+      if #b == 0 then call('HDEL', h, f) else call('HSET', h, f, b) end
+      if h == H[t] and f == F[t] then buckets[t] = b end
     end
     call('HDEL', KP, old)
     call('HDEL', KC, old)
     call('DECR', KN)
   end
 end
-local set = {}
-for t = 1, nt do set[2 * t - 1], set[2 * t] = F[t], buckets[t] .. R[t] end
-call('HSET', KT, unpack(set))
+for t = 1, nt do call('HSET', H[t], F[t], buckets[t] .. R[t]) end
 call('INCR', KN)
 if urls then
   call('HSET', KP, fp, sub(q, pos))
@@ -177,7 +184,12 @@ return {'N'}
 /// Opens a namespace: `ARGV[1]` = our meta. Replies `{"S", stored meta}` when the
 /// namespace exists (wasm compares), `{"C"}` when it was created just now, or
 /// `{"F", key, type}` when a key of the namespace holds data of a foreign type, or data
-/// exists without a meta (foreign keys, or a namespace whose meta was deleted).
+/// exists without a meta (foreign keys, or a namespace whose meta was deleted). `ARGV[2]`
+/// holds one byte per table, the bits of its hashes' names: when there is no meta, every
+/// table hash the namespace may use is tested with `EXISTS` (8,192 names for the default
+/// layout, once per new namespace), so a namespace deleted but for some of its table
+/// hashes is never reused with stale buckets. A key named `{NS}:t` itself would be store
+/// format 1's table hash (the namespace's data without a meta).
 pub const OPEN: &str = r#"
 local want = {string = {[1] = true, [2] = true}, hash = {}}
 for i = 3, #KEYS do want.hash[i] = true end
@@ -194,6 +206,22 @@ if stored then return {'S', stored} end
 if any then
   for i = 2, #KEYS do
     if redis.call('EXISTS', KEYS[i]) == 1 then return {'F', KEYS[i], 'data without a meta key'} end
+  end
+end
+local nb = ARGV[2]
+for t = 1, #nb do
+  local h = string.byte(nb, t)
+  local d, last, batch = math.ceil(h / 4), 2 ^ h - 1, {}
+  for i = 0, last do
+    batch[#batch + 1] = d == 0 and (KEYS[6] .. (t - 1)) or string.format('%s%d:%0' .. d .. 'x', KEYS[6], t - 1, i)
+    if #batch == 1000 or i == last then
+      if redis.call('EXISTS', unpack(batch)) > 0 then
+        for _, k in ipairs(batch) do
+          if redis.call('EXISTS', k) == 1 then return {'F', k, 'data without a meta key'} end
+        end
+      end
+      batch = {}
+    end
   end
 end
 redis.call('SET', KEYS[1], ARGV[1])
@@ -222,7 +250,8 @@ return {'U', cluster, redis.call('HGET', KEYS[4], fp) or '1', fp}
 /// Imports pages into an empty namespace (migration from a `ContentSeen` snapshot).
 /// `ARGV`: 1 meta, 2 `"first"` on the first batch (refused unless the namespace is empty)
 /// else `""`, 3 the number of tables, then groups: `"P"`, fingerprint, page record, count,
-/// URL, then per table field and record; or `"A"`, URL, cluster URL. Replies `{"OK"}`.
+/// URL, then per table the bucket's hash name, field and record; or `"A"`, URL, cluster
+/// URL. Replies `{"OK"}`.
 pub const IMPORT: &str = r#"
 local stored = redis.call('GET', KEYS[1])
 if not stored then return {'G'} end
@@ -236,10 +265,12 @@ while i <= #ARGV do
     local fp, rec, n, url = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
     for t = 1, nt do
-      local f, r = ARGV[i], ARGV[i + 1]
-      i = i + 2
-      if not acc[f] then order[#order + 1] = f; acc[f] = {} end
-      local a = acc[f]
+      local h, f, r = KEYS[6] .. ARGV[i], ARGV[i + 1], ARGV[i + 2]
+      i = i + 3
+      local byf = acc[h]
+      if not byf then order[#order + 1] = h; byf = {fields = {}}; acc[h] = byf end
+      if not byf[f] then byf.fields[#byf.fields + 1] = f; byf[f] = {} end
+      local a = byf[f]
       a[#a + 1] = r
     end
     pages = pages + 1
@@ -253,16 +284,16 @@ while i <= #ARGV do
     i = i + 3
   end
 end
-for j = 1, #order, 200 do
-  local fs = {}
-  for x = j, math.min(j + 199, #order) do fs[#fs + 1] = order[x] end
-  local old = redis.call('HMGET', KEYS[6], unpack(fs))
+for _, h in ipairs(order) do
+  local byf = acc[h]
+  local fs = byf.fields
+  local old = redis.call('HMGET', h, unpack(fs))
   local set = {}
   for x, f in ipairs(fs) do
     set[#set + 1] = f
-    set[#set + 1] = (old[x] or '') .. table.concat(acc[f])
+    set[#set + 1] = (old[x] or '') .. table.concat(byf[f])
   end
-  redis.call('HSET', KEYS[6], unpack(set))
+  redis.call('HSET', h, unpack(set))
 end
 if pages > 0 then redis.call('INCRBY', KEYS[2], pages) end
 return {'OK'}

@@ -12,8 +12,8 @@ use crate::test_rng::Rng;
 /// A Rust model of `script::CHECK` over in-memory hashes.
 #[derive(Default)]
 struct Model {
-    /// The layout's tables (the model keeps `{NS}:t` as one map per table, keyed by the
-    /// whole field, table byte included).
+    /// The layout's tables (the model keeps the table hashes as one map per table, keyed
+    /// by the hash name followed by the field).
     tables: usize,
     meta: Option<Vec<u8>>,
     n: i64,
@@ -39,12 +39,14 @@ impl Model {
         let (fp, urls, k) = (&q[..8].to_vec(), q[8] == 1, u32::from(q[9]));
         let nt = q[10] as usize;
         assert_eq!(nt, self.tables);
+        // fs[t]: the bucket's place, hash name then field (fixed lengths per table).
         let (mut fs, mut rs, mut pos) = (Vec::new(), Vec::new(), 11);
         for _ in 0..nt {
-            let (fl, rl) = (q[pos] as usize, q[pos + 1] as usize);
-            fs.push(q[pos + 2..pos + 2 + fl].to_vec());
-            rs.push(q[pos + 2 + fl..pos + 2 + fl + rl].to_vec());
-            pos += 2 + fl + rl;
+            let (hl, fl, rl) = (q[pos] as usize, q[pos + 1] as usize, q[pos + 2] as usize);
+            pos += 3;
+            fs.push(q[pos..pos + hl + fl].to_vec());
+            rs.push(q[pos + hl + fl..pos + hl + fl + rl].to_vec());
+            pos += hl + fl + rl;
         }
         let page_record = q[pos..].to_vec();
         if self.t.len() < nt {
@@ -376,7 +378,7 @@ fn snapshots_export_and_import_through_the_namespace() {
                 let fp = fp_from(&b[i + 1]).unwrap();
                 let n: u64 = std::str::from_utf8(&b[i + 3]).unwrap().parse().unwrap();
                 pages.push((fp, String::from_utf8(b[i + 4].clone()).unwrap(), n));
-                i += 5 + 2 * 4; // four tables: field (table byte + key bits) and record each
+                i += 5 + 3 * 4; // four tables: hash name, field and record each
             } else {
                 aliases.push((
                     String::from_utf8(b[i + 1].clone()).unwrap(),

@@ -46,7 +46,9 @@ export function pageStream(n, { seed = 1, dupShare = 0.3, k = 3 } = {}) {
 }
 
 /** Runs `workers` processes over `pages`, dealt at random; resolves with every result line. */
-export async function runWorkers(target, namespace, pages, workers, { seed = 2, k = 3, retries = 0, batch = 1, onSpawn } = {}) {
+/** `onProgress(done)` is called as result lines arrive (`done`: lines so far, all workers). */
+export async function runWorkers(target, namespace, pages, workers, { seed = 2, k = 3, retries = 0, batch = 1, onSpawn, onProgress } = {}) {
+  let done = 0;
   const next = rng(seed);
   const shares = Array.from({ length: workers }, () => []);
   for (const p of pages) shares[Number(next() % BigInt(workers))].push({ url: p.url, fp: p.fp.toString(16) });
@@ -56,11 +58,17 @@ export async function runWorkers(target, namespace, pages, workers, { seed = 2, 
         const child = spawn(process.execPath, [worker], { stdio: ['pipe', 'pipe', 'pipe'] });
         let out = '';
         let err = '';
-        child.stdout.on('data', (d) => (out += d));
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (onProgress) {
+            for (const c of d) if (c === 10) done++;
+            onProgress(done);
+          }
+        });
         child.stderr.on('data', (d) => (err += d));
         child.on('exit', (code) => {
           const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-          if (code !== 0 && !onSpawn) reject(new Error(`worker exited ${code}: ${err}`));
+          if (code !== 0 && !onSpawn && !onProgress) reject(new Error(`worker exited ${code}: ${err}`));
           else resolve({ lines, code, err });
         });
         child.stdin.end(JSON.stringify({ target, namespace, pages: share, k, retries, batch }));

@@ -1,37 +1,44 @@
 // RedisContentSeen against ContentSeen (one worker, in order), the API, migration, the
-// ioredis adapter, and bad input.
+// ioredis adapter, and bad input. The same-decision and bad-input tests run against one
+// redis-server and against a 3-master cluster (one of each for the whole file).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { haveRedis, startServer } from './redis-server.mjs';
+import { haveRedis, startServer, startCluster } from './redis-server.mjs';
 import { pageStream } from './redis-common.mjs';
 
 const require = createRequire(import.meta.url);
 const { RedisContentSeen, ContentSeen, SimHashError } = require('../../pkg/index.cjs');
-const { createClient } = require('redis');
+const { createClient, createCluster } = require('redis');
 const IORedis = require('ioredis');
 
 const skip = haveRedis() ? false : 'redis-server is not installed (scripts/setup.sh installs it)';
 let server;
 let client;
+let cluster;
+let clusterClient;
 
 test.before(async () => {
   if (skip) return;
-  server = await startServer();
+  [server, cluster] = await Promise.all([startServer(), startCluster()]);
   client = createClient({ url: server.url });
-  await client.connect();
+  clusterClient = createCluster({ rootNodes: cluster.rootNodes });
+  await Promise.all([client.connect(), clusterClient.connect()]);
 });
 test.after(async () => {
   if (client) await client.quit().catch(() => {});
+  if (clusterClient) await clusterClient.quit().catch(() => {});
   if (server) await server.stop();
+  if (cluster) await cluster.stop();
 });
+
 
 const TEXTS = [
   'Crawlers meet the same article under many addresses, and keep only one copy of it.',
   'An entirely different page about gardening: tomatoes need sun, water and patience.',
 ];
 
-test('one worker in order decides as ContentSeen (fingerprints, texts, re-checked URLs)', { skip }, async () => {
+async function sameDecisions(client) {
   const seen = await RedisContentSeen.open(client, { namespace: 'same' });
   assert.equal(seen.created, true);
   const local = new ContentSeen({ k: 3, sketch: false }); // the shared store keeps fingerprints only, so far
@@ -60,7 +67,11 @@ test('one worker in order decides as ContentSeen (fingerprints, texts, re-checke
   assert.equal(b.cluster, 'https://t/1');
   assert.ok(rts < pages.length * 1.6, `${rts} round trips`);
   seen.close();
-});
+}
+
+for (const [name, target] of [['one server', () => client], ['3-master cluster', () => clusterClient]]) {
+  test(`one worker in order decides as ContentSeen (fingerprints, texts, re-checked URLs): ${name}`, { skip }, () => sameDecisions(target()));
+}
 
 test('migration: a ContentSeen snapshot goes into Redis and comes back byte for byte', { skip }, async () => {
   const local = new ContentSeen({ k: 3, sketch: false }); // the shared store keeps fingerprints only, so far
@@ -116,7 +127,7 @@ test('urls: false keeps only "seen or not"', { skip }, async () => {
   seen.close();
 });
 
-test('bad input: other settings, foreign keys, no connection, huge or empty URLs', { skip }, async () => {
+async function badInput(client, idleClient) {
   const seen = await RedisContentSeen.open(client, { namespace: 'bad', k: 3 });
   await seen.check('https://b/1', TEXTS[0]);
   // A worker with other settings is refused, at open and (if the meta changes) at check.
@@ -129,15 +140,26 @@ test('bad input: other settings, foreign keys, no connection, huge or empty URLs
   await client.del('{foreign}:p');
   await client.hSet('{orphan}:t', 'x', 'y');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'orphan' }), (e) => /foreign|without a meta/.test(e.message));
+  // A namespace deleted but for one of its table hashes is not reused with stale buckets.
+  await client.hSet('{stale}:t3:1a5', 'x', 'y');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'stale' }), (e) => e.code === 'InvalidOption' && /\{stale\}:t3:1a5/.test(e.message));
+  // A namespace written in store format 1 (one hash for every bucket) is refused, saying what to do.
+  const v1 = seen._store.meta().replace('simhash-wasm-redis 2', 'simhash-wasm-redis 1');
+  await client.set('{old}:meta', v1);
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'old' }), (e) => e.code === 'SchemeMismatch' && /store format/.test(e.message) && /importSnapshot/.test(e.message));
   await client.set('{junkmeta}:meta', 'not ours');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'junkmeta' }), (e) => /foreign/.test(e.message));
   // A bucket overwritten by another program: an error, not an answer.
   const fp = seen.fingerprint(TEXTS[1]);
-  // Table 0's field: the table byte 0, then the top 16 bits.
-  const field = Buffer.from('00' + (fp >> 48n).toString(16).padStart(4, '0'), 'hex');
-  await client.hSet('{bad}:t', field, 'abc');
+  // Table 0's bucket (store format 2): the top 16 bits; the high 11 name the hash, the low 5
+  // (left-aligned in a byte) are the field.
+  const key16 = Number(fp >> 48n);
+  const hash = '{bad}:t0:' + (key16 >> 5).toString(16).padStart(3, '0');
+  const field = Buffer.from([(key16 & 0x1f) << 3]);
+  assert.equal(await client.hLen(hash), 0);
+  await client.hSet(hash, field, 'abc');
   await assert.rejects(seen.check('https://b/2', TEXTS[1]), (e) => e instanceof SimHashError && /foreign/.test(e.message));
-  await client.hDel('{bad}:t', field);
+  await client.hDel(hash, field);
   // The meta deleted under a running worker.
   await client.del('{bad}:meta');
   await assert.rejects(seen.check('https://b/3', TEXTS[1]), (e) => /meta key is gone/.test(e.message));
@@ -154,10 +176,14 @@ test('bad input: other settings, foreign keys, no connection, huge or empty URLs
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', layout: 'probe' }), (e) => e.code === 'InvalidOption');
   assert.throws(() => new RedisContentSeen(null), SimHashError);
   // A client that is not connected.
-  const idle = createClient({ url: server.url });
+  const idle = idleClient();
   await assert.rejects(RedisContentSeen.open(idle, { namespace: 'idle' }), (e) => e.code === 'RedisError' && /connect/.test(e.message));
   // A closed instance.
   ok.close();
   await assert.rejects(ok.check('https://u/2', TEXTS[0]), SimHashError);
   seen.close();
-});
+}
+
+for (const [name, target, idle] of [['one server', () => client, () => createClient({ url: server.url })], ['3-master cluster', () => clusterClient, () => createCluster({ rootNodes: cluster.rootNodes })]]) {
+  test(`bad input: other settings, foreign keys, no connection, huge or empty URLs: ${name}`, { skip }, () => badInput(target(), idle));
+}

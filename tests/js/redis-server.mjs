@@ -87,8 +87,15 @@ export async function startCluster(masters = 3) {
       const dir = mkdtempSync(join(tmpdir(), 'simhash-redis-cluster-'));
       mkdirSync(dir, { recursive: true });
       const port = await freePort();
-      const proc = await launch(dir, port, ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']);
-      nodes.push({ port, dir, proc });
+      const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'];
+      const node = { port, dir, proc: await launch(dir, port, args) };
+      /** Kills this master at once (SIGKILL), as startServer's kill. */
+      node.kill = () => stopProc(node.proc, 'SIGKILL');
+      /** Starts it again on its port and dir: it reloads nodes.conf and its AOF, and rejoins. */
+      node.restart = async () => {
+        node.proc = await launch(dir, port, args);
+      };
+      nodes.push(node);
     }
     execFileSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '0', '--cluster-yes'], { stdio: 'pipe' });
     for (let i = 0; i < 100; i++) {
@@ -103,6 +110,12 @@ export async function startCluster(masters = 3) {
   return {
     nodes,
     rootNodes: nodes.map((n) => ({ url: `redis://127.0.0.1:${n.port}` })),
+    /** The master serving `key`'s slot (the others answer MOVED). */
+    ownerOf: (key) => {
+      const owner = nodes.find((n) => !/MOVED/.test(execFileSync('redis-cli', ['-p', String(n.port), 'exists', key]).toString()));
+      if (!owner) throw new Error(`no master serves ${key}`);
+      return owner;
+    },
     stop: async () => {
       for (const n of nodes) {
         await stopProc(n.proc);
