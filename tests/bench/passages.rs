@@ -186,7 +186,7 @@ fn main() {
         }
     }
     // Short texts: fortunes (English quotes and letters, hard-wrapped like mail; Chinese
-    // poems and classics), 25 to an anthology, one fortune a paragraph.
+    // poems and classics), 15 to an anthology, one fortune a paragraph.
     let (mut en_short, mut zh_short) = (Vec::new(), Vec::new());
     {
         let mut items: Vec<(bool, String)> = Vec::new();
@@ -209,7 +209,7 @@ fn main() {
             let texts: Vec<&String> = items.iter().filter(|x| x.0 == zh).map(|x| &x.1).collect();
             let out = if zh { &mut zh_short } else { &mut en_short };
             out.extend(
-                texts.chunks_exact(25).map(|c| c.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n\n")),
+                texts.chunks_exact(15).map(|c| c.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n\n")),
             );
         }
     }
@@ -243,19 +243,23 @@ fn main() {
                 // the documents of the original paragraphs) in which no sentence of the
                 // submission is mostly found (boilerplate would be a true copy).
                 let mut picked: Vec<usize> = Vec::new();
+                // A text not yet in this case; `None` when every one is.
                 let draw = |rng: &mut Rng, picked: &mut Vec<usize>| loop {
-                    assert!(picked.len() < pool.len(), "{lang}: every text is used up");
+                    if picked.len() >= pool.len() {
+                        return None;
+                    }
                     let d = rng.pick(pool.len());
                     if !picked.contains(&d) {
                         picked.push(d);
-                        return d;
+                        return Some(d);
                     }
                 };
-                let mut refs: Vec<&String> = (0..3).map(|_| &pool[draw(&mut rng, &mut picked)]).collect();
+                let mut refs: Vec<&String> =
+                    (0..3).map(|_| &pool[draw(&mut rng, &mut picked).expect("3 sources")]).collect();
                 let src_sets: Vec<Vec<Vec<u64>>> = refs.iter().map(|r| windows(r, &mut buf)).collect();
                 let mut own: Vec<String> = Vec::new();
                 while own.len() < 8 {
-                    let d = draw(&mut rng, &mut picked);
+                    let d = draw(&mut rng, &mut picked).expect("texts for 8 original paragraphs");
                     for p in paragraphs(&pool[d]) {
                         if own.len() < 8 && !src_sets.iter().any(|set| shares(&p, set, &mut buf)) {
                             own.push(p);
@@ -334,7 +338,9 @@ fn main() {
                     sub += after;
                 }
                 while refs.len() < 10 {
-                    let d = draw(&mut rng, &mut picked);
+                    // Chinese classics quoted across the anthologies can use every one up:
+                    // the case then has fewer unrelated references.
+                    let Some(d) = draw(&mut rng, &mut picked) else { break };
                     let set = windows(&pool[d], &mut buf);
                     if shares(&sub, &set, &mut buf) {
                         unrelated_dropped += 1;
