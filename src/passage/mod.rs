@@ -21,7 +21,8 @@
 //! Matched sentences at most [`GAP`] sentences apart on both sides merge into one span per
 //! side ([`merge()`]), so the short lines of a copied code block do not break it up; a span's
 //! first and last sentences must be copied themselves, and its similarity is measured
-//! again on the merged texts. A span is reported only when it has at least
+//! again on the merged texts. A merged span that falls below the threshold (long original
+//! sentences in its gaps) is judged again as its pieces of touching matched sentences. A span is reported only when it has at least
 //! [`PassageOptions::min_chars`] characters and [`MIN_SHARED`] shared shingles that are
 //! not common across the references: a lone `exit(EXIT_FAILURE);` repeats across
 //! unrelated man pages and is no copy, nor is a header that half of the references carry. A reference is
@@ -242,6 +243,21 @@ pub const MIN_SHARED: usize = 6;
 /// precision unchanged).
 pub const SEED: f64 = 0.6;
 
+/// Matches sorted by their submission span, without overlaps: of the pieces of one merged
+/// pair, each grown by its neighbours, one that reaches into an earlier one is dropped.
+fn merge_matches(mut ms: Vec<PassageMatch>) -> Vec<PassageMatch> {
+    crate::sort::sort_by(&mut ms, |a, b| {
+        a.submission.0.cmp(&b.submission.0).then(b.submission.1.cmp(&a.submission.1))
+    });
+    let mut out: Vec<PassageMatch> = Vec::with_capacity(ms.len());
+    for m in ms {
+        if out.last().is_none_or(|l| m.submission.0 > l.submission.1) {
+            out.push(m);
+        }
+    }
+    out
+}
+
 /// Reference texts cut into sentences and indexed, ready to check submissions.
 #[derive(Clone, Debug, Default)]
 pub struct PassageChecker {
@@ -371,35 +387,29 @@ impl PassageChecker {
         let mut references = Vec::new();
         for (doc, ps) in pairs.into_iter().enumerate().filter(|(_, p)| !p.is_empty()) {
             let r = &self.refs[doc];
-            let mut merged = merge(ps, GAP);
+            let judge = |p: Pair| self.judge(&sub, r, p, common);
+            let mut merged = merge(ps.clone(), GAP);
             for p in &mut merged {
                 self.extend(&sub, r, p);
             }
-            let matches: Vec<PassageMatch> = merge(merged, GAP)
-                .into_iter()
-                .filter_map(|mut p| {
-                    let b = r.union(p.re);
-                    // Its ends are copied sentences (a gap may have joined an original one).
-                    let copied = |i: &usize| shingle::containment(&sub.shingles[*i], &b) >= self.seed();
-                    p.sub = ((p.sub.0..=p.sub.1).find(copied)?, (p.sub.0..=p.sub.1).rev().find(copied)?);
-                    let a = sub.union(p.sub);
-                    let shared = shingle::intersection(&a, &b);
-                    let rare = self.rare_shared(&a, &b, common);
-                    let chars: usize = sub.chars[p.sub.0..=p.sub.1].iter().sum();
-                    let similarity = shared as f64 / a.len().max(1) as f64;
-                    // A span worth reporting: long enough, with enough shared pairs (not a
-                    // lone `#include <stdio.h>`), and still similar once merged.
-                    (chars >= self.opts.min_chars && rare >= MIN_SHARED && similarity >= self.opts.threshold)
-                        .then(|| PassageMatch {
-                            submission_span: sub.span(p.sub),
-                            reference_span: r.span(p.re),
-                            submission: p.sub,
-                            reference: p.re,
-                            similarity,
-                            jaccard: shingle::jaccard(&a, &b),
-                        })
-                })
-                .collect();
+            let mut matches: Vec<PassageMatch> = Vec::new();
+            for p in merge(merged, GAP) {
+                if let Some(m) = judge(p) {
+                    matches.push(m);
+                    continue;
+                }
+                // Merged across a gap with too much original text in it: its pieces of
+                // touching sentences, each judged alone.
+                let inside = |q: &&Pair| q.sub.0 >= p.sub.0 && q.sub.1 <= p.sub.1;
+                let pieces = merge(ps.iter().filter(inside).copied().collect(), 0);
+                if pieces.len() > 1 {
+                    matches.extend(pieces.into_iter().filter_map(|mut q| {
+                        self.extend(&sub, r, &mut q);
+                        judge(q)
+                    }));
+                }
+            }
+            let matches = merge_matches(matches);
             if matches.is_empty() {
                 continue;
             }
@@ -454,6 +464,30 @@ impl PassageChecker {
             }
         }
         n
+    }
+
+    /// The match of merged pair `p` when it is worth reporting: its ends are copied
+    /// sentences (a gap may have joined an original one), it has `min_chars` characters,
+    /// [`MIN_SHARED`] shared shingles that are not common, and reaches the threshold.
+    fn judge(&self, sub: &Text, r: &Text, mut p: Pair, common: usize) -> Option<PassageMatch> {
+        let b = r.union(p.re);
+        let copied = |i: &usize| shingle::containment(&sub.shingles[*i], &b) >= self.seed();
+        p.sub = ((p.sub.0..=p.sub.1).find(copied)?, (p.sub.0..=p.sub.1).rev().find(copied)?);
+        let a = sub.union(p.sub);
+        let shared = shingle::intersection(&a, &b);
+        let rare = self.rare_shared(&a, &b, common);
+        let chars: usize = sub.chars[p.sub.0..=p.sub.1].iter().sum();
+        let similarity = shared as f64 / a.len().max(1) as f64;
+        (chars >= self.opts.min_chars && rare >= MIN_SHARED && similarity >= self.opts.threshold).then(|| {
+            PassageMatch {
+                submission_span: sub.span(p.sub),
+                reference_span: r.span(p.re),
+                submission: p.sub,
+                reference: p.re,
+                similarity,
+                jaccard: shingle::jaccard(&a, &b),
+            }
+        })
     }
 
     /// Grows `p` by the sentences just before and after it that are copies of the

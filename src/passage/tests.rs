@@ -525,3 +525,25 @@ fn a_heavily_edited_last_sentence_still_ends_the_span() {
     assert_eq!(&sub[m[0].submission_span.start..m[0].submission_span.end], edited);
     assert!(m[0].similarity >= 0.5 && m[0].similarity < 1.0);
 }
+
+#[test]
+fn copies_merged_across_long_original_sentences_are_reported_apart() {
+    // Two copied pieces with three long original sentences between them: merged across the
+    // gap they fall below the threshold, so each piece is judged alone and both are found.
+    let reference = paragraph(900);
+    let s: Vec<&str> = sentences(&reference).iter().map(|&(a, b)| &reference[a..b]).collect();
+    assert!(s.len() >= 6, "{reference}");
+    let (a, b) = (format!("{} {}", s[1], s[2]), format!("{} {}", s[4], s[5]));
+    let own: Vec<String> = (0..3).map(|i| paragraph(901 + i).replace('.', "") + ".").collect();
+    let sub = format!("{}\n\n{a} {} {b}", paragraph(905), own.join(" "));
+    let mut c = checker();
+    c.add_reference(&reference).unwrap();
+    let r = c.check(&sub).unwrap();
+    let found: Vec<&str> = r.references[0]
+        .matches
+        .iter()
+        .map(|m| &sub[m.submission_span.start..m.submission_span.end])
+        .collect();
+    assert_eq!(found, [a.as_str(), b.as_str()]);
+    assert!(r.references[0].matches.iter().all(|m| m.similarity == 1.0));
+}
