@@ -12,6 +12,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 cargo bench -q --locked --bench passages -- "$@" | tee "$out" | grep -v '^RESULT '
 result=$(grep '^RESULT ' "$out")
-bash scripts/build.sh --if-stale
+mkdir -p target/bench-logs
+bash scripts/build.sh --if-stale > target/bench-logs/build-pkg.log 2>&1 || { cat target/bench-logs/build-pkg.log >&2; exit 1; }
 node --no-warnings scripts/bench-passages-browser.mjs "$@" | tee "$out" | grep -v '^BROWSER '
 echo "$result $(sed -n 's/^BROWSER //p' "$out")"

@@ -426,9 +426,19 @@ fn main() {
                         && std::env::var("SIMHASH_PASSAGES_DEBUG")
                             .is_ok_and(|v| v == format!("miss{}", (rate * 100.0) as u32))
                     {
+                        // Below the checker's floors? (40 characters, a CJK one counting 2; 6
+                        // shingles.)
+                        let text = &sub[cp.sub.0..cp.sub.1];
+                        let chars: usize = text
+                            .chars()
+                            .filter(|c| !c.is_whitespace())
+                            .map(|c| if c > '\u{2e80}' { 2 } else { 1 })
+                            .sum();
+                        let n = shingles(text, &mut String::new()).len();
                         eprintln!(
-                            "MISS {lang} copy {:?}: {:?}",
+                            "MISS {lang} copy {:?} ({chars} chars, {n} shingles{}): {:?}",
                             cp.sub,
+                            if chars < 40 || n < 6 { ", below the floor" } else { "" },
                             &sub[cp.sub.0..cp.sub.1].chars().take(200).collect::<String>()
                         );
                         for r in &report.references {
