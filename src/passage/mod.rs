@@ -224,6 +224,10 @@ impl Text {
 /// A sentence looks up its shingles, rarest first, until it has read this many postings.
 const BUDGET: usize = 2048;
 
+/// The most reference sentences one submission sentence is verified against (a long
+/// sentence whose source is wrapped into short lines).
+const MAX_REGION: usize = 64;
+
 /// Matched sentences this many sentences apart (on both sides) are one span: a copied code
 /// block's short lines (`}`, `hints.ai_flags = 0;`) do not break it up.
 pub const GAP: usize = 3;
@@ -512,14 +516,30 @@ impl PassageChecker {
     /// of sentence `s` of reference `doc` (one sentence either side): its pair when it matches.
     fn verify(&self, a: &[u64], w: usize, doc: usize, s: usize) -> Option<Pair> {
         let r = &self.refs[doc];
-        let region = (s.saturating_sub(1), (s + 1).min(r.spans.len() - 1));
-        if shingle::containment(a, &r.union(region)) < self.seed() {
+        let last = r.spans.len() - 1;
+        let mut region = (s.saturating_sub(1), (s + 1).min(last));
+        let mut u = r.union(region);
+        // A long sentence against short ones (a paragraph on one line, its source wrapped
+        // into lines): the region grows until it has as many shingles as the sentence.
+        while u.len() < a.len() && (region.0 > 0 || region.1 < last) && region.1 - region.0 < MAX_REGION {
+            region = (region.0.saturating_sub(1), (region.1 + 1).min(last));
+            u = r.union(region);
+        }
+        if shingle::containment(a, &u) < self.seed() {
             return None;
         }
         // The reference side: the region's sentences mostly found in the sentence.
         let inside = |i: &usize| shingle::containment(&r.shingles[*i], a) >= 0.4;
-        let first = (region.0..=region.1).find(inside).unwrap_or(s);
-        let last = (region.0..=region.1).rev().find(inside).unwrap_or(s);
-        Some(Pair { sub: (w, w), re: (first.min(s), last.max(s)) })
+        let mut first = (region.0..=region.1).find(inside).unwrap_or(s).min(s);
+        let mut end = (region.0..=region.1).rev().find(inside).unwrap_or(s).max(s);
+        // And the lines past the region that the sentence still holds (a long sentence
+        // whose source is wrapped into short lines).
+        while end < last && inside(&(end + 1)) {
+            end += 1;
+        }
+        while first > 0 && inside(&(first - 1)) {
+            first -= 1;
+        }
+        Some(Pair { sub: (w, w), re: (first, end) })
     }
 }

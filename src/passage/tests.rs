@@ -547,3 +547,24 @@ fn copies_merged_across_long_original_sentences_are_reported_apart() {
     assert_eq!(found, [a.as_str(), b.as_str()]);
     assert!(r.references[0].matches.iter().all(|m| m.similarity == 1.0));
 }
+
+#[test]
+fn a_long_sentence_is_found_in_its_source_wrapped_into_short_lines() {
+    // A licence clause of ~90 words on one line; its source is hard-wrapped at 6 words a
+    // line (as mail and licence texts are), each line a sentence of its own.
+    let clause = paragraph(950).replace('.', "");
+    let words: Vec<&str> = clause.split(' ').collect();
+    let wrapped: Vec<String> = words.chunks(6).map(|c| c.join(" ")).collect();
+    let reference = format!("{}\n\n{}\n\n{}", paragraph(951), wrapped.join("\n"), paragraph(952));
+    let sub = format!("{}\n\n{clause}.\n\n{}", paragraph(953), paragraph(954));
+    let mut c = checker();
+    c.add_reference(&reference).unwrap();
+    let r = c.check(&sub).unwrap();
+    assert_eq!(r.references.len(), 1, "{r:?}");
+    let m = &r.references[0].matches;
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(&sub[m[0].submission_span.start..m[0].submission_span.end], format!("{clause}."));
+    assert_eq!(&reference[m[0].reference_span.start..m[0].reference_span.end], wrapped.join("\n"));
+    // The pairs across a line break are not in the wrapped source: 14 of 89.
+    assert!(m[0].similarity > 0.8 && m[0].similarity < 0.9, "{}", m[0].similarity);
+}
