@@ -12,7 +12,8 @@
 //!    the dev corpus this finds more edited copies than SimHash fingerprints within any
 //!    `k` that keeps the candidates few (see `npm run quality:passages`).
 //! 2. **Verification.** The sentence's shingles are compared, exactly, with those of the
-//!    candidate and its two neighbours. The similarity is the **containment**: the share of
+//!    candidate and its two neighbours (more, up to [`MAX_REGION`], for a long sentence
+//!    whose source is wrapped into short lines). The similarity is the **containment**: the share of
 //!    the sentence's shingles found there. A sentence seeds a span at [`SEED`] times
 //!    [`PassageOptions::threshold`]; the merged span must reach the threshold itself.
 //!    Containment, not Jaccard, because a copied sentence sits inside a longer paragraph
@@ -226,7 +227,7 @@ const BUDGET: usize = 2048;
 
 /// The most reference sentences one submission sentence is verified against (a long
 /// sentence whose source is wrapped into short lines).
-const MAX_REGION: usize = 64;
+pub const MAX_REGION: usize = 64;
 
 /// Matched sentences this many sentences apart (on both sides) are one span: a copied code
 /// block's short lines (`}`, `hints.ai_flags = 0;`) do not break it up.
@@ -518,14 +519,20 @@ impl PassageChecker {
         let r = &self.refs[doc];
         let last = r.spans.len() - 1;
         let mut region = (s.saturating_sub(1), (s + 1).min(last));
-        let mut u = r.union(region);
         // A long sentence against short ones (a paragraph on one line, its source wrapped
         // into lines): the region grows until it has as many shingles as the sentence.
-        while u.len() < a.len() && (region.0 > 0 || region.1 < last) && region.1 - region.0 < MAX_REGION {
-            region = (region.0.saturating_sub(1), (region.1 + 1).min(last));
-            u = r.union(region);
+        let mut n: usize = r.shingles[region.0..=region.1].iter().map(Vec::len).sum();
+        while n < a.len() && (region.0 > 0 || region.1 < last) && region.1 - region.0 < MAX_REGION {
+            if region.0 > 0 {
+                region.0 -= 1;
+                n += r.shingles[region.0].len();
+            }
+            if region.1 < last {
+                region.1 += 1;
+                n += r.shingles[region.1].len();
+            }
         }
-        if shingle::containment(a, &u) < self.seed() {
+        if shingle::containment(a, &r.union(region)) < self.seed() {
             return None;
         }
         // The reference side: the region's sentences mostly found in the sentence.
