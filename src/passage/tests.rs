@@ -467,3 +467,104 @@ fn min_chars_counts_a_cjk_character_as_two() {
     assert_eq!(r.references.len(), 1, "{r:?}");
     assert_eq!(r.references[0].matches.len(), 1);
 }
+
+#[test]
+fn boilerplate_held_by_half_the_references_counts_for_nothing() {
+    // A header that 4 of 6 references carry (a licence clause, a man page's head): a
+    // submission that shares only it matches none of them. The same submission against a
+    // single reference with the header is a copy of it (one text: nothing is common).
+    let header = "Permission is hereby granted, free of charge, to any person obtaining a copy of this \
+                  software and associated documentation files, to deal in the Software without restriction.";
+    let refs: Vec<String> = (0..6)
+        .map(|d| if d < 4 { format!("{header}\n\n{}", paragraph(600 + d)) } else { paragraph(600 + d) })
+        .collect();
+    let submission = format!("{}\n\n{header}\n\n{}", paragraph(700), paragraph(701));
+    let mut c = checker();
+    for r in &refs {
+        c.add_reference(r).unwrap();
+    }
+    assert!(c.check(&submission).unwrap().references.is_empty());
+    // A real copy beside the header is still found, from its own reference.
+    let copy = format!("{submission}\n\n{}", paragraph(604));
+    let r = c.check(&copy).unwrap();
+    assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [4]);
+    let mut one = checker();
+    one.add_reference(&refs[0]).unwrap();
+    let r = one.check(&submission).unwrap();
+    assert_eq!(r.references.len(), 1);
+    let m = &r.references[0].matches[0];
+    assert_eq!(&submission[m.submission_span.start..m.submission_span.end], header);
+}
+
+#[test]
+fn a_heavily_edited_last_sentence_still_ends_the_span() {
+    // A copied paragraph whose last sentence keeps only about 40 % of its word pairs: below
+    // the threshold on its own, above SEED x threshold, so it ends the span; the span as a
+    // whole passes the threshold.
+    let reference = format!("{}\n\n{}", paragraph(800), paragraph(801));
+    let copied = paragraph(801);
+    let cut = copied[..copied.len() - 1].rfind(". ").unwrap() + 2;
+    let last: Vec<&str> = copied[cut..].split(' ').collect();
+    // Words 1 and 4 of every 7 replaced: 3 of every 7 pairs survive.
+    let edited: Vec<String> = last
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if i % 7 == 1 || i % 7 == 4 { format!("zz{i}") } else { w.to_string() })
+        .collect();
+    let edited = format!("{}{}", &copied[..cut], edited.join(" "));
+    let mut buf = String::new();
+    let (a, b) = (shingle::shingles(&edited[cut..], &mut buf), shingle::shingles(&copied[cut..], &mut buf));
+    let c_last = shingle::containment(&a, &b);
+    assert!((0.5 * SEED..0.5).contains(&c_last), "{c_last}");
+    let sub = format!("{}\n\n{edited}", paragraph(802));
+    let mut c = checker();
+    c.add_reference(&reference).unwrap();
+    let r = c.check(&sub).unwrap();
+    let m = &r.references[0].matches;
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(&sub[m[0].submission_span.start..m[0].submission_span.end], edited);
+    assert!(m[0].similarity >= 0.5 && m[0].similarity < 1.0);
+}
+
+#[test]
+fn copies_merged_across_long_original_sentences_are_reported_apart() {
+    // Two copied pieces with three long original sentences between them: merged across the
+    // gap they fall below the threshold, so each piece is judged alone and both are found.
+    let reference = paragraph(900);
+    let s: Vec<&str> = sentences(&reference).iter().map(|&(a, b)| &reference[a..b]).collect();
+    assert!(s.len() >= 6, "{reference}");
+    let (a, b) = (format!("{} {}", s[1], s[2]), format!("{} {}", s[4], s[5]));
+    let own: Vec<String> = (0..3).map(|i| paragraph(901 + i).replace('.', "") + ".").collect();
+    let sub = format!("{}\n\n{a} {} {b}", paragraph(905), own.join(" "));
+    let mut c = checker();
+    c.add_reference(&reference).unwrap();
+    let r = c.check(&sub).unwrap();
+    let found: Vec<&str> = r.references[0]
+        .matches
+        .iter()
+        .map(|m| &sub[m.submission_span.start..m.submission_span.end])
+        .collect();
+    assert_eq!(found, [a.as_str(), b.as_str()]);
+    assert!(r.references[0].matches.iter().all(|m| m.similarity == 1.0));
+}
+
+#[test]
+fn a_long_sentence_is_found_in_its_source_wrapped_into_short_lines() {
+    // A licence clause of ~90 words on one line; its source is hard-wrapped at 6 words a
+    // line (as mail and licence texts are), each line a sentence of its own.
+    let clause = paragraph(950).replace('.', "");
+    let words: Vec<&str> = clause.split(' ').collect();
+    let wrapped: Vec<String> = words.chunks(6).map(|c| c.join(" ")).collect();
+    let reference = format!("{}\n\n{}\n\n{}", paragraph(951), wrapped.join("\n"), paragraph(952));
+    let sub = format!("{}\n\n{clause}.\n\n{}", paragraph(953), paragraph(954));
+    let mut c = checker();
+    c.add_reference(&reference).unwrap();
+    let r = c.check(&sub).unwrap();
+    assert_eq!(r.references.len(), 1, "{r:?}");
+    let m = &r.references[0].matches;
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(&sub[m[0].submission_span.start..m[0].submission_span.end], format!("{clause}."));
+    assert_eq!(&reference[m[0].reference_span.start..m[0].reference_span.end], wrapped.join("\n"));
+    // The pairs across a line break are not in the wrapped source: 14 of 89.
+    assert!(m[0].similarity > 0.8 && m[0].similarity < 0.9, "{}", m[0].similarity);
+}
