@@ -96,9 +96,13 @@ pub fn normalize(text: &str, opts: &NormalizeOptions) -> String {
 
 /// Normalises `text`, replacing the contents of `out` (whose allocation is reused).
 pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
-    out.clear();
-    out.reserve(text.len());
-    let mut sink = Sink { out, opts, pending_space: false, in_punct: false };
+    // The sink writes bytes (whole characters only), which become a String again at the
+    // end: a byte push is a store, where `String::push(char)` encodes (and the browser
+    // build's opt-level "z" does not inline it).
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.clear();
+    bytes.reserve(text.len());
+    let mut sink = Sink { out: &mut bytes, opts, pending_space: false, in_punct: false };
     // ASCII is its own NFKC form: an all-ASCII text (most English pages) skips the scan
     // for stretches that need the NFKC machinery.
     if opts.nfkc && !text.is_ascii() {
@@ -106,20 +110,21 @@ pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
     } else {
         sink.push_str(text);
     }
+    *out = String::from_utf8(bytes).expect("the sink writes whole characters");
 }
 
 /// The reference implementation: NFKC over the whole text, one character at a time.
 /// The fast path in [`normalize_into`] must equal it on every input (property test).
 #[doc(hidden)]
 pub fn normalize_reference(text: &str, opts: &NormalizeOptions) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     let mut sink = Sink { out: &mut out, opts, pending_space: false, in_punct: false };
     if opts.nfkc {
         NFKC.normalize_iter(text.chars()).for_each(|c| sink.push(c));
     } else {
         text.chars().for_each(|c| sink.push(c));
     }
-    out
+    String::from_utf8(out).expect("the sink writes whole characters")
 }
 
 /// A character that NFKC leaves alone and that never composes with what follows it:
@@ -200,7 +205,8 @@ pub fn is_punct(c: char) -> bool {
 
 /// Steps 2-4 of the normalisation, fed one NFKC character at a time.
 struct Sink<'a> {
-    out: &'a mut String,
+    /// Whole UTF-8 characters only.
+    out: &'a mut Vec<u8>,
     opts: &'a NormalizeOptions,
     /// A space is owed before the next kept character.
     pending_space: bool,
@@ -265,10 +271,10 @@ impl Sink<'_> {
     #[inline(always)]
     fn keep_ascii(&mut self, b: u8) {
         if self.pending_space {
-            self.out.push(' ');
+            self.out.push(b' ');
             self.pending_space = false;
         }
-        self.out.push(b as char);
+        self.out.push(b);
         self.in_punct = false;
     }
 
@@ -318,10 +324,10 @@ impl Sink<'_> {
     #[inline(always)]
     fn keep(&mut self, c: char) {
         if self.pending_space {
-            self.out.push(' ');
+            self.out.push(b' ');
             self.pending_space = false;
         }
-        self.out.push(c);
+        self.out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         self.in_punct = false;
     }
 }
