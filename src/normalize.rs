@@ -135,6 +135,14 @@ fn nfkc_inert(c: char) -> bool {
     (c as u32) < 0x80 || matches!(c as u32, 0x4E00..=0x9FFF | 0x3400..=0x4DBF)
 }
 
+/// `true` when the character at `bytes[i]` (a char boundary, not ASCII) is a CJK ideograph
+/// of the blocks [`nfkc_inert`] names, read from its lead bytes without decoding it (the
+/// tokenizer's test, checked against the character test on every code point).
+#[inline(always)]
+fn cjk(bytes: &[u8], i: usize) -> bool {
+    bytes[i] >= 0x80 && crate::tokenize::simple_len(bytes, i) == 3
+}
+
 /// Feeds the NFKC form of `text` to `sink`. Runs of inert characters skip the NFKC
 /// machinery (ASCII bytes go through a byte-level path with no UTF-8 decoding); every other
 /// stretch is normalised together with the inert character before it (the starter that
@@ -153,10 +161,10 @@ fn nfkc_into(text: &str, sink: &mut Sink<'_>) {
                 i += 1;
                 continue;
             }
-            let c = text[i..].chars().next().unwrap_or('\0');
-            if nfkc_inert(c) {
+            // A CJK ideograph (the other inert characters), told by its lead bytes.
+            if cjk(bytes, i) {
                 last_inert_start = Some(i);
-                i += c.len_utf8();
+                i += 3;
             } else {
                 break;
             }
@@ -250,12 +258,27 @@ impl Sink<'_> {
             if b < 0x80 {
                 self.push_ascii(b);
                 i += 1;
+            } else if cjk(bytes, i) {
+                // What `push` does with a CJK ideograph, without decoding it.
+                self.keep_bytes(&bytes[i..i + 3]);
+                i += 3;
             } else {
                 let c = s[i..].chars().next().unwrap_or('\0');
                 self.push(c);
                 i += c.len_utf8();
             }
         }
+    }
+
+    /// [`keep`](Self::keep) of a character given as its UTF-8 bytes.
+    #[inline(always)]
+    fn keep_bytes(&mut self, c: &[u8]) {
+        if self.pending_space {
+            self.out.push(b' ');
+            self.pending_space = false;
+        }
+        self.out.extend_from_slice(c);
+        self.in_punct = false;
     }
 
     #[inline(always)]
@@ -434,6 +457,18 @@ mod tests {
         // A table that says "no" everywhere would fail above; this also guards a table
         // that lost most of its blocks in a way matching the crate by accident.
         assert!(count > 1500, "{count} punctuation code points");
+    }
+
+    #[test]
+    fn the_lead_byte_cjk_test_is_the_inert_test_on_every_non_ascii_code_point() {
+        let mut buf = [0u8; 4];
+        let mut inert = 0;
+        for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            assert_eq!(cjk(bytes, 0), nfkc_inert(c), "U+{:04X}", c as u32);
+            inert += usize::from(nfkc_inert(c));
+        }
+        assert_eq!(inert, 0x9FFF - 0x4E00 + 1 + 0x4DBF - 0x3400 + 1);
     }
 
     #[test]

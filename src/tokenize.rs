@@ -49,7 +49,7 @@ fn simple(c: char) -> bool {
 /// U+4E00..U+9FFF are three bytes led by E3 90..BF, E4 (but not E4 B7, which is
 /// U+4DC0..U+4DFF, the Yijing hexagrams) and E5..E9. `i` must be a char boundary.
 #[inline(always)]
-fn simple_len(bytes: &[u8], i: usize) -> usize {
+pub(crate) fn simple_len(bytes: &[u8], i: usize) -> usize {
     match bytes[i] {
         0x20..=0x7E => 1,
         0xE5..=0xE9 => 3,
