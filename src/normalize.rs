@@ -96,13 +96,13 @@ pub fn normalize(text: &str, opts: &NormalizeOptions) -> String {
 
 /// Normalises `text`, replacing the contents of `out` (whose allocation is reused).
 pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
-    // The sink writes bytes (whole characters only), which become a String again at the
-    // end: a byte push is a store, where `String::push(char)` encodes (and the browser
-    // build's opt-level "z" does not inline it).
+    // The sink stores bytes (whole characters only) into room made ahead, which become a
+    // String again at the end: a byte is one store, where `String::push(char)` encodes and
+    // `Vec::push` checks (and the browser build's opt-level "z" calls either).
     let mut bytes = std::mem::take(out).into_bytes();
     bytes.clear();
-    bytes.reserve(text.len());
-    let mut sink = Sink { out: &mut bytes, opts, pending_space: false, in_punct: false };
+    bytes.resize(text.len() + 8, 0);
+    let mut sink = Sink { out: &mut bytes, len: 0, opts, pending_space: false, in_punct: false };
     // ASCII is its own NFKC form: an all-ASCII text (most English pages) skips the scan
     // for stretches that need the NFKC machinery.
     if opts.nfkc && !text.is_ascii() {
@@ -110,6 +110,8 @@ pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
     } else {
         sink.push_str(text);
     }
+    let len = sink.len;
+    bytes.truncate(len);
     *out = String::from_utf8(bytes).expect("the sink writes whole characters");
 }
 
@@ -118,12 +120,14 @@ pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
 #[doc(hidden)]
 pub fn normalize_reference(text: &str, opts: &NormalizeOptions) -> String {
     let mut out = Vec::new();
-    let mut sink = Sink { out: &mut out, opts, pending_space: false, in_punct: false };
+    let mut sink = Sink { out: &mut out, len: 0, opts, pending_space: false, in_punct: false };
     if opts.nfkc {
         NFKC.normalize_iter(text.chars()).for_each(|c| sink.push(c));
     } else {
         text.chars().for_each(|c| sink.push(c));
     }
+    let len = sink.len;
+    out.truncate(len);
     String::from_utf8(out).expect("the sink writes whole characters")
 }
 
@@ -213,8 +217,10 @@ pub fn is_punct(c: char) -> bool {
 
 /// Steps 2-4 of the normalisation, fed one NFKC character at a time.
 struct Sink<'a> {
-    /// Whole UTF-8 characters only.
+    /// Whole UTF-8 characters only, in `out[..len]`; the rest is room to write into
+    /// (stores through a slice, which opt-level "z" inlines, where it calls `Vec::push`).
     out: &'a mut Vec<u8>,
+    len: usize,
     opts: &'a NormalizeOptions,
     /// A space is owed before the next kept character.
     pending_space: bool,
@@ -270,14 +276,41 @@ impl Sink<'_> {
         }
     }
 
+    /// Appends one byte.
+    #[inline(always)]
+    fn put(&mut self, b: u8) {
+        if self.len == self.out.len() {
+            self.grow(1);
+        }
+        self.out.as_mut_slice()[self.len] = b;
+        self.len += 1;
+    }
+
+    /// Appends bytes.
+    #[inline(always)]
+    fn put_all(&mut self, bytes: &[u8]) {
+        if self.len + bytes.len() > self.out.len() {
+            self.grow(bytes.len());
+        }
+        self.out.as_mut_slice()[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// Makes room for at least `more` bytes past `len` (doubling).
+    #[cold]
+    fn grow(&mut self, more: usize) {
+        let room = (self.len + more).max(2 * self.out.len()).max(64);
+        self.out.resize(room, 0);
+    }
+
     /// [`keep`](Self::keep) of a character given as its UTF-8 bytes.
     #[inline(always)]
     fn keep_bytes(&mut self, c: &[u8]) {
         if self.pending_space {
-            self.out.push(b' ');
+            self.put(b' ');
             self.pending_space = false;
         }
-        self.out.extend_from_slice(c);
+        self.put_all(c);
         self.in_punct = false;
     }
 
@@ -294,10 +327,10 @@ impl Sink<'_> {
     #[inline(always)]
     fn keep_ascii(&mut self, b: u8) {
         if self.pending_space {
-            self.out.push(b' ');
+            self.put(b' ');
             self.pending_space = false;
         }
-        self.out.push(b);
+        self.put(b);
         self.in_punct = false;
     }
 
@@ -324,7 +357,7 @@ impl Sink<'_> {
 
     #[inline(always)]
     fn space(&mut self) {
-        if !self.out.is_empty() {
+        if self.len != 0 {
             self.pending_space = true;
         }
         self.in_punct = false;
@@ -347,10 +380,10 @@ impl Sink<'_> {
     #[inline(always)]
     fn keep(&mut self, c: char) {
         if self.pending_space {
-            self.out.push(b' ');
+            self.put(b' ');
             self.pending_space = false;
         }
-        self.out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        self.put_all(c.encode_utf8(&mut [0; 4]).as_bytes());
         self.in_punct = false;
     }
 }
