@@ -334,7 +334,10 @@ impl Sink<'_> {
         self.in_punct = false;
     }
 
-    #[inline(always)]
+    /// A character other than ASCII and CJK ideographs (which `push_str` handles itself)
+    /// is rare enough in the hot loop that this is not inlined by force: one copy keeps
+    /// the full build's size.
+    #[inline]
     fn push(&mut self, c: char) {
         if c.is_ascii() {
             self.push_ascii(c as u8);
