@@ -2,7 +2,8 @@
 // by `cargo bench --bench fingerprint` (file given as argv[2]), measures the npm package
 // on the same texts (one thread, and every core with SimHashPool), and prints the combined
 // table and the RESULT line. `pool_speedup` (the issue's `parallel_speedup`, the same
-// figure) is the pool's MB/s over one thread's; `peer_ratio` is wasm MB/s over the peer's.
+// figure) is the pool's MB/s over one thread's; `peer_ratio` is wasm MB/s over the peer's;
+// `browser_ratio` is the browser build's (pkg/web, opt-level "z") MB/s over the Node build's.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -103,4 +104,4 @@ console.log(`peak memory: native process ${native.native_peak_rss_mb.toFixed(1)}
 console.log(`pool: ${(poolAll / wasmAll).toFixed(2)}x one thread with ${threads} workers on ${availableParallelism()} cores`);
 if (explain) console.log(`explain in Chromium, ${explain.chars} characters (${explain.tokens} tokens): explain() ${explain.objects.toFixed(1)} ms, explainArrays() ${explain.arrays.toFixed(1)} ms (median of 9)`);
 if (sink === 42n) console.log('');
-console.log(`RESULT wasm_mb_s=${wasmAll.toFixed(1)} native_mb_s=${native.native_mb_s.toFixed(1)} ratio=${(wasmAll / native.native_mb_s).toFixed(2)} peer_mb_s=${native.peer_mb_s.toFixed(1)} per_doc_mb_s=${perDocAll.toFixed(1)} wasm_core_mb_s=${coreAll.toFixed(1)} boundary_loss=${(1 - wasmAll / coreAll).toFixed(3)} browser_build_mb_s=${webAll.toFixed(1)} peer_ratio=${(wasmAll / native.peer_mb_s).toFixed(2)} threads=${threads} pool_mb_s=${poolAll.toFixed(1)} pool_speedup=${(poolAll / wasmAll).toFixed(2)} parallel_speedup=${(poolAll / wasmAll).toFixed(2)} sketch_cost_ratio=${native.sketch_cost_ratio.toFixed(2)}${explain ? ` explain_50k_ms=${explain.arrays.toFixed(1)} explain_objects_50k_ms=${explain.objects.toFixed(1)}` : ''}${quick ? ' quick=1' : ''}`);
+console.log(`RESULT wasm_mb_s=${wasmAll.toFixed(1)} native_mb_s=${native.native_mb_s.toFixed(1)} ratio=${(wasmAll / native.native_mb_s).toFixed(2)} peer_mb_s=${native.peer_mb_s.toFixed(1)} per_doc_mb_s=${perDocAll.toFixed(1)} wasm_core_mb_s=${coreAll.toFixed(1)} boundary_loss=${(1 - wasmAll / coreAll).toFixed(3)} browser_build_mb_s=${webAll.toFixed(1)} browser_ratio=${(webAll / wasmAll).toFixed(2)} peer_ratio=${(wasmAll / native.peer_mb_s).toFixed(2)} threads=${threads} pool_mb_s=${poolAll.toFixed(1)} pool_speedup=${(poolAll / wasmAll).toFixed(2)} parallel_speedup=${(poolAll / wasmAll).toFixed(2)} sketch_cost_ratio=${native.sketch_cost_ratio.toFixed(2)}${explain ? ` explain_50k_ms=${explain.arrays.toFixed(1)} explain_objects_50k_ms=${explain.objects.toFixed(1)}` : ''}${quick ? ' quick=1' : ''}`);

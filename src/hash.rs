@@ -85,20 +85,24 @@ pub(crate) fn hash_at(buf: &[u8], start: usize, len: usize) -> u64 {
     if whole_end + 8 > buf.len() {
         return hash_bytes(&buf[start..start + len]);
     }
-    let word = |p: usize| {
-        let s = &buf[p..p + 8];
-        u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
-    };
     let mut h = SEED ^ (len as u64).wrapping_mul(P);
     let mut p = start;
     while p < whole_end {
-        h = (h ^ word(p)).wrapping_mul(P).rotate_left(31);
+        h = (h ^ word_at(buf, p)).wrapping_mul(P).rotate_left(31);
         p += 8;
     }
     let rest = len & 7;
     // The low `rest` bytes of the next word (none when rest == 0: 1 << 0 minus 1 is 0).
     let mask = (1u64 << (8 * rest)).wrapping_sub(1);
-    mix(h ^ (word(p) & mask))
+    mix(h ^ (word_at(buf, p) & mask))
+}
+
+/// The little-endian word at `buf[p..p + 8]` (inlined by force: the small browser build's
+/// opt-level "z" would otherwise call it, twice per feature).
+#[inline(always)]
+fn word_at(buf: &[u8], p: usize) -> u64 {
+    let s = &buf[p..p + 8];
+    u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
 }
 
 /// Number of differing bits between two fingerprints.

@@ -96,9 +96,13 @@ pub fn normalize(text: &str, opts: &NormalizeOptions) -> String {
 
 /// Normalises `text`, replacing the contents of `out` (whose allocation is reused).
 pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
-    out.clear();
-    out.reserve(text.len());
-    let mut sink = Sink { out, opts, pending_space: false, in_punct: false };
+    // The sink stores bytes (whole characters only) into room made ahead, which become a
+    // String again at the end: a byte is one store, where `String::push(char)` encodes and
+    // `Vec::push` checks (and the browser build's opt-level "z" calls either).
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.clear();
+    bytes.resize(text.len() + 8, 0);
+    let mut sink = Sink { out: &mut bytes, len: 0, opts, pending_space: false, in_punct: false };
     // ASCII is its own NFKC form: an all-ASCII text (most English pages) skips the scan
     // for stretches that need the NFKC machinery.
     if opts.nfkc && !text.is_ascii() {
@@ -106,20 +110,25 @@ pub fn normalize_into(text: &str, opts: &NormalizeOptions, out: &mut String) {
     } else {
         sink.push_str(text);
     }
+    let len = sink.len;
+    bytes.truncate(len);
+    *out = String::from_utf8(bytes).expect("the sink writes whole characters");
 }
 
 /// The reference implementation: NFKC over the whole text, one character at a time.
 /// The fast path in [`normalize_into`] must equal it on every input (property test).
 #[doc(hidden)]
 pub fn normalize_reference(text: &str, opts: &NormalizeOptions) -> String {
-    let mut out = String::new();
-    let mut sink = Sink { out: &mut out, opts, pending_space: false, in_punct: false };
+    let mut out = Vec::new();
+    let mut sink = Sink { out: &mut out, len: 0, opts, pending_space: false, in_punct: false };
     if opts.nfkc {
         NFKC.normalize_iter(text.chars()).for_each(|c| sink.push(c));
     } else {
         text.chars().for_each(|c| sink.push(c));
     }
-    out
+    let len = sink.len;
+    out.truncate(len);
+    String::from_utf8(out).expect("the sink writes whole characters")
 }
 
 /// A character that NFKC leaves alone and that never composes with what follows it:
@@ -128,6 +137,14 @@ pub fn normalize_reference(text: &str, opts: &NormalizeOptions) -> String {
 #[inline(always)]
 fn nfkc_inert(c: char) -> bool {
     (c as u32) < 0x80 || matches!(c as u32, 0x4E00..=0x9FFF | 0x3400..=0x4DBF)
+}
+
+/// `true` when the character at `bytes[i]` (a char boundary, not ASCII) is a CJK ideograph
+/// of the blocks [`nfkc_inert`] names, read from its lead bytes without decoding it (the
+/// tokenizer's test, checked against the character test on every code point).
+#[inline(always)]
+fn cjk(bytes: &[u8], i: usize) -> bool {
+    bytes[i] >= 0x80 && crate::tokenize::simple_len(bytes, i) == 3
 }
 
 /// Feeds the NFKC form of `text` to `sink`. Runs of inert characters skip the NFKC
@@ -148,10 +165,10 @@ fn nfkc_into(text: &str, sink: &mut Sink<'_>) {
                 i += 1;
                 continue;
             }
-            let c = text[i..].chars().next().unwrap_or('\0');
-            if nfkc_inert(c) {
+            // A CJK ideograph (the other inert characters), told by its lead bytes.
+            if cjk(bytes, i) {
                 last_inert_start = Some(i);
-                i += c.len_utf8();
+                i += 3;
             } else {
                 break;
             }
@@ -200,7 +217,10 @@ pub fn is_punct(c: char) -> bool {
 
 /// Steps 2-4 of the normalisation, fed one NFKC character at a time.
 struct Sink<'a> {
-    out: &'a mut String,
+    /// Whole UTF-8 characters only, in `out[..len]`; the rest is room to write into
+    /// (stores through a slice, which opt-level "z" inlines, where it calls `Vec::push`).
+    out: &'a mut Vec<u8>,
+    len: usize,
     opts: &'a NormalizeOptions,
     /// A space is owed before the next kept character.
     pending_space: bool,
@@ -244,12 +264,54 @@ impl Sink<'_> {
             if b < 0x80 {
                 self.push_ascii(b);
                 i += 1;
+            } else if cjk(bytes, i) {
+                // What `push` does with a CJK ideograph, without decoding it.
+                self.keep_bytes(&bytes[i..i + 3]);
+                i += 3;
             } else {
                 let c = s[i..].chars().next().unwrap_or('\0');
                 self.push(c);
                 i += c.len_utf8();
             }
         }
+    }
+
+    /// Appends one byte.
+    #[inline(always)]
+    fn put(&mut self, b: u8) {
+        if self.len == self.out.len() {
+            self.grow(1);
+        }
+        self.out.as_mut_slice()[self.len] = b;
+        self.len += 1;
+    }
+
+    /// Appends bytes.
+    #[inline(always)]
+    fn put_all(&mut self, bytes: &[u8]) {
+        if self.len + bytes.len() > self.out.len() {
+            self.grow(bytes.len());
+        }
+        self.out.as_mut_slice()[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// Makes room for at least `more` bytes past `len` (doubling).
+    #[cold]
+    fn grow(&mut self, more: usize) {
+        let room = (self.len + more).max(2 * self.out.len()).max(64);
+        self.out.resize(room, 0);
+    }
+
+    /// [`keep`](Self::keep) of a character given as its UTF-8 bytes.
+    #[inline(always)]
+    fn keep_bytes(&mut self, c: &[u8]) {
+        if self.pending_space {
+            self.put(b' ');
+            self.pending_space = false;
+        }
+        self.put_all(c);
+        self.in_punct = false;
     }
 
     #[inline(always)]
@@ -265,14 +327,17 @@ impl Sink<'_> {
     #[inline(always)]
     fn keep_ascii(&mut self, b: u8) {
         if self.pending_space {
-            self.out.push(' ');
+            self.put(b' ');
             self.pending_space = false;
         }
-        self.out.push(b as char);
+        self.put(b);
         self.in_punct = false;
     }
 
-    #[inline(always)]
+    /// A character other than ASCII and CJK ideographs (which `push_str` handles itself)
+    /// is rare enough in the hot loop that this is not inlined by force: one copy keeps
+    /// the full build's size.
+    #[inline]
     fn push(&mut self, c: char) {
         if c.is_ascii() {
             self.push_ascii(c as u8);
@@ -295,7 +360,7 @@ impl Sink<'_> {
 
     #[inline(always)]
     fn space(&mut self) {
-        if !self.out.is_empty() {
+        if self.len != 0 {
             self.pending_space = true;
         }
         self.in_punct = false;
@@ -318,10 +383,10 @@ impl Sink<'_> {
     #[inline(always)]
     fn keep(&mut self, c: char) {
         if self.pending_space {
-            self.out.push(' ');
+            self.put(b' ');
             self.pending_space = false;
         }
-        self.out.push(c);
+        self.put_all(c.encode_utf8(&mut [0; 4]).as_bytes());
         self.in_punct = false;
     }
 }
@@ -428,6 +493,18 @@ mod tests {
         // A table that says "no" everywhere would fail above; this also guards a table
         // that lost most of its blocks in a way matching the crate by accident.
         assert!(count > 1500, "{count} punctuation code points");
+    }
+
+    #[test]
+    fn the_lead_byte_cjk_test_is_the_inert_test_on_every_non_ascii_code_point() {
+        let mut buf = [0u8; 4];
+        let mut inert = 0;
+        for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            assert_eq!(cjk(bytes, 0), nfkc_inert(c), "U+{:04X}", c as u32);
+            inert += usize::from(nfkc_inert(c));
+        }
+        assert_eq!(inert, 0x9FFF - 0x4E00 + 1 + 0x4DBF - 0x3400 + 1);
     }
 
     #[test]

@@ -49,7 +49,7 @@ fn simple(c: char) -> bool {
 /// U+4E00..U+9FFF are three bytes led by E3 90..BF, E4 (but not E4 B7, which is
 /// U+4DC0..U+4DFF, the Yijing hexagrams) and E5..E9. `i` must be a char boundary.
 #[inline(always)]
-fn simple_len(bytes: &[u8], i: usize) -> usize {
+pub(crate) fn simple_len(bytes: &[u8], i: usize) -> usize {
     match bytes[i] {
         0x20..=0x7E => 1,
         0xE5..=0xE9 => 3,
@@ -70,14 +70,34 @@ pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
 /// stretch is handed to `unicode-segmentation`, so the result always equals
 /// `text.grapheme_indices(true)` (property test in `tests/properties.rs`).
 #[inline]
-pub fn for_each_grapheme_start(text: &str, mut f: impl FnMut(usize)) {
+pub fn for_each_grapheme_start(text: &str, f: impl FnMut(usize)) {
+    struct Call<F>(F);
+    impl<F: FnMut(usize)> OnStart for Call<F> {
+        #[inline(always)]
+        fn start(&mut self, i: usize) {
+            (self.0)(i)
+        }
+    }
+    scan_starts(text, &mut Call(f));
+}
+
+/// What [`scan_starts`] calls with every cluster start: a trait with an
+/// `#[inline(always)]` method rather than a closure, so that the browser build's
+/// opt-level "z" inlines it into the scan too (it leaves a closure as a call per byte).
+trait OnStart {
+    fn start(&mut self, i: usize);
+}
+
+/// [`for_each_grapheme_start`]'s scan.
+#[inline(always)]
+fn scan_starts(text: &str, f: &mut impl OnStart) {
     let bytes = text.as_bytes();
     let mut i = 0;
     // Invariant: i is a boundary, and the char before i (if any) is simple.
     while i < bytes.len() {
         let w = simple_len(bytes, i);
         if w != 0 && (i + w == bytes.len() || simple_len(bytes, i + w) != 0) {
-            f(i);
+            f.start(i);
             i += w;
             continue;
         }
@@ -95,11 +115,11 @@ pub fn for_each_grapheme_start(text: &str, mut f: impl FnMut(usize)) {
             j += d.len_utf8();
         }
         for (k, _) in text[i..j].grapheme_indices(true) {
-            f(i + k);
+            f.start(i + k);
         }
         i = j;
     }
-    f(bytes.len());
+    f.start(bytes.len());
 }
 
 /// Calls `f(start, end, hash)` for every run of `n` grapheme clusters of `text` (`n` from
@@ -127,11 +147,11 @@ pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
     let m = second.as_ref().map_or(n, |(m, _)| *m);
     let keep = n.max(m);
     let mut starts = [0usize; BLOCK];
-    let mut len = 0; // starts in use
-    let mut seen = 0usize; // starts seen in all
-                           // Runs from start index `from` on were not hashed yet: 0 in the first block, and
-                           // `keep - size` after `keep` starts carried over (those before were hashed already).
-    let mut from = (0, 0);
+    let len = 0; // starts in use
+    let seen = 0usize; // starts seen in all
+                       // Runs from start index `from` on were not hashed yet: 0 in the first block, and
+                       // `keep - size` after `keep` starts carried over (those before were hashed already).
+    let from = (0, 0);
     let mut hash_block = |starts: &[usize], from: (usize, usize)| {
         let run = |from: usize, size: usize| {
             let ends = starts.get(from + size..).unwrap_or(&[]);
@@ -146,17 +166,34 @@ pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
             }
         }
     };
-    for_each_grapheme_start(text, |e| {
-        starts[len] = e;
-        len += 1;
-        seen += 1;
-        if len == BLOCK {
-            hash_block(&starts, from);
-            starts.copy_within(BLOCK - keep.., 0);
-            len = keep;
-            from = (keep - n, keep - m);
+    /// The block of starts being filled, and what to do with a full one.
+    struct Blocks<'s, 'h, H> {
+        starts: &'s mut [usize; BLOCK],
+        len: usize,
+        seen: usize,
+        from: (usize, usize),
+        keep: usize,
+        sizes: (usize, usize),
+        hash_block: &'h mut H,
+    }
+    impl<H: FnMut(&[usize], (usize, usize))> OnStart for Blocks<'_, '_, H> {
+        #[inline(always)]
+        fn start(&mut self, e: usize) {
+            self.starts[self.len] = e;
+            self.len += 1;
+            self.seen += 1;
+            if self.len == BLOCK {
+                (self.hash_block)(&self.starts[..], self.from);
+                self.starts.copy_within(BLOCK - self.keep.., 0);
+                self.len = self.keep;
+                self.from = (self.keep - self.sizes.0, self.keep - self.sizes.1);
+            }
         }
-    });
+    }
+    let mut blocks =
+        Blocks { starts: &mut starts, len, seen, from, keep, sizes: (n, m), hash_block: &mut hash_block };
+    scan_starts(text, &mut blocks);
+    let Blocks { len, seen, from, .. } = blocks;
     hash_block(&starts[..len], from);
     seen - 1
 }

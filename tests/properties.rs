@@ -356,3 +356,60 @@ fn fast_fingerprint_equals_a_naive_reference() {
         "only {checked} of {total} cases were compared ({too_short} too short)"
     );
 }
+
+/// The whole fast pipeline (the byte-writing normaliser, the block scan of cluster starts
+/// through its inlined trait method, word-read hashes, the tf table, the per-class column
+/// counters) against one built from the straightforward parts only: `normalize_reference`
+/// (character by character), `unicode-segmentation`'s clusters, `hash_bytes`, a `HashMap`
+/// of term frequencies and one signed fixed-point add per bit. Texts mix long ASCII runs
+/// (upper case, punctuation runs, odd spaces) with everything in `ALPHABET` (combining
+/// marks, CJK, emoji ZWJ sequences, controls), and run past several blocks of starts.
+#[test]
+fn fingerprint_equals_one_built_from_the_reference_parts() {
+    use simhash_wasm::hash::hash_bytes;
+    use simhash_wasm::weight::quantize;
+    use std::collections::HashMap;
+    let mut rng = Rng(15);
+    let words = ["The", "cat", "SAT", "on", "the", "mat", "--", "!!!", "a\u{301}", "上海", "👩\u{200D}👧"];
+    let mut compared = 0;
+    for case in 0..150 {
+        let len = below(&mut rng, 700);
+        let text: String = (0..len)
+            .map(|_| match below(&mut rng, 8) {
+                0..=4 => words[below(&mut rng, words.len())],
+                5 => " ",
+                _ => ALPHABET[below(&mut rng, ALPHABET.len())],
+            })
+            .collect();
+        for (n, w, punctuation) in [
+            (6, Weighting::Sublinear, Punctuation::Collapse),
+            (3, Weighting::Tf, Punctuation::Keep),
+            (8, Weighting::Binary, Punctuation::Drop),
+        ] {
+            let normalize = NormalizeOptions { punctuation, ..NormalizeOptions::default() };
+            let opts = Options { tokenizer: Tokenizer::Chars(n), weighting: w, normalize };
+            let norm = normalize_reference(&text, &normalize);
+            let clusters: Vec<&str> = norm.graphemes(true).collect();
+            let got = SimHasher::new(opts).unwrap().fingerprint(&text);
+            if clusters.len() < n {
+                assert!(got.is_err(), "case {case}: {} clusters, n {n}", clusters.len());
+                continue;
+            }
+            let mut tf: HashMap<u64, u32> = HashMap::new();
+            for g in clusters.windows(n) {
+                *tf.entry(hash_bytes(g.concat().as_bytes())).or_default() += 1;
+            }
+            let mut sums = [0i64; 64];
+            for (&h, &count) in &tf {
+                let q = quantize(w.tf_weight(count));
+                for (i, s) in sums.iter_mut().enumerate() {
+                    *s += if h >> i & 1 == 1 { q } else { -q };
+                }
+            }
+            let want = sums.iter().enumerate().fold(0u64, |fp, (i, &s)| fp | (u64::from(s > 0) << i));
+            assert_eq!(got.unwrap(), want, "case {case}, n {n}, {w:?}, {punctuation:?}: {text:?}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 400, "only {compared} of 450 cases had enough clusters to compare");
+}

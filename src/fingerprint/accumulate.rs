@@ -81,9 +81,12 @@ impl ColumnCounter {
 
     #[inline(always)]
     pub(super) fn add(&mut self, h: u64) {
-        for (m, acc) in self.nibbles.iter_mut().enumerate() {
-            *acc += (h >> m) & Self::NIBBLE_LOW_BITS;
-        }
+        // Written out, not a loop: opt-level "z" (the browser build) does not unroll.
+        let [a, b, c, d] = &mut self.nibbles;
+        *a += h & Self::NIBBLE_LOW_BITS;
+        *b += (h >> 1) & Self::NIBBLE_LOW_BITS;
+        *c += (h >> 2) & Self::NIBBLE_LOW_BITS;
+        *d += (h >> 3) & Self::NIBBLE_LOW_BITS;
         self.n += 1;
         self.pending += 1;
         if self.pending == 15 {

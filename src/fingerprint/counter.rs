@@ -60,15 +60,17 @@ impl Counter {
         }
         let tag = h << 32;
         let mut i = (h >> self.shift) as usize;
+        // Slices, not the Vecs: opt-level "z" (the browser build) calls `Vec`'s `Index`.
+        let (table, entries) = (self.table.as_mut_slice(), self.entries.as_mut_slice());
         loop {
-            let v = self.table[i];
+            let v = table[i];
             if v == 0 {
+                table[i] = tag | (entries.len() as u64 + 1);
                 self.entries.push(Entry { key: h, count: 1 });
-                self.table[i] = tag | self.entries.len() as u64;
                 return;
             }
             if v & 0xFFFF_FFFF_0000_0000 == tag {
-                let e = &mut self.entries[(v as u32 - 1) as usize];
+                let e = &mut entries[(v as u32 - 1) as usize];
                 if e.key == h {
                     e.count = e.count.saturating_add(1);
                     return;
