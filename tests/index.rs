@@ -219,22 +219,32 @@ fn batch_and_flat_queries_agree(cfg: &Config) {
     {
         let nq = if cfg.cases < 10_000 { 60 } else { 300 };
         let qs: Vec<u64> = (0..nq).map(|_| random_query(&mut rng, &entries, k)).collect();
-        let batch = index.query_batch(&qs);
-        let flat = index.query_batch_flat(&qs);
-        let mut row = 0;
-        for (qi, (&q, got)) in qs.iter().zip(&batch).enumerate() {
-            assert_eq!(got, &brute_force::query(&entries, q, k), "{}", cfg.name);
-            assert_eq!(index.count(q), got.len());
-            for m in got {
-                assert_eq!(
-                    (flat.queries[row] as usize, flat.ids[row], flat.distances[row]),
-                    (qi, m.id, m.distance)
-                );
-                row += 1;
-            }
-        }
-        assert_eq!(flat.len(), row);
+        check_batch(cfg.name, &index, &entries, &qs, k);
     }
+}
+
+/// Checks `query_batch` and `query_batch_flat` over `qs` against brute force (and `count`),
+/// in the callers' order; returns how many queries matched something.
+fn check_batch(name: &str, index: &Index<u64>, entries: &[(u64, u64)], qs: &[u64], k: u32) -> usize {
+    let batch = index.query_batch(qs);
+    let flat = index.query_batch_flat(qs);
+    assert_eq!(batch.len(), qs.len(), "{name}");
+    let (mut row, mut matched) = (0, 0);
+    for (qi, (&q, got)) in qs.iter().zip(&batch).enumerate() {
+        let want = brute_force::query(entries, q, k);
+        assert_eq!(got, &want, "{name}: batch of {}, query {qi}", qs.len());
+        assert_eq!(index.count(q), got.len(), "{name}");
+        matched += usize::from(!want.is_empty());
+        for m in got {
+            assert_eq!(
+                (flat.queries[row] as usize, flat.ids[row], flat.distances[row]),
+                (qi, m.id, m.distance)
+            );
+            row += 1;
+        }
+    }
+    assert_eq!(flat.len(), row, "{name}");
+    matched
 }
 
 // Batches of every length (a group of 16 queries, partial groups, many groups) against
@@ -270,23 +280,7 @@ fn large_batches_match_oracle(cfg: &Config) {
         for nq in [63usize, 64, 65, 700] {
             let mut qs: Vec<u64> = (0..nq).map(|_| random_query(&mut rng, entries, k)).collect();
             qs[nq / 2] = qs[0]; // a repeated query
-            let batch = index.query_batch(&qs);
-            let flat = index.query_batch_flat(&qs);
-            assert_eq!(batch.len(), nq);
-            let (mut row, mut matched) = (0, 0);
-            for (qi, (&q, got)) in qs.iter().zip(&batch).enumerate() {
-                let want = brute_force::query(entries, q, k);
-                assert_eq!(got, &want, "{} batch of {nq}, query {qi}", cfg.name);
-                matched += usize::from(!want.is_empty());
-                for m in got {
-                    assert_eq!(
-                        (flat.queries[row] as usize, flat.ids[row], flat.distances[row]),
-                        (qi, m.id, m.distance)
-                    );
-                    row += 1;
-                }
-            }
-            assert_eq!(flat.len(), row);
+            let matched = check_batch(cfg.name, index, entries, &qs, k);
             assert!(matched * 4 > nq, "{}: only {matched} of {nq} queries matched anything", cfg.name);
         }
     }
