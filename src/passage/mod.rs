@@ -262,6 +262,7 @@ pub const TRIM_MIN: usize = 3;
 /// its last (when `back`): the sorted set of the shingles kept, and the byte range they
 /// cover. `None` when the sentence cannot be cut into shingles with their places, or
 /// shares none.
+#[inline(never)]
 fn trim(
     text: &str,
     whole: Span,
@@ -299,6 +300,12 @@ fn trim(
         o[j].2 + piece[o[j].2..].chars().take_while(|&c| glued(c)).map(char::len_utf8).sum::<usize>()
     };
     Some((set, whole.start + start, whole.start + end))
+}
+
+/// The length of `s` in UTF-16 code units.
+#[inline(never)]
+fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
 }
 
 /// Matches sorted by their submission span, without overlaps: of the pieces of one merged
@@ -441,7 +448,7 @@ impl PassageChecker {
             }
         };
         let common = self.common_docs();
-        let df = self.doc_freqs(&sub);
+        let df = self.weights(&sub);
         let mut all = Vec::new();
         let mut references = Vec::new();
         for (doc, ps) in pairs.into_iter().enumerate().filter(|(_, p)| !p.is_empty()) {
@@ -497,44 +504,43 @@ impl PassageChecker {
         (self.refs.len() / 2).max(3)
     }
 
-    /// The number of references holding each shingle of the submission, sorted by shingle.
-    fn doc_freqs(&self, sub: &Text) -> Vec<(u64, u32)> {
+    /// The submission's shingles, sorted, and the weight of each: its rarity across the
+    /// references, `ln(1 + N / df)` with df the number of references holding it (a shingle
+    /// no reference holds weighs as one that one holds, so edits do not count against a
+    /// copy of unique text).
+    fn weights(&self, sub: &Text) -> (Vec<u64>, Vec<f64>) {
+        let n = self.refs.len() as f64;
         let all = shingle::union(sub.shingles.iter().map(Vec::as_slice));
-        all.iter()
-            .map(|&h| {
-                let mut docs = 0u32;
-                let mut last = u32::MAX;
-                for e in self.postings(h) {
-                    if e.1 != last {
-                        last = e.1;
-                        docs += 1;
-                    }
+        let mut w = Vec::with_capacity(all.len());
+        for &h in &all {
+            let mut docs = 0u32;
+            let mut last = u32::MAX;
+            for e in self.postings(h) {
+                if e.1 != last {
+                    last = e.1;
+                    docs += 1;
                 }
-                (h, docs)
-            })
-            .collect()
+            }
+            w.push(crate::weight::ln(1.0 + n / f64::from(docs.max(1))));
+        }
+        (all, w)
     }
 
-    /// The containment of `a` in `b` with each shingle weighted by its rarity across the
-    /// references, `ln(1 + N / df)` (a shingle no reference holds weighs as one that one
-    /// holds): word pairs of boilerplate that several references carry count less than the
+    /// The containment of `a` in `b` with each shingle weighted as [`Self::weights`] says:
+    /// word pairs of boilerplate that several references carry count less than the
     /// original words around them.
-    fn weighted(&self, a: &[u64], b: &[u64], df: &[(u64, u32)]) -> f64 {
-        let n = self.refs.len() as f64;
-        let w = |h: u64| {
-            let d = df.binary_search_by_key(&h, |e| e.0).map_or(1, |i| df[i].1.max(1));
-            (1.0 + n / f64::from(d)).ln()
-        };
-        let (mut all, mut shared) = (0.0, 0.0);
-        for &h in a {
-            let x = w(h);
-            all += x;
-            if b.binary_search(&h).is_ok() {
+    #[inline(never)]
+    fn weighted(a: &[u64], b: &[u64], (all, w): &(Vec<u64>, Vec<f64>)) -> f64 {
+        let (mut total, mut shared) = (0.0, 0.0);
+        for h in a {
+            let x = all.binary_search(h).map_or(0.0, |i| w[i]);
+            total += x;
+            if b.binary_search(h).is_ok() {
                 shared += x;
             }
         }
-        if all > 0.0 {
-            shared / all
+        if total > 0.0 {
+            shared / total
         } else {
             0.0
         }
@@ -574,6 +580,7 @@ impl PassageChecker {
     /// first and last sentences count from their first and up to their last shared
     /// shingle ([`trim`]): a copy that starts or ends inside a sentence of the submission
     /// is measured, and highlighted, without the original words around it.
+    #[inline(never)]
     fn judge(
         &self,
         text: &str,
@@ -581,7 +588,7 @@ impl PassageChecker {
         r: &Text,
         mut p: Pair,
         common: usize,
-        df: &[(u64, u32)],
+        df: &(Vec<u64>, Vec<f64>),
     ) -> Option<PassageMatch> {
         let b = r.union(p.re);
         let copied = |i: &usize| shingle::containment(&sub.shingles[*i], &b) >= self.seed();
@@ -595,10 +602,10 @@ impl PassageChecker {
         let whole = sub.spans[f];
         if let Some((set, s, e)) = trim(text, whole, &b, true, f == l, &mut buf) {
             chars = chars - sub.chars[f] + span_chars(&text[s..e]);
-            span.start_utf16 = whole.start_utf16 + text[whole.start..s].encode_utf16().count();
+            span.start_utf16 = whole.start_utf16 + utf16_len(&text[whole.start..s]);
             span.start = s;
             if f == l {
-                span.end_utf16 = whole.end_utf16 - text[e..whole.end].encode_utf16().count();
+                span.end_utf16 = whole.end_utf16 - utf16_len(&text[e..whole.end]);
                 span.end = e;
             }
             first = Some(set);
@@ -607,20 +614,24 @@ impl PassageChecker {
         if f != l {
             if let Some((set, s, e)) = trim(text, whole, &b, false, true, &mut buf) {
                 chars = chars - sub.chars[l] + span_chars(&text[s..e]);
-                span.end_utf16 = whole.end_utf16 - text[e..whole.end].encode_utf16().count();
+                span.end_utf16 = whole.end_utf16 - utf16_len(&text[e..whole.end]);
                 span.end = e;
                 last = Some(set);
             }
         }
-        let a = shingle::union((f..=l).map(|i| match (i == f, i == l) {
-            (true, _) if first.is_some() => first.as_deref().unwrap_or_default(),
-            (_, true) if last.is_some() => last.as_deref().unwrap_or_default(),
-            _ => sub.shingles[i].as_slice(),
-        }));
+        let mut a: Vec<u64> = Vec::new();
+        for i in f..=l {
+            a.extend_from_slice(match (i == f, i == l, &first, &last) {
+                (true, _, Some(x), _) | (false, true, _, Some(x)) => x,
+                _ => &sub.shingles[i],
+            });
+        }
+        a.sort_unstable();
+        a.dedup();
         let shared = shingle::intersection(&a, &b);
         let rare = self.rare_shared(&a, &b, common);
         let similarity = shared as f64 / a.len().max(1) as f64;
-        let weighted = self.weighted(&a, &b, df);
+        let weighted = Self::weighted(&a, &b, df);
         (chars >= self.opts.min_chars
             && rare >= MIN_SHARED
             && similarity >= self.opts.threshold
