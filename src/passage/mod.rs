@@ -303,7 +303,6 @@ fn trim(
 }
 
 /// The length of `s` in UTF-16 code units.
-#[inline(never)]
 fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
 }
@@ -529,7 +528,6 @@ impl PassageChecker {
     /// The containment of `a` in `b` with each shingle weighted as [`Self::weights`] says:
     /// word pairs of boilerplate that several references carry count less than the
     /// original words around them.
-    #[inline(never)]
     fn weighted(a: &[u64], b: &[u64], (all, w): &(Vec<u64>, Vec<f64>)) -> f64 {
         let (mut total, mut shared) = (0.0, 0.0);
         for h in a {
@@ -580,7 +578,6 @@ impl PassageChecker {
     /// first and last sentences count from their first and up to their last shared
     /// shingle ([`trim`]): a copy that starts or ends inside a sentence of the submission
     /// is measured, and highlighted, without the original words around it.
-    #[inline(never)]
     fn judge(
         &self,
         text: &str,

@@ -40,24 +40,17 @@ fn tokens(t: &str) -> Vec<(usize, usize)> {
 /// The sorted, distinct shingle hashes of `text` (see the module docs); a text of fewer
 /// than [`SHINGLE`] tokens is one shingle, an empty one has none. `buf` is scratch space.
 pub fn shingles(text: &str, buf: &mut String) -> Vec<u64> {
-    let (mut out, n) = in_order(text, buf);
-    if out.is_empty() && n > 0 {
-        let t = tokens(buf);
+    let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
+    normalize_into(text, &opts, buf);
+    let t = tokens(buf);
+    let mut out: Vec<u64> =
+        t.windows(SHINGLE).map(|w| hash_bytes(&buf.as_bytes()[w[0].0..w[SHINGLE - 1].1])).collect();
+    if out.is_empty() && !t.is_empty() {
         out.push(hash_bytes(&buf.as_bytes()[t[0].0..t[t.len() - 1].1]));
     }
     out.sort_unstable();
     out.dedup();
     out
-}
-
-/// The shingle hashes of `text` in order (repeats kept), and its number of tokens; `buf`
-/// holds the normalised text afterwards.
-#[inline(never)]
-fn in_order(text: &str, buf: &mut String) -> (Vec<u64>, usize) {
-    let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
-    normalize_into(text, &opts, buf);
-    let t = tokens(buf);
-    (t.windows(SHINGLE).map(|w| hash_bytes(&buf.as_bytes()[w[0].0..w[SHINGLE - 1].1])).collect(), t.len())
 }
 
 /// Byte ranges of the tokens of raw text `t`, as the normalised text has them: whitespace
@@ -90,12 +83,19 @@ fn raw_tokens(t: &str) -> Vec<(usize, usize)> {
 /// joining a character). Used to trim a span's first and last sentences to their copied
 /// part.
 pub fn ordered(text: &str, buf: &mut String) -> Option<Vec<(u64, usize, usize)>> {
-    let (h, n) = in_order(text, buf);
+    let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
+    normalize_into(text, &opts, buf);
+    let t = tokens(buf);
     let raw = raw_tokens(text);
-    if n < SHINGLE || raw.len() != n {
+    if t.len() < SHINGLE || raw.len() != t.len() {
         return None;
     }
-    Some(h.into_iter().zip(raw.windows(SHINGLE)).map(|(h, r)| (h, r[0].0, r[SHINGLE - 1].1)).collect())
+    Some(
+        t.windows(SHINGLE)
+            .zip(raw.windows(SHINGLE))
+            .map(|(w, r)| (hash_bytes(&buf.as_bytes()[w[0].0..w[SHINGLE - 1].1]), r[0].0, r[SHINGLE - 1].1))
+            .collect(),
+    )
 }
 
 /// The union of sorted, distinct sets, sorted and distinct.
