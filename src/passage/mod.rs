@@ -23,7 +23,13 @@
 //! side ([`merge()`]), so the short lines of a copied code block do not break it up; a span's
 //! first and last sentences must be copied themselves, and its similarity is measured
 //! again on the merged texts. A merged span that falls below the threshold (long original
-//! sentences in its gaps) is judged again as its pieces of touching matched sentences. A span is reported only when it has at least
+//! sentences in its gaps) is judged again as its pieces of touching matched sentences.
+//! The span's first and last sentences count from their first and up to their last shared
+//! shingle (when [`TRIM_MIN`] or more unshared ones lie outside), so a copy glued to
+//! original words inside one sentence is measured and highlighted without them. The span
+//! must reach the threshold twice: plainly, and with each shingle weighted by its rarity
+//! across the references (`ln(1 + N / df)`), so that a clause several references carry
+//! does not outweigh the original words around it. A span is reported only when it has at least
 //! [`PassageOptions::min_chars`] characters and [`MIN_SHARED`] shared shingles that are
 //! not common across the references: a lone `exit(EXIT_FAILURE);` repeats across
 //! unrelated man pages and is no copy, nor is a header that half of the references carry. A reference is
@@ -248,6 +254,59 @@ pub const MIN_SHARED: usize = 6;
 /// precision unchanged).
 pub const SEED: f64 = 0.6;
 
+/// The least run of not-shared shingles cut off a span's first or last sentence: fewer
+/// are an edit of the copy, not original text around it.
+pub const TRIM_MIN: usize = 3;
+
+/// Sentence `whole` of `text` from its first shingle found in `b` (when `front`) and up to
+/// its last (when `back`): the sorted set of the shingles kept, and the byte range they
+/// cover. `None` when the sentence cannot be cut into shingles with their places, or
+/// shares none.
+#[inline(never)]
+fn trim(
+    text: &str,
+    whole: Span,
+    b: &[u64],
+    front: bool,
+    back: bool,
+    buf: &mut String,
+) -> Option<(Vec<u64>, usize, usize)> {
+    let o = shingle::ordered(&text[whole.start..whole.end], buf)?;
+    let in_b = |x: &(u64, usize, usize)| b.binary_search(&x.0).is_ok();
+    // Fewer than TRIM_MIN leading or trailing shingles not shared are an edit of the copy,
+    // not original text around it: kept.
+    let i = if front { o.iter().position(in_b)? } else { 0 };
+    let i = if i < TRIM_MIN { 0 } else { i };
+    let j = if back { o.iter().rposition(in_b)? } else { o.len() - 1 };
+    let j = if o.len() - 1 - j < TRIM_MIN { o.len() - 1 } else { j };
+    if i > j {
+        return None;
+    }
+    let mut set: Vec<u64> = o[i..=j].iter().map(|x| x.0).collect();
+    set.sort_unstable();
+    set.dedup();
+    // Whole when nothing is cut; otherwise with the punctuation next to the words kept
+    // (an opening quote, a closing stop).
+    let piece = &text[whole.start..whole.end];
+    let glued = |c: char| crate::normalize::is_punct(c) && !crate::normalize::is_space(c);
+    let start = if i == 0 {
+        0
+    } else {
+        piece[..o[i].1].char_indices().rev().take_while(|&(_, c)| glued(c)).last().map_or(o[i].1, |x| x.0)
+    };
+    let end = if j + 1 == o.len() {
+        piece.len()
+    } else {
+        o[j].2 + piece[o[j].2..].chars().take_while(|&c| glued(c)).map(char::len_utf8).sum::<usize>()
+    };
+    Some((set, whole.start + start, whole.start + end))
+}
+
+/// The length of `s` in UTF-16 code units.
+fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
 /// Matches sorted by their submission span, without overlaps: of the pieces of one merged
 /// pair, each grown by its neighbours, one that reaches into an earlier one is dropped.
 fn merge_matches(mut ms: Vec<PassageMatch>) -> Vec<PassageMatch> {
@@ -388,11 +447,12 @@ impl PassageChecker {
             }
         };
         let common = self.common_docs();
+        let df = self.weights(&sub);
         let mut all = Vec::new();
         let mut references = Vec::new();
         for (doc, ps) in pairs.into_iter().enumerate().filter(|(_, p)| !p.is_empty()) {
             let r = &self.refs[doc];
-            let judge = |p: Pair| self.judge(&sub, r, p, common);
+            let judge = |p: Pair| self.judge(submission, &sub, r, p, common, &df);
             let mut merged = merge(ps.clone(), GAP);
             for p in &mut merged {
                 self.extend(&sub, r, p);
@@ -443,6 +503,47 @@ impl PassageChecker {
         (self.refs.len() / 2).max(3)
     }
 
+    /// The submission's shingles, sorted, and the weight of each: its rarity across the
+    /// references, `ln(1 + N / df)` with df the number of references holding it (a shingle
+    /// no reference holds weighs as one that one holds, so edits do not count against a
+    /// copy of unique text).
+    fn weights(&self, sub: &Text) -> (Vec<u64>, Vec<f64>) {
+        let n = self.refs.len() as f64;
+        let all = shingle::union(sub.shingles.iter().map(Vec::as_slice));
+        let mut w = Vec::with_capacity(all.len());
+        for &h in &all {
+            let mut docs = 0u32;
+            let mut last = u32::MAX;
+            for e in self.postings(h) {
+                if e.1 != last {
+                    last = e.1;
+                    docs += 1;
+                }
+            }
+            w.push(crate::weight::ln(1.0 + n / f64::from(docs.max(1))));
+        }
+        (all, w)
+    }
+
+    /// The containment of `a` in `b` with each shingle weighted as [`Self::weights`] says:
+    /// word pairs of boilerplate that several references carry count less than the
+    /// original words around them.
+    fn weighted(a: &[u64], b: &[u64], (all, w): &(Vec<u64>, Vec<f64>)) -> f64 {
+        let (mut total, mut shared) = (0.0, 0.0);
+        for h in a {
+            let x = all.binary_search(h).map_or(0.0, |i| w[i]);
+            total += x;
+            if b.binary_search(h).is_ok() {
+                shared += x;
+            }
+        }
+        if total > 0.0 {
+            shared / total
+        } else {
+            0.0
+        }
+    }
+
     /// The shingles in both sorted sets that fewer than `common` references hold.
     fn rare_shared(&self, a: &[u64], b: &[u64], common: usize) -> usize {
         let (mut i, mut j, mut n) = (0, 0, 0);
@@ -473,26 +574,73 @@ impl PassageChecker {
 
     /// The match of merged pair `p` when it is worth reporting: its ends are copied
     /// sentences (a gap may have joined an original one), it has `min_chars` characters,
-    /// [`MIN_SHARED`] shared shingles that are not common, and reaches the threshold.
-    fn judge(&self, sub: &Text, r: &Text, mut p: Pair, common: usize) -> Option<PassageMatch> {
+    /// [`MIN_SHARED`] shared shingles that are not common, and reaches the threshold. Its
+    /// first and last sentences count from their first and up to their last shared
+    /// shingle ([`trim`]): a copy that starts or ends inside a sentence of the submission
+    /// is measured, and highlighted, without the original words around it.
+    fn judge(
+        &self,
+        text: &str,
+        sub: &Text,
+        r: &Text,
+        mut p: Pair,
+        common: usize,
+        df: &(Vec<u64>, Vec<f64>),
+    ) -> Option<PassageMatch> {
         let b = r.union(p.re);
         let copied = |i: &usize| shingle::containment(&sub.shingles[*i], &b) >= self.seed();
         p.sub = ((p.sub.0..=p.sub.1).find(copied)?, (p.sub.0..=p.sub.1).rev().find(copied)?);
-        let a = sub.union(p.sub);
+        let (f, l) = p.sub;
+        let mut span = sub.span(p.sub);
+        let mut chars: usize = sub.chars[f..=l].iter().sum();
+        let mut first: Option<Vec<u64>> = None;
+        let mut last: Option<Vec<u64>> = None;
+        let mut buf = String::new();
+        let whole = sub.spans[f];
+        if let Some((set, s, e)) = trim(text, whole, &b, true, f == l, &mut buf) {
+            chars = chars - sub.chars[f] + span_chars(&text[s..e]);
+            span.start_utf16 = whole.start_utf16 + utf16_len(&text[whole.start..s]);
+            span.start = s;
+            if f == l {
+                span.end_utf16 = whole.end_utf16 - utf16_len(&text[e..whole.end]);
+                span.end = e;
+            }
+            first = Some(set);
+        }
+        let whole = sub.spans[l];
+        if f != l {
+            if let Some((set, s, e)) = trim(text, whole, &b, false, true, &mut buf) {
+                chars = chars - sub.chars[l] + span_chars(&text[s..e]);
+                span.end_utf16 = whole.end_utf16 - utf16_len(&text[e..whole.end]);
+                span.end = e;
+                last = Some(set);
+            }
+        }
+        let mut a: Vec<u64> = Vec::new();
+        for i in f..=l {
+            a.extend_from_slice(match (i == f, i == l, &first, &last) {
+                (true, _, Some(x), _) | (false, true, _, Some(x)) => x,
+                _ => &sub.shingles[i],
+            });
+        }
+        a.sort_unstable();
+        a.dedup();
         let shared = shingle::intersection(&a, &b);
         let rare = self.rare_shared(&a, &b, common);
-        let chars: usize = sub.chars[p.sub.0..=p.sub.1].iter().sum();
         let similarity = shared as f64 / a.len().max(1) as f64;
-        (chars >= self.opts.min_chars && rare >= MIN_SHARED && similarity >= self.opts.threshold).then(|| {
-            PassageMatch {
-                submission_span: sub.span(p.sub),
+        let weighted = Self::weighted(&a, &b, df);
+        (chars >= self.opts.min_chars
+            && rare >= MIN_SHARED
+            && similarity >= self.opts.threshold
+            && weighted >= self.opts.threshold)
+            .then(|| PassageMatch {
+                submission_span: span,
                 reference_span: r.span(p.re),
                 submission: p.sub,
                 reference: p.re,
                 similarity,
                 jaccard: shingle::jaccard(&a, &b),
-            }
-        })
+            })
     }
 
     /// Grows `p` by the sentences just before and after it that are copies of the

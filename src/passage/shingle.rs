@@ -9,7 +9,7 @@
 //! pair of words is shared by few (`npm run quality:passages` measures both).
 
 use crate::hash::hash_bytes;
-use crate::normalize::{normalize_into, NormalizeOptions, Punctuation};
+use crate::normalize::{is_punct, is_space, normalize_into, NormalizeOptions, Punctuation};
 
 /// Tokens per shingle.
 pub const SHINGLE: usize = 2;
@@ -51,6 +51,51 @@ pub fn shingles(text: &str, buf: &mut String) -> Vec<u64> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// Byte ranges of the tokens of raw text `t`, as the normalised text has them: whitespace
+/// ends a word, punctuation is dropped (a word of punctuation alone is none), a CJK
+/// character is a token of its own.
+fn raw_tokens(t: &str) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    // The current word: its start, and the end of its last kept character.
+    let mut word: Option<(usize, usize)> = None;
+    for (i, c) in t.char_indices() {
+        let e = i + c.len_utf8();
+        if is_space(c) {
+            out.extend(word.take());
+        } else if is_punct(c) {
+            continue;
+        } else if is_cjk(c) {
+            out.extend(word.take());
+            out.push((i, e));
+        } else {
+            word = Some(word.map_or((i, e), |(s, _)| (s, e)));
+        }
+    }
+    out.extend(word);
+    out
+}
+
+/// The shingles of `text` in their order of appearance (repeats kept), each with the byte
+/// range of the raw text it comes from; `None` when there are fewer than [`SHINGLE`]
+/// tokens or the raw words do not line up with the normalised ones (NFKC splitting or
+/// joining a character). Used to trim a span's first and last sentences to their copied
+/// part.
+pub fn ordered(text: &str, buf: &mut String) -> Option<Vec<(u64, usize, usize)>> {
+    let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
+    normalize_into(text, &opts, buf);
+    let t = tokens(buf);
+    let raw = raw_tokens(text);
+    if t.len() < SHINGLE || raw.len() != t.len() {
+        return None;
+    }
+    Some(
+        t.windows(SHINGLE)
+            .zip(raw.windows(SHINGLE))
+            .map(|(w, r)| (hash_bytes(&buf.as_bytes()[w[0].0..w[SHINGLE - 1].1]), r[0].0, r[SHINGLE - 1].1))
+            .collect(),
+    )
 }
 
 /// The union of sorted, distinct sets, sorted and distinct.

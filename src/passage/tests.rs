@@ -568,3 +568,94 @@ fn a_long_sentence_is_found_in_its_source_wrapped_into_short_lines() {
     // The pairs across a line break are not in the wrapped source: 14 of 89.
     assert!(m[0].similarity > 0.8 && m[0].similarity < 0.9, "{}", m[0].similarity);
 }
+
+#[test]
+fn a_copy_inside_a_sentence_is_cut_from_the_original_words_around_it() {
+    // The copied sentence is glued to original words, before it (no full stop between)
+    // and after it: the submission's sentence holds under half copied shingles, so only
+    // its copied part, measured alone, reaches the threshold, and it alone is highlighted.
+    let reference = paragraph(960);
+    let s: Vec<&str> = sentences(&reference).iter().map(|&(a, b)| &reference[a..b]).collect();
+    let copy = s.iter().copied().find(|x| x.split(' ').count() >= 12).unwrap();
+    let n = copy.split(' ').count();
+    let (p1, p2) = (paragraph(961), paragraph(962));
+    let own: Vec<&str> = p1.split(' ').take(n / 2 + 1).collect();
+    let tail: Vec<&str> = p2.split(' ').take(n / 2 + 1).collect();
+    let body = copy.trim_end_matches('.');
+    let sentence =
+        format!("Café {} {body}; {}.", own.join(" ").replace('.', ""), tail.join(" ").replace('.', ""));
+    let sub = format!("{}\n\n{sentence}\n\n{}", paragraph(963), paragraph(964));
+    let mut buf = String::new();
+    let whole = containment(&shingles(&sentence, &mut buf), &shingles(&reference, &mut buf));
+    assert!((0.5 * SEED..0.5).contains(&whole), "{whole}");
+    let mut c = checker();
+    c.add_reference(&reference).unwrap();
+    let r = c.check(&sub).unwrap();
+    assert_eq!(r.references.len(), 1, "{r:?}");
+    let m = &r.references[0].matches;
+    assert_eq!(m.len(), 1, "{m:?}");
+    let span = m[0].submission_span;
+    // The copied words with the punctuation glued to them, nothing of the original.
+    assert_eq!(&sub[span.start..span.end], format!("{body};"));
+    assert_eq!(m[0].similarity, 1.0);
+    // UTF-16 offsets: "é" is 2 bytes and 1 unit.
+    assert_eq!(sub[..span.start].encode_utf16().count(), span.start_utf16);
+    assert_eq!(sub[..span.end].encode_utf16().count(), span.end_utf16);
+    assert_eq!(span.start - span.start_utf16, 1);
+}
+
+#[test]
+fn a_few_edited_words_at_a_copy_edge_stay_in_its_span() {
+    // Two replaced words at the start of a copied sentence: an edit, not original text
+    // (fewer than TRIM_MIN shingles), so the span keeps them.
+    let reference = paragraph(970);
+    let s: Vec<&str> = sentences(&reference).iter().map(|&(a, b)| &reference[a..b]).collect();
+    let copy = s.iter().copied().find(|x| x.split(' ').count() >= 12).unwrap();
+    let mut w: Vec<&str> = copy.split(' ').collect();
+    w[0] = "Zzyzx";
+    let edited = w.join(" ");
+    let sub = format!("{}\n\n{edited}\n\n{}", paragraph(971), paragraph(972));
+    let mut c = checker();
+    c.add_reference(&reference).unwrap();
+    let r = c.check(&sub).unwrap();
+    let m = &r.references[0].matches;
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(&sub[m[0].submission_span.start..m[0].submission_span.end], edited);
+    assert!(m[0].similarity < 1.0);
+}
+
+#[test]
+fn a_clause_several_references_carry_weighs_less_than_original_words() {
+    // A 17-word clause that 4 of 10 references carry (fewer than half: its word pairs are
+    // not "common"), set in a sentence around 11 original words. Plainly, over half of the
+    // sentence's word pairs are found (16 of 29); weighted by rarity across the references,
+    // well under half, and the original words decide: no match. The clause alone, copied,
+    // is still found in each of the 4.
+    let clause_words: Vec<&str> = WORDS[..17].to_vec();
+    let (head, tail) = (clause_words[..8].join(" "), clause_words[8..].join(" "));
+    let refs: Vec<String> = (0..10)
+        .map(|i| {
+            let p = paragraph(980 + i);
+            if i < 4 {
+                format!("{p}\n\n{head} {tail}.\n\n{}", paragraph(990 + i))
+            } else {
+                p
+            }
+        })
+        .collect();
+    let own = "Xavier quietly yodels zebra quantum vortex jubilant kerosene umbrella wizard yak";
+    let sentence = format!("{head} {own} {tail}.");
+    let mut buf = String::new();
+    let plain = containment(&shingles(&sentence, &mut buf), &shingles(&format!("{head} {tail}"), &mut buf));
+    assert!(plain >= 0.5, "{plain}");
+    let mut c = checker();
+    for r in &refs {
+        c.add_reference(r).unwrap();
+    }
+    let sub = format!("{}\n\n{sentence}\n\n{}", paragraph(995), paragraph(996));
+    let r = c.check(&sub).unwrap();
+    assert!(r.references.is_empty(), "{r:?}");
+    let sub = format!("{}\n\n{head} {tail}.\n\n{}", paragraph(995), paragraph(996));
+    let r = c.check(&sub).unwrap();
+    assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [0, 1, 2, 3]);
+}

@@ -25,6 +25,10 @@
 // API in JS, the pool hooks and explainArrays, and the rewritten passage checker. The
 // guard below moves to 350 kB by Node's zlib for that; the browser build went 153.7 -> 144.5
 // kB when CompactSet moved to the full build (huffmanTable stays, from the counts alone).
+// Issue 14, passages trimmed to their copied words and gated on rarity-weighted
+// containment: browser build 152.4 -> 154.5 kB by Node's zlib (145.7 -> 147.5 by gzip -9),
+// full build 349.3 -> 353.4 (the new code at opt-level 3, inlined); the full guard moves to
+// 355 kB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -85,6 +89,6 @@ test(`the browser build's wasm is at most 150 kB gzipped (gzip -9: ${kb(web.gnu)
   assert.ok(web.node <= 154_500, `${web.node} bytes by Node's zlib`);
 });
 
-test(`the full build does not grow back: at most 350 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
-  assert.ok(full.node <= 350_000, `${full.node} bytes by Node's zlib`);
+test(`the full build does not grow back: at most 355 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
+  assert.ok(full.node <= 355_000, `${full.node} bytes by Node's zlib`);
 });
