@@ -49,19 +49,25 @@ pub(crate) fn shingle_error(value: impl std::fmt::Display) -> Error {
 
 /// The number of elements in both sorted, distinct sets (one merge pass).
 pub(crate) fn sorted_intersection(a: &[u64], b: &[u64]) -> usize {
-    let (mut i, mut j, mut n) = (0, 0, 0);
+    let mut n = 0;
+    for_each_common(a, b, |_| n += 1);
+    n
+}
+
+/// Calls `f` with each element of both sorted, distinct sets, in order (one merge pass).
+pub(crate) fn for_each_common(a: &[u64], b: &[u64], mut f: impl FnMut(u64)) {
+    let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                n += 1;
+                f(a[i]);
                 i += 1;
                 j += 1;
             }
         }
     }
-    n
 }
 
 /// The distinct shingle hashes of one text, sorted.

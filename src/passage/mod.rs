@@ -546,29 +546,21 @@ impl PassageChecker {
 
     /// The shingles in both sorted sets that fewer than `common` references hold.
     fn rare_shared(&self, a: &[u64], b: &[u64], common: usize) -> usize {
-        let (mut i, mut j, mut n) = (0, 0, 0);
-        while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    let mut docs = 0;
-                    let mut last = u32::MAX;
-                    for e in self.postings(a[i]) {
-                        if e.1 != last {
-                            last = e.1;
-                            docs += 1;
-                            if docs >= common {
-                                break;
-                            }
-                        }
+        let mut n = 0;
+        crate::verify::for_each_common(a, b, |h| {
+            let mut docs = 0;
+            let mut last = u32::MAX;
+            for e in self.postings(h) {
+                if e.1 != last {
+                    last = e.1;
+                    docs += 1;
+                    if docs >= common {
+                        break;
                     }
-                    n += usize::from(docs < common);
-                    i += 1;
-                    j += 1;
                 }
             }
-        }
+            n += usize::from(docs < common);
+        });
         n
     }
 

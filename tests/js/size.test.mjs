@@ -7,9 +7,10 @@
 // IdfTable), which throw FeatureDisabled there.
 // pkg/node and pkg/full (`simhash-wasm/full`) have every feature at opt-level 3, for speed.
 //
-// "gzipped" is GNU `gzip -9` when the machine has it (Debian does). Node's zlib, a
-// Chromium fork, makes files about 4 % larger; both figures are printed, and the budget
-// also holds for Node's figure with a 3 % allowance for that difference.
+// "gzipped" is GNU `gzip -9`, the figure the budget is stated in (Debian has it). Node's
+// zlib, a Chromium fork, makes these files 4-5 % larger (155.5 / 148.6 kB for the browser
+// build in session 5); both figures are printed. Where `gzip` is missing, Node's figure
+// stands in for it with a 5 % allowance for that difference.
 //
 // Where the bytes went, measured with twiggy on builds that keep names (session 3):
 //   full build 265.3 kB -> 255.6; browser build 147.0 (Node's zlib: 153.9).
@@ -29,6 +30,9 @@
 // containment: browser build 152.4 -> 154.5 kB by Node's zlib (145.7 -> 147.5 by gzip -9),
 // full build 349.3 -> 353.4 (the new code at opt-level 3, inlined); the full guard moves to
 // 355 kB.
+// Session 5, the merge of issue 15's hot loop written for opt-level "z" (force-inlined
+// parts) and issue 14's passages: browser build 148.6 kB by gzip -9 (155.5 by Node's zlib,
+// which had stood in at 3 % above the budget, and now only where gzip is missing).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -86,7 +90,7 @@ test('the size check reads real wasm modules', () => {
 
 test(`the browser build's wasm is at most 150 kB gzipped (gzip -9: ${kb(web.gnu)} kB, Node's zlib: ${kb(web.node)} kB)`, { skip }, () => {
   if (web.gnu !== undefined) assert.ok(web.gnu <= 150_000, `${web.gnu} bytes by gzip -9`);
-  assert.ok(web.node <= 154_500, `${web.node} bytes by Node's zlib`);
+  else assert.ok(web.node <= 157_500, `${web.node} bytes by Node's zlib (no gzip here)`);
 });
 
 test(`the full build does not grow back: at most 355 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
