@@ -524,13 +524,20 @@ fn a_heavily_edited_last_sentence_still_ends_the_span() {
 /// Checks `sub` against `reference` alone, asserts one reported span whose submission side
 /// is exactly `span`, and returns its similarity.
 fn one_span(reference: &str, sub: &str, span: &str) -> f64 {
+    let m = only_match(reference, sub);
+    assert_eq!(&sub[m.submission_span.start..m.submission_span.end], span);
+    m.similarity
+}
+
+/// Checks `sub` against `reference` alone and returns the one match it must report.
+fn only_match(reference: &str, sub: &str) -> PassageMatch {
     let mut c = checker();
     c.add_reference(reference).unwrap();
-    let r = c.check(sub).unwrap();
-    let m = &r.references[0].matches;
+    let mut r = c.check(sub).unwrap();
+    assert_eq!(r.references.len(), 1, "{r:?}");
+    let mut m = r.references.remove(0).matches;
     assert_eq!(m.len(), 1, "{m:?}");
-    assert_eq!(&sub[m[0].submission_span.start..m[0].submission_span.end], span);
-    m[0].similarity
+    m.remove(0)
 }
 
 #[test]
@@ -564,16 +571,11 @@ fn a_long_sentence_is_found_in_its_source_wrapped_into_short_lines() {
     let wrapped: Vec<String> = words.chunks(6).map(|c| c.join(" ")).collect();
     let reference = format!("{}\n\n{}\n\n{}", paragraph(951), wrapped.join("\n"), paragraph(952));
     let sub = format!("{}\n\n{clause}.\n\n{}", paragraph(953), paragraph(954));
-    let mut c = checker();
-    c.add_reference(&reference).unwrap();
-    let r = c.check(&sub).unwrap();
-    assert_eq!(r.references.len(), 1, "{r:?}");
-    let m = &r.references[0].matches;
-    assert_eq!(m.len(), 1, "{m:?}");
-    assert_eq!(&sub[m[0].submission_span.start..m[0].submission_span.end], format!("{clause}."));
-    assert_eq!(&reference[m[0].reference_span.start..m[0].reference_span.end], wrapped.join("\n"));
+    let m = only_match(&reference, &sub);
+    assert_eq!(&sub[m.submission_span.start..m.submission_span.end], format!("{clause}."));
+    assert_eq!(&reference[m.reference_span.start..m.reference_span.end], wrapped.join("\n"));
     // The pairs across a line break are not in the wrapped source: 14 of 89.
-    assert!(m[0].similarity > 0.8 && m[0].similarity < 0.9, "{}", m[0].similarity);
+    assert!(m.similarity > 0.8 && m.similarity < 0.9, "{}", m.similarity);
 }
 
 #[test]
@@ -595,16 +597,11 @@ fn a_copy_inside_a_sentence_is_cut_from_the_original_words_around_it() {
     let mut buf = String::new();
     let whole = containment(&shingles(&sentence, &mut buf), &shingles(&reference, &mut buf));
     assert!((0.5 * SEED..0.5).contains(&whole), "{whole}");
-    let mut c = checker();
-    c.add_reference(&reference).unwrap();
-    let r = c.check(&sub).unwrap();
-    assert_eq!(r.references.len(), 1, "{r:?}");
-    let m = &r.references[0].matches;
-    assert_eq!(m.len(), 1, "{m:?}");
-    let span = m[0].submission_span;
+    let m = only_match(&reference, &sub);
+    let span = m.submission_span;
     // The copied words with the punctuation glued to them, nothing of the original.
     assert_eq!(&sub[span.start..span.end], format!("{body};"));
-    assert_eq!(m[0].similarity, 1.0);
+    assert_eq!(m.similarity, 1.0);
     // UTF-16 offsets: "é" is 2 bytes and 1 unit.
     assert_eq!(sub[..span.start].encode_utf16().count(), span.start_utf16);
     assert_eq!(sub[..span.end].encode_utf16().count(), span.end_utf16);
