@@ -35,13 +35,8 @@ impl JsIndex {
 
     /// Loads a snapshot made by `toBytes`; damaged, truncated or foreign bytes throw.
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: &[u8]) -> Result<JsIndex, JsValue> {
-        let tag = peek_id_type(bytes).map_err(js_error)?;
-        Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
-            Ids::Str(Index::from_bytes(bytes).map_err(js_error)?)
-        } else {
-            Ids::Num(Index::from_bytes(bytes).map_err(js_error)?)
-        }))
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<JsIndex, JsValue> {
+        JsIndex::load(bytes)
     }
 
     /// Loads a snapshot from a buffer in wasm memory (see `SnapshotBuffer`), which it
@@ -49,12 +44,7 @@ impl JsIndex {
     /// bytes are neither held in a JS buffer nor copied. Not part of the public API.
     #[wasm_bindgen(js_name = __fromBuffer, skip_typescript)]
     pub fn from_buffer(buffer: SnapshotBuffer) -> Result<JsIndex, JsValue> {
-        let tag = peek_id_type(&buffer.0).map_err(js_error)?;
-        Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
-            Ids::Str(Index::from_vec(buffer.0).map_err(js_error)?)
-        } else {
-            Ids::Num(Index::from_vec(buffer.0).map_err(js_error)?)
-        }))
+        JsIndex::load(buffer.0)
     }
 
     /// `dedup` into this index (string ids): adds the documents whose id it does not hold
@@ -71,6 +61,19 @@ impl JsIndex {
         let opts = dedup_options_from(&o)?;
         let report = dedup_into(self.string_index()?, &docs, &opts).map_err(js_error)?;
         Ok(report_to_js(&report))
+    }
+}
+
+impl JsIndex {
+    /// Both loads: the snapshot's id kind picks the index type, and the owned bytes are
+    /// freed once decoded, before the tables are built (`Index::from_vec`).
+    fn load(bytes: Vec<u8>) -> Result<JsIndex, JsValue> {
+        let tag = peek_id_type(&bytes).map_err(js_error)?;
+        Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
+            Ids::Str(Index::from_vec(bytes).map_err(js_error)?)
+        } else {
+            Ids::Num(Index::from_vec(bytes).map_err(js_error)?)
+        }))
     }
 }
 
