@@ -75,7 +75,11 @@ function install(wasm) {
       /** Script calls repeated after a failed attempt (each may count its page once more). */
       this.retriedCalls = 0;
       this._closed = false;
-      this.stats = { checks: 0, roundTrips: 0 };
+      this.stats = { checks: 0, roundTrips: 0, calls: 0 };
+      // Check steps waiting for the next script call (see _queue).
+      this._waiting = [];
+      this._batch = this._store.options().batch;
+      this._meta = Buffer.from(this._store.meta());
     }
 
     _live() {
@@ -148,7 +152,7 @@ function install(wasm) {
             plan.feedRecords(reply);
             continue;
           }
-          const result = plan.feed(await this._eval('check', step.check));
+          const result = plan.feed(await this._queue(step.check));
           if (result !== undefined) {
             this.stats.checks++;
             this.stats.roundTrips += result.roundTrips;
@@ -160,8 +164,33 @@ function install(wasm) {
       }
     }
 
+    // Checks issued in the same turn of the event loop share script calls: each check's
+    // entry (its arguments, made by wasm) waits here, and once the turn is over
+    // (setImmediate) the waiting entries go out as CHECK calls of up to `batch` pages each:
+    // the meta, then the entries one after another (src/store/script.rs). The script
+    // answers each page in order; a page that needs another call queues again. A failed
+    // call fails each of its pages.
+    _queue(entry) {
+      return new Promise((resolve, reject) => {
+        if (this._waiting.push({ entry, resolve, reject }) === 1) setImmediate(() => this._flush());
+      });
+    }
+
+    _flush() {
+      const waiting = this._waiting;
+      this._waiting = [];
+      for (let i = 0; i < waiting.length; i += this._batch) {
+        const group = waiting.slice(i, i + this._batch);
+        this.stats.calls++;
+        this._eval('check', [this._meta, Buffer.concat(group.map((g) => g.entry))]).then(
+          (reply) => group.forEach((g, j) => g.resolve(Array.isArray(reply) ? reply[j] : reply)),
+          (err) => group.forEach((g) => g.reject(err)),
+        );
+      }
+    }
+
     /**
-     * Checks many pages at once, pipelined (their calls go out together). Returns one
+     * Checks many pages at once: they share script calls of up to `batch` pages. Returns one
      * entry per page, in order: the check result, or `{ url, error }` for a page that failed.
      */
     async checkBatch(pages) {

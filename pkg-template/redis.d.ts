@@ -7,6 +7,12 @@ export interface RedisContentSeenOptions {
   namespace?: string;
   /** Keep URLs, counts and clusters (default true). `false`: "seen or not" only, smallest memory. */
   urls?: boolean;
+  /**
+   * The most pages one script call checks (default 32, 1 to 1000). Checks issued together
+   * (`checkBatch`, or `check`s started in the same turn of the event loop) share calls of up
+   * to this many pages, each call one atomic step on the server. Not stored: workers may differ.
+   */
+  batch?: number;
   /** Retries of a failed Redis call, or waits for a client that is reconnecting (50 ms doubling to 500 ms), before a `RedisError` is thrown (default 0). */
   retries?: number;
   k?: number;
@@ -42,14 +48,15 @@ export declare class RedisContentSeen {
   static open(client: unknown, options?: RedisContentSeenOptions): Promise<RedisContentSeen>;
   /** true when this open created the namespace. */
   readonly created: boolean;
-  readonly stats: { checks: number; roundTrips: number };
+  /** Checks decided, their script calls summed per check (`roundTrips`), and the script calls sent (`calls`, shared by batched checks). */
+  readonly stats: { checks: number; roundTrips: number; calls: number };
   /** Script calls repeated after a failed attempt (with `retries`); each may count its page once more: counts are at-least-once, stored pages exactly-once. */
   readonly retriedCalls: number;
   options(): Record<string, unknown>;
   fingerprint(text: string): bigint;
   check(url: string, htmlOrText: string): Promise<RedisCheck>;
   checkFingerprint(url: string, fingerprint: bigint): Promise<RedisCheck>;
-  /** Pipelined; one entry per page, a failed page as `{ url, error }`. */
+  /** The pages share script calls of up to `batch` pages; one entry per page, a failed page as `{ url, error }`. */
   checkBatch(
     pages: ({ url: string; text: string } | { url: string; fingerprint: bigint })[],
   ): Promise<(RedisCheck | { url: string; error: Error })[]>;

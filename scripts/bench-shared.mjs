@@ -6,11 +6,15 @@
 // The server runs with AOF on: `appendonly yes`, `appendfsync everysec` (Redis's advice;
 // `--fsync always` to fsync every write, as the fault test does). server_us: redis-server
 // CPU time per check (INFO cpu), a figure that holds when other programs load the machine;
-// script_us: time inside the CHECK script per call (INFO commandstats).
+// script_us: time inside the CHECK script per check (INFO commandstats: the calls' total
+// time over the checks they made, the workers' warm-up checks included).
 // Latency: p50_ms / p99_ms with 4 workers, p50_ms_1w / p99_ms_1w with one, each next to the
 // plain-GET floor measured the same way (get_p99_ms, get_p99_ms_1w): on a 2-core machine
 // running 4 workers, the driver and redis-server, the tail is mostly the scheduler's.
-// SIMHASH_BENCH_INFLIGHT (default 4) sets the checks each worker keeps in flight.
+// SIMHASH_BENCH_INFLIGHT (default 4) sets the checks each worker keeps in flight; checks in
+// flight together share script calls of up to SIMHASH_BENCH_BATCH pages (the `batch`
+// option, default 32; 1 sends each check alone, as before batching). calls_per_check: the
+// script calls sent per check, with 4 workers.
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +29,8 @@ const quick = process.argv.includes('--quick');
 const N = quick ? 50_000 : 1_000_000;
 const CHECKS = quick ? 8_000 : 40_000; // per phase, split over the workers
 const INFLIGHT = Number(process.env.SIMHASH_BENCH_INFLIGHT || 4);
+const BATCH = process.env.SIMHASH_BENCH_BATCH ? { batch: Number(process.env.SIMHASH_BENCH_BATCH) } : {};
+const WARM = 1500; // warm-up checks per worker
 const fsyncArg = process.argv.indexOf('--fsync');
 const FSYNC = fsyncArg > 0 ? process.argv[fsyncArg + 1] : 'everysec';
 
@@ -34,11 +40,11 @@ if (process.argv[2] === '--worker') {
   const { url, mode, fps } = JSON.parse(input);
   const client = createClient({ url });
   await client.connect();
-  const seen = mode === 'check' ? await sw.RedisContentSeen.open(client, { namespace: 'bench' }) : null;
+  const seen = mode === 'check' ? await sw.RedisContentSeen.open(client, { namespace: 'bench', ...BATCH }) : null;
   // Warm-up (JIT, wasm tier-up), off the clock and off the bench namespace.
   const warm = mode === 'check' ? await sw.RedisContentSeen.open(client, { namespace: `warm-${process.pid}` }) : null;
   let wfp = BigInt(process.pid) * 0x9e3779b97f4a7c15n;
-  for (let i = 0; i < 1500; i += 50) {
+  for (let i = 0; i < WARM; i += 50) {
     const batch = Array.from({ length: 50 }, (_, j) => {
       wfp = (wfp * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
       return { url: `w${i + j}`, fingerprint: wfp };
@@ -76,7 +82,8 @@ if (process.argv[2] === '--worker') {
   const cpuUs = cpu.user + cpu.system;
   await client.quit();
   // Exit only once the pipe has taken the whole reply (process.exit would cut it short).
-  process.stdout.write(JSON.stringify({ ms, lat, rts, out, cpuUs }), () => process.exit(0));
+  const calls = seen ? seen.stats.calls : fps.length;
+  process.stdout.write(JSON.stringify({ ms, lat, rts, out, cpuUs, calls }), () => process.exit(0));
 }
 
 async function workers(url, mode, jobs, w) {
@@ -101,6 +108,7 @@ async function workers(url, mode, jobs, w) {
     p50: lat[Math.floor(lat.length * 0.5)],
     p99: lat[Math.floor(lat.length * 0.99)],
     rts: res.reduce((a, r) => a + r.rts, 0) / jobs.length,
+    calls: res.reduce((a, r) => a + r.calls, 0) / jobs.length,
     clientUs: res.reduce((a, r) => a + r.cpuUs, 0) / jobs.length,
     out: res.flatMap((r) => r.out),
     wall: performance.now() - t0,
@@ -163,9 +171,9 @@ try {
   execFileSync('redis-cli', ['-p', String(server.port), 'config', 'resetstat']);
   const four = await workers(server.url, 'check', s4, 4);
   const serverUs = ((serverCpu(server.port) - cpu0) * 1e6) / s4.length;
-  // script_us: time inside the CHECK script per call (INFO commandstats), the part of
+  // script_us: time inside the CHECK script per check (INFO commandstats), the part of
   // server_us that the store's Lua decides; the rest is reading, writing and the AOF.
-  const scriptUs = Number(/cmdstat_evalsha:.*usec_per_call=([\d.]+)/.exec(execFileSync('redis-cli', ['-p', String(server.port), 'info', 'commandstats']).toString())[1]);
+  const scriptUs = Number(/cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(execFileSync('redis-cli', ['-p', String(server.port), 'info', 'commandstats']).toString())[1]) / (s4.length + 4 * WARM);
   const gets = await workers(server.url, 'get', s4, 4);
   const gets1 = await workers(server.url, 'get', s1, 1);
   for (const [name, r] of [['1 worker', one], ['4 workers', four], ['GET 1 worker', gets1], ['GET 4 workers', gets]]) {
@@ -199,7 +207,7 @@ try {
   console.log(
     `RESULT checks_s=${f(one.rate)} checks_s_4w=${f(four.rate)} redis_get_s=${f(gets.rate)} checks_ratio=${f(four.rate / gets.rate, 3)} ` +
       `p50_ms=${f(four.p50, 3)} p99_ms=${f(four.p99, 3)} get_p99_ms=${f(gets.p99, 3)} ` +
-      `p50_ms_1w=${f(one.p50, 3)} p99_ms_1w=${f(one.p99, 3)} get_p99_ms_1w=${f(gets1.p99, 3)} round_trips=${f(four.rts, 3)} ` +
+      `p50_ms_1w=${f(one.p50, 3)} p99_ms_1w=${f(one.p99, 3)} get_p99_ms_1w=${f(gets1.p99, 3)} round_trips=${f(four.rts, 3)} calls_per_check=${f(four.calls, 3)} ` +
       `near_dup_share=${f(four.out.filter(([, d]) => d === 1).length / four.out.length, 3)} server_us=${f(serverUs, 1)} script_us=${f(scriptUs, 1)} client_us=${f(four.clientUs, 1)} get_client_us=${f(gets.clientUs, 1)} aof=${FSYNC} bytes_per_page=${f(indexBytes, 1)} ` +
       `map_bytes_per_page=${f(fullBytes - indexBytes, 1)} pages=${full.stored} lost=${lost} double_kept=${doubleKept}`,
   );

@@ -89,8 +89,10 @@ pub struct Outcome {
 /// What to send next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// Call the CHECK script with these `ARGV`.
-    Check(Vec<Vec<u8>>),
+    /// Call the CHECK script with this page's entry (its five fields, each after its
+    /// length: [`super::script`]); [`check_argv`] makes the `ARGV` of a call for one or
+    /// several entries.
+    Check(Vec<u8>),
     /// (Second check only) fetch these fingerprints' page records with `HMGET {NS}:p`.
     Records(Vec<Vec<u8>>),
 }
@@ -141,10 +143,11 @@ impl CheckPlan {
         if self.store.second.wants_records() && !self.within.is_empty() && !self.records_fetched {
             return Step::Records(self.within.iter().map(|c| c.fingerprint.to_be_bytes().to_vec()).collect());
         }
-        Step::Check(self.check_args())
+        Step::Check(self.entry())
     }
 
-    fn check_args(&self) -> Vec<Vec<u8>> {
+    /// The page's entry in a CHECK call: URL, query, evaluated, matches, replace.
+    fn entry(&self) -> Vec<u8> {
         let s = &self.store;
         let mut matches = Vec::new();
         for c in &self.within {
@@ -177,15 +180,13 @@ impl CheckPlan {
             query.extend(r);
         }
         query.extend_from_slice(&self.page_record);
-        let args = vec![
-            s.meta.as_bytes().to_vec(),
-            self.url.as_bytes().to_vec(),
-            query,
-            self.evaluated.clone(),
-            matches,
-            replace,
-        ];
-        args
+        let fields = [self.url.as_bytes(), &query, &self.evaluated, &matches, &replace];
+        let mut entry = Vec::with_capacity(fields.iter().map(|f| 4 + f.len()).sum());
+        for f in fields {
+            entry.extend_from_slice(&(f.len() as u32).to_be_bytes());
+            entry.extend_from_slice(f);
+        }
+        entry
     }
 
     /// The reply of the `HMGET` asked for by [`Step::Records`] (`None` for a missing field).
@@ -284,6 +285,11 @@ impl CheckPlan {
                 return Err(bad_reply("the namespace's settings changed"));
             }
             b"G" => return Err(gone(&s.keys[0])),
+            b"F" => {
+                let what =
+                    String::from_utf8_lossy(reply.get(1).map(Vec::as_slice).unwrap_or(b"")).into_owned();
+                return Err(foreign(&s.keys[0], &what));
+            }
             _ => return Err(bad_reply("an unknown status")),
         };
         Ok(Some(out))
@@ -339,6 +345,22 @@ fn bad_reply(why: &str) -> Error {
         0,
         format!("{why}; the script and this build disagree (mixed versions?)"),
     )
+}
+
+/// Data this build did not write, found in the namespace of `meta_key` (`what` says where).
+pub(super) fn foreign(meta_key: &str, what: &str) -> Error {
+    let ns = meta_key.strip_suffix(":meta").unwrap_or(meta_key);
+    Error::option(
+        "namespace",
+        format!("{} holding foreign data ({what})", crate::error::quoted(ns)),
+        "a namespace whose keys only simhash-wasm wrote: choose another namespace or delete its keys",
+    )
+}
+
+/// The `ARGV` of one CHECK call: the namespace's meta, and the pages' entries (from
+/// [`Step::Check`]) one after another. The reply holds one reply per page, in this order.
+pub fn check_argv<'a>(meta: &str, entries: impl IntoIterator<Item = &'a [u8]>) -> Vec<Vec<u8>> {
+    vec![meta.as_bytes().to_vec(), entries.into_iter().flatten().copied().collect()]
 }
 
 /// The namespace's meta key vanished while in use.

@@ -71,14 +71,23 @@ pub struct StoreConfig {
     pub namespace: String,
     /// Keep URLs, counts and clusters (default `true`); `false` answers "seen or not" only.
     pub urls: bool,
+    /// The most pages one script call checks (default [`StoreConfig::DEFAULT_BATCH`]):
+    /// the checks a worker issues together share calls of up to this many pages. A call
+    /// runs atomically, so a larger batch holds the server longer (about 30 µs a page).
+    pub batch: u32,
 }
 
 impl StoreConfig {
     /// The option names of a shared store besides [`SeenConfig::NAMES`] and
     /// [`crate::Options::NAMES`], as the JS API spells them.
-    pub const NAMES: [&'static str; 2] = ["namespace", "urls"];
+    pub const NAMES: [&'static str; 3] = ["namespace", "urls", "batch"];
     /// The namespace when none is given.
     pub const DEFAULT_NAMESPACE: &'static str = "simhash";
+    /// Pages a script call checks at most, by default: 32 new pages hold a server for
+    /// about 1 ms, and larger batches gained nothing in `npm run bench:shared`.
+    pub const DEFAULT_BATCH: u32 = 32;
+    /// The largest `batch` accepted (a call of 1,000 pages holds the server ~30 ms).
+    pub const MAX_BATCH: u32 = 1000;
 }
 
 impl Default for StoreConfig {
@@ -87,6 +96,7 @@ impl Default for StoreConfig {
             seen: SeenConfig::fingerprint_only(),
             namespace: StoreConfig::DEFAULT_NAMESPACE.to_owned(),
             urls: true,
+            batch: StoreConfig::DEFAULT_BATCH,
         }
     }
 }
@@ -113,6 +123,13 @@ impl RedisSeen {
     /// A handle for `config`, or an error naming the bad setting.
     pub fn new(config: StoreConfig) -> Result<RedisSeen> {
         keys::check_namespace(&config.namespace)?;
+        if !(1..=StoreConfig::MAX_BATCH).contains(&config.batch) {
+            return Err(Error::option(
+                "batch",
+                config.batch,
+                format!("the most pages a script call checks: 1 to {}", StoreConfig::MAX_BATCH),
+            ));
+        }
         if config.seen.sketch.is_some() {
             return Err(Error::option(
                 "sketch",

@@ -12,23 +12,36 @@
 //!
 //! ## `CHECK`
 //!
-//! `ARGV`: 1 meta, 2 URL, 3 *query*, 4 *evaluated* (table byte + record, for every
-//! candidate wasm has already measured), 5 *matches* (per match within k: fingerprint,
-//! distance byte, table byte, record), 6 *replace* (empty, or the URL's old fingerprint
-//! then per table its bucket's hash name, field and record, as long as the query's). The
+//! One call checks one page or several (a *batch*: the checks one worker issued together).
+//! `ARGV`: 1 meta, 2 the pages' *entries*, one after another. An entry is five fields,
+//! each a 4-byte big-endian length and its bytes (one argument a call, however many pages:
+//! the client writes and the server parses one string): URL, *query*, *evaluated* (table
+//! byte + record, for every candidate wasm has already measured), *matches* (per match
+//! within k: fingerprint, distance byte, table byte, record), *replace* (empty, or the
+//! URL's old fingerprint then per table its bucket's hash name, field and record, as long
+//! as the query's). The
 //! *query* is one string: the fingerprint (8 bytes BE), a byte 1 with the URL map else 0,
 //! a byte k, a byte T (the number of tables), then per table the lengths of the bucket's
 //! hash name, field and record (a byte each), the name, the field and the query's record;
-//! the page record takes the rest. Replies (arrays of bulk strings):
+//! the page record takes the rest. The reply holds one reply per page, in order (arrays
+//! of bulk strings):
 //!
 //! - `{"N"}`: no stored page within k; the page was stored (in the same atomic step);
 //! - `{"C", blob}`: records that passed the pre-filter and are not in *evaluated*
 //!   (table byte + record each); nothing was written; wasm measures them and calls again;
 //! - `{"D", url, count, m1, m2, …}`: the nearest live match (distance, then URL) was
-//!   counted; per match of ARGV 7 `"1"..url` if it is still stored, else `"0"`;
+//!   counted; per match of *matches* `"1"..url` if it is still stored, else `"0"`;
 //! - `{"E", url, count}`: the same fingerprint is stored (byte equality); counted;
 //! - `{"M", fp}`: the URL is stored with other content; call again with *replace*;
-//! - `{"X", meta}` / `{"G"}`: the namespace's settings differ / the namespace is gone.
+//! - `{"X", meta}` / `{"G"}`: the namespace's settings differ / the namespace is gone
+//!   (every page of the call gets it);
+//! - `{"F", what}`: a bucket or page record that this build did not write (foreign data);
+//!   nothing was written for this page.
+//!
+//! The pages of a batch are checked one after another inside the one atomic call, each
+//! seeing what the ones before it stored: the batch is linearizable as the same checks
+//! made one at a time, in its order. A page that needs another call (`"C"`, `"M"`) is
+//! sent again, in a later batch.
 //!
 //! Because *evaluated* is sent back, a second call decides only if no record that wasm
 //! has not measured passes the pre-filter now: nothing stored between the two calls is
@@ -41,18 +54,39 @@
 //! record, bucket) in the common case: the query's record bytes and nibbles are locals,
 //! each stored record is read with one `string.byte` and dropped at its `k + 1`-th unequal
 //! nibble ([`super::keys`]; 0.125 µs a record, measured alone), and a new page costs
-//! `1 + T` reads and `T + 1` writes (`T + 5` reads and writes with the URL map).
+//! `1 + T` reads and `T + 1` writes (`T + 5` reads and writes with the URL map). A batch
+//! pays the call (reading and parsing the command, the meta `GET`, the reply's write and
+//! the client's round trip) once for all its pages.
 
 /// The check script.
 pub const CHECK: &str = r#"
 local call, byte, sub, char = redis.call, string.byte, string.sub, string.char
+local entries, at, fields = ARGV[2], 1, {}
+while at <= #entries do
+  local a, b, c, d = byte(entries, at, at + 3)
+  local n = d and ((a * 256 + b) * 256 + c) * 256 + d
+  if not n or at + 3 + n > #entries then return redis.error_reply('simhash-wasm CHECK: an entry is cut short (mixed versions?)') end
+  fields[#fields + 1] = sub(entries, at + 4, at + 3 + n)
+  at = at + 4 + n
+end
+if #fields % 5 ~= 0 then return redis.error_reply('simhash-wasm CHECK: an entry has a field missing (mixed versions?)') end
+local npages = #fields / 5
 local stored = call('GET', KEYS[1])
 if stored ~= ARGV[1] then
-  if not stored then return {'G'} end
-  return {'X', stored}
+  local r = stored and {'X', stored} or {'G'}
+  local out = {}
+  for i = 1, npages do out[i] = r end
+  return out
 end
 local KN, KP, KC, KU, KT = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local url, q = ARGV[2], ARGV[3]
+local function page_url(rec)
+  if not rec then return '' end
+  local v = byte(rec, 1)
+  if v == 1 then return sub(rec, 2) end
+  if v == 2 then return sub(rec, 4 + byte(rec, 3)) end
+  return nil
+end
+local function check(url, q, ev, mb, rep)
 local fp, urls, K, nt = sub(q, 1, 8), byte(q, 9) == 1, byte(q, 10), byte(q, 11)
 local H, F, R, pos = {}, {}, {}, 12
 for t = 1, nt do
@@ -61,7 +95,7 @@ for t = 1, nt do
   H[t], F[t], R[t] = KT .. sub(q, pos, pos + hl - 1), sub(q, pos + hl, pos + hl + fl - 1), sub(q, pos + hl + fl, pos + hl + fl + rl - 1)
   pos = pos + hl + fl + rl
 end
-local ev, seen = ARGV[4], nil
+local seen = nil
 if #ev > 0 then
   seen = {}
   local i = 1
@@ -78,7 +112,7 @@ for t = 1, nt do
   local r, b = R[t], buckets[t]
   local rl = #r
   if b then
-    if #b % rl ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. H[t] .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
+    if #b % rl ~= 0 then return {'F', 'a bucket of ' .. H[t] .. ' has a length that is not a multiple of its record size'} end
     local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
     local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
     local h1, h2, h3, h4, h5, h6, h7, h8 = (q1 or 0) - l1, (q2 or 0) - l2, (q3 or 0) - l3, (q4 or 0) - l4, (q5 or 0) - l5, (q6 or 0) - l6, (q7 or 0) - l7, (q8 or 0) - l8
@@ -106,13 +140,6 @@ for t = 1, nt do
     buckets[t] = ''
   end
 end
-local function page_url(rec)
-  if not rec then return '' end
-  local v = byte(rec, 1)
-  if v == 1 then return sub(rec, 2) end
-  if v == 2 then return sub(rec, 4 + byte(rec, 3)) end
-  return redis.error_reply('simhash-wasm: unknown page record version')
-end
 local function count_under(bestfp, best)
   if not urls then return '0' end
   local n = call('HINCRBY', KC, bestfp, 1)
@@ -124,11 +151,14 @@ local function count_under(bestfp, best)
   return tostring(n)
 end
 if npass > 0 and allexact then
-  local best = urls and page_url(call('HGET', KP, fp)) or ''
+  local best = ''
+  if urls then
+    best = page_url(call('HGET', KP, fp))
+    if not best then return {'F', 'a page record of ' .. KP .. ' has an unknown version'} end
+  end
   return {'E', best, count_under(fp, best)}
 end
 if #fresh > 0 then return {'C', table.concat(fresh)} end
-local mb = ARGV[5]
 if #mb > 0 then
   local best, bestd, bestfp, out, j = nil, 999, nil, {}, 1
   while j <= #mb do
@@ -137,7 +167,11 @@ if #mb > 0 then
     local key = sub(mb, j + 9, j + 9 + rl)
     j = j + 10 + rl
     if alive[key] then
-      local murl = urls and page_url(call('HGET', KP, mfp)) or ''
+      local murl = ''
+      if urls then
+        murl = page_url(call('HGET', KP, mfp))
+        if not murl then return {'F', 'a page record of ' .. KP .. ' has an unknown version'} end
+      end
       out[#out + 1] = '1' .. murl
       if d < bestd or (d == bestd and murl < best) then best, bestd, bestfp = murl, d, mfp end
     else
@@ -153,7 +187,7 @@ end
 if urls then
   local cur = call('HGET', KU, url)
   if cur and byte(cur, 1) == 1 then
-    local old, rep = sub(cur, 2), ARGV[6]
+    local old = sub(cur, 2)
     if sub(rep, 1, 8) ~= old then return {'M', old} end
     local j = 9
     for t = 1, nt do
@@ -179,6 +213,13 @@ if urls then
   call('HSET', KU, url, '\1' .. fp)
 end
 return {'N'}
+end
+local out = {}
+for i = 0, npages - 1 do
+  local f = 5 * i
+  out[i + 1] = check(fields[f + 1], fields[f + 2], fields[f + 3], fields[f + 4], fields[f + 5])
+end
+return out
 "#;
 
 /// Opens a namespace: `ARGV[1]` = our meta. Replies `{"S", stored meta}` when the

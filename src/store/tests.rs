@@ -178,11 +178,40 @@ impl Model {
         vec![s(b"N")]
     }
 
+    /// The script over a call: the entries split into their five fields, the meta check
+    /// once (its reply given to every page), then each page in turn, each seeing what the
+    /// ones before it stored.
+    fn check_batch(&mut self, argv: &[Vec<u8>]) -> Vec<Vec<Vec<u8>>> {
+        assert_eq!(argv.len(), 2, "meta and entries");
+        let (e, mut at, mut fields) = (&argv[1], 0, Vec::new());
+        while at < e.len() {
+            let n = u32::from_be_bytes(e[at..at + 4].try_into().unwrap()) as usize;
+            fields.push(e[at + 4..at + 4 + n].to_vec());
+            at += 4 + n;
+        }
+        assert_eq!(fields.len() % 5, 0, "five fields a page");
+        fields
+            .chunks(5)
+            .map(|g| {
+                let mut a = vec![argv[0].clone()];
+                a.extend_from_slice(g);
+                self.check(&a)
+            })
+            .collect()
+    }
+
+    /// One page's CHECK call.
+    fn call(&mut self, seen: &RedisSeen, entry: &[u8]) -> Vec<Vec<u8>> {
+        let mut r = self.check_batch(&decide::check_argv(seen.meta(), [entry]));
+        assert_eq!(r.len(), 1);
+        r.pop().unwrap()
+    }
+
     fn run(&mut self, seen: &RedisSeen, url: &str, fp: u64) -> decide::Outcome {
         let mut plan = seen.begin(url, fp).unwrap();
         loop {
             let decide::Step::Check(args) = plan.step() else { panic!("no second check in this release") };
-            if let Some(o) = plan.feed(&self.check(&args)).unwrap() {
+            if let Some(o) = plan.feed(&self.call(seen, &args)).unwrap() {
                 return o;
             }
         }
@@ -190,7 +219,12 @@ impl Model {
 }
 
 fn config(k: u32, urls: bool) -> StoreConfig {
-    StoreConfig { seen: SeenConfig { k, ..SeenConfig::fingerprint_only() }, namespace: "t".into(), urls }
+    StoreConfig {
+        seen: SeenConfig { k, ..SeenConfig::fingerprint_only() },
+        namespace: "t".into(),
+        urls,
+        batch: 32,
+    }
 }
 
 /// A stream of fingerprints with planted near-duplicates (1 to k bits away) and exact copies.
@@ -264,6 +298,77 @@ fn one_worker_decides_as_content_seen() {
     }
 }
 
+/// Checks sent in batches (one script call for many pages, as `checkBatch` and
+/// concurrent `check`s do) decide as the same checks made one at a time in the order the
+/// batches decided them (a page needing a second call is decided in a later batch, after
+/// pages that came after it): replayed one by one on a fresh model, every outcome is the
+/// same.
+#[test]
+fn batches_decide_as_one_check_at_a_time_in_their_order() {
+    for (k, urls) in [(3, true), (3, false), (5, true)] {
+        let mut rng = Rng(u64::from(k) + 700);
+        let store = RedisSeen::new(config(k, urls)).unwrap();
+        let fresh = || Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let mut model = fresh();
+        let fps = stream(&mut rng, 3000, k);
+        let (mut next, mut pending, mut decided, mut calls, mut multi) = (0, Vec::new(), Vec::new(), 0, 0);
+        while next < fps.len() || !pending.is_empty() {
+            let size = 1 + rng.below(40) as usize;
+            while pending.len() < size && next < fps.len() {
+                let url = if urls && next % 50 == 49 {
+                    format!("u{}", rng.below(next as u64))
+                } else {
+                    format!("u{next}")
+                };
+                pending.push((url.clone(), fps[next], store.begin(&url, fps[next]).unwrap()));
+                next += 1;
+            }
+            let steps: Vec<Vec<u8>> = pending
+                .iter()
+                .map(|(_, _, p)| match p.step() {
+                    decide::Step::Check(a) => a,
+                    decide::Step::Records(_) => unreachable!("no second check in this release"),
+                })
+                .collect();
+            let replies =
+                model.check_batch(&decide::check_argv(store.meta(), steps.iter().map(Vec::as_slice)));
+            assert_eq!(replies.len(), pending.len());
+            calls += 1;
+            let mut again = Vec::new();
+            for ((url, fp, mut plan), reply) in pending.drain(..).zip(replies) {
+                match plan.feed(&reply).unwrap() {
+                    Some(o) => decided.push((url, fp, o)),
+                    None => again.push((url, fp, plan)),
+                }
+            }
+            multi += usize::from(again.len() > 1);
+            pending = again;
+        }
+        assert_eq!(decided.len(), fps.len());
+        // Batches did share calls, and some held several pages that needed another.
+        assert!(calls * 4 < fps.len(), "{calls} calls for {} pages", fps.len());
+        assert!(multi > 0);
+        let mut one = fresh();
+        let mut reordered = 0;
+        for (j, (url, fp, got)) in decided.iter().enumerate() {
+            let want = one.run(&store, url, *fp);
+            assert_eq!(
+                decide::Outcome { calls: 0, ..got.clone() },
+                decide::Outcome { calls: 0, ..want },
+                "page #{j} of the decided order, k={k} urls={urls}"
+            );
+            reordered += usize::from(url.strip_prefix('u').and_then(|n| n.parse::<usize>().ok()) != Some(j));
+        }
+        assert!(reordered > 0, "some pages were decided after pages that came after them");
+        assert_eq!((one.n, &one.p, &one.c, &one.u), (model.n, &model.p, &model.c, &model.u));
+        assert_eq!(one.t, model.t);
+    }
+}
+
 /// Unrelated pages (20,000, so buckets of the 16-bit tables hold a few records each) are
 /// decided and stored in one call: the nibble pre-filter lets a random record through with
 /// probability about 3 · 10^-9, so no check here may take a second call.
@@ -308,13 +413,13 @@ fn a_page_stored_between_two_calls_is_not_missed() {
     let b_fp = base;
     let mut b = store.begin("b", b_fp).unwrap();
     let decide::Step::Check(args) = b.step() else { unreachable!() };
-    assert!(b.feed(&m.check(&args)).unwrap().is_none(), "the decoy is a candidate");
+    assert!(b.feed(&m.call(&store, &args)).unwrap().is_none(), "the decoy is a candidate");
     // Meanwhile another worker stores a page 2 bits from B.
     assert!(!m.run(&store, "a", base ^ 0b11 << 40).duplicate);
     let mut out = None;
     for _ in 0..4 {
         let decide::Step::Check(args) = b.step() else { unreachable!() };
-        if let Some(o) = b.feed(&m.check(&args)).unwrap() {
+        if let Some(o) = b.feed(&m.call(&store, &args)).unwrap() {
             out = Some(o);
             break;
         }
@@ -333,15 +438,20 @@ fn settings_and_namespace_are_checked() {
         Model { tables: a.layout().tables(), meta: Some(a.meta().as_bytes().to_vec()), ..Model::default() };
     let mut plan = b.begin("u", 1).unwrap();
     let decide::Step::Check(args) = plan.step() else { unreachable!() };
-    let e = plan.feed(&m.check(&args)).unwrap_err();
+    let e = plan.feed(&m.call(&b, &args)).unwrap_err();
     assert!(matches!(e, Error::SchemeMismatch { field: "layout", .. }), "{e}");
     m.meta = None;
     let mut plan = a.begin("u", 1).unwrap();
     let decide::Step::Check(args) = plan.step() else { unreachable!() };
-    assert!(plan.feed(&m.check(&args)).unwrap_err().to_string().contains("meta key is gone"));
+    assert!(plan.feed(&m.call(&a, &args)).unwrap_err().to_string().contains("meta key is gone"));
     assert!(a.begin("", 1).is_err());
     assert!(a.begin(&"x".repeat(record::MAX_URL_BYTES + 1), 1).is_err());
     assert!(RedisSeen::new(StoreConfig { namespace: "a}b".into(), ..config(3, true) }).is_err());
+    for batch in [0, StoreConfig::MAX_BATCH + 1] {
+        let e = RedisSeen::new(StoreConfig { batch, ..config(3, true) }).err().unwrap().to_string();
+        assert!(e.contains("batch") && e.contains("1 to 1000"), "{e}");
+    }
+    assert!(RedisSeen::new(StoreConfig { batch: StoreConfig::MAX_BATCH, ..config(3, true) }).is_ok());
     // OPEN replies.
     assert_eq!(a.open_reply(&[s(b"C")]), Ok(true));
     assert_eq!(a.open_reply(&[s(b"S"), a.meta().as_bytes().to_vec()]), Ok(false));

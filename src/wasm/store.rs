@@ -4,7 +4,7 @@
 use js_sys::{Array, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{big, opt_bool, opt_string, option_object, options_to_js, set};
+use super::convert::{big, opt_bool, opt_string, opt_whole_option, option_object, options_to_js, set};
 use super::crawler::seen_config_fields;
 use super::js_error;
 use crate::fingerprint::Options;
@@ -64,7 +64,7 @@ pub struct JsRedisStore(RedisSeen);
 
 #[wasm_bindgen(js_class = __RedisStore)]
 impl JsRedisStore {
-    /// `{ namespace, urls, k, layout, html, ...hasher options }`.
+    /// `{ namespace, urls, batch, k, layout, html, ...hasher options }`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsRedisStore, JsValue> {
         let o = option_object(
@@ -77,6 +77,7 @@ impl JsRedisStore {
             seen: seen_config_fields(&o, d.seen.clone())?,
             namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),
             urls: opt_bool(&o, "urls")?.unwrap_or(d.urls),
+            batch: opt_whole_option(&o, "batch")?.unwrap_or(d.batch),
         };
         RedisSeen::new(config).map(JsRedisStore).map_err(js_error)
     }
@@ -104,7 +105,7 @@ impl JsRedisStore {
         .to_owned())
     }
 
-    /// The settings (hasher options, k, layout, namespace, urls).
+    /// The settings (hasher options, k, layout, namespace, urls, batch).
     pub fn options(&self) -> JsValue {
         let c = self.0.config();
         let o = options_to_js(&c.seen.options, c.seen.html);
@@ -112,6 +113,7 @@ impl JsRedisStore {
         set(&o, "layout", self.0.layout().to_string());
         set(&o, "namespace", c.namespace.as_str());
         set(&o, "urls", c.urls);
+        set(&o, "batch", c.batch);
         o.into()
     }
 
@@ -203,11 +205,11 @@ pub struct JsStoreCheck(CheckPlan);
 
 #[wasm_bindgen(js_class = __StoreCheck)]
 impl JsStoreCheck {
-    /// `{ check: ARGV }` or `{ records: [fp bytes] }`.
+    /// `{ check: the page's entry in a CHECK call }` or `{ records: [fp bytes] }`.
     pub fn step(&self) -> JsValue {
         let o = Object::new();
         match self.0.step() {
-            Step::Check(a) => set(&o, "check", to_js_list(&a)),
+            Step::Check(entry) => set(&o, "check", Uint8Array::from(entry.as_slice())),
             Step::Records(f) => set(&o, "records", to_js_list(&f)),
         }
         o.into()

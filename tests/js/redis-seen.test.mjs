@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { haveRedis, startServer, startCluster } from './redis-server.mjs';
-import { pageStream } from './redis-common.mjs';
+import { pageStream, popcount } from './redis-common.mjs';
 
 const require = createRequire(import.meta.url);
-const { RedisContentSeen, ContentSeen, SimHashError } = require('../../pkg/index.cjs');
+const { RedisContentSeen, ContentSeen, SimHashError, SimHashIndex } = require('../../pkg/index.cjs');
 const { createClient, createCluster } = require('redis');
 const IORedis = require('ioredis');
 
@@ -71,6 +71,73 @@ async function sameDecisions(client) {
 
 for (const [name, target] of [['one server', () => client], ['3-master cluster', () => clusterClient]]) {
   test(`one worker in order decides as ContentSeen (fingerprints, texts, re-checked URLs): ${name}`, { skip }, () => sameDecisions(target()));
+}
+
+// Batched checks: checks started together share script calls (at most `batch` pages a
+// call) and decide as ContentSeen does when it sees the pages in the order the calls
+// decided them (a page that needed a second call is decided after pages that came after
+// it), which is the order in which the checks settle. checkBatch shares calls the same way;
+// its decisions keep the invariants (no two kept pages within k, every duplicate's matches
+// stored and within k).
+async function batchedDecisions(client, ns) {
+  const seen = await RedisContentSeen.open(client, { namespace: ns, batch: 16 });
+  const pages = pageStream(1200, { seed: 5, dupShare: 0.35 });
+  const order = [];
+  const results = new Map();
+  const urlOf = (i) => (i % 40 === 39 ? pages[(i * 7) % i].url : pages[i].url);
+  for (let i = 0; i < pages.length; ) {
+    const n = 1 + ((i * 37) % 60);
+    await Promise.all(
+      pages.slice(i, i + n).map((p, x) =>
+        seen.checkFingerprint(urlOf(i + x), p.fp).then((r) => {
+          order.push(i + x);
+          results.set(i + x, r);
+        }),
+      ),
+    );
+    i += n;
+  }
+  assert.ok(seen.stats.calls < pages.length / 4, `${seen.stats.calls} script calls for ${pages.length} checks`);
+  const local = new ContentSeen({ k: 3, sketch: false });
+  let reordered = 0;
+  order.forEach((j, x) => {
+    reordered += Number(j !== x);
+    const want = local.checkFingerprint(urlOf(j), pages[j].fp);
+    const got = results.get(j);
+    assert.equal(got.duplicate, want.duplicate, `page ${j}`);
+    assert.equal(got.cluster, want.cluster, `page ${j}`);
+    assert.equal(got.count, want.count, `page ${j}`);
+    assert.deepEqual(got.matches.map((m) => [m.id, m.distance]), want.matches.map((m) => [m.id, m.distance]), `page ${j}`);
+  });
+  assert.equal(await seen.size, local.size);
+  assert.ok(reordered > 0, 'some pages needed a second call and were decided later');
+  seen.close();
+
+  const batched = await RedisContentSeen.open(client, { namespace: ns + '-b', batch: 16 });
+  const kept = [];
+  let checks = 0;
+  for (let i = 0; i < pages.length; i += 100) {
+    const rs = await batched.checkBatch(pages.slice(i, i + 100).map((p, x) => ({ url: `https://b/${i + x}`, fingerprint: p.fp })));
+    rs.forEach((r, x) => {
+      assert.ok(!r.error, String(r.error));
+      checks++;
+      if (!r.duplicate) kept.push(pages[i + x].fp);
+      for (const m of r.matches) assert.ok(popcount(m.fingerprint ^ pages[i + x].fp) === m.distance && m.distance <= 3);
+      assert.equal(r.duplicate, r.matches.length > 0);
+    });
+  }
+  assert.ok(batched.stats.calls < checks / 4, `${batched.stats.calls} script calls for ${checks} checks`);
+  const keptIndex = new SimHashIndex({ k: 3 });
+  kept.forEach((fp, j) => {
+    assert.deepEqual(keptIndex.query(fp), [], 'two kept pages within k');
+    keptIndex.insert(j, fp);
+  });
+  assert.equal(await batched.size, kept.length);
+  batched.close();
+}
+
+for (const [name, target] of [['one server', () => client], ['3-master cluster', () => clusterClient]]) {
+  test(`batched checks share script calls and decide as ContentSeen in their order: ${name}`, { skip }, () => batchedDecisions(target(), 'batched'));
 }
 
 test('migration: a ContentSeen snapshot goes into Redis and comes back byte for byte', { skip }, async () => {
@@ -174,6 +241,9 @@ async function badInput(client, idleClient) {
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'a{b}' }), (e) => e.code === 'InvalidOption');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', bogus: 1 }), (e) => e.code === 'InvalidOption');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', layout: 'probe' }), (e) => e.code === 'InvalidOption');
+  for (const batch of [0, 1001, 2.5, 'many']) {
+    await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', batch }), (e) => e.code === 'InvalidOption' && /batch/.test(e.message), String(batch));
+  }
   assert.throws(() => new RedisContentSeen(null), SimHashError);
   // A client that is not connected.
   const idle = idleClient();
