@@ -337,10 +337,15 @@ async function dedupRedis(o) {
   let redis;
   try { redis = require('redis'); } catch { fail('--redis needs the `redis` package: npm install redis'); }
   const docs = readDocs(o.positional[0] ?? '-');
-  const client = redis.createClient({ url: o.redis });
+  // A batch job: reconnect a few times (0.1 s doubling to 2 s), then give up with an error
+  // rather than wait for ever; checks during a drop are retried as many times.
+  const client = redis.createClient({
+    url: o.redis,
+    socket: { reconnectStrategy: (n, cause) => (n >= 5 ? new Error(`gave up after ${n} attempts (${cause && cause.message})`) : Math.min(100 * 2 ** n, 2000)) },
+  });
   client.on('error', () => {});
   try { await client.connect(); } catch (e) { fail(`cannot connect to ${o.redis}: ${e.message}`); }
-  const opts = { namespace: o.namespace, html: Boolean(o.html) };
+  const opts = { namespace: o.namespace, html: Boolean(o.html), retries: 5 };
   if (o.k !== undefined) opts.k = int('k', o.k, 0, 63);
   const seen = await wasm.RedisContentSeen.open(client, opts);
   let dups = 0;
