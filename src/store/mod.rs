@@ -509,3 +509,5 @@ impl RedisSeen {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_sketch;
