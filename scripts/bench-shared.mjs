@@ -38,19 +38,21 @@ const FSYNC = fsyncArg > 0 ? process.argv[fsyncArg + 1] : 'everysec';
 const SK_N = Number(process.env.SIMHASH_BENCH_SKETCH_PAGES || (quick ? 20_000 : 200_000));
 const SK_CHECKS = quick ? 4_000 : 20_000;
 
-// Generated text: 150 words from a vocabulary of 4,096 made-up words; page `id` is always
-// the same text, and `edit` (non-zero) changes 1 to 3 of its words.
+// Generated text: 150 words from a vocabulary of 16,384 made-up words of 3 to 9 random
+// letters (so that, as in real text, unrelated pages share few 4-grams); page `id` is
+// always the same text, and `edit` (non-zero) changes 1 to 3 of its words.
 const VOCAB = (() => {
   const next = rng(99);
-  const syl = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'de', 'pa', 'gu', 'ber', 'tan', 'mor', 'lin', 'qua'];
-  return Array.from({ length: 4096 }, () => Array.from({ length: 2 + Number(next() % 3n) }, () => syl[Number(next() % 16n)]).join(''));
+  return Array.from({ length: 16384 }, () =>
+    String.fromCharCode(...Array.from({ length: 3 + Number(next() % 7n) }, () => 97 + Number(next() % 26n))),
+  );
 })();
 function textOf(id, edit = 0) {
   const next = rng(1_000_003 + id);
-  const words = Array.from({ length: 150 }, () => VOCAB[Number(next() % 4096n)]);
+  const words = Array.from({ length: 150 }, () => VOCAB[Number(next() % 16384n)]);
   if (edit) {
     const e = rng(edit);
-    for (let n = 1 + Number(e() % 3n); n > 0; n--) words[Number(e() % 150n)] = VOCAB[Number(e() % 4096n)];
+    for (let n = 1 + Number(e() % 3n); n > 0; n--) words[Number(e() % 150n)] = VOCAB[Number(e() % 16384n)];
   }
   return words.join(' ');
 }

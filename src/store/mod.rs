@@ -41,6 +41,10 @@
 //!   `SimHashError`). A check whose call may or may not have run can be repeated: a
 //!   repeated new page finds itself (distance 0) and is counted once more, never stored
 //!   twice; so retries never break the invariants (at most a count is one higher).
+//! - **Sketch mode** ([`sketch`], `sketch: true`): `ContentSeen`'s two-step flow (candidates
+//!   within k and from MinHash bands stored in Redis, confirmed by the estimated Jaccard
+//!   similarity), with pages known by page numbers; its own script (`CHECK_SKETCH`), which
+//!   filters band candidates by byte-level bounds so that the common case stays one call.
 //! - **Same settings everywhere** ([`meta`]): the scheme, layout, html flag, URL-map flag
 //!   and sketch setting are stored in `{NS}:meta`; every script compares them and a worker
 //!   with other settings gets [`Error::SchemeMismatch`].

@@ -408,15 +408,18 @@ for t = 1, nt do
 end
 local bb = {}
 if nb > 0 then
-  -- The query's sketch (page record version 2): n, then the odd and MinHash parts.
+  -- The query's sketch (page record version 2: its length at byte 3, then its bytes,
+  -- read on the first band reference to filter): n, then the odd and MinHash parts.
   local POP = '\0\1\1\2\1\2\2\3\1\2\2\3\2\3\3\4\1\2\2\3\2\3\3\4\2\3\3\4\3\4\4\5\1\2\2\3\2\3\3\4\2\3\3\4\3\4\4\5\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\1\2\2\3\2\3\3\4\2\3\3\4\3\4\4\5\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\3\4\4\5\4\5\5\6\4\5\5\6\5\6\6\7\1\2\2\3\2\3\3\4\2\3\3\4\3\4\4\5\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\3\4\4\5\4\5\5\6\4\5\5\6\5\6\6\7\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\3\4\4\5\4\5\5\6\4\5\5\6\5\6\6\7\3\4\4\5\4\5\5\6\4\5\5\6\5\6\6\7\4\5\5\6\5\6\6\7\5\6\6\7\6\7\7\8'
   local L = byte(rec, 3)
-  local half = L / 2
-  local QS = {byte(rec, 4, 3 + L)}
-  local qn = QS[1] + QS[2] * 256 + QS[3] * 65536 + QS[4] * 16777216
+  local half, QS, qn = L / 2, nil, 0
   local function passes(v)
     if byte(v, 9) ~= 2 then return false end
     if byte(v, 11) ~= L then return true end
+    if not QS then
+      QS = {byte(rec, 4, 3 + L)}
+      qn = QS[1] + QS[2] * 256 + QS[3] * 65536 + QS[4] * 16777216
+    end
     local s = 11
     local n = byte(v, s + 1) + byte(v, s + 2) * 256 + byte(v, s + 3) * 65536 + byte(v, s + 4) * 16777216
     local z = 0
