@@ -225,10 +225,16 @@ impl RedisSeen {
         self.hasher.fingerprint_and_sketch(text, scheme)
     }
 
-    /// `ARGV` of the OPEN script: the meta, and the name bits of each table's hashes.
+    /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, and in
+    /// sketch mode the number of bands.
     pub fn open_args(&self) -> Vec<Vec<u8>> {
         let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
-        vec![self.store.meta.as_bytes().to_vec(), bits]
+        let mut args = vec![self.store.meta.as_bytes().to_vec(), bits];
+        if let Some(sk) = self.store.sketch {
+            // Sketch mode: the number of bands, whose hashes are tested too.
+            args.push(vec![crate::sketch::bands::bands_for(sk) as u8]);
+        }
+        args
     }
 
     /// The OPEN script's reply: `Ok(true)` when this call created the namespace,

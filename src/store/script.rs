@@ -189,7 +189,9 @@ return {'N'}
 /// table hash the namespace may use is tested with `EXISTS` (8,192 names for the default
 /// layout, once per new namespace), so a namespace deleted but for some of its table
 /// hashes is never reused with stale buckets. A key named `{NS}:t` itself would be store
-/// format 1's table hash (the namespace's data without a meta).
+/// format 1's table hash (the namespace's data without a meta). In sketch mode `ARGV[3]`
+/// holds one byte, the number of bands, and every band hash (`{NS}:bB:HHHH`, 16,384 a band)
+/// is tested the same way (327,680 names with the default sketch).
 pub const OPEN: &str = r#"
 local want = {string = {[1] = true, [2] = true}, hash = {}}
 for i = 3, #KEYS do want.hash[i] = true end
@@ -215,6 +217,22 @@ for t = 1, #nb do
   for i = 0, last do
     batch[#batch + 1] = d == 0 and (KEYS[6] .. (t - 1)) or string.format('%s%d:%0' .. d .. 'x', KEYS[6], t - 1, i)
     if #batch == 1000 or i == last then
+      if redis.call('EXISTS', unpack(batch)) > 0 then
+        for _, k in ipairs(batch) do
+          if redis.call('EXISTS', k) == 1 then return {'F', k, 'data without a meta key'} end
+        end
+      end
+      batch = {}
+    end
+  end
+end
+-- Sketch mode: every band hash too (KEYS[8] is the band prefix; 2^14 names a band).
+local nbands = ARGV[3] and string.byte(ARGV[3]) or 0
+for b = 0, nbands - 1 do
+  local batch = {}
+  for i = 0, 16383 do
+    batch[#batch + 1] = string.format('%s%d:%04x', KEYS[8], b, i)
+    if #batch == 1000 or i == 16383 then
       if redis.call('EXISTS', unpack(batch)) > 0 then
         for _, k in ipairs(batch) do
           if redis.call('EXISTS', k) == 1 then return {'F', k, 'data without a meta key'} end

@@ -189,6 +189,11 @@ test('sketch mode: the sketch setting is stored in the meta; other settings are 
     await assert.rejects(RedisContentSeen.open(c, { namespace: 'meta-fp', sketch: true }), (e) => e.code === 'SchemeMismatch');
     f.close();
   }
+  // A namespace deleted but for one of its band hashes is not reused with stale buckets.
+  await client.hSet('{stalesk}:b19:3fff', 'x', 'y');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'stalesk', sketch: true }), (e) => e.code === 'InvalidOption' && /\{stalesk\}:b19:3fff/.test(e.message));
+  await client.del('{stalesk}:b19:3fff');
+  assert.equal((await RedisContentSeen.open(client, { namespace: 'stalesk', sketch: true })).created, true);
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', sketch: 256 }), (e) => e.code === 'InvalidOption' && /128/.test(e.message));
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', sketch: true, urls: false }), (e) => e.code === 'InvalidOption' && /urls/.test(e.message));
 });
