@@ -117,12 +117,15 @@ for (const [name, target] of [['one server', () => client], ['3-master cluster',
   test(`sketch mode: one worker in order decides as ContentSeen with its sketch: ${name}`, { skip }, (t) => sameDecisions(t, target(), 'same-sketch'));
 }
 
-async function race(target, client, namespace, { workers = 4, n = 900, batch = 1 } = {}) {
+async function race(t, target, client, namespace, { workers = 4, n = 900, batch = 1 } = {}) {
   const pages = textStream(n, { seed: 7, dupShare: 0.3 });
   const results = await runWorkers(target, namespace, pages, workers, { batch, sketch: true });
   assert.equal(results.length, n);
   assert.deepEqual(results.filter((r) => r.error), [], 'no errors');
-  assert.ok(results.every((r) => r.rt <= 3 || r.rt === undefined) || results.some((r) => r.rt > 3), 'round trips recorded');
+  // Three calls at most, unless other workers stored new candidates between a check's calls.
+  const calls = results.map((r) => r.rt);
+  t.diagnostic(`${namespace}: ${calls.reduce((a, b) => a + b, 0)} calls for ${n} checks, at most ${Math.max(...calls)}`);
+  assert.ok(calls.filter((c) => c > 3).length <= n * 0.01, 'few checks take more than three calls');
   const seen = await RedisContentSeen.open(client, { namespace, sketch: true });
   const text = new Map(pages.map((p) => [p.url, p.text]));
   const { stored, total } = await checkSketchInvariants(seen, results, {
@@ -137,13 +140,13 @@ async function race(target, client, namespace, { workers = 4, n = 900, batch = 1
   seen.close();
 }
 
-test('sketch mode race: 4 workers on one server', { skip }, async () => {
-  await race({ url: server.url }, client, 'race-sketch');
-  await race({ url: server.url }, client, 'race-sketch-batch', { batch: 16 });
+test('sketch mode race: 4 workers on one server', { skip }, async (t) => {
+  await race(t, { url: server.url }, client, 'race-sketch');
+  await race(t, { url: server.url }, client, 'race-sketch-batch', { batch: 16 });
 });
 
-test('sketch mode race: 4 workers on a 3-master cluster', { skip }, async () => {
-  await race({ cluster: cluster.rootNodes }, clusterClient, 'race-sketch', { n: 600 });
+test('sketch mode race: 4 workers on a 3-master cluster', { skip }, async (t) => {
+  await race(t, { cluster: cluster.rootNodes }, clusterClient, 'race-sketch', { n: 600 });
 });
 
 test('sketch mode: a ContentSeen snapshot with sketches goes into Redis and comes back byte for byte', { skip }, async () => {
