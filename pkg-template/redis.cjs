@@ -49,7 +49,7 @@ function adapt(client) {
 function install(wasm) {
   const { __RedisStore: RedisStore } = wasm;
   const sources = {};
-  for (const name of ['check', 'open', 'lookup', 'import']) {
+  for (const name of ['check', 'open', 'lookup', 'import', 'check_sketch', 'import_sketch']) {
     const lua = RedisStore.script(name);
     sources[name] = { lua, sha: createHash('sha1').update(lua).digest('hex') };
   }
@@ -71,6 +71,8 @@ function install(wasm) {
       this._redis = adapt(client);
       this._store = new RedisStore(options);
       this._keys = this._store.keys();
+      /** Sketch mode (`sketch: true` or a size): its own script and plan (see src/store/sketch.rs). */
+      this._sketch = this._store.sketchMode();
       this._retries = retries;
       /** Script calls repeated after a failed attempt (each may count its page once more). */
       this.retriedCalls = 0;
@@ -139,10 +141,12 @@ function install(wasm) {
 
     /** `{ duplicate, matches: [{ id, fingerprint, distance }], fingerprint, cluster, count, roundTrips }`. */
     async check(url, text) {
+      if (this._sketch) return this._checkSketch(this._live().beginSketch(url, text));
       return this.checkFingerprint(url, this._live().fingerprint(text));
     }
 
     async checkFingerprint(url, fingerprint) {
+      if (this._sketch) return this._checkSketch(this._live().beginSketchFingerprint(url, BigInt(fingerprint)));
       const plan = this._live().begin(url, BigInt(fingerprint));
       try {
         for (;;) {
@@ -199,11 +203,42 @@ function install(wasm) {
       }
     }
 
+    /** Sketch mode: the check_sketch script until the plan decides (1 call, 2 with candidates, 3 at most to replace a URL's content). */
+    async _checkSketch(plan) {
+      try {
+        for (;;) {
+          this.stats.calls++;
+          const result = plan.feed(await this._eval('check_sketch', plan.args()));
+          if (result !== undefined) {
+            this.stats.checks++;
+            this.stats.roundTrips += result.roundTrips;
+            return result;
+          }
+        }
+      } finally {
+        plan.free();
+      }
+    }
+
     /**
      * Checks many pages at once: they share script calls of up to `batch` pages. Returns one
      * entry per page, in order: the check result, or `{ url, error }` for a page that failed.
      */
     async checkBatch(pages) {
+      if (this._sketch) return this._checkBatchSketch(pages);
+      return Promise.all(
+        pages.map(async (p) => {
+          try {
+            return p.fingerprint !== undefined ? await this.checkFingerprint(p.url, p.fingerprint) : await this.check(p.url, p.text);
+          } catch (error) {
+            return { url: p.url, error };
+          }
+        }),
+      );
+    }
+
+    /** Sketch mode's checkBatch: every page's calls go out together (pipelined by the client). */
+    async _checkBatchSketch(pages) {
       return Promise.all(
         pages.map(async (p) => {
           try {
@@ -241,6 +276,11 @@ function install(wasm) {
      * count }` each, in no particular order. Needs the URL map.
      */
     async *clusters({ batch = 500 } = {}) {
+      for await (const p of this._pages(batch)) yield { id: p.id, fingerprint: p.fingerprint, count: p.count };
+    }
+
+    /** The stored pages with their sketch payloads (null without one), for clusters() and exportSnapshot(). */
+    async *_pages(batch) {
       let cursor = '0';
       do {
         const [next, flat] = await this._redis.call(this._keys[2], ['HSCAN', this._keys[2], cursor, 'COUNT', String(batch)]);
@@ -248,9 +288,9 @@ function install(wasm) {
         const fields = [];
         const pages = [];
         for (let i = 0; i < flat.length; i += 2) {
-          const [fingerprint, id] = this._store.pageEntry(flat[i], flat[i + 1]);
+          const [fingerprint, id, sketch] = this._store.pageEntry(flat[i], flat[i + 1]);
           fields.push(flat[i]);
-          pages.push({ id, fingerprint, count: 0 });
+          pages.push({ id, fingerprint, count: 0, sketch });
         }
         if (fields.length) {
           const counts = await this._redis.call(this._keys[3], ['HMGET', this._keys[3], ...fields]);
@@ -262,13 +302,14 @@ function install(wasm) {
 
     /** Loads a ContentSeen snapshot (same settings) into an empty namespace. */
     async importSnapshot(bytes, { batch = 500 } = {}) {
-      for (const argv of this._live().importBatches(bytes, batch)) await this._eval('import', argv);
+      const script = this._sketch ? 'import_sketch' : 'import';
+      for (const argv of this._live().importBatches(bytes, batch)) await this._eval(script, argv);
     }
 
     /** A ContentSeen snapshot of the whole namespace (read with HSCAN; run it while no worker writes). */
     async exportSnapshot() {
       const pages = [];
-      for await (const p of this.clusters()) pages.push([p.fingerprint, p.id, p.count]);
+      for await (const p of this._pages(500)) pages.push([p.fingerprint, p.id, p.count, p.sketch]);
       const aliases = [];
       let cursor = '0';
       do {

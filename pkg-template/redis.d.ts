@@ -5,14 +5,24 @@
 export interface RedisContentSeenOptions {
   /** Several crawls can share one Redis; every key is `{namespace}:…` (default "simhash"). No braces. */
   namespace?: string;
-  /** Keep URLs, counts and clusters (default true). `false`: "seen or not" only, smallest memory. */
+  /** Keep URLs, counts and clusters (default true). `false`: "seen or not" only, smallest memory (fingerprint-only store). */
   urls?: boolean;
   /**
    * The most pages one script call checks (default 32, 1 to 1000). Checks issued together
    * (`checkBatch`, or `check`s started in the same turn of the event loop) share calls of up
    * to this many pages, each call one atomic step on the server. Not stored: workers may differ.
+   * Fingerprint-only store; sketch mode sends one call a check.
    */
   batch?: number;
+  /**
+   * Sketch mode: `true` (128 bytes) or a sketch size in bytes (32 to 128, a multiple of 8):
+   * ContentSeen's two-step flow, shared (candidates within k and from MinHash bands,
+   * duplicates when the estimated Jaccard similarity reaches `threshold`). About 500 bytes
+   * a page in Redis instead of 29 + the URL map. Default `false` (fingerprints only).
+   */
+  sketch?: boolean | number;
+  /** Sketch mode's threshold on the estimated Jaccard similarity (default 0.81). */
+  threshold?: number;
   /** Retries of a failed Redis call, or waits for a client that is reconnecting (50 ms doubling to 500 ms), before a `RedisError` is thrown (default 0). */
   retries?: number;
   k?: number;
@@ -34,8 +44,10 @@ export interface RedisCheck {
   fingerprint: bigint;
   cluster: string | null;
   count: number | null;
-  /** Script calls this check took (1 for a new page without candidates). */
+  /** Script calls this check took (1 for a new page without candidates; at most 3 in sketch mode unless other workers keep storing candidates). */
   roundTrips: number;
+  /** Sketch mode: the estimated Jaccard similarity to the winning match (null when new, or when either page has no sketch). */
+  estimate?: number | null;
 }
 
 /**

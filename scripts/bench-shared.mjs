@@ -15,6 +15,14 @@
 // flight together share script calls of up to SIMHASH_BENCH_BATCH pages (the `batch`
 // option, default 32; 1 sends each check alone, as before batching). calls_per_check: the
 // script calls sent per check, with 4 workers.
+// Sketch mode (`sketch: true`, a phase of its own): SK_N stored pages of generated text
+// (200k; 20k with --quick; SIMHASH_BENCH_SKETCH_PAGES to change it: 1M sketched pages take
+// about half a gigabyte in Redis and minutes to sketch and load), loaded through the
+// migration path, then a stream of texts in which one in five is a near-duplicate (1 to 3
+// words changed) of a stored page, checked by 4 workers: sketch_checks_s_4w,
+// sketch_round_trips, sketch_p99_ms, and sketch_bytes_per_page (sketches and bands: the
+// namespace's bytes a page in sketch mode less the same pages' fingerprint-only bytes
+// with the URL map, both from INFO memory).
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +41,27 @@ const BATCH = process.env.SIMHASH_BENCH_BATCH ? { batch: Number(process.env.SIMH
 const WARM = 1500; // warm-up checks per worker
 const fsyncArg = process.argv.indexOf('--fsync');
 const FSYNC = fsyncArg > 0 ? process.argv[fsyncArg + 1] : 'everysec';
+const SK_N = Number(process.env.SIMHASH_BENCH_SKETCH_PAGES || (quick ? 20_000 : 200_000));
+const SK_CHECKS = quick ? 4_000 : 20_000;
+
+// Generated text: 150 words from a vocabulary of 16,384 made-up words of 3 to 9 random
+// letters (so that, as in real text, unrelated pages share few 4-grams); page `id` is
+// always the same text, and `edit` (non-zero) changes 1 to 3 of its words.
+const VOCAB = (() => {
+  const next = rng(99);
+  return Array.from({ length: 16384 }, () =>
+    String.fromCharCode(...Array.from({ length: 3 + Number(next() % 7n) }, () => 97 + Number(next() % 26n))),
+  );
+})();
+function textOf(id, edit = 0) {
+  const next = rng(1_000_003 + id);
+  const words = Array.from({ length: 150 }, () => VOCAB[Number(next() % 16384n)]);
+  if (edit) {
+    const e = rng(edit);
+    for (let n = 1 + Number(e() % 3n); n > 0; n--) words[Number(e() % 150n)] = VOCAB[Number(e() % 16384n)];
+  }
+  return words.join(' ');
+}
 
 if (process.argv[2] === '--worker') {
   let input = '';
@@ -40,14 +69,16 @@ if (process.argv[2] === '--worker') {
   const { url, mode, fps } = JSON.parse(input);
   const client = createClient({ url });
   await client.connect();
-  const seen = mode === 'check' ? await sw.RedisContentSeen.open(client, { namespace: 'bench', ...BATCH }) : null;
+  const sketch = mode === 'sketch';
+  const opts = sketch ? { sketch: true } : BATCH;
+  const seen = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace: sketch ? 'bench-sketch' : 'bench', ...opts }) : null;
   // Warm-up (JIT, wasm tier-up), off the clock and off the bench namespace.
-  const warm = mode === 'check' ? await sw.RedisContentSeen.open(client, { namespace: `warm-${process.pid}` }) : null;
+  const warm = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace: `warm-${process.pid}`, ...opts }) : null;
   let wfp = BigInt(process.pid) * 0x9e3779b97f4a7c15n;
   for (let i = 0; i < WARM; i += 50) {
     const batch = Array.from({ length: 50 }, (_, j) => {
       wfp = (wfp * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-      return { url: `w${i + j}`, fingerprint: wfp };
+      return sketch ? { url: `w${i + j}`, text: textOf(Number(wfp % 1000000n) + 5_000_000) } : { url: `w${i + j}`, fingerprint: wfp };
     });
     if (warm) await warm.checkBatch(batch);
     else await Promise.all(batch.map((_, j) => client.get(`{bench}:g${j}`)));
@@ -66,7 +97,12 @@ if (process.argv[2] === '--worker') {
       while (next < fps.length) {
         const i = next++;
         const s = performance.now();
-        if (seen) {
+        if (sketch) {
+          // [serial, text id, edit]: the text is made here, as a crawler would have it.
+          const r = await seen.check(`https://bench/s${fps[i][0]}`, textOf(fps[i][1], fps[i][2]));
+          rts += r.roundTrips;
+          out.push([fps[i][0], r.duplicate ? 1 : 0]);
+        } else if (seen) {
           const r = await seen.checkFingerprint(`https://bench/s${fps[i][0]}`, BigInt('0x' + fps[i][1]));
           rts += r.roundTrips;
           out.push([fps[i][0], r.duplicate ? 1 : 0]);
@@ -202,6 +238,51 @@ try {
   });
   const dups = [...one.out, ...four.out].filter(([, d]) => d === 1);
   for (const [i] of dups) if (!idx.query(all.get(i)).length && !kIdx.query(all.get(i)).length) lost++;
+
+  // Sketch mode: SK_N stored pages of text, sketched through ContentSeen, migrated in;
+  // the same pages fingerprint-only (with the URL map) in another namespace, for the
+  // bytes net of the index.
+  const skLoad = performance.now();
+  const cs = new sw.ContentSeen({ k: 3 }); // the default sketch (128 bytes), threshold 0.81
+  const fpOnly = new sw.ContentSeen({ k: 3, sketch: false });
+  for (let i = 0; i < SK_N; i++) {
+    const r = cs.check(`https://bench/t${i}`, textOf(i));
+    fpOnly.checkFingerprint(`https://bench/t${i}`, r.fingerprint);
+  }
+  const sketchMs = performance.now() - skLoad;
+  const mem0 = usedMemory(server.port);
+  const fpSeen = await sw.RedisContentSeen.open(client, { namespace: 'bench-fp', urls: true });
+  await fpSeen.importSnapshot(fpOnly.toBytes(), { batch: 2000 });
+  const fpPages = await fpSeen.size;
+  fpSeen.close();
+  fpOnly.free();
+  const mem1 = usedMemory(server.port);
+  const skSeen = await sw.RedisContentSeen.open(client, { namespace: 'bench-sketch', sketch: true });
+  const t1 = performance.now();
+  await skSeen.importSnapshot(cs.toBytes(), { batch: 1000 });
+  const skImportMs = performance.now() - t1;
+  const skPages = await skSeen.size;
+  skSeen.close();
+  cs.free();
+  const mem2 = usedMemory(server.port);
+  const skTotal = (mem2 - mem1) / skPages;
+  const skNet = skTotal - (mem1 - mem0) / fpPages;
+  console.log(
+    `sketch mode: ${skPages} pages sketched in ${(sketchMs / 1000).toFixed(1)} s, loaded in ${(skImportMs / 1000).toFixed(1)} s; ` +
+      `${skTotal.toFixed(1)} B/page in all, ${skNet.toFixed(1)} B/page for sketches and bands`,
+  );
+  let skSerial = 10_000_000;
+  const skStream = Array.from({ length: SK_CHECKS }, () => {
+    const near = next() % 5n === 0n;
+    // A near-duplicate of a stored page, or a new text (ids beyond the stored ones).
+    return near ? [skSerial++, Number(next() % BigInt(SK_N)), 1 + Number(next() % 1000000n)] : [skSerial++, SK_N + 1 + Number(next() % 4_000_000n), 0];
+  });
+  execFileSync('redis-cli', ['-p', String(server.port), 'config', 'resetstat']);
+  const sk = await workers(server.url, 'sketch', skStream, 4);
+  const skScriptUs = Number(/cmdstat_evalsha:.*usec_per_call=([\d.]+)/.exec(execFileSync('redis-cli', ['-p', String(server.port), 'info', 'commandstats']).toString())[1]);
+  const skFound = sk.out.filter(([i, d]) => d === 1).length / sk.out.length;
+  console.log(`sketch mode, 4 workers: ${Math.round(sk.rate)}/s p50 ${sk.p50.toFixed(3)} ms p99 ${sk.p99.toFixed(3)} ms round trips ${sk.rts.toFixed(3)}, duplicates ${(skFound * 100).toFixed(1)}%`);
+
   await client.quit();
   const f = (x, d = 0) => x.toFixed(d);
   console.log(
@@ -209,7 +290,9 @@ try {
       `p50_ms=${f(four.p50, 3)} p99_ms=${f(four.p99, 3)} get_p99_ms=${f(gets.p99, 3)} ` +
       `p50_ms_1w=${f(one.p50, 3)} p99_ms_1w=${f(one.p99, 3)} get_p99_ms_1w=${f(gets1.p99, 3)} round_trips=${f(four.rts, 3)} calls_per_check=${f(four.calls, 3)} ` +
       `near_dup_share=${f(four.out.filter(([, d]) => d === 1).length / four.out.length, 3)} server_us=${f(serverUs, 1)} script_us=${f(scriptUs, 1)} client_us=${f(four.clientUs, 1)} get_client_us=${f(gets.clientUs, 1)} aof=${FSYNC} bytes_per_page=${f(indexBytes, 1)} ` +
-      `map_bytes_per_page=${f(fullBytes - indexBytes, 1)} pages=${full.stored} lost=${lost} double_kept=${doubleKept}`,
+      `map_bytes_per_page=${f(fullBytes - indexBytes, 1)} pages=${full.stored} lost=${lost} double_kept=${doubleKept} ` +
+      `sketch_checks_s_4w=${f(sk.rate)} sketch_round_trips=${f(sk.rts, 3)} sketch_p50_ms=${f(sk.p50, 3)} sketch_p99_ms=${f(sk.p99, 3)} ` +
+      `sketch_script_us=${f(skScriptUs, 1)} sketch_client_us=${f(sk.clientUs, 1)} sketch_near_dup_share=${f(skFound, 3)} sketch_bytes_per_page=${f(skNet, 1)} sketch_total_bytes_per_page=${f(skTotal, 1)} sketch_pages=${skPages}`,
   );
 } finally {
   await server.stop();

@@ -6,7 +6,8 @@
 #              and bundlers, kept under 150 kB gzip. It leaves out HTML to text and the
 #              crawler's part (ContentSeen, dedup, index snapshots), whose calls throw a
 #              FeatureDisabled error there; fingerprints are the same bit for bit.
-#   pkg/full/  --target web, every feature, opt-level 3: `simhash-wasm/full` in browsers.
+#   pkg/full/  --target web, every feature but `redis` (the Node-only Redis store), opt-level 3:
+#              `simhash-wasm/full` in browsers.
 # With --if-stale, does nothing when both builds exist and no source is newer than them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,8 @@ build() {
   wasm-pack --log-level warn build $profile --target "$target" --out-dir "target/$out" --out-name simhash_wasm --no-pack . -- "$@" >&2
 }
 build wasm-nodejs nodejs
-build wasm-full web
+# Every feature but `redis` (RedisContentSeen is Node only: its bindings would be dead weight).
+build wasm-full web --no-default-features --features html,crawler
 CARGO_PROFILE_RELEASE_OPT_LEVEL=z build wasm-web web --no-default-features
 
 rm -rf pkg && mkdir -p pkg/node

@@ -15,6 +15,19 @@
 //! | `{NS}:c` | hash | counts by fingerprint of the pages seen more than once (no field: seen once); only with the URL map |
 //! | `{NS}:u` | hash | URL → its stored fingerprint or its cluster's URL; only with the URL map |
 //!
+//! In sketch mode ([`super::sketch`]) pages are known by *page numbers* (4 bytes, big-endian,
+//! from 1, never reused) instead of fingerprints, since two stored pages may share a
+//! fingerprint there (their estimate is below the threshold):
+//!
+//! | key | type | what |
+//! | --- | --- | --- |
+//! | `{NS}:p` | hash | page number → fingerprint (8 bytes) + page record ([`super::record`]) |
+//! | `{NS}:c` | hash | counts by page number (no field: seen once) |
+//! | `{NS}:u` | hash | URL → `0x03` + its stored page number, or its cluster's URL |
+//! | `{NS}:i` | hash | field `n`: the last page number given out |
+//! | `{NS}:tT:HHH` | hash | as below, each record followed by its page's number |
+//! | `{NS}:bB:HHHH` | hash | MinHash band `B`'s buckets ([Bands](#bands-sketch-mode)) |
+//!
 //! ## Tables (store format 2)
 //!
 //! Table `t` of the layout keys on some blocks of the fingerprint (the paper's permuted
@@ -66,6 +79,15 @@
 //!
 //! Padding bits (a record of `R` bits fills ⌈R / 8⌉ bytes, low bits zero) are equal in
 //! every record, so they never count.
+//!
+//! ## Bands (sketch mode)
+//!
+//! Band `b` of a sketch ([`crate::sketch::bands`]) has a 24-bit key. Its bucket (the pages
+//! whose band `b` has that key, as the concatenation of their 4-byte page numbers) is
+//! field `F` of hash `{NS}:b` + `b` + `:` + `H`, where `H` is the key's high 14 bits as 4
+//! lower-case hex digits and `F` its low 10 bits as 2 bytes, big-endian: 16,384 hashes a
+//! band, about 61 fields each at 1M pages (listpacks; see `DESIGN.md` for the layouts
+//! measured). A bucket names exactly one band key, so every page in it is a candidate.
 
 use crate::error::{Error, Result};
 use crate::index::Layout;
@@ -105,6 +127,25 @@ pub fn check_namespace(ns: &str) -> Result<()> {
 /// format 2; the scripts append each bucket's [`TableGeometry::bucket_key`]).
 pub fn key_names(ns: &str) -> Vec<String> {
     ["meta", "n", "p", "c", "u", "t"].iter().map(|s| format!("{{{ns}}}:{s}")).collect()
+}
+
+/// The names of the extra keys of a sketch-mode namespace, in the scripts' `KEYS` order
+/// after [`key_names`]: `{NS}:i` (the page-number counter) and the prefix `{NS}:b` of the
+/// band hashes (no key by that name exists; the scripts append [`band_bucket`]'s name).
+pub fn sketch_key_names(ns: &str) -> Vec<String> {
+    ["i", "b"].iter().map(|s| format!("{{{ns}}}:{s}")).collect()
+}
+
+/// Key bits of a band key that name its hash (the other 10 are the field).
+pub const BAND_NAME_BITS: u32 = 14;
+
+/// The bucket of band `band` with 24-bit key `key`: the hash's name after the prefix
+/// `{NS}:b`, and the field (see [Bands](self#bands-sketch-mode)).
+pub fn band_bucket(band: usize, key: u32) -> (Vec<u8>, Vec<u8>) {
+    let key = key & 0xff_ffff;
+    let name = format!("{band}:{:04x}", key >> (24 - BAND_NAME_BITS)).into_bytes();
+    let field = ((key & ((1 << (24 - BAND_NAME_BITS)) - 1)) as u16).to_be_bytes().to_vec();
+    (name, field)
 }
 
 /// Most tables a layout may have here (the table number is one byte).
@@ -475,5 +516,18 @@ mod tests {
         assert_eq!(keys[0], "{ns}:meta");
         assert_eq!(keys[5], "{ns}:t");
         assert_eq!(keys.len(), 6);
+        assert_eq!(sketch_key_names("ns"), ["{ns}:i", "{ns}:b"]);
+    }
+
+    /// Golden names, and (name, field) tells every band key apart.
+    #[test]
+    fn band_buckets_are_pinned_and_distinct() {
+        assert_eq!(band_bucket(0, 0xabcdef), (b"0:2af3".to_vec(), vec![0x01, 0xef]));
+        assert_eq!(band_bucket(19, 0xffffff), (b"19:3fff".to_vec(), vec![0x03, 0xff]));
+        assert_eq!(band_bucket(3, 0), (b"3:0000".to_vec(), vec![0, 0]));
+        let mut seen = std::collections::HashSet::new();
+        for key in (0..1 << 24).step_by(997) {
+            assert!(seen.insert(band_bucket(5, key)));
+        }
     }
 }

@@ -16,7 +16,8 @@
 //!
 //! `scheme` is [`crate::Options::describe`] (it ends in the feature hash version), `layout`
 //! the layout's display form, `urls` whether the URL map is kept, `sketch` the similarity
-//! sketch setting (`none` until issue 12's sketch exists). A value that differs is
+//! sketch setting: `none` (the fingerprint-only store), or in sketch mode the sketch
+//! scheme and the threshold, e.g. `sk1:128 t=0.81` ([`super::sketch`]). A value that differs is
 //! [`Error::SchemeMismatch`] naming the field; another first line is a foreign key (or a
 //! newer version: [`Error::UnsupportedVersion`]).
 //!

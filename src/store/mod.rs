@@ -41,6 +41,10 @@
 //!   `SimHashError`). A check whose call may or may not have run can be repeated: a
 //!   repeated new page finds itself (distance 0) and is counted once more, never stored
 //!   twice; so retries never break the invariants (at most a count is one higher).
+//! - **Sketch mode** ([`sketch`], `sketch: true`): `ContentSeen`'s two-step flow (candidates
+//!   within k and from MinHash bands stored in Redis, confirmed by the estimated Jaccard
+//!   similarity), with pages known by page numbers; its own script (`CHECK_SKETCH`), which
+//!   filters band candidates by byte-level bounds so that the common case stays one call.
 //! - **Same settings everywhere** ([`meta`]): the scheme, layout, html flag, URL-map flag
 //!   and sketch setting are stored in `{NS}:meta`; every script compares them and a worker
 //!   with other settings gets [`Error::SchemeMismatch`].
@@ -50,6 +54,7 @@ pub mod keys;
 pub mod meta;
 pub mod record;
 pub mod script;
+pub mod sketch;
 
 use std::sync::Arc;
 
@@ -57,9 +62,11 @@ use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::index::Layout;
 use crate::seen::{ContentSeen, SeenConfig};
+use crate::sketch::{Sketch, SketchScheme};
 use decide::{CheckPlan, FingerprintOnly, SecondCheck};
 use keys::TableGeometry;
 use record::{fp_from, PageRecord};
+use sketch::SketchPlan;
 
 /// Settings of a shared store: those of a [`ContentSeen`], the namespace, and whether the
 /// URL map is kept.
@@ -110,6 +117,9 @@ pub struct Store {
     keys: Vec<String>,
     urls: bool,
     second: Arc<dyn SecondCheck + Send + Sync>,
+    /// Sketch mode ([`sketch`]): the sketch scheme and the threshold.
+    sketch: Option<SketchScheme>,
+    threshold: f64,
 }
 
 /// A worker's handle: the store's settings and a hasher.
@@ -130,30 +140,49 @@ impl RedisSeen {
                 format!("the most pages a script call checks: 1 to {}", StoreConfig::MAX_BATCH),
             ));
         }
-        if config.seen.sketch.is_some() {
-            return Err(Error::option(
-                "sketch",
-                "a sketch",
-                "false: the shared store keeps fingerprints only in this version",
-            ));
+        if let Some(sk) = config.seen.sketch {
+            if sk.size() > record::MAX_SKETCH_BYTES {
+                return Err(Error::option(
+                    "sketch",
+                    sk.size(),
+                    format!("a sketch of at most {} bytes for the Redis store", record::MAX_SKETCH_BYTES),
+                ));
+            }
+            if !config.urls {
+                return Err(Error::option(
+                    "urls",
+                    "false",
+                    "true with a sketch (sketch mode keeps the URL map; use sketch: false for \"seen or not\" only)",
+                ));
+            }
         }
         // ContentSeen validates k, layout and scheme the same way.
         let checked = ContentSeen::new(config.seen.clone())?;
         let seen = checked.config().clone();
         let layout = seen.layout.clone().ok_or_else(|| Error::option("layout", "none", "a layout"))?;
         let geometry = TableGeometry::of_layout(&layout)?;
+        let sketch_meta = match seen.sketch {
+            None => "none".to_owned(),
+            Some(sk) => format!("{} t={}", sk.describe(), crate::error::number(seen.threshold)),
+        };
         let meta =
-            meta::encode(&seen.options.describe(), &layout.to_string(), seen.html, config.urls, "none");
+            meta::encode(&seen.options.describe(), &layout.to_string(), seen.html, config.urls, &sketch_meta);
+        let mut key_list = keys::key_names(&config.namespace);
+        if seen.sketch.is_some() {
+            key_list.extend(keys::sketch_key_names(&config.namespace));
+        }
         let mut hasher = SimHasher::new(seen.options)?;
         hasher.set_html(seen.html)?;
         let store = Store {
             k: seen.k,
-            keys: keys::key_names(&config.namespace),
+            keys: key_list,
             layout,
             geometry,
             meta,
             urls: config.urls,
             second: Arc::new(FingerprintOnly),
+            sketch: seen.sketch,
+            threshold: seen.threshold,
         };
         Ok(RedisSeen { store: Arc::new(store), hasher, config: StoreConfig { seen, ..config } })
     }
@@ -188,10 +217,41 @@ impl RedisSeen {
         CheckPlan::new(Arc::clone(&self.store), url, fp)
     }
 
-    /// `ARGV` of the OPEN script: the meta, and the name bits of each table's hashes.
+    /// The sketch setting (`None`: the fingerprint-only store).
+    pub fn sketch_scheme(&self) -> Option<SketchScheme> {
+        self.store.sketch
+    }
+
+    /// Starts a sketch-mode check of `url` ([`sketch`]): with the page's sketch (from
+    /// [`fingerprint_and_sketch`](Self::fingerprint_and_sketch)), or without one
+    /// (`checkFingerprint`: the stored pages within k are the duplicates, and a new page
+    /// is stored without a sketch, as `ContentSeen::check_fingerprint` does).
+    pub fn begin_sketch(&self, url: &str, fp: u64, sketch: Option<Sketch>) -> Result<SketchPlan> {
+        if self.store.sketch.is_none() {
+            return Err(Error::option("sketch", "false", "a sketch-mode store for a sketch check"));
+        }
+        SketchPlan::new(Arc::clone(&self.store), url, fp, sketch)
+    }
+
+    /// The fingerprint and sketch of `text` (sketch mode).
+    pub fn fingerprint_and_sketch(&mut self, text: &str) -> Result<(u64, Sketch)> {
+        let scheme = self
+            .store
+            .sketch
+            .ok_or_else(|| Error::option("sketch", "false", "a sketch-mode store for a sketch"))?;
+        self.hasher.fingerprint_and_sketch(text, scheme)
+    }
+
+    /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, and in
+    /// sketch mode the number of bands.
     pub fn open_args(&self) -> Vec<Vec<u8>> {
         let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
-        vec![self.store.meta.as_bytes().to_vec(), bits]
+        let mut args = vec![self.store.meta.as_bytes().to_vec(), bits];
+        if let Some(sk) = self.store.sketch {
+            // Sketch mode: the number of bands, whose hashes are tested too.
+            args.push(vec![crate::sketch::bands::bands_for(sk) as u8]);
+        }
+        args
     }
 
     /// The OPEN script's reply: `Ok(true)` when this call created the namespace,
@@ -245,15 +305,24 @@ impl RedisSeen {
         }
     }
 
-    /// Decodes one `HSCAN {NS}:p` pair into `(fingerprint, URL)`.
-    pub fn page_entry(&self, field: &[u8], value: &[u8]) -> Result<(u64, String)> {
-        Ok((fp_from(field)?, PageRecord::decode(value)?.url))
+    /// Decodes one `HSCAN {NS}:p` pair into `(fingerprint, URL, sketch payload)` (the
+    /// sketch only in sketch mode, for a page stored with one).
+    pub fn page_entry(&self, field: &[u8], value: &[u8]) -> Result<(u64, String, Option<Vec<u8>>)> {
+        if self.store.sketch.is_some() {
+            record::page_number(field)?;
+            let (fp, rec) = record::decode_page_value(value)?;
+            return Ok((fp, rec.url, rec.sketch.map(|(_, b)| b)));
+        }
+        Ok((fp_from(field)?, PageRecord::decode(value)?.url, None))
     }
 
     /// Import batches (`ARGV` of the IMPORT script, at most about `batch` pages each) for a
     /// [`ContentSeen`] snapshot, which must have been made with this store's settings.
     pub fn import_batches(&self, snapshot: &[u8], batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
         let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
+        if self.store.sketch.is_some() {
+            return self.import_batches_sketch(&seen, batch);
+        }
         let head = |first: bool| {
             vec![
                 self.store.meta.as_bytes().to_vec(),
@@ -292,6 +361,127 @@ impl RedisSeen {
             }
         }
         Ok(out)
+    }
+
+    /// Sketch mode's import batches (`ARGV` of `IMPORT_SKETCH`): pages get the numbers
+    /// 1, 2, … in the snapshot's order, so the namespace must be empty.
+    fn import_batches_sketch(&self, seen: &ContentSeen, batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
+        let pages = seen.clusters();
+        let mut out = Vec::new();
+        let mut number = 0u32;
+        for (i, chunk) in pages.chunks(batch.max(1)).enumerate() {
+            let first = number;
+            let mut args = vec![
+                self.store.meta.as_bytes().to_vec(),
+                if i == 0 { b"first".to_vec() } else { Vec::new() },
+                self.store.geometry.len().to_string().into_bytes(),
+                first.to_string().into_bytes(),
+                (first + chunk.len() as u32).to_string().into_bytes(),
+            ];
+            for page in chunk {
+                number += 1;
+                let pn = number.to_be_bytes();
+                let sketch = seen.sketch_of(&page.id);
+                let rec = PageRecord {
+                    url: page.id.clone(),
+                    sketch: sketch.map(|s| (crate::sketch::VERSION, s.payload().to_vec())),
+                };
+                args.extend([
+                    b"P".to_vec(),
+                    pn.to_vec(),
+                    record::encode_page_value(page.fingerprint, &rec)?,
+                    page.count.to_string().into_bytes(),
+                    page.id.clone().into_bytes(),
+                ]);
+                for t in &self.store.geometry {
+                    let mut r = t.record(page.fingerprint);
+                    r.extend_from_slice(&pn);
+                    args.extend([t.bucket_key(page.fingerprint), t.bucket_field(page.fingerprint), r]);
+                }
+                let bands = sketch.map_or(0, |s| crate::sketch::bands::bands_for(s.scheme()));
+                args.push(bands.to_string().into_bytes());
+                if let Some(s) = sketch {
+                    for b in 0..bands {
+                        let (h, f) = keys::band_bucket(b, crate::sketch::bands::band_key(s, b));
+                        args.extend([h, f]);
+                    }
+                }
+                for d in &page.duplicates {
+                    args.extend([b"A".to_vec(), d.clone().into_bytes(), page.id.clone().into_bytes()]);
+                }
+            }
+            out.push(args);
+        }
+        if out.is_empty() {
+            out.push(vec![
+                self.store.meta.as_bytes().to_vec(),
+                b"first".to_vec(),
+                self.store.geometry.len().to_string().into_bytes(),
+                b"0".to_vec(),
+                b"0".to_vec(),
+            ]);
+        }
+        Ok(out)
+    }
+
+    /// Sketch mode's [`export_snapshot`](Self::export_snapshot): pages carry their sketch
+    /// payloads (`None`: stored without one). Each page is checked in with its sketch
+    /// (without one, by fingerprint), re-checked the same way to reach its count (a
+    /// page's own sketch is its best match, estimate 1), and aliases are checked with
+    /// their cluster's fingerprint and sketch.
+    pub fn export_snapshot_sketch(
+        &self,
+        pages: &[(u64, String, u64, Option<Vec<u8>>)],
+        aliases: &[(String, String)],
+    ) -> Result<Vec<u8>> {
+        let scheme =
+            self.store.sketch.ok_or_else(|| Error::option("sketch", "false", "a sketch-mode store"))?;
+        let mut seen = ContentSeen::new(self.config.seen.clone())?;
+        let mut by_url: std::collections::HashMap<&str, (u64, Option<Sketch>)> = Default::default();
+        let check =
+            |seen: &mut ContentSeen, url: &str, fp: u64, sk: &Option<Sketch>| -> Result<crate::Check> {
+                match sk {
+                    Some(s) => seen.check_fingerprint_and_sketch(url, fp, s.clone()),
+                    None => Ok(seen.check_fingerprint(url, fp)),
+                }
+            };
+        for (fp, url, _, sk) in pages {
+            let sk = sk.as_ref().map(|b| Sketch::from_payload(scheme, b)).transpose()?;
+            if check(&mut seen, url, *fp, &sk)?.duplicate {
+                return Err(Error::corrupt(
+                    "Redis namespace",
+                    0,
+                    format!("{} is a duplicate of another stored page", crate::error::quoted(url)),
+                ));
+            }
+            by_url.insert(url.as_str(), (*fp, sk));
+        }
+        let mut alias_n: std::collections::HashMap<&str, u64> = Default::default();
+        for (_, cluster) in aliases {
+            if by_url.contains_key(cluster.as_str()) {
+                *alias_n.entry(cluster.as_str()).or_default() += 1;
+            }
+        }
+        for (_, url, count, _) in pages {
+            let a = alias_n.get(url.as_str()).copied().unwrap_or(0);
+            let again = count.checked_sub(1 + a).ok_or_else(|| {
+                Error::corrupt(
+                    "Redis namespace",
+                    0,
+                    format!("{} has count {count} but {a} duplicate URLs", crate::error::quoted(url)),
+                )
+            })?;
+            let (fp, sk) = &by_url[url.as_str()];
+            for _ in 0..again {
+                check(&mut seen, url, *fp, sk)?;
+            }
+        }
+        for (a, cluster) in aliases {
+            if let Some((fp, sk)) = by_url.get(cluster.as_str()) {
+                check(&mut seen, a, *fp, sk)?;
+            }
+        }
+        Ok(seen.to_bytes())
     }
 
     /// A [`ContentSeen`] snapshot of exported pages and aliases. Uses `ContentSeen`'s
@@ -346,3 +536,5 @@ impl RedisSeen {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_sketch;

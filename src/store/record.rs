@@ -4,11 +4,17 @@
 //! ## Page record versions (the first byte)
 //!
 //! - **1** (this release writes it): `0x01`, then the URL's UTF-8 bytes to the end.
-//! - **2** (reserved for the similarity sketch of issue 12; read and written by this codec,
-//!   not yet by the crawler flow): `0x02`, the sketch scheme (1 byte), the sketch length
-//!   `L` (1 byte, at most [`MAX_SKETCH_BYTES`]), the `L` sketch bytes, then the URL to the end.
-//!   A version-1 record simply has no sketch; the second check then has nothing to compare
-//!   and keeps the fingerprint decision.
+//! - **2** (a page with a similarity sketch, written in sketch mode, [`super::sketch`]):
+//!   `0x02`, the sketch scheme version (1 byte, [`crate::sketch::VERSION`]), the sketch
+//!   length `L` (1 byte, at most [`MAX_SKETCH_BYTES`]), the `L` sketch bytes (the sketch's
+//!   payload), then the URL to the end. A version-1 record simply has no sketch (in sketch
+//!   mode: a page stored by `checkFingerprint`, or imported from a version-1 snapshot),
+//!   and such a page is matched by fingerprint within k only, as in `ContentSeen`.
+//!
+//! ## Page values (sketch mode)
+//!
+//! In sketch mode `{NS}:p` maps a page number (4 bytes, big-endian) to a *page value*:
+//! the page's fingerprint (8 bytes, big-endian), then its page record (either version).
 //!
 //! Any other first byte is refused with [`Error::UnsupportedVersion`] (a newer writer) —
 //! never guessed at. The Lua scripts read the URL of both versions.
@@ -17,7 +23,8 @@
 //!
 //! - `0x01` + 8-byte big-endian fingerprint: the URL is a stored page;
 //! - `0x02` + URL: the URL was a duplicate, counted under that stored page's URL (it follows
-//!   the URL, as `ContentSeen`'s aliases do when a stored page's content is replaced).
+//!   the URL, as `ContentSeen`'s aliases do when a stored page's content is replaced);
+//! - `0x03` + 4-byte big-endian page number: the URL is that stored page (sketch mode).
 //!
 //! ## Index records
 //!
@@ -106,6 +113,8 @@ pub enum UrlEntry {
     Stored(u64),
     /// The URL was a duplicate of the stored page with this URL.
     Alias(String),
+    /// The URL is a stored page with this page number (sketch mode).
+    Page(u32),
 }
 
 impl UrlEntry {
@@ -122,6 +131,11 @@ impl UrlEntry {
                 v.extend_from_slice(url.as_bytes());
                 v
             }
+            UrlEntry::Page(n) => {
+                let mut v = vec![3];
+                v.extend_from_slice(&n.to_be_bytes());
+                v
+            }
         }
     }
 
@@ -133,9 +147,40 @@ impl UrlEntry {
             Some(2) => std::str::from_utf8(&bytes[1..])
                 .map(|s| UrlEntry::Alias(s.to_owned()))
                 .map_err(|_| Error::corrupt(W, 1, "the URL is not UTF-8")),
-            _ => Err(Error::corrupt(W, 0, "neither a stored fingerprint (0x01) nor an alias (0x02)")),
+            Some(3) if bytes.len() == 5 => Ok(UrlEntry::Page(page_number(&bytes[1..])?)),
+            _ => Err(Error::corrupt(
+                W,
+                0,
+                "neither a stored fingerprint (0x01), an alias (0x02) nor a stored page number (0x03)",
+            )),
         }
     }
+}
+
+/// A 4-byte big-endian page number (sketch mode).
+pub fn page_number(bytes: &[u8]) -> Result<u32> {
+    <[u8; 4]>::try_from(bytes)
+        .map(u32::from_be_bytes)
+        .map_err(|_| Error::corrupt("Redis page number", 0, format!("{} bytes, not 4", bytes.len())))
+}
+
+/// A page value (sketch mode): fingerprint, then the page record.
+pub fn encode_page_value(fp: u64, record: &PageRecord) -> Result<Vec<u8>> {
+    let mut out = fp.to_be_bytes().to_vec();
+    out.extend(record.encode()?);
+    Ok(out)
+}
+
+/// Reads a page value (sketch mode).
+pub fn decode_page_value(bytes: &[u8]) -> Result<(u64, PageRecord)> {
+    if bytes.len() < 9 {
+        return Err(Error::corrupt(
+            "Redis page value",
+            bytes.len(),
+            "shorter than a fingerprint and a record",
+        ));
+    }
+    Ok((fp_from(&bytes[..8])?, PageRecord::decode(&bytes[8..])?))
 }
 
 /// An 8-byte big-endian fingerprint.
@@ -180,6 +225,14 @@ mod tests {
         assert_eq!(UrlEntry::Stored(1).encode(), b"\x01\0\0\0\0\0\0\0\x01");
         assert!(UrlEntry::decode(b"\x01abc").is_err());
         assert!(UrlEntry::decode(b"").is_err());
+        assert_eq!(UrlEntry::Page(0x0102_0304).encode(), b"\x03\x01\x02\x03\x04");
+        assert_eq!(UrlEntry::decode(b"\x03\0\0\x01\x00").unwrap(), UrlEntry::Page(256));
+        assert!(UrlEntry::decode(b"\x03\0\0\x01").is_err());
+        let r = PageRecord { url: "u".into(), sketch: Some((1, vec![5; 4])) };
+        let v = encode_page_value(0x0a0b, &r).unwrap();
+        assert_eq!(v, b"\0\0\0\0\0\0\x0a\x0b\x02\x01\x04\x05\x05\x05\x05u");
+        assert_eq!(decode_page_value(&v).unwrap(), (0x0a0b, r));
+        assert!(decode_page_value(&v[..8]).is_err());
         assert!(check_url("https://a/").is_ok());
         assert!(check_url("").is_err());
         assert!(check_url(&"x".repeat(MAX_URL_BYTES)).is_ok());

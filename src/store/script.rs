@@ -230,7 +230,9 @@ return out
 /// table hash the namespace may use is tested with `EXISTS` (8,192 names for the default
 /// layout, once per new namespace), so a namespace deleted but for some of its table
 /// hashes is never reused with stale buckets. A key named `{NS}:t` itself would be store
-/// format 1's table hash (the namespace's data without a meta).
+/// format 1's table hash (the namespace's data without a meta). In sketch mode `ARGV[3]`
+/// holds one byte, the number of bands, and every band hash (`{NS}:bB:HHHH`, 16,384 a band)
+/// is tested the same way (327,680 names with the default sketch).
 pub const OPEN: &str = r#"
 local want = {string = {[1] = true, [2] = true}, hash = {}}
 for i = 3, #KEYS do want.hash[i] = true end
@@ -265,12 +267,29 @@ for t = 1, #nb do
     end
   end
 end
+-- Sketch mode: every band hash too (KEYS[8] is the band prefix; 2^14 names a band).
+local nbands = ARGV[3] and string.byte(ARGV[3]) or 0
+for b = 0, nbands - 1 do
+  local batch = {}
+  for i = 0, 16383 do
+    batch[#batch + 1] = string.format('%s%d:%04x', KEYS[8], b, i)
+    if #batch == 1000 or i == 16383 then
+      if redis.call('EXISTS', unpack(batch)) > 0 then
+        for _, k in ipairs(batch) do
+          if redis.call('EXISTS', k) == 1 then return {'F', k, 'data without a meta key'} end
+        end
+      end
+      batch = {}
+    end
+  end
+end
 redis.call('SET', KEYS[1], ARGV[1])
 return {'C'}
 "#;
 
 /// Looks a URL up: `ARGV[1]` = meta, `ARGV[2]` = URL. Replies `{}` for an unknown URL
-/// (or without the URL map), else `{cluster url, count, fingerprint}`; `{"X", meta}` /
+/// (or without the URL map), else `{"U", cluster url, count, fingerprint}` (in both
+/// modes: a sketch-mode page's fingerprint is read from its page value); `{"X", meta}` /
 /// `{"G"}` as [`CHECK`].
 pub const LOOKUP: &str = r#"
 local stored = redis.call('GET', KEYS[1])
@@ -282,10 +301,13 @@ local cluster = ARGV[2]
 if string.byte(cur, 1) == 2 then
   cluster = string.sub(cur, 2)
   cur = redis.call('HGET', KEYS[5], cluster)
-  if not cur or string.byte(cur, 1) ~= 1 then return {} end
+  if not cur or string.byte(cur, 1) == 2 then return {} end
 end
 local fp = string.sub(cur, 2)
-return {'U', cluster, redis.call('HGET', KEYS[4], fp) or '1', fp}
+local n = redis.call('HGET', KEYS[4], fp) or '1'
+-- Sketch mode: a page number; its value starts with the fingerprint.
+if string.byte(cur, 1) == 3 then fp = string.sub(redis.call('HGET', KEYS[3], fp) or '', 1, 8) end
+return {'U', cluster, n, fp}
 "#;
 
 /// Imports pages into an empty namespace (migration from a `ContentSeen` snapshot).
@@ -337,5 +359,288 @@ for _, h in ipairs(order) do
   redis.call('HSET', h, unpack(set))
 end
 if pages > 0 then redis.call('INCRBY', KEYS[2], pages) end
+return {'OK'}
+"#;
+
+/// The sketch-mode check ([`super::sketch`]; `KEYS` are [`super::keys::key_names`] then
+/// [`super::keys::sketch_key_names`]: meta, n, p, c, u, the table prefix `{NS}:t`, the
+/// page-number counter `{NS}:i`, the band prefix `{NS}:b`). Table records are the
+/// fingerprint's record followed by the page's 4-byte number; `{NS}:p` maps page numbers
+/// to page values ([`super::record`]).
+///
+/// `ARGV`: 1 meta, 2 URL, 3 *query*, 4 *evaluated* (the 4-byte page numbers wasm has
+/// measured), 5 *ranked* (the page numbers wasm found to be duplicates, best first),
+/// 6 *replace* (empty, or the URL's old page number, then per table the lengths of its
+/// bucket's hash name, field and record (a byte each), the name, the field and the
+/// record with the page number, then a band count byte and per band the lengths of the
+/// band bucket's hash name and field, the name and the field). The *query*: the
+/// fingerprint (8 bytes BE), a byte k, a byte T, per table as in [`CHECK`] (lengths, hash
+/// name, field, the query's record without a page number), a byte B (bands, 0 without a
+/// sketch), per band the lengths of the bucket's hash name and field (a byte each), the
+/// name and the field, the filter's bounds ([`super::sketch::Bounds`]: `zlim` 2 bytes,
+/// `c16` 4, `emin` 2, big-endian), and the page record (its sketch is the query's) to the
+/// end. Replies (arrays of bulk strings):
+///
+/// - `{"N"}`: no stored page is a duplicate; the page was stored (same atomic step);
+/// - `{"C", n1, v1, n2, v2, …}`: pages not in *evaluated* (page number, page value): table
+///   records passing the nibble pre-filter, and band references passing the sketch filter;
+///   nothing was written; wasm measures them and calls again;
+/// - `{"D", url, count, m1, m2, …}`: the first page of *ranked* still stored was counted
+///   (its URL and new count); per page of *ranked* `"1"..url` if still stored, else `"0"`;
+/// - `{"M", n, v}`: the URL is stored as page `n` (value `v`) and this page is not its
+///   duplicate: call again with *replace*;
+/// - `{"X", meta}` / `{"G"}`: as [`CHECK`].
+///
+/// No distance-0 shortcut: equal fingerprints are confirmed by the estimate too.
+pub const CHECK_SKETCH: &str = r#"
+local call, byte, sub, char, bxor, floor = redis.call, string.byte, string.sub, string.char, bit.bxor, math.floor
+local stored = call('GET', KEYS[1])
+if stored ~= ARGV[1] then
+  if not stored then return {'G'} end
+  return {'X', stored}
+end
+local KN, KP, KC, KU, KT, KI, KB = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+local url, q = ARGV[2], ARGV[3]
+local fp, K, nt = sub(q, 1, 8), byte(q, 9), byte(q, 10)
+local H, F, R, pos = {}, {}, {}, 11
+for t = 1, nt do
+  local hl, fl, rl = byte(q, pos, pos + 2)
+  pos = pos + 3
+  H[t], F[t], R[t] = KT .. sub(q, pos, pos + hl - 1), sub(q, pos + hl, pos + hl + fl - 1), sub(q, pos + hl + fl, pos + hl + fl + rl - 1)
+  pos = pos + hl + fl + rl
+end
+local nb = byte(q, pos)
+pos = pos + 1
+local BH, BF = {}, {}
+for b = 1, nb do
+  local hl, fl = byte(q, pos, pos + 1)
+  pos = pos + 2
+  BH[b], BF[b] = KB .. sub(q, pos, pos + hl - 1), sub(q, pos + hl, pos + hl + fl - 1)
+  pos = pos + hl + fl
+end
+local zlim = byte(q, pos) * 256 + byte(q, pos + 1)
+local c16 = ((byte(q, pos + 2) * 256 + byte(q, pos + 3)) * 256 + byte(q, pos + 4)) * 256 + byte(q, pos + 5)
+local emin = byte(q, pos + 6) * 256 + byte(q, pos + 7)
+local rec = sub(q, pos + 8)
+local ev, seen, fresh, out = ARGV[4], {}, {}, {'C'}
+for i = 1, #ev, 4 do seen[sub(ev, i, i + 3)] = true end
+local function page_url(v)
+  local ver = byte(v, 9)
+  if ver == 1 then return sub(v, 10) end
+  if ver == 2 then return sub(v, 12 + byte(v, 11)) end
+  return redis.error_reply('simhash-wasm: unknown page record version')
+end
+local buckets = {}
+for t = 1, nt do
+  local r, b = R[t], call('HGET', H[t], F[t])
+  local rl = #r
+  local st = rl + 4
+  if b then
+    if #b % st ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. H[t] .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
+    local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
+    local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
+    local h1, h2, h3, h4, h5, h6, h7, h8 = (q1 or 0) - l1, (q2 or 0) - l2, (q3 or 0) - l3, (q4 or 0) - l4, (q5 or 0) - l5, (q6 or 0) - l6, (q7 or 0) - l7, (q8 or 0) - l8
+    for o = 1, #b, st do
+      local a1, a2, a3, a4, a5, a6, a7, a8 = byte(b, o, o + rl - 1)
+      local m = 0
+      repeat
+        if a1 ~= q1 then if a1 % 16 == l1 or a1 - a1 % 16 == h1 then m = 1 else m = 2 end if m > K then break end end
+        if a2 ~= q2 then if a2 % 16 == l2 or a2 - a2 % 16 == h2 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a3 ~= q3 then if a3 % 16 == l3 or a3 - a3 % 16 == h3 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a4 ~= q4 then if a4 % 16 == l4 or a4 - a4 % 16 == h4 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a5 ~= q5 then if a5 % 16 == l5 or a5 - a5 % 16 == h5 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a6 ~= q6 then if a6 % 16 == l6 or a6 - a6 % 16 == h6 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a7 ~= q7 then if a7 % 16 == l7 or a7 - a7 % 16 == h7 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a8 ~= q8 then if a8 % 16 == l8 or a8 - a8 % 16 == h8 then m = m + 1 else m = m + 2 end if m > K then break end end
+        local pn = sub(b, o + rl, o + rl + 3)
+        if not seen[pn] and not fresh[pn] then
+          fresh[pn] = true
+          local v = call('HGET', KP, pn)
+          if v then out[#out + 1] = pn; out[#out + 1] = v end
+        end
+      until true
+    end
+  else
+    b = ''
+  end
+  buckets[t] = b
+end
+local bb = {}
+if nb > 0 then
+  -- The query's sketch (page record version 2: its length at byte 3, then its bytes,
+  -- read on the first band reference to filter): n, then the odd and MinHash parts.
+  local POP = '\0\1\1\2\1\2\2\3\1\2\2\3\2\3\3\4\1\2\2\3\2\3\3\4\2\3\3\4\3\4\4\5\1\2\2\3\2\3\3\4\2\3\3\4\3\4\4\5\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\1\2\2\3\2\3\3\4\2\3\3\4\3\4\4\5\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\3\4\4\5\4\5\5\6\4\5\5\6\5\6\6\7\1\2\2\3\2\3\3\4\2\3\3\4\3\4\4\5\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\3\4\4\5\4\5\5\6\4\5\5\6\5\6\6\7\2\3\3\4\3\4\4\5\3\4\4\5\4\5\5\6\3\4\4\5\4\5\5\6\4\5\5\6\5\6\6\7\3\4\4\5\4\5\5\6\4\5\5\6\5\6\6\7\4\5\5\6\5\6\6\7\5\6\6\7\6\7\7\8'
+  local L = byte(rec, 3)
+  local half, QS, qn = L / 2, nil, 0
+  local function passes(v)
+    if byte(v, 9) ~= 2 then return false end
+    if byte(v, 11) ~= L then return true end
+    if not QS then
+      QS = {byte(rec, 4, 3 + L)}
+      qn = QS[1] + QS[2] * 256 + QS[3] * 65536 + QS[4] * 16777216
+    end
+    local s = 11
+    local n = byte(v, s + 1) + byte(v, s + 2) * 256 + byte(v, s + 3) * 65536 + byte(v, s + 4) * 16777216
+    local z = 0
+    for i = 5, half do z = z + byte(POP, bxor(byte(v, s + i), QS[i]) + 1) end
+    if z < zlim and z * 65536 <= (qn + n) * c16 + 65536 then return true end
+    local e = 0
+    for i = half + 1, L do
+      local a, c = byte(v, s + i), QS[i]
+      if a == c then e = e + 2
+      elseif a % 16 == c % 16 or a - a % 16 == c - c % 16 then e = e + 1 end
+    end
+    return e >= emin
+  end
+  for b = 1, nb do
+    local v = call('HGET', BH[b], BF[b]) or ''
+    if #v % 4 ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. BH[b] .. ' has a length that is not a multiple of 4; the namespace holds foreign data') end
+    bb[b] = v
+    for o = 1, #v, 4 do
+      local pn = sub(v, o, o + 3)
+      if not seen[pn] and not fresh[pn] then
+        fresh[pn] = true
+        local pv = call('HGET', KP, pn)
+        if pv and passes(pv) then out[#out + 1] = pn; out[#out + 1] = pv end
+      end
+    end
+  end
+end
+if #out > 1 then return out end
+local mb = ARGV[5]
+if #mb > 0 then
+  local best, bestpn, res = nil, nil, {'D', '', ''}
+  for j = 1, #mb, 4 do
+    local pn = sub(mb, j, j + 3)
+    local v = call('HGET', KP, pn)
+    if v then
+      local murl = page_url(v)
+      res[#res + 1] = '1' .. murl
+      if not bestpn then best, bestpn = murl, pn end
+    else
+      res[#res + 1] = '0'
+    end
+  end
+  if bestpn then
+    local n = call('HINCRBY', KC, bestpn, 1)
+    if n == 1 then n = 2; call('HSET', KC, bestpn, 2) end
+    if best ~= url then
+      local cur = call('HGET', KU, url)
+      if not cur or byte(cur, 1) ~= 3 then call('HSET', KU, url, '\2' .. best) end
+    end
+    res[2], res[3] = best, tostring(n)
+    return res
+  end
+end
+local cur = call('HGET', KU, url)
+if cur and byte(cur, 1) == 3 then
+  local old, rep = sub(cur, 2, 5), ARGV[6]
+  if sub(rep, 1, 4) ~= old then return {'M', old, call('HGET', KP, old) or ''} end
+  local j = 5
+  for t = 1, nt do
+    local hl, fl, rl = byte(rep, j, j + 2)
+    j = j + 3
+    local h, f, r = KT .. sub(rep, j, j + hl - 1), sub(rep, j + hl, j + hl + fl - 1), sub(rep, j + hl + fl, j + hl + fl + rl - 1)
+    j = j + hl + fl + rl
+    local b = call('HGET', h, f) or ''
+    for o = 0, #b - rl, rl do
+      if sub(b, o + 1, o + rl) == r then b = sub(b, 1, o) .. sub(b, o + rl + 1); break end
+    end
+    if #b == 0 then call('HDEL', h, f) else call('HSET', h, f, b) end
+    if h == H[t] and f == F[t] then buckets[t] = b end
+  end
+  local onb = byte(rep, j)
+  j = j + 1
+  for x = 1, onb do
+    local hl, fl = byte(rep, j, j + 1)
+    j = j + 2
+    local h, f = KB .. sub(rep, j, j + hl - 1), sub(rep, j + hl, j + hl + fl - 1)
+    j = j + hl + fl
+    local b = call('HGET', h, f) or ''
+    for o = 0, #b - 4, 4 do
+      if sub(b, o + 1, o + 4) == old then b = sub(b, 1, o) .. sub(b, o + 5); break end
+    end
+    if #b == 0 then call('HDEL', h, f) else call('HSET', h, f, b) end
+    for y = 1, nb do
+      if BH[y] == h and BF[y] == f then bb[y] = b end
+    end
+  end
+  call('HDEL', KP, old)
+  call('HDEL', KC, old)
+  call('DECR', KN)
+end
+local id = call('HINCRBY', KI, 'n', 1)
+if id > 4294967295 then return redis.error_reply('simhash-wasm: the namespace has given out all 2^32 page numbers') end
+local pn = char(floor(id / 16777216) % 256, floor(id / 65536) % 256, floor(id / 256) % 256, id % 256)
+for t = 1, nt do call('HSET', H[t], F[t], buckets[t] .. R[t] .. pn) end
+for b = 1, nb do call('HSET', BH[b], BF[b], bb[b] .. pn) end
+call('INCR', KN)
+call('HSET', KP, pn, fp .. rec)
+call('HSET', KU, url, '\3' .. pn)
+return {'N'}
+"#;
+
+/// Imports pages into an empty sketch-mode namespace (migration from a `ContentSeen`
+/// snapshot; `KEYS` as [`CHECK_SKETCH`]). `ARGV`: 1 meta, 2 `"first"` on the first batch
+/// (refused unless the namespace is empty) else `""`, 3 the number of tables, 4 the last
+/// page number given out before this batch (the batch is refused if another writer took
+/// one meanwhile), 5 the last page number of this batch, then groups: `"P"`, page number,
+/// page value, count, URL, then per table the bucket's hash name, field and record (with
+/// the page number), then the number of bands, then per band the bucket's hash name and
+/// field; or `"A"`, URL, cluster URL. Replies `{"OK"}`.
+pub const IMPORT_SKETCH: &str = r#"
+local stored = redis.call('GET', KEYS[1])
+if not stored then return {'G'} end
+if stored ~= ARGV[1] then return {'X', stored} end
+if ARGV[2] == 'first' and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then
+  return redis.error_reply('simhash-wasm: import needs an empty namespace')
+end
+if tonumber(redis.call('HGET', KEYS[7], 'n') or '0') ~= tonumber(ARGV[4]) then
+  return redis.error_reply('simhash-wasm: import needs the namespace to itself (another worker stored pages meanwhile)')
+end
+local nt, i, acc, order, pages = tonumber(ARGV[3]), 6, {}, {}, 0
+local function add(h, f, r)
+  local byf = acc[h]
+  if not byf then order[#order + 1] = h; byf = {fields = {}}; acc[h] = byf end
+  if not byf[f] then byf.fields[#byf.fields + 1] = f; byf[f] = {} end
+  local a = byf[f]
+  a[#a + 1] = r
+end
+while i <= #ARGV do
+  if ARGV[i] == 'P' then
+    local pn, v, n, url = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+    i = i + 5
+    for t = 1, nt do
+      add(KEYS[6] .. ARGV[i], ARGV[i + 1], ARGV[i + 2])
+      i = i + 3
+    end
+    local nb = tonumber(ARGV[i])
+    i = i + 1
+    for b = 1, nb do
+      add(KEYS[8] .. ARGV[i], ARGV[i + 1], pn)
+      i = i + 2
+    end
+    pages = pages + 1
+    redis.call('HSET', KEYS[3], pn, v)
+    if n ~= '1' then redis.call('HSET', KEYS[4], pn, n) end
+    redis.call('HSET', KEYS[5], url, '\3' .. pn)
+  else
+    redis.call('HSET', KEYS[5], ARGV[i + 1], '\2' .. ARGV[i + 2])
+    i = i + 3
+  end
+end
+for _, h in ipairs(order) do
+  local byf = acc[h]
+  local fs = byf.fields
+  local old = redis.call('HMGET', h, unpack(fs))
+  local set = {}
+  for x, f in ipairs(fs) do
+    set[#set + 1] = f
+    set[#set + 1] = (old[x] or '') .. table.concat(byf[f])
+  end
+  redis.call('HSET', h, unpack(set))
+end
+if pages > 0 then redis.call('INCRBY', KEYS[2], pages) end
+redis.call('HSET', KEYS[7], 'n', ARGV[5])
 return {'OK'}
 "#;

@@ -54,7 +54,9 @@ mod idf;
 mod index;
 mod passage;
 mod pool;
-#[cfg(feature = "crawler")]
+// RedisContentSeen's bindings: Node only (redis.cjs is installed by the Node entry), so
+// the browser builds leave them out (feature `redis`).
+#[cfg(feature = "redis")]
 mod store;
 
 #[global_allocator]

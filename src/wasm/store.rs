@@ -4,12 +4,13 @@
 use js_sys::{Array, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{big, opt_bool, opt_string, opt_whole_option, option_object, options_to_js, set};
+use super::convert::{big, field, opt_bool, opt_string, opt_whole_option, option_object, options_to_js, set};
 use super::crawler::seen_config_fields;
 use super::js_error;
 use crate::fingerprint::Options;
 use crate::seen::SeenConfig;
 use crate::store::decide::{CheckPlan, Outcome, Step};
+use crate::store::sketch::SketchPlan;
 use crate::store::{script, RedisSeen, StoreConfig};
 
 fn bytes_list(v: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
@@ -72,7 +73,18 @@ impl JsRedisStore {
             &[&StoreConfig::NAMES, &SeenConfig::NAMES, &Options::NAMES],
             "{ namespace: 'crawl', k: 3 }",
         )?;
-        let d = StoreConfig::default();
+        let mut d = StoreConfig::default();
+        // `sketch: true` turns sketch mode on with the default sketch (ContentSeen's
+        // default); the store's own default is fingerprint-only.
+        let o = match &o {
+            Some(obj) if field(&o, "sketch").as_bool() == Some(true) => {
+                let copy = Object::assign(&Object::new(), obj);
+                let _ = js_sys::Reflect::delete_property(&copy, &JsValue::from("sketch"));
+                d.seen.sketch = Some(crate::sketch::SketchScheme::default());
+                Some(copy)
+            }
+            _ => o,
+        };
         let config = StoreConfig {
             seen: seen_config_fields(&o, d.seen.clone())?,
             namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),
@@ -94,11 +106,13 @@ impl JsRedisStore {
             "open" => script::OPEN,
             "lookup" => script::LOOKUP,
             "import" => script::IMPORT,
+            "check_sketch" => script::CHECK_SKETCH,
+            "import_sketch" => script::IMPORT_SKETCH,
             _ => {
                 return Err(js_error(crate::Error::option(
                     "script",
                     crate::error::quoted(name),
-                    "check, open, lookup or import",
+                    "check, open, lookup, import, check_sketch or import_sketch",
                 )))
             }
         }
@@ -114,7 +128,31 @@ impl JsRedisStore {
         set(&o, "namespace", c.namespace.as_str());
         set(&o, "urls", c.urls);
         set(&o, "batch", c.batch);
+        set(&o, "sketch", c.seen.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
+        if c.seen.sketch.is_some() {
+            set(&o, "threshold", c.seen.threshold);
+        }
         o.into()
+    }
+
+    /// `true` in sketch mode (checks go through `beginSketch` and the `check_sketch` script).
+    #[wasm_bindgen(js_name = sketchMode)]
+    pub fn sketch_mode(&self) -> bool {
+        self.0.sketch_scheme().is_some()
+    }
+
+    /// Starts a sketch-mode check of a text (fingerprint and sketch in one pass).
+    #[wasm_bindgen(js_name = beginSketch)]
+    pub fn begin_sketch(&mut self, url: &str, text: &str) -> Result<JsSketchCheck, JsValue> {
+        crate::store::record::check_url(url).map_err(js_error)?;
+        let (fp, sketch) = self.0.fingerprint_and_sketch(text).map_err(js_error)?;
+        self.0.begin_sketch(url, fp, Some(sketch)).map(JsSketchCheck).map_err(js_error)
+    }
+
+    /// Starts a sketch-mode check of a fingerprint (no sketch: `checkFingerprint`).
+    #[wasm_bindgen(js_name = beginSketchFingerprint)]
+    pub fn begin_sketch_fingerprint(&self, url: &str, fingerprint: u64) -> Result<JsSketchCheck, JsValue> {
+        self.0.begin_sketch(url, fingerprint, None).map(JsSketchCheck).map_err(js_error)
     }
 
     /// The meta string stored in the namespace.
@@ -163,11 +201,13 @@ impl JsRedisStore {
         })
     }
 
-    /// `[fingerprint, url]` of one `HSCAN {NS}:p` pair.
+    /// `[fingerprint, url, sketch]` of one `HSCAN {NS}:p` pair (`sketch`: the payload
+    /// bytes in sketch mode, else `null`).
     #[wasm_bindgen(js_name = pageEntry)]
     pub fn page_entry(&self, field: &[u8], value: &[u8]) -> Result<Array, JsValue> {
-        let (fp, url) = self.0.page_entry(field, value).map_err(js_error)?;
-        Ok(Array::of2(&big(fp), &JsValue::from(url)))
+        let (fp, url, sketch) = self.0.page_entry(field, value).map_err(js_error)?;
+        let sketch = sketch.map_or(JsValue::NULL, |b| Uint8Array::from(b.as_slice()).into());
+        Ok(Array::of3(&big(fp), &JsValue::from(url), &sketch))
     }
 
     /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot.
@@ -188,13 +228,20 @@ impl JsRedisStore {
             let fp = u64::try_from(js_sys::BigInt::from(p.get(0))).map_err(|_| bad())?;
             let url = p.get(1).as_string().ok_or_else(bad)?;
             let n = p.get(2).as_f64().ok_or_else(bad)? as u64;
-            ps.push((fp, url, n));
+            let sk = p.get(3);
+            let sk =
+                if sk.is_instance_of::<Uint8Array>() { Some(Uint8Array::from(sk).to_vec()) } else { None };
+            ps.push((fp, url, n, sk));
         }
         let mut al = Vec::new();
         for a in Array::from(&aliases).iter() {
             let a = Array::from(&a);
             al.push((a.get(0).as_string().ok_or_else(bad)?, a.get(1).as_string().ok_or_else(bad)?));
         }
+        if self.0.sketch_scheme().is_some() {
+            return self.0.export_snapshot_sketch(&ps, &al).map_err(js_error);
+        }
+        let ps: Vec<_> = ps.into_iter().map(|(fp, url, n, _)| (fp, url, n)).collect();
         self.0.export_snapshot(&ps, &al).map_err(js_error)
     }
 }
@@ -231,5 +278,34 @@ impl JsStoreCheck {
             .map(|x| if x.is_null() || x.is_undefined() { None } else { Some(Uint8Array::from(x).to_vec()) })
             .collect();
         self.0.feed_records(&list).map_err(js_error)
+    }
+}
+
+/// One sketch-mode check in progress (not public API).
+#[wasm_bindgen(js_name = __SketchCheck, skip_typescript)]
+pub struct JsSketchCheck(SketchPlan);
+
+#[wasm_bindgen(js_class = __SketchCheck)]
+impl JsSketchCheck {
+    /// `ARGV` of the next `check_sketch` call.
+    pub fn args(&self) -> Array {
+        to_js_list(&self.0.args())
+    }
+
+    /// The reply: the result object (with `estimate`: the winner's estimated Jaccard
+    /// similarity, or `null`), or `undefined` to call again.
+    pub fn feed(&mut self, reply: JsValue) -> Result<JsValue, JsValue> {
+        Ok(match self.0.feed(&bytes_list(&reply)?).map_err(js_error)? {
+            Some(o) => {
+                let out = outcome_to_js(&o);
+                set(
+                    &Object::from(out.clone()),
+                    "estimate",
+                    self.0.estimate().map_or(JsValue::NULL, JsValue::from),
+                );
+                out
+            }
+            None => JsValue::UNDEFINED,
+        })
     }
 }

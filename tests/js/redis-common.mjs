@@ -1,6 +1,7 @@
 // Shared parts of the Redis tests: a page stream with planted near-duplicates, the worker
 // runner, and the invariant checks.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 
@@ -47,11 +48,11 @@ export function pageStream(n, { seed = 1, dupShare = 0.3, k = 3 } = {}) {
 
 /** Runs `workers` processes over `pages`, dealt at random; resolves with every result line. */
 /** `onProgress(done)` is called as result lines arrive (`done`: lines so far, all workers). */
-export async function runWorkers(target, namespace, pages, workers, { seed = 2, k = 3, retries = 0, batch = 1, onSpawn, onProgress } = {}) {
+export async function runWorkers(target, namespace, pages, workers, { seed = 2, k = 3, retries = 0, batch = 1, sketch, onSpawn, onProgress } = {}) {
   let done = 0;
   const next = rng(seed);
   const shares = Array.from({ length: workers }, () => []);
-  for (const p of pages) shares[Number(next() % BigInt(workers))].push({ url: p.url, fp: p.fp.toString(16) });
+  for (const p of pages) shares[Number(next() % BigInt(workers))].push(p.text !== undefined ? { url: p.url, text: p.text } : { url: p.url, fp: p.fp.toString(16) });
   const runs = shares.map(
     (share) =>
       new Promise((resolve, reject) => {
@@ -71,7 +72,7 @@ export async function runWorkers(target, namespace, pages, workers, { seed = 2, 
           if (code !== 0 && !onSpawn && !onProgress) reject(new Error(`worker exited ${code}: ${err}`));
           else resolve({ lines, code, err });
         });
-        child.stdin.end(JSON.stringify({ target, namespace, pages: share, k, retries, batch }));
+        child.stdin.end(JSON.stringify({ target, namespace, pages: share, k, retries, batch, sketch }));
       }),
   );
   if (onSpawn) onSpawn();
@@ -109,6 +110,82 @@ export async function checkInvariants(seen, pages, results, k = 3) {
     }
   }
   // 3. Stored pages plus counts account for every page.
+  const total = stored.reduce((a, p) => a + p.count, 0);
+  return { stored, total, decided: decided.length };
+}
+
+/**
+ * `n` pages of real text (the package's sample licences, as windows of 120 to 300 words)
+ * with planted near-duplicates of earlier pages: about `dupShare` of them are one changed
+ * word, a few changed words, a site header added, or the last words cut; a few more are
+ * heavier edits (a fifth of the words changed), which may fall either side of the
+ * threshold. Texts are made the same on every run (seeded).
+ */
+export function textStream(n, { seed = 1, dupShare = 0.3 } = {}) {
+  const licences = readFileSync(new URL('../../pkg-template/sample/licenses.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l).text.split(/\s+/).filter(Boolean))
+    .filter((w) => w.length >= 150);
+  const next = rng(seed);
+  const pick = (m) => Number(next() % BigInt(m));
+  const pages = [];
+  for (let i = 0; i < n; i++) {
+    let words;
+    const r = pick(1000) / 1000;
+    if (pages.length && r < dupShare + 0.05) {
+      words = pages[pick(pages.length)].words.slice();
+      const kind = r < dupShare ? pick(4) : 4;
+      if (kind === 0) words[pick(words.length)] = 'changed';
+      else if (kind === 1) for (let e = 0; e < 4; e++) words[pick(words.length)] = `edit${pick(100)}`;
+      else if (kind === 2) words.unshift('Home', '|', 'About', '|', 'Mirror', `site${pick(50)}`);
+      else if (kind === 3) words.length -= Math.min(6, words.length >> 4);
+      else for (let e = 0; e < words.length / 5; e++) words[pick(words.length)] = `w${pick(1000)}`;
+    } else {
+      const src = licences[pick(licences.length)];
+      const len = Math.min(src.length, 120 + pick(181));
+      const at = pick(src.length - len + 1);
+      words = src.slice(at, at + len);
+    }
+    pages.push({ url: `https://site.example/t${i}`, words, text: words.join(' ') });
+  }
+  return pages.map(({ url, text }) => ({ url, text }));
+}
+
+/**
+ * Sketch mode's invariants, against what the namespace holds now: no two stored pages
+ * whose estimate reaches `t` (or within k, when one has no sketch); every page called a
+ * duplicate has a stored page whose estimate reaches `t` (or within k without a sketch);
+ * new pages are stored. `sketchOf(url)` and `fpOf(url)` give the page's sketch and
+ * fingerprint; `estimate(a, b)` the estimated Jaccard similarity.
+ */
+export async function checkSketchInvariants(seen, results, { fpOf, sketchOf, estimate, t = 0.81, k = 3 }) {
+  const stored = [];
+  for await (const p of seen.clusters({ batch: 200 })) stored.push(p);
+  assert.equal(await seen.size, stored.length, 'size matches the stored pages');
+  const alike = (a, b) => {
+    const sa = sketchOf(a);
+    const sb = sketchOf(b);
+    if (sa && sb) return estimate(sa, sb) >= t;
+    return popcount(fpOf(a) ^ fpOf(b)) <= k;
+  };
+  for (const p of stored) assert.equal(p.fingerprint, fpOf(p.id), `stored fingerprint of ${p.id}`);
+  for (let i = 0; i < stored.length; i++) {
+    for (let j = i + 1; j < stored.length; j++) {
+      assert.ok(!alike(stored[i].id, stored[j].id), `stored ${stored[i].id} and ${stored[j].id} are near-duplicates`);
+    }
+  }
+  const storedUrls = new Set(stored.map((p) => p.id));
+  const decided = results.filter((r) => !r.error);
+  for (const r of decided) {
+    if (r.duplicate) {
+      assert.ok(stored.some((s) => alike(s.id, r.url)), `${r.url} was called a duplicate with no stored near-duplicate`);
+      assert.ok(storedUrls.has(r.cluster), `${r.url}'s cluster ${r.cluster} is stored`);
+      assert.ok(alike(r.cluster, r.url), `${r.url}'s cluster ${r.cluster} is a near-duplicate of it`);
+    } else {
+      assert.ok(storedUrls.has(r.url), `new page ${r.url} is stored`);
+    }
+  }
   const total = stored.reduce((a, p) => a + p.count, 0);
   return { stored, total, decided: decided.length };
 }
