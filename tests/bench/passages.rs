@@ -4,9 +4,10 @@
 //! pages, licences) and Chinese (man pages, Debian reference). Each case has 10 references
 //! (3 sources, 7 unrelated) and a submission of original paragraphs (from other texts)
 //! with 3 copies from the sources: whole paragraphs, or 1 to 3 sentences set inside an
-//! original paragraph. Copies carry edits at 0, 5, 10 or 20 % of their words (Chinese:
-//! characters): substitutions, insertions and deletions, and two sentences swapped when
-//! the rate is above 0. Seeded: the same cases every run.
+//! original paragraph (grown to 40 characters or more). Copies carry edits at 0, 5, 10
+//! or 20 % of their words (Chinese: characters, and the Latin words among them as words):
+//! substitutions, insertions and deletions, and two sentences swapped when the rate is
+//! above 0. Seeded: the same cases every run.
 //!
 //! Honest negatives: documents with a near-duplicate in the corpus (any pair at J >= 0.5 in
 //! `truth_j05.tsv`) are left out; references are distinct; an original paragraph with a
@@ -22,7 +23,7 @@
 //!
 //! Usage: `cargo bench --bench passages -- [--quick]`.
 
-use simhash_wasm::passage::shingle::{containment, shingles};
+use simhash_wasm::passage::shingle::{containment, is_cjk, shingles};
 use simhash_wasm::passage::{sentences, PassageChecker, PassageMatch, PassageOptions};
 use simhash_wasm::{hamming, SimHasher};
 use std::time::Instant;
@@ -89,7 +90,39 @@ fn source_ok(cp: &Copy, reference: &str, rs: (usize, usize)) -> bool {
         || containment(&cp.orig, &shingles(&reference[rs.0..rs.1], &mut String::new())) >= 0.5
 }
 
-/// `text` with edits at `rate` of its tokens (words, or characters for Chinese).
+/// The tokens of Chinese text as a reader (and the checker) counts them: each CJK
+/// character, each run of other non-space characters (a Latin word, a number, a path),
+/// and each run of whitespace (kept, never edited). One edit in `linuxforum` is one word
+/// changed, as in the English rows, not a fifth of a word's letters each changed.
+fn zh_tokens(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    // The class of `cur`: 0 none, 1 word, 2 whitespace, 3 a CJK character.
+    let mut class = 0;
+    for c in text.chars() {
+        let k = if is_cjk(c) {
+            3
+        } else if c.is_whitespace() {
+            2
+        } else {
+            1
+        };
+        if k != class || k == 3 {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            class = k;
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// `text` with edits at `rate` of its tokens (words; for Chinese, characters and the
+/// Latin words among them, [`zh_tokens`]).
 fn edit(text: &str, rate: f64, zh: bool, vocab: &[String], rng: &mut Rng) -> String {
     if rate == 0.0 {
         return text.to_string();
@@ -109,11 +142,7 @@ fn edit(text: &str, rate: f64, zh: bool, vocab: &[String], rng: &mut Rng) -> Str
             &text[b.1..]
         );
     }
-    let toks: Vec<String> = if zh {
-        text.chars().map(String::from).collect()
-    } else {
-        text.split(' ').map(String::from).collect()
-    };
+    let toks: Vec<String> = if zh { zh_tokens(&text) } else { text.split(' ').map(String::from).collect() };
     let mut out: Vec<String> = Vec::new();
     for t in toks {
         if !rng.chance(rate) || t.trim().is_empty() {
@@ -269,7 +298,7 @@ fn main() {
                     }
                 }
                 let vocab: Vec<String> = if is_zh {
-                    own.concat().chars().filter(|c| !c.is_whitespace()).map(String::from).collect()
+                    zh_tokens(&own.concat()).into_iter().filter(|t| !t.trim().is_empty()).collect()
                 } else {
                     own.concat().split_whitespace().map(String::from).collect()
                 };
@@ -306,13 +335,18 @@ fn main() {
                     } else {
                         let ss = sentences(&r[s..e]);
                         let mut n = 1 + rng.pick(3.min(ss.len()));
-                        let a = rng.pick(ss.len() + 1 - n);
+                        let mut a = rng.pick(ss.len() + 1 - n);
                         // A copy worth the name: at least 40 characters (the checker's window),
-                        // not a lone code line like `NLMSG_DONE`.
-                        let chars = |n: usize| {
+                        // not a lone code line like `NLMSG_DONE` or `}`: grown by the sentences
+                        // after it, and, at the paragraph's end, by those before it.
+                        let chars = |a: usize, n: usize| {
                             r[s + ss[a].0..s + ss[a + n - 1].1].chars().filter(|c| !c.is_whitespace()).count()
                         };
-                        while a + n < ss.len() && chars(n) < 40 {
+                        while a + n < ss.len() && chars(a, n) < 40 {
+                            n += 1;
+                        }
+                        while a > 0 && chars(a, n) < 40 {
+                            a -= 1;
                             n += 1;
                         }
                         (s + ss[a].0, s + ss[a + n - 1].1)
