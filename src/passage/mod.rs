@@ -245,7 +245,7 @@ pub const GAP: usize = 3;
 /// share 1 to 4 (the benchmark's precision goes from 0.82 with no floor to 0.95 at 6), and
 /// a man page's header or a licence's warranty clause, shared by many references, counts
 /// for nothing.
-pub const MIN_SHARED: usize = 6;
+pub const MIN_SHARED: usize = 8;
 
 /// A sentence seeds or extends a span when this share of the threshold of its shingles
 /// is found in the reference (0.3 at the default threshold): edited sentences that keep
@@ -258,10 +258,10 @@ pub const SEED: f64 = 0.6;
 /// are an edit of the copy, not original text around it.
 pub const TRIM_MIN: usize = 3;
 
-/// Sentence `whole` of `text` from its first shingle found in `b` (when `front`) and up to
-/// its last (when `back`): the sorted set of the shingles kept, and the byte range they
-/// cover. `None` when the sentence cannot be cut into shingles with their places, or
-/// shares none.
+/// Sentence `whole` of `text` from its first pair of neighbouring words found in `b` (when
+/// `front`) and up to its last (when `back`): the sorted set of the shingles of the words
+/// kept, and the byte range they cover. `None` when the sentence cannot be cut into words
+/// with their places, or shares no such pair.
 #[inline(never)]
 fn trim(
     text: &str,
@@ -271,18 +271,22 @@ fn trim(
     back: bool,
     buf: &mut String,
 ) -> Option<(Vec<u64>, usize, usize)> {
-    let o = shingle::ordered(&text[whole.start..whole.end], buf)?;
-    let in_b = |x: &(u64, usize, usize)| b.binary_search(&x.0).is_ok();
-    // Fewer than TRIM_MIN leading or trailing shingles not shared are an edit of the copy,
+    let (h, raw) = shingle::ordered(&text[whole.start..whole.end], buf)?;
+    // Pairs of neighbours only: a pair one word apart can reach over an original word
+    // (`… language; Language …` shares `language language` with any `language`).
+    let next: Vec<bool> = h.windows(2).map(|w| b.binary_search(&shingle::pair(w[0], w[1])).is_ok()).collect();
+    // Fewer than TRIM_MIN leading or trailing pairs not shared are an edit of the copy,
     // not original text around it: kept.
-    let i = if front { o.iter().position(in_b)? } else { 0 };
+    let i = if front { next.iter().position(|&x| x)? } else { 0 };
     let i = if i < TRIM_MIN { 0 } else { i };
-    let j = if back { o.iter().rposition(in_b)? } else { o.len() - 1 };
-    let j = if o.len() - 1 - j < TRIM_MIN { o.len() - 1 } else { j };
+    let j = if back { next.iter().rposition(|&x| x)? } else { next.len() - 1 };
+    let j = if next.len() - 1 - j < TRIM_MIN { next.len() - 1 } else { j };
     if i > j {
         return None;
     }
-    let mut set: Vec<u64> = o[i..=j].iter().map(|x| x.0).collect();
+    // Words i..=j + 1 are kept, with all their pairs.
+    let mut set: Vec<u64> = Vec::with_capacity(2 * (j + 2 - i));
+    shingle::pairs(&h[i..=j + 1], |x, _, _| set.push(x));
     set.sort_unstable();
     set.dedup();
     // Whole when nothing is cut; otherwise with the punctuation next to the words kept
@@ -292,12 +296,13 @@ fn trim(
     let start = if i == 0 {
         0
     } else {
-        piece[..o[i].1].char_indices().rev().take_while(|&(_, c)| glued(c)).last().map_or(o[i].1, |x| x.0)
+        piece[..raw[i].0].char_indices().rev().take_while(|&(_, c)| glued(c)).last().map_or(raw[i].0, |x| x.0)
     };
-    let end = if j + 1 == o.len() {
+    let end = if j + 1 == next.len() {
         piece.len()
     } else {
-        o[j].2 + piece[o[j].2..].chars().take_while(|&c| glued(c)).map(char::len_utf8).sum::<usize>()
+        let e = raw[j + 1].1;
+        e + piece[e..].chars().take_while(|&c| glued(c)).map(char::len_utf8).sum::<usize>()
     };
     Some((set, whole.start + start, whole.start + end))
 }

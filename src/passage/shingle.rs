@@ -37,16 +37,39 @@ fn tokens(t: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The hash of the token pair (`a`, `b`) from the tokens' own hashes: the same for two
+/// words next to each other and for two words one apart.
+pub fn pair(a: u64, b: u64) -> u64 {
+    let mut x = a.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ b;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The pairs of `h` (token hashes) in order: each token with the next, and with the one
+/// after (so a word replaced, inserted or deleted leaves the pair around it).
+pub fn pairs(h: &[u64], mut f: impl FnMut(u64, usize, usize)) {
+    for i in 0..h.len() {
+        if i + 1 < h.len() {
+            f(pair(h[i], h[i + 1]), i, i + 1);
+        }
+        if i + 2 < h.len() {
+            f(pair(h[i], h[i + 2]), i, i + 2);
+        }
+    }
+}
+
 /// The sorted, distinct shingle hashes of `text` (see the module docs); a text of fewer
 /// than [`SHINGLE`] tokens is one shingle, an empty one has none. `buf` is scratch space.
 pub fn shingles(text: &str, buf: &mut String) -> Vec<u64> {
     let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
     normalize_into(text, &opts, buf);
     let t = tokens(buf);
-    let mut out: Vec<u64> =
-        t.windows(SHINGLE).map(|w| hash_bytes(&buf.as_bytes()[w[0].0..w[SHINGLE - 1].1])).collect();
+    let h: Vec<u64> = t.iter().map(|w| hash_bytes(&buf.as_bytes()[w.0..w.1])).collect();
+    let mut out: Vec<u64> = Vec::with_capacity(2 * h.len());
+    pairs(&h, |x, _, _| out.push(x));
     if out.is_empty() && !t.is_empty() {
-        out.push(hash_bytes(&buf.as_bytes()[t[0].0..t[t.len() - 1].1]));
+        out.push(h[0]);
     }
     out.sort_unstable();
     out.dedup();
@@ -77,12 +100,12 @@ fn raw_tokens(t: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The shingles of `text` in their order of appearance (repeats kept), each with the byte
-/// range of the raw text it comes from; `None` when there are fewer than [`SHINGLE`]
-/// tokens or the raw words do not line up with the normalised ones (NFKC splitting or
-/// joining a character). Used to trim a span's first and last sentences to their copied
-/// part.
-pub fn ordered(text: &str, buf: &mut String) -> Option<Vec<(u64, usize, usize)>> {
+/// The tokens of `text` in order: the hash of each (pair them with [`pair`], [`pairs`])
+/// and the byte range of the raw text it comes from; `None` when there are fewer than
+/// [`SHINGLE`] tokens or the raw words do not line up with the normalised ones (NFKC
+/// splitting or joining a character). Used to trim a span's first and last sentences to
+/// their copied part.
+pub fn ordered(text: &str, buf: &mut String) -> Option<(Vec<u64>, Vec<(usize, usize)>)> {
     let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
     normalize_into(text, &opts, buf);
     let t = tokens(buf);
@@ -90,12 +113,7 @@ pub fn ordered(text: &str, buf: &mut String) -> Option<Vec<(u64, usize, usize)>>
     if t.len() < SHINGLE || raw.len() != t.len() {
         return None;
     }
-    Some(
-        t.windows(SHINGLE)
-            .zip(raw.windows(SHINGLE))
-            .map(|(w, r)| (hash_bytes(&buf.as_bytes()[w[0].0..w[SHINGLE - 1].1]), r[0].0, r[SHINGLE - 1].1))
-            .collect(),
-    )
+    Some((t.iter().map(|w| hash_bytes(&buf.as_bytes()[w.0..w.1])).collect(), raw))
 }
 
 /// The union of sorted, distinct sets, sorted and distinct.

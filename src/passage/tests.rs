@@ -246,7 +246,8 @@ fn offsets_in_bytes_and_utf16_on_mixed_script() {
 }
 
 /// Shingles as strings, the slow way: the normalised text cut into words and CJK
-/// characters, and every run of `SHINGLE` of them joined back as it was written.
+/// characters, and every two of them at most one apart (`a b` in `a b c` and in `a x b`)
+/// joined by a NUL; a single token alone.
 fn string_shingles(text: &str) -> std::collections::BTreeSet<String> {
     let mut norm = String::new();
     let opts = crate::normalize::NormalizeOptions {
@@ -254,39 +255,31 @@ fn string_shingles(text: &str) -> std::collections::BTreeSet<String> {
         ..Default::default()
     };
     crate::normalize::normalize_into(text, &opts, &mut norm);
-    let mut toks: Vec<(String, bool)> = Vec::new(); // (token, followed by a space)
+    let mut toks: Vec<String> = Vec::new();
     for w in norm.split(' ').filter(|w| !w.is_empty()) {
         let mut cur = String::new();
         for c in w.chars() {
             if shingle::is_cjk(c) {
                 if !cur.is_empty() {
-                    toks.push((std::mem::take(&mut cur), false));
+                    toks.push(std::mem::take(&mut cur));
                 }
-                toks.push((c.to_string(), false));
+                toks.push(c.to_string());
             } else {
                 cur.push(c);
             }
         }
         if !cur.is_empty() {
-            toks.push((cur, false));
-        }
-        if let Some(t) = toks.last_mut() {
-            t.1 = true;
+            toks.push(cur);
         }
     }
-    let join = |w: &[(String, bool)]| {
-        let mut s = String::new();
-        for (i, (t, space)) in w.iter().enumerate() {
-            s += t;
-            if *space && i + 1 < w.len() {
-                s.push(' ');
-            }
+    let mut out = std::collections::BTreeSet::new();
+    for i in 0..toks.len() {
+        for j in i + 1..toks.len().min(i + 3) {
+            out.insert(format!("{}\0{}", toks[i], toks[j]));
         }
-        s
-    };
-    let mut out: std::collections::BTreeSet<String> = toks.windows(shingle::SHINGLE).map(join).collect();
-    if out.is_empty() && !toks.is_empty() {
-        out.insert(join(&toks));
+    }
+    if toks.len() == 1 {
+        out.insert(toks[0].clone());
     }
     out
 }
@@ -574,8 +567,9 @@ fn a_long_sentence_is_found_in_its_source_wrapped_into_short_lines() {
     let m = only_match(&reference, &sub);
     assert_eq!(&sub[m.submission_span.start..m.submission_span.end], format!("{clause}."));
     assert_eq!(&reference[m.reference_span.start..m.reference_span.end], wrapped.join("\n"));
-    // The pairs across a line break are not in the wrapped source: 14 of 89.
-    assert!(m.similarity > 0.8 && m.similarity < 0.9, "{}", m.similarity);
+    // The pairs across a line break are not in the wrapped source: 3 per break (the words
+    // either side, and each with the word past the other), 41 of 170.
+    assert!(m.similarity > 0.75 && m.similarity < 0.77, "{}", m.similarity);
 }
 
 #[test]

@@ -500,10 +500,12 @@ fn main() {
                             .filter(|c| !c.is_whitespace())
                             .map(|c| if c > '\u{2e80}' { 2 } else { 1 })
                             .sum();
-                        let n = shingles(text, &mut String::new()).len();
+                        let own = shingles(text, &mut String::new());
+                        let n = own.len();
                         eprintln!(
-                            "MISS {lang} copy {:?} ({chars} chars, {n} shingles{}): {:?}",
+                            "MISS {lang} copy {:?} ({chars} chars, {n} shingles, {:.2} of them in the original{}): {:?}",
                             cp.sub,
+                            containment(&own, &cp.orig),
                             if chars < 40 || n < 6 { ", below the floor" } else { "" },
                             &sub[cp.sub.0..cp.sub.1].chars().take(200).collect::<String>()
                         );
