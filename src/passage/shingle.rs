@@ -100,12 +100,15 @@ fn raw_tokens(t: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The hash of each token of a text, and the byte range of the raw text it comes from.
+pub type Ordered = (Vec<u64>, Vec<(usize, usize)>);
+
 /// The tokens of `text` in order: the hash of each (pair them with [`pair`], [`pairs`])
 /// and the byte range of the raw text it comes from; `None` when there are fewer than
 /// [`SHINGLE`] tokens or the raw words do not line up with the normalised ones (NFKC
 /// splitting or joining a character). Used to trim a span's first and last sentences to
 /// their copied part.
-pub fn ordered(text: &str, buf: &mut String) -> Option<(Vec<u64>, Vec<(usize, usize)>)> {
+pub fn ordered(text: &str, buf: &mut String) -> Option<Ordered> {
     let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
     normalize_into(text, &opts, buf);
     let t = tokens(buf);
