@@ -396,14 +396,18 @@ impl PassageChecker {
     /// similarities, of the references that have any (see the module docs).
     pub fn check(&mut self, submission: &str) -> Result<Report> {
         if !self.sorted {
-            crate::sort::sort_by_u64_key(&mut self.index, |e| e.0, |a, b| (a.1, a.2).cmp(&(b.1, b.2)));
+            // Entries are added in (reference, sentence) order, so a stable sort by hash
+            // leaves each posting list in that order: no comparisons inside the long runs
+            // of a common pair.
+            crate::sort::sort_by_u64_key_stable(&mut self.index, |e| e.0);
             self.sorted = true;
         }
         let sub = Text::new(submission, &mut self.buf);
         let mut pairs: Vec<Vec<Pair>> = vec![Vec::new(); self.refs.len()];
         // Per reference, the reference sentence after the last match (ties go to it).
         let mut next: Vec<usize> = vec![0; self.refs.len()];
-        let mut hits: Vec<(u32, u32)> = Vec::new();
+        // Postings hit, as reference << 32 | sentence: plain u64s sort fast.
+        let mut hits: Vec<u64> = Vec::new();
         for (w, a) in sub.shingles.iter().enumerate() {
             // The sentence's shingles, rarest first, within the budget.
             let mut lists: Vec<&[(u64, u32, u32)]> =
@@ -414,17 +418,17 @@ impl PassageChecker {
                 if !hits.is_empty() && hits.len() + l.len() > BUDGET {
                     break;
                 }
-                hits.extend(l.iter().map(|e| (e.1, e.2)));
+                hits.extend(l.iter().map(|e| u64::from(e.1) << 32 | u64::from(e.2)));
             }
-            crate::sort::sort(&mut hits);
+            hits.sort_unstable();
             // Per reference, the sentence with the most hits (the nearest to the sentence
             // after the last match on a tie).
             let mut i = 0;
             while i < hits.len() {
-                let doc = hits[i].0 as usize;
+                let doc = (hits[i] >> 32) as usize;
                 let (mut best, mut best_n) = (0usize, 0usize);
-                while i < hits.len() && hits[i].0 as usize == doc {
-                    let s = hits[i].1 as usize;
+                while i < hits.len() && (hits[i] >> 32) as usize == doc {
+                    let s = (hits[i] & 0xffff_ffff) as usize;
                     let n = hits[i..].iter().take_while(|h| **h == hits[i]).count();
                     if n > best_n || (n == best_n && s.abs_diff(next[doc]) < best.abs_diff(next[doc])) {
                         (best, best_n) = (s, n);
