@@ -92,7 +92,7 @@ pub(crate) fn sort_by_u64_key_stable<T: Copy>(v: &mut Vec<T>, key: impl Fn(&T) -
         for x in v.iter() {
             count[(key(x) >> shift) as usize & 255] += 1;
         }
-        if count.iter().any(|&c| c == v.len()) {
+        if count.contains(&v.len()) {
             continue;
         }
         // Each bucket's first place.
