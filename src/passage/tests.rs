@@ -651,3 +651,29 @@ fn a_clause_several_references_carry_weighs_less_than_original_words() {
     let r = c.check(&sub).unwrap();
     assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [0, 1, 2, 3]);
 }
+
+#[test]
+fn a_copy_with_neighbouring_words_swapped_is_found() {
+    // Words 1 and 2 of every 3 swapped ("walks quickly" for "quickly walks"): no pair of
+    // neighbouring words is left, but a pair one apart becomes a pair of neighbours and
+    // the other way round, so about two thirds of the shingles are still found.
+    let reference = format!("{}\n\n{}", paragraph(1200), paragraph(1201));
+    let copied = paragraph(1201);
+    let mut w: Vec<&str> = copied.split(' ').collect();
+    // The last word, with its full stop, stays last.
+    for k in 0..(w.len() - 1) / 3 {
+        w.swap(3 * k + 1, 3 * k + 2);
+    }
+    let edited = w.join(" ");
+    // Pairs of neighbours alone would find none of it.
+    let neighbours = |t: &str| -> std::collections::BTreeSet<String> {
+        let v: Vec<String> = t.split(' ').map(|x| x.trim_matches('.').to_lowercase()).collect();
+        v.windows(2).map(|p| p.join(" ")).collect()
+    };
+    let (a, b) = (neighbours(&edited), neighbours(&copied));
+    let kept = a.intersection(&b).count() as f64 / a.len() as f64;
+    assert!(kept < 0.1, "{kept}");
+    let sub = format!("{}\n\n{edited}\n\n{}", paragraph(1202), paragraph(1203));
+    let similarity = one_span(&reference, &sub, &edited);
+    assert!((0.5..0.9).contains(&similarity), "{similarity}");
+}
