@@ -1,17 +1,22 @@
 //! The exact measure: sets of shingles, and their containment and Jaccard.
 //!
-//! A sentence's shingles are the runs of [`SHINGLE`] tokens of its normalised text (NFKC,
-//! lower case, whitespace collapsed, punctuation dropped), where a token is a word, or a
-//! single Chinese, Japanese or Korean character (one of those carries about as much as a
-//! word). They are kept as sorted, distinct 64-bit hashes: exact up to a 2^-64 chance of
-//! two different shingles sharing a hash. Word runs, not character runs, because a
-//! character 5-gram like `" the "` is shared by nearly every English sentence, while a
-//! pair of words is shared by few (`npm run quality:passages` measures both).
+//! A sentence's shingles are the pairs of its tokens at most one apart (each token with
+//! the next and with the one after: `a b c` gives `a b`, `b c` and `a c`) in its
+//! normalised text (NFKC, lower case, whitespace collapsed, punctuation dropped), where a
+//! token is a word, or a single Chinese, Japanese or Korean character (one of those
+//! carries about as much as a word). A pair one apart and a pair of neighbours hash alike,
+//! so a word replaced, inserted or deleted leaves the pair around it, and two neighbouring
+//! words swapped keep most of their pairs (`npm run quality:passages`: recall at 20 %
+//! edits 0.767 -> 0.804 with precision 0.987 -> 0.990, against neighbours alone). They are
+//! kept as sorted, distinct 64-bit hashes: exact up to a 2^-64 chance of two different
+//! shingles sharing a hash. Word pairs, not character runs, because a character 5-gram
+//! like `" the "` is shared by nearly every English sentence, while a pair of words is
+//! shared by few (`npm run quality:passages` measures both).
 
 use crate::hash::hash_bytes;
 use crate::normalize::{is_punct, is_space, normalize_into, NormalizeOptions, Punctuation};
 
-/// Tokens per shingle.
+/// Tokens per shingle (a pair; its two tokens are neighbours or one apart).
 pub const SHINGLE: usize = 2;
 
 /// Han, kana, hangul: each character is a token of its own.
