@@ -556,24 +556,31 @@ impl PassageChecker {
         }
     }
 
-    /// The shingles in both sorted sets that fewer than `common` references hold.
-    fn rare_shared(&self, a: &[u64], b: &[u64], common: usize) -> usize {
-        let mut n = 0;
+    /// The shingles in both sorted sets that fewer than `common` references hold, each
+    /// counted by its rarity: `ln(1 + N / df) / ln(1 + N)` (N references, df of them
+    /// holding it), 1 for a shingle one reference holds, less the more hold it. An
+    /// `#include` line that 2 of 10 references carry counts 0.75.
+    fn rare_shared(&self, a: &[u64], b: &[u64], common: usize) -> f64 {
+        let n = self.refs.len() as f64;
+        let one = crate::weight::ln(1.0 + n);
+        let mut sum = 0.0;
         crate::verify::for_each_common(a, b, |h| {
-            let mut docs = 0;
+            let mut docs = 0u32;
             let mut last = u32::MAX;
             for e in self.postings(h) {
                 if e.1 != last {
                     last = e.1;
                     docs += 1;
-                    if docs >= common {
+                    if docs as usize >= common {
                         break;
                     }
                 }
             }
-            n += usize::from(docs < common);
+            if (docs as usize) < common {
+                sum += crate::weight::ln(1.0 + n / f64::from(docs.max(1))) / one;
+            }
         });
-        n
+        sum
     }
 
     /// The match of merged pair `p` when it is worth reporting: its ends are copied
@@ -634,7 +641,7 @@ impl PassageChecker {
         let similarity = shared as f64 / a.len().max(1) as f64;
         let weighted = Self::weighted(&a, &b, df);
         (chars >= self.opts.min_chars
-            && rare >= MIN_SHARED
+            && rare >= MIN_SHARED as f64
             && similarity >= self.opts.threshold
             && weighted >= self.opts.threshold)
             .then(|| PassageMatch {

@@ -24,22 +24,78 @@ pub fn is_cjk(c: char) -> bool {
     matches!(c, '\u{2e80}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}' | '\u{20000}'..='\u{3ffff}')
 }
 
-/// Byte ranges of the tokens of normalised text `t`.
-fn tokens(t: &str) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    let mut word: Option<usize> = None;
-    for (i, c) in t.char_indices() {
-        if c == ' ' || is_cjk(c) {
-            out.extend(word.take().map(|s| (s, i)));
-            if c != ' ' {
-                out.push((i, i + c.len_utf8()));
+/// Whether punctuation character `c` stays inside a word (and is dropped from it) rather
+/// than ending it: the marks of paths, file names and identifiers (`sys/socket.h`,
+/// `EXIT_FAILURE`, `--force`, `<stdio.h>`, `#include`), apostrophes (`don't`) and full
+/// stops (`3.14`, `e.g.`). Other punctuation (brackets, commas, semicolons, quotes,
+/// operators) ends a word: `atoi(argv[3])` is the words `atoi argv3`, not one word.
+fn joins(c: char) -> bool {
+    matches!(c, '_' | '\'' | '\u{2019}' | '.' | '/' | '-' | '<' | '>' | '#')
+}
+
+/// How character `c` counts when a text is cut into tokens.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// Whitespace, or punctuation that ends a word.
+    Break,
+    /// Punctuation kept out of the word it sits in ([`joins`]).
+    Skip,
+    /// A CJK character: a token of its own.
+    Alone,
+    /// Part of a word.
+    Word,
+}
+
+fn class(c: char) -> Class {
+    if is_space(c) {
+        Class::Break
+    } else if is_punct(c) {
+        if joins(c) {
+            Class::Skip
+        } else {
+            Class::Break
+        }
+    } else if is_cjk(c) {
+        Class::Alone
+    } else {
+        Class::Word
+    }
+}
+
+/// The hashes of the tokens of normalised text `t`, in order: each word without the
+/// punctuation it holds, each CJK character alone.
+fn tokens(t: &str) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::new();
+    // The word being read, without its skipped punctuation.
+    let mut word: Vec<u8> = Vec::new();
+    let end = |word: &mut Vec<u8>, out: &mut Vec<u64>| {
+        if !word.is_empty() {
+            out.push(hash_bytes(word));
+            word.clear();
+        }
+    };
+    let mut utf8 = [0u8; 4];
+    for c in t.chars() {
+        match class(c) {
+            Class::Break => end(&mut word, &mut out),
+            Class::Skip => {}
+            Class::Alone => {
+                end(&mut word, &mut out);
+                out.push(hash_bytes(c.encode_utf8(&mut utf8).as_bytes()));
             }
-        } else if word.is_none() {
-            word = Some(i);
+            Class::Word => word.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes()),
         }
     }
-    out.extend(word.map(|s| (s, t.len())));
+    end(&mut word, &mut out);
     out
+}
+
+/// `text` normalised (NFKC, lower case, whitespace collapsed, punctuation kept for
+/// [`tokens`] to cut at) into `buf`, and its token hashes.
+fn normalized_tokens(text: &str, buf: &mut String) -> Vec<u64> {
+    let opts = NormalizeOptions { punctuation: Punctuation::Keep, ..NormalizeOptions::default() };
+    normalize_into(text, &opts, buf);
+    tokens(buf)
 }
 
 /// The hash of the token pair (`a`, `b`) from the tokens' own hashes: the same for two
@@ -67,13 +123,10 @@ pub fn pairs(h: &[u64], mut f: impl FnMut(u64, usize, usize)) {
 /// The sorted, distinct shingle hashes of `text` (see the module docs); a text of fewer
 /// than [`SHINGLE`] tokens is one shingle, an empty one has none. `buf` is scratch space.
 pub fn shingles(text: &str, buf: &mut String) -> Vec<u64> {
-    let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
-    normalize_into(text, &opts, buf);
-    let t = tokens(buf);
-    let h: Vec<u64> = t.iter().map(|w| hash_bytes(&buf.as_bytes()[w.0..w.1])).collect();
+    let h = normalized_tokens(text, buf);
     let mut out: Vec<u64> = Vec::with_capacity(2 * h.len());
     pairs(&h, |x, _, _| out.push(x));
-    if out.is_empty() && !t.is_empty() {
+    if out.is_empty() && !h.is_empty() {
         out.push(h[0]);
     }
     out.sort_unstable();
@@ -81,24 +134,23 @@ pub fn shingles(text: &str, buf: &mut String) -> Vec<u64> {
     out
 }
 
-/// Byte ranges of the tokens of raw text `t`, as the normalised text has them: whitespace
-/// ends a word, punctuation is dropped (a word of punctuation alone is none), a CJK
-/// character is a token of its own.
+/// Byte ranges of the tokens of raw text `t`, as [`tokens`] cuts the normalised text:
+/// whitespace and punctuation end a word, but the punctuation that [`joins`] a word is
+/// dropped inside it (a word of it alone is none); a CJK character is a token of its own.
 fn raw_tokens(t: &str) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
     // The current word: its start, and the end of its last kept character.
     let mut word: Option<(usize, usize)> = None;
     for (i, c) in t.char_indices() {
         let e = i + c.len_utf8();
-        if is_space(c) {
-            out.extend(word.take());
-        } else if is_punct(c) {
-            continue;
-        } else if is_cjk(c) {
-            out.extend(word.take());
-            out.push((i, e));
-        } else {
-            word = Some(word.map_or((i, e), |(s, _)| (s, e)));
+        match class(c) {
+            Class::Break => out.extend(word.take()),
+            Class::Skip => {}
+            Class::Alone => {
+                out.extend(word.take());
+                out.push((i, e));
+            }
+            Class::Word => word = Some(word.map_or((i, e), |(s, _)| (s, e))),
         }
     }
     out.extend(word);
@@ -114,14 +166,12 @@ pub type Ordered = (Vec<u64>, Vec<(usize, usize)>);
 /// splitting or joining a character). Used to trim a span's first and last sentences to
 /// their copied part.
 pub fn ordered(text: &str, buf: &mut String) -> Option<Ordered> {
-    let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
-    normalize_into(text, &opts, buf);
-    let t = tokens(buf);
+    let h = normalized_tokens(text, buf);
     let raw = raw_tokens(text);
-    if t.len() < SHINGLE || raw.len() != t.len() {
+    if h.len() < SHINGLE || raw.len() != h.len() {
         return None;
     }
-    Some((t.iter().map(|w| hash_bytes(&buf.as_bytes()[w.0..w.1])).collect(), raw))
+    Some((h, raw))
 }
 
 /// The union of sorted, distinct sets, sorted and distinct.

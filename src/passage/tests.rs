@@ -677,3 +677,59 @@ fn a_copy_with_neighbouring_words_swapped_is_found() {
     let similarity = one_span(&reference, &sub, &edited);
     assert!((0.5..0.9).contains(&similarity), "{similarity}");
 }
+
+#[test]
+fn brackets_and_commas_end_words_in_code() {
+    // Two copied code lines. With punctuation dropped, `memset(&hints, 0, sizeof(hints));`
+    // is three words (`memsethints 0 sizeofhints`) and the pair of lines shares 4 shingles,
+    // under MIN_SHARED; cut at brackets and commas it is five words, and they share 8. The
+    // full stop and underscore of `hints.ai_family` stay inside its word.
+    let lines = "memset(&hints, 0, sizeof(hints));\nhints.ai_family = AF_UNSPEC;";
+    let mut buf = String::new();
+    assert_eq!(
+        shingles("memset(&hints, 0, sizeof(hints));", &mut buf),
+        shingles("memset hints 0 sizeof hints", &mut buf)
+    );
+    assert_eq!(
+        shingles("hints.ai_family = AF_UNSPEC;", &mut buf),
+        shingles("hintsai_family af_unspec", &mut buf)
+    );
+    let reference = format!(
+        "{}\n\nint s;\n{lines}\nhints.ai_socktype = SOCK_DGRAM;\n\n{}",
+        paragraph(1300),
+        paragraph(1301)
+    );
+    let sub = format!("{}\n\n{lines}\n\n{}", paragraph(1302), paragraph(1303));
+    assert_eq!(one_span(&reference, &sub, lines), 1.0);
+}
+
+#[test]
+fn a_short_line_that_several_references_carry_needs_more_to_be_a_copy() {
+    // A 6-word line (9 shingles) that 2 of 10 references carry: not common (under half),
+    // but each of its shingles counts ln(1 + 10/2) / ln(1 + 10) = 0.75, 6.7 in all, under
+    // MIN_SHARED (counted whole, 9 would pass).
+    let line = "Quietly measures ancient harvest bridges tonight.";
+    let longer =
+        "Quietly measures ancient harvest bridges tonight. Gentle kitchens remember narrow villages always.";
+    let refs: Vec<String> = (0..10)
+        .map(|i| {
+            let p = paragraph(1310 + i);
+            if i < 2 {
+                format!("{p}\n\n{longer}\n\n{}", paragraph(1330 + i))
+            } else {
+                p
+            }
+        })
+        .collect();
+    let mut c = checker();
+    for r in &refs {
+        c.add_reference(r).unwrap();
+    }
+    let sub = format!("{}\n\n{line}\n\n{}", paragraph(1350), paragraph(1351));
+    let r = c.check(&sub).unwrap();
+    assert!(r.references.is_empty(), "{r:?}");
+    // The two sentences, copied, are a copy from both.
+    let sub = format!("{}\n\n{longer}\n\n{}", paragraph(1350), paragraph(1351));
+    let r = c.check(&sub).unwrap();
+    assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [0, 1]);
+}
