@@ -448,8 +448,9 @@ export function dedup(ids: string[], texts: string[], options?: DedupOptions): D
 export interface PassageOptions {
   /** A reported span has at least this many non-whitespace characters, a Chinese,
    * Japanese or Korean one counting 2 (default 40). It also shares at least 8 shingles
-   * with its reference span that fewer than half of the references hold (boilerplate such
-   * as a licence clause counts for nothing). */
+   * with its reference span that fewer than half of the references hold, each counting
+   * less the more references hold it (boilerplate such as a licence clause counts for
+   * nothing). */
   minChars?: number;
   /** The least similarity for a copy, above 0 and at most 1: the share of a submission
    * passage's shingles (pairs of words next to each other or one apart; in Chinese,
