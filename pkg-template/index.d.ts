@@ -447,12 +447,14 @@ export function dedup(ids: string[], texts: string[], options?: DedupOptions): D
 /** Options of a PassageChecker. Unknown names are refused (`InvalidOption`). */
 export interface PassageOptions {
   /** A reported span has at least this many non-whitespace characters, a Chinese,
-   * Japanese or Korean one counting 2 (default 40). It also shares at least 6 shingles
-   * with its reference span that fewer than half of the references hold (boilerplate such
-   * as a licence clause counts for nothing). */
+   * Japanese or Korean one counting 2 (default 40). It also shares at least 8 shingles
+   * with its reference span that fewer than half of the references hold, each counting
+   * less the more references hold it (boilerplate such as a licence clause counts for
+   * nothing). */
   minChars?: number;
   /** The least similarity for a copy, above 0 and at most 1: the share of a submission
-   * passage's shingles (word pairs; in Chinese, Japanese and Korean, character pairs)
+   * passage's shingles (pairs of words next to each other or one apart; in Chinese,
+   * Japanese and Korean, of characters)
    * found in the reference passage (default 0.5). */
   threshold?: number;
 }

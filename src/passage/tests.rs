@@ -246,7 +246,8 @@ fn offsets_in_bytes_and_utf16_on_mixed_script() {
 }
 
 /// Shingles as strings, the slow way: the normalised text cut into words and CJK
-/// characters, and every run of `SHINGLE` of them joined back as it was written.
+/// characters, and every two of them at most one apart (`a b` in `a b c` and in `a x b`)
+/// joined by a NUL; a single token alone.
 fn string_shingles(text: &str) -> std::collections::BTreeSet<String> {
     let mut norm = String::new();
     let opts = crate::normalize::NormalizeOptions {
@@ -254,39 +255,31 @@ fn string_shingles(text: &str) -> std::collections::BTreeSet<String> {
         ..Default::default()
     };
     crate::normalize::normalize_into(text, &opts, &mut norm);
-    let mut toks: Vec<(String, bool)> = Vec::new(); // (token, followed by a space)
+    let mut toks: Vec<String> = Vec::new();
     for w in norm.split(' ').filter(|w| !w.is_empty()) {
         let mut cur = String::new();
         for c in w.chars() {
             if shingle::is_cjk(c) {
                 if !cur.is_empty() {
-                    toks.push((std::mem::take(&mut cur), false));
+                    toks.push(std::mem::take(&mut cur));
                 }
-                toks.push((c.to_string(), false));
+                toks.push(c.to_string());
             } else {
                 cur.push(c);
             }
         }
         if !cur.is_empty() {
-            toks.push((cur, false));
-        }
-        if let Some(t) = toks.last_mut() {
-            t.1 = true;
+            toks.push(cur);
         }
     }
-    let join = |w: &[(String, bool)]| {
-        let mut s = String::new();
-        for (i, (t, space)) in w.iter().enumerate() {
-            s += t;
-            if *space && i + 1 < w.len() {
-                s.push(' ');
-            }
+    let mut out = std::collections::BTreeSet::new();
+    for i in 0..toks.len() {
+        for j in i + 1..toks.len().min(i + 3) {
+            out.insert(format!("{}\0{}", toks[i], toks[j]));
         }
-        s
-    };
-    let mut out: std::collections::BTreeSet<String> = toks.windows(shingle::SHINGLE).map(join).collect();
-    if out.is_empty() && !toks.is_empty() {
-        out.insert(join(&toks));
+    }
+    if toks.len() == 1 {
+        out.insert(toks[0].clone());
     }
     out
 }
@@ -574,8 +567,9 @@ fn a_long_sentence_is_found_in_its_source_wrapped_into_short_lines() {
     let m = only_match(&reference, &sub);
     assert_eq!(&sub[m.submission_span.start..m.submission_span.end], format!("{clause}."));
     assert_eq!(&reference[m.reference_span.start..m.reference_span.end], wrapped.join("\n"));
-    // The pairs across a line break are not in the wrapped source: 14 of 89.
-    assert!(m.similarity > 0.8 && m.similarity < 0.9, "{}", m.similarity);
+    // The pairs across a line break are not in the wrapped source: 3 per break (the words
+    // either side, and each with the word past the other), 41 of 170.
+    assert!(m.similarity > 0.75 && m.similarity < 0.77, "{}", m.similarity);
 }
 
 #[test]
@@ -656,4 +650,86 @@ fn a_clause_several_references_carry_weighs_less_than_original_words() {
     let sub = format!("{}\n\n{head} {tail}.\n\n{}", paragraph(995), paragraph(996));
     let r = c.check(&sub).unwrap();
     assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [0, 1, 2, 3]);
+}
+
+#[test]
+fn a_copy_with_neighbouring_words_swapped_is_found() {
+    // Words 1 and 2 of every 3 swapped ("walks quickly" for "quickly walks"): no pair of
+    // neighbouring words is left, but a pair one apart becomes a pair of neighbours and
+    // the other way round, so about two thirds of the shingles are still found.
+    let reference = format!("{}\n\n{}", paragraph(1200), paragraph(1201));
+    let copied = paragraph(1201);
+    let mut w: Vec<&str> = copied.split(' ').collect();
+    // The last word, with its full stop, stays last.
+    for k in 0..(w.len() - 1) / 3 {
+        w.swap(3 * k + 1, 3 * k + 2);
+    }
+    let edited = w.join(" ");
+    // Pairs of neighbours alone would find none of it.
+    let neighbours = |t: &str| -> std::collections::BTreeSet<String> {
+        let v: Vec<String> = t.split(' ').map(|x| x.trim_matches('.').to_lowercase()).collect();
+        v.windows(2).map(|p| p.join(" ")).collect()
+    };
+    let (a, b) = (neighbours(&edited), neighbours(&copied));
+    let kept = a.intersection(&b).count() as f64 / a.len() as f64;
+    assert!(kept < 0.1, "{kept}");
+    let sub = format!("{}\n\n{edited}\n\n{}", paragraph(1202), paragraph(1203));
+    let similarity = one_span(&reference, &sub, &edited);
+    assert!((0.5..0.9).contains(&similarity), "{similarity}");
+}
+
+#[test]
+fn brackets_and_commas_end_words_in_code() {
+    // Two copied code lines. With punctuation dropped, `memset(&hints, 0, sizeof(hints));`
+    // is three words (`memsethints 0 sizeofhints`) and the pair of lines shares 4 shingles,
+    // under MIN_SHARED; cut at brackets and commas it is five words, and they share 8. The
+    // full stop and underscore of `hints.ai_family` stay inside its word.
+    let lines = "memset(&hints, 0, sizeof(hints));\nhints.ai_family = AF_UNSPEC;";
+    let mut buf = String::new();
+    assert_eq!(
+        shingles("memset(&hints, 0, sizeof(hints));", &mut buf),
+        shingles("memset hints 0 sizeof hints", &mut buf)
+    );
+    assert_eq!(
+        shingles("hints.ai_family = AF_UNSPEC;", &mut buf),
+        shingles("hintsai_family af_unspec", &mut buf)
+    );
+    let reference = format!(
+        "{}\n\nint s;\n{lines}\nhints.ai_socktype = SOCK_DGRAM;\n\n{}",
+        paragraph(1300),
+        paragraph(1301)
+    );
+    let sub = format!("{}\n\n{lines}\n\n{}", paragraph(1302), paragraph(1303));
+    assert_eq!(one_span(&reference, &sub, lines), 1.0);
+}
+
+#[test]
+fn a_short_line_that_several_references_carry_needs_more_to_be_a_copy() {
+    // A 6-word line (9 shingles) that 2 of 10 references carry: not common (under half),
+    // but each of its shingles counts ln(1 + 10/2) / ln(1 + 10) = 0.75, 6.7 in all, under
+    // MIN_SHARED (counted whole, 9 would pass).
+    let line = "Quietly measures ancient harvest bridges tonight.";
+    let longer =
+        "Quietly measures ancient harvest bridges tonight. Gentle kitchens remember narrow villages always.";
+    let refs: Vec<String> = (0..10)
+        .map(|i| {
+            let p = paragraph(1310 + i);
+            if i < 2 {
+                format!("{p}\n\n{longer}\n\n{}", paragraph(1330 + i))
+            } else {
+                p
+            }
+        })
+        .collect();
+    let mut c = checker();
+    for r in &refs {
+        c.add_reference(r).unwrap();
+    }
+    let sub = format!("{}\n\n{line}\n\n{}", paragraph(1350), paragraph(1351));
+    let r = c.check(&sub).unwrap();
+    assert!(r.references.is_empty(), "{r:?}");
+    // The two sentences, copied, are a copy from both.
+    let sub = format!("{}\n\n{longer}\n\n{}", paragraph(1350), paragraph(1351));
+    let r = c.check(&sub).unwrap();
+    assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [0, 1]);
 }
