@@ -42,7 +42,8 @@ options:
                      off: fingerprints alone decide. With --load/--save the default is off:
                      a saved index keeps no texts, so J needs the texts of every document in
                      it (give them all as PATH)
-  --sketch           fingerprint: also print each document's similarity sketch (hex)
+  --sketch           fingerprint: also print each document's similarity sketch (hex);
+                     dedup --redis: the store's sketch mode (candidates confirmed by sketches)
   --sketch-size N    bytes per sketch, a multiple of 8 from 32 to 256 (default 128)
   --ngram N          characters per n-gram (default ${D.hasher.ngram})
   --mode chars|words n-grams of characters (default) or of words
@@ -347,6 +348,8 @@ async function dedupRedis(o) {
   try { await client.connect(); } catch (e) { fail(`cannot connect to ${o.redis}: ${e.message}`); }
   const opts = { namespace: o.namespace, html: Boolean(o.html), retries: 5 };
   if (o.k !== undefined) opts.k = int('k', o.k, 0, 63);
+  // --sketch: the store's sketch mode (ContentSeen's default flow), --sketch-size its bytes.
+  if (o.sketch) opts.sketch = o['sketch-size'] === undefined ? true : num('sketch-size', o['sketch-size']);
   const seen = await wasm.RedisContentSeen.open(client, opts);
   let dups = 0;
   let failed = 0;

@@ -98,6 +98,13 @@ test('dedup --redis: two processes, each on its share, keep each document once',
     for (const line of again.out.trim().split('\n')) assert.equal(JSON.parse(line).duplicate, true, line);
     assert.match(again.err, / 0 new, /);
     assert.match(again.err, new RegExp(`; ${90 - pairs} stored in cli`));
+    // --sketch: the store's sketch mode; a run without it on that namespace is refused.
+    const sk = await run([...args(shares[0]), '--namespace', 'cli-sk', '--sketch']);
+    assert.equal(sk.code, 0, sk.err);
+    assert.match(sk.err, /0 failed; \d+ stored in cli-sk/);
+    const mixed = await run([...args(shares[1]), '--namespace', 'cli-sk']);
+    assert.equal(mixed.code, 2);
+    assert.match(mixed.err, /sketch/);
     // Bad input: no namespace, a server that is not there.
     const noNs = await run(['dedup', shares[0], '--redis', server.url]);
     assert.equal(noNs.code, 2);
