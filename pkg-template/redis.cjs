@@ -150,13 +150,7 @@ function install(wasm) {
       const plan = this._live().begin(url, BigInt(fingerprint));
       try {
         for (;;) {
-          const step = plan.step();
-          if (step.records) {
-            const reply = await this._redis.call(this._keys[0], ['HMGET', this._keys[2], ...step.records.map((b) => Buffer.from(b))]);
-            plan.feedRecords(reply);
-            continue;
-          }
-          const result = plan.feed(await this._queue(step.check));
+          const result = plan.feed(await this._queue(plan.entry()));
           if (result !== undefined) {
             this.stats.checks++;
             this.stats.roundTrips += result.roundTrips;

@@ -10,12 +10,9 @@
 //! The common case (no record passes the pre-filter) is one call. A near-duplicate takes
 //! two: candidates, then the decision with the matches wasm found.
 //!
-//! **The second check (the hook for issue 12's sketch).** Candidates are taken at the
-//! layout's k (the candidate k). A [`SecondCheck`] may then confirm or drop each one from
-//! its page record (which will carry the sketch): when it [`wants records`](SecondCheck::wants_records),
-//! the plan asks for the matches' page records (one more call, [`Step::Records`]) before it
-//! sends the decision, so a check takes at most three calls. [`FingerprintOnly`] is the
-//! check this release ships: every candidate within k is a match.
+//! Sketch mode has a flow of its own ([`super::sketch`]): its script returns the
+//! candidates' page values with their sketches, so neither flow fetches page records
+//! between calls.
 
 use std::sync::Arc;
 
@@ -34,28 +31,6 @@ pub struct Candidate {
     pub table: u8,
     /// The record bytes in that table.
     pub record: Vec<u8>,
-}
-
-/// The optional second test of a candidate.
-pub trait SecondCheck {
-    /// `true` when [`keep`](Self::keep) needs the candidates' page records.
-    fn wants_records(&self) -> bool;
-    /// Whether a candidate within the candidate k is a duplicate. `record` is `None` when
-    /// records were not fetched, or the page has none (a version-1 record has no sketch).
-    fn keep(&self, candidate: &Candidate, record: Option<&PageRecord>) -> bool;
-}
-
-/// Fingerprint-only matching: every candidate within k is a duplicate.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FingerprintOnly;
-
-impl SecondCheck for FingerprintOnly {
-    fn wants_records(&self) -> bool {
-        false
-    }
-    fn keep(&self, _: &Candidate, _: Option<&PageRecord>) -> bool {
-        true
-    }
 }
 
 /// One stored page in a result: its URL (`None` without the URL map) and distance.
@@ -86,17 +61,6 @@ pub struct Outcome {
     pub calls: u32,
 }
 
-/// What to send next.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// Call the CHECK script with this page's entry (its five fields, each after its
-    /// length: [`super::script`]); [`check_argv`] makes the `ARGV` of a call for one or
-    /// several entries.
-    Check(Vec<u8>),
-    /// (Second check only) fetch these fingerprints' page records with `HMGET {NS}:p`.
-    Records(Vec<Vec<u8>>),
-}
-
 /// Most calls one check may take before it gives up (each extra call means other workers
 /// stored new candidates in between; thousands would be needed to reach it).
 pub const MAX_CALLS: u32 = 64;
@@ -111,7 +75,6 @@ pub struct CheckPlan {
     known: std::collections::HashSet<(u8, Vec<u8>)>,
     within: Vec<Candidate>,
     replace: Option<u64>,
-    records_fetched: bool,
     calls: u32,
 }
 
@@ -128,7 +91,6 @@ impl CheckPlan {
             known: Default::default(),
             within: Vec::new(),
             replace: None,
-            records_fetched: false,
             calls: 0,
         })
     }
@@ -138,16 +100,10 @@ impl CheckPlan {
         self.fp
     }
 
-    /// The next call to make.
-    pub fn step(&self) -> Step {
-        if self.store.second.wants_records() && !self.within.is_empty() && !self.records_fetched {
-            return Step::Records(self.within.iter().map(|c| c.fingerprint.to_be_bytes().to_vec()).collect());
-        }
-        Step::Check(self.entry())
-    }
-
-    /// The page's entry in a CHECK call: URL, query, evaluated, matches, replace.
-    fn entry(&self) -> Vec<u8> {
+    /// The page's entry in its next CHECK call (URL, query, evaluated, matches, replace,
+    /// each after its length: [`super::script`]); [`check_argv`] makes the `ARGV` of a
+    /// call for one or several entries.
+    pub fn entry(&self) -> Vec<u8> {
         let s = &self.store;
         let mut matches = Vec::new();
         for c in &self.within {
@@ -165,8 +121,7 @@ impl CheckPlan {
                 replace.extend(g.record(old));
             }
         }
-        // ARGV 3, the query: everything that does not change between calls, in one string
-        // (one buffer for the client to write, one argument for the server to parse).
+        // The query: everything that does not change between calls, in one field.
         let mut query = Vec::with_capacity(16 + 8 * s.geometry.len() + self.page_record.len());
         query.extend_from_slice(&self.fp.to_be_bytes());
         query.push(u8::from(s.urls));
@@ -189,26 +144,8 @@ impl CheckPlan {
         entry
     }
 
-    /// The reply of the `HMGET` asked for by [`Step::Records`] (`None` for a missing field).
-    pub fn feed_records(&mut self, reply: &[Option<Vec<u8>>]) -> Result<()> {
-        let second = Arc::clone(&self.store.second);
-        let mut kept = Vec::new();
-        for (c, r) in self.within.iter().zip(reply.iter().chain(std::iter::repeat(&None))) {
-            let rec = match r {
-                Some(b) => Some(PageRecord::decode(b)?),
-                None => None,
-            };
-            if second.keep(c, rec.as_ref()) {
-                kept.push(c.clone());
-            }
-        }
-        self.within = kept;
-        self.records_fetched = true;
-        Ok(())
-    }
-
-    /// The CHECK script's reply: `Some(outcome)` when decided, `None` to call again
-    /// ([`step`](Self::step)).
+    /// The CHECK script's reply for this page: `Some(outcome)` when decided, `None` to call
+    /// again (with a new [`entry`](Self::entry)).
     pub fn feed(&mut self, reply: &[Vec<u8>]) -> Result<Option<Outcome>> {
         self.calls += 1;
         let s = Arc::clone(&self.store);
@@ -329,7 +266,6 @@ impl CheckPlan {
             }
         }
         self.within.sort_by_key(|c| (c.distance, c.fingerprint));
-        self.records_fetched = false;
         Ok(())
     }
 }
@@ -358,7 +294,7 @@ pub(super) fn foreign(meta_key: &str, what: &str) -> Error {
 }
 
 /// The `ARGV` of one CHECK call: the namespace's meta, and the pages' entries (from
-/// [`Step::Check`]) one after another. The reply holds one reply per page, in this order.
+/// [`CheckPlan::entry`]) one after another. The reply holds one reply per page, in this order.
 pub fn check_argv<'a>(meta: &str, entries: impl IntoIterator<Item = &'a [u8]>) -> Vec<Vec<u8>> {
     vec![meta.as_bytes().to_vec(), entries.into_iter().flatten().copied().collect()]
 }

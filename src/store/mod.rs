@@ -63,7 +63,7 @@ use crate::fingerprint::SimHasher;
 use crate::index::Layout;
 use crate::seen::{ContentSeen, SeenConfig};
 use crate::sketch::{Sketch, SketchScheme};
-use decide::{CheckPlan, FingerprintOnly, SecondCheck};
+use decide::CheckPlan;
 use keys::TableGeometry;
 use record::{fp_from, PageRecord};
 use sketch::SketchPlan;
@@ -116,7 +116,6 @@ pub struct Store {
     meta: String,
     keys: Vec<String>,
     urls: bool,
-    second: Arc<dyn SecondCheck + Send + Sync>,
     /// Sketch mode ([`sketch`]): the sketch scheme and the threshold.
     sketch: Option<SketchScheme>,
     threshold: f64,
@@ -180,7 +179,6 @@ impl RedisSeen {
             geometry,
             meta,
             urls: config.urls,
-            second: Arc::new(FingerprintOnly),
             sketch: seen.sketch,
             threshold: seen.threshold,
         };

@@ -210,7 +210,7 @@ impl Model {
     fn run(&mut self, seen: &RedisSeen, url: &str, fp: u64) -> decide::Outcome {
         let mut plan = seen.begin(url, fp).unwrap();
         loop {
-            let decide::Step::Check(args) = plan.step() else { panic!("no second check in this release") };
+            let args = plan.entry();
             if let Some(o) = plan.feed(&self.call(seen, &args)).unwrap() {
                 return o;
             }
@@ -327,13 +327,7 @@ fn batches_decide_as_one_check_at_a_time_in_their_order() {
                 pending.push((url.clone(), fps[next], store.begin(&url, fps[next]).unwrap()));
                 next += 1;
             }
-            let steps: Vec<Vec<u8>> = pending
-                .iter()
-                .map(|(_, _, p)| match p.step() {
-                    decide::Step::Check(a) => a,
-                    decide::Step::Records(_) => unreachable!("no second check in this release"),
-                })
-                .collect();
+            let steps: Vec<Vec<u8>> = pending.iter().map(|(_, _, p)| p.entry()).collect();
             let replies =
                 model.check_batch(&decide::check_argv(store.meta(), steps.iter().map(Vec::as_slice)));
             assert_eq!(replies.len(), pending.len());
@@ -412,13 +406,13 @@ fn a_page_stored_between_two_calls_is_not_missed() {
     assert!(!m.run(&store, "decoy", decoy).duplicate);
     let b_fp = base;
     let mut b = store.begin("b", b_fp).unwrap();
-    let decide::Step::Check(args) = b.step() else { unreachable!() };
+    let args = b.entry();
     assert!(b.feed(&m.call(&store, &args)).unwrap().is_none(), "the decoy is a candidate");
     // Meanwhile another worker stores a page 2 bits from B.
     assert!(!m.run(&store, "a", base ^ 0b11 << 40).duplicate);
     let mut out = None;
     for _ in 0..4 {
-        let decide::Step::Check(args) = b.step() else { unreachable!() };
+        let args = b.entry();
         if let Some(o) = b.feed(&m.call(&store, &args)).unwrap() {
             out = Some(o);
             break;
@@ -437,12 +431,12 @@ fn settings_and_namespace_are_checked() {
     let mut m =
         Model { tables: a.layout().tables(), meta: Some(a.meta().as_bytes().to_vec()), ..Model::default() };
     let mut plan = b.begin("u", 1).unwrap();
-    let decide::Step::Check(args) = plan.step() else { unreachable!() };
+    let args = plan.entry();
     let e = plan.feed(&m.call(&b, &args)).unwrap_err();
     assert!(matches!(e, Error::SchemeMismatch { field: "layout", .. }), "{e}");
     m.meta = None;
     let mut plan = a.begin("u", 1).unwrap();
-    let decide::Step::Check(args) = plan.step() else { unreachable!() };
+    let args = plan.entry();
     assert!(plan.feed(&m.call(&a, &args)).unwrap_err().to_string().contains("meta key is gone"));
     assert!(a.begin("", 1).is_err());
     assert!(a.begin(&"x".repeat(record::MAX_URL_BYTES + 1), 1).is_err());

@@ -9,7 +9,7 @@ use super::crawler::seen_config_fields;
 use super::js_error;
 use crate::fingerprint::Options;
 use crate::seen::SeenConfig;
-use crate::store::decide::{CheckPlan, Outcome, Step};
+use crate::store::decide::{CheckPlan, Outcome};
 use crate::store::sketch::SketchPlan;
 use crate::store::{script, RedisSeen, StoreConfig};
 
@@ -252,14 +252,9 @@ pub struct JsStoreCheck(CheckPlan);
 
 #[wasm_bindgen(js_class = __StoreCheck)]
 impl JsStoreCheck {
-    /// `{ check: the page's entry in a CHECK call }` or `{ records: [fp bytes] }`.
-    pub fn step(&self) -> JsValue {
-        let o = Object::new();
-        match self.0.step() {
-            Step::Check(entry) => set(&o, "check", Uint8Array::from(entry.as_slice())),
-            Step::Records(f) => set(&o, "records", to_js_list(&f)),
-        }
-        o.into()
+    /// The page's entry in its next CHECK call.
+    pub fn entry(&self) -> Uint8Array {
+        Uint8Array::from(self.0.entry().as_slice())
     }
 
     /// The CHECK reply: the result object, or `undefined` to call again.
@@ -268,16 +263,6 @@ impl JsStoreCheck {
             Some(o) => outcome_to_js(&o),
             None => JsValue::UNDEFINED,
         })
-    }
-
-    /// The `HMGET` reply for a records step (`null` for a missing page).
-    #[wasm_bindgen(js_name = feedRecords)]
-    pub fn feed_records(&mut self, reply: JsValue) -> Result<(), JsValue> {
-        let list: Vec<Option<Vec<u8>>> = Array::from(&reply)
-            .iter()
-            .map(|x| if x.is_null() || x.is_undefined() { None } else { Some(Uint8Array::from(x).to_vec()) })
-            .collect();
-        self.0.feed_records(&list).map_err(js_error)
     }
 }
 
