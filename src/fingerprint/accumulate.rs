@@ -94,42 +94,14 @@ impl ColumnCounter {
         }
     }
 
-    /// Adds `keys[i]` for every slot `i` of a tf table whose count is nonzero, with no
-    /// branch on the slot: an empty slot's key is 0, which adds nothing. Fifteen slots at
-    /// a time are counted in four locals (registers), then spilled.
-    #[inline(always)]
-    pub(super) fn add_present(&mut self, keys: &[u64], counts: &[u32]) {
-        const L: u64 = ColumnCounter::NIBBLE_LOW_BITS;
-        let mut n = 0;
-        for (keys, counts) in keys.chunks(15).zip(counts.chunks(15)) {
-            let (mut a, mut b, mut c, mut d) = (0, 0, 0, 0);
-            for (&k, &tf) in keys.iter().zip(counts) {
-                let h = k;
-                n += u32::from(tf != 0);
-                a += h & L;
-                b += (h >> 1) & L;
-                c += (h >> 2) & L;
-                d += (h >> 3) & L;
-            }
-            self.spill_words([a, b, c, d]);
-        }
-        self.n += n;
-    }
-
     fn spill(&mut self) {
-        let words = self.nibbles;
-        self.nibbles = [0; 4];
-        self.pending = 0;
-        self.spill_words(words);
-    }
-
-    /// Adds four words of nibble counters (at most 15 hashes) to the byte counters.
-    #[inline]
-    fn spill_words(&mut self, words: [u64; 4]) {
-        for (m, w) in words.into_iter().enumerate() {
+        for m in 0..4 {
+            let w = self.nibbles[m];
             self.bytes[m] += w & Self::LOW_NIBBLES;
             self.bytes[m + 4] += (w >> 4) & Self::LOW_NIBBLES;
+            self.nibbles[m] = 0;
         }
+        self.pending = 0;
         self.spills += 1;
         if self.spills == 17 {
             self.flush_bytes();

@@ -43,7 +43,6 @@ impl SimHasher {
     pub fn explain(&mut self, text: &str) -> Result<Explanation> {
         let mut occurrences = Vec::new();
         self.count_features(text, |start, end, hash| occurrences.push((start, end, hash)))?;
-        self.count_in_order();
         let sums = self.sums()?;
         let mut seen = std::collections::HashSet::new();
         let tokens = occurrences

@@ -24,15 +24,13 @@
 //! | `explain.rs` | [`SimHasher::explain`] and what it returns |
 //! | `bits.rs` | fingerprints of supplied features, and the teaching form with written-out bits |
 //! | `accumulate.rs` | the exact per-bit sums, the SWAR column counter, the sign step |
-//! | `counter.rs` | the tf counter of one text's feature hashes, in first-occurrence order |
-//! | `tally.rs` | the feature hashes of one text and their tf, counted by parts |
+//! | `counter.rs` | the tf counter of one text's feature hashes |
 
 mod accumulate;
 mod bits;
 mod counter;
 mod explain;
 mod options;
-mod tally;
 
 pub use bits::{fingerprint_features, parse_bits, simhash_bits, BitFeature, BitsSimhash};
 pub use explain::{ExplainedToken, Explanation};
@@ -50,7 +48,6 @@ use crate::tokenize::{for_each_char_ngram, for_each_char_ngram_pair, word_shingl
 use crate::weight::{quantize, IdfTable, Weighting};
 use accumulate::{sign, Accumulator, ColumnCounter, CLASSES};
 use counter::Counter;
-use tally::Tally;
 
 /// Computes fingerprints with fixed [`Options`], reusing its buffers between texts.
 ///
@@ -66,12 +63,6 @@ pub struct SimHasher {
     text: String,
     norm: String,
     word: String,
-    /// Every feature occurrence of the current text.
-    tally: Tally,
-    /// Room for the features of tf >= 2 of one part of the tally.
-    repeats: Vec<(u64, u32)>,
-    /// The distinct features of the current text in first-occurrence order, with their
-    /// tf: filled only where that order or a lookup is needed (explain, feature hashes).
     counter: Counter,
     /// Shingles of the current text for [`sketch`](Self::sketch), when one is asked for.
     sketcher: SketchBuilder,
@@ -89,8 +80,6 @@ impl SimHasher {
             text: String::new(),
             norm: String::new(),
             word: String::new(),
-            tally: Tally::default(),
-            repeats: Vec::new(),
             counter: Counter::default(),
             sketcher: SketchBuilder::default(),
         })
@@ -138,7 +127,7 @@ impl SimHasher {
     /// Errors: [`Error::EmptyText`] when normalisation leaves nothing, and
     /// [`Error::TextTooShort`] when fewer units remain than one n-gram needs.
     pub fn fingerprint(&mut self, text: &str) -> Result<u64> {
-        self.count_features_and(text, |_, _, _| {}, false)?;
+        self.count_features(text, |_, _, _| {})?;
         let sums = self.sums()?;
         Ok(sign(&sums))
     }
@@ -176,15 +165,7 @@ impl SimHasher {
     pub fn fingerprint128(&mut self, text: &str) -> Result<(u64, u64)> {
         self.count_features(text, |_, _, _| {})?;
         let lo = sign(&self.sums()?);
-        let remix = |h| crate::hash::mix(h ^ 0xD6E8_FEB8_6659_FD93);
-        let hi = if self.idf.is_some() {
-            self.idf_sums(remix)?
-        } else {
-            // A bijection: the remixed hashes have the tfs of the hashes they come from.
-            self.tally.remap(remix);
-            self.sums()?
-        };
-        let hi = sign(&hi);
+        let hi = sign(&self.sums_of(|h| crate::hash::mix(h ^ 0xD6E8_FEB8_6659_FD93))?);
         Ok((lo, hi))
     }
 
@@ -222,7 +203,6 @@ impl SimHasher {
     /// The hashes of the distinct features of `text` (for learning an [`IdfTable`]).
     pub fn feature_hashes(&mut self, text: &str) -> Result<Vec<u64>> {
         self.count_features(text, |_, _, _| {})?;
-        self.count_in_order();
         Ok(self.counter.entries().map(|(h, _)| h).collect())
     }
 
@@ -239,19 +219,10 @@ impl SimHasher {
         normalize_into(text, &self.opts.normalize, &mut self.norm);
     }
 
-    /// Normalises `text`, cuts it into features, and adds each feature's occurrences to
-    /// `self.tally`. `each(start, end, hash)` sees every occurrence, in order.
+    /// Normalises `text`, cuts it into features, and counts each feature's occurrences
+    /// in `self.counter`. `each(start, end, hash)` sees every occurrence, in order.
     fn count_features(&mut self, text: &str, each: impl FnMut(usize, usize, u64)) -> Result<()> {
         self.count_features_and(text, each, false)
-    }
-
-    /// Counts the tallied features in `self.counter` too, in first-occurrence order.
-    fn count_in_order(&mut self) {
-        let hashes = self.tally.hashes();
-        self.counter.reset(hashes.len());
-        for &h in hashes {
-            self.counter.add(h);
-        }
     }
 
     /// [`count_features`](Self::count_features), and when `sketch` is true, the sketch's
@@ -269,15 +240,15 @@ impl SimHasher {
         self.sketcher.clear();
         match self.opts.tokenizer {
             Tokenizer::Chars(n) => {
-                let tally = &mut self.tally;
-                tally.reset(self.norm.len());
+                let counter = &mut self.counter;
+                counter.reset(self.norm.len());
                 let shingles = &mut self.sketcher.shingles;
                 let second = sketch.then_some((SHINGLE, |h| shingles.push(h)));
                 let units = for_each_char_ngram_pair(
                     &self.norm,
                     n,
                     |start, end, h| {
-                        tally.push(h);
+                        counter.add(h);
                         each(start, end, h);
                     },
                     second,
@@ -297,11 +268,11 @@ impl SimHasher {
                 }
                 let mut shingles = word_shingles(&self.norm, n);
                 let mut count = 0;
-                self.tally.reset(self.norm.len() / 8);
+                self.counter.reset(self.norm.len() / 8);
                 while let Some(sh) = shingles.next_shingle() {
                     sh.feature_into(&mut self.word);
                     let h = hash_str(&self.word);
-                    self.tally.push(h);
+                    self.counter.add(h);
                     each(sh.start, sh.end, h);
                     count += 1;
                 }
@@ -314,84 +285,55 @@ impl SimHasher {
         Ok(())
     }
 
-    /// The 64 sums with idf weights, each feature's hyperplane bits taken from
-    /// `bits(hash)` (its weight still comes from the hash itself).
-    fn idf_sums(&mut self, bits: impl Fn(u64) -> u64) -> Result<[i64; 64]> {
-        let mut acc = Accumulator::default();
-        let (opts, idf) = (&self.opts, self.idf.as_deref());
-        self.tally.count(|keys, counts| {
-            for (&h, &tf) in keys.iter().zip(counts).filter(|(_, &tf)| tf != 0) {
-                acc.add_weighted(bits(h), quantize(weight_of(opts, idf, h, tf)))?;
-            }
-            Ok(())
-        })?;
-        Ok(acc.sums)
-    }
-
     fn weight_of(&self, hash: u64, tf: u32) -> f64 {
-        weight_of(&self.opts, self.idf.as_deref(), hash, tf)
+        let w = self.opts.weighting.tf_weight(tf);
+        match &self.idf {
+            Some(t) => w * t.idf(hash),
+            None => w,
+        }
     }
 
-    /// The 64 sums, in fixed point, from the tallied features.
-    fn sums(&mut self) -> Result<[i64; 64]> {
-        if self.idf.is_some() {
-            return self.idf_sums(|h| h);
-        }
+    /// The 64 sums, in fixed point, from the counted features.
+    fn sums(&self) -> Result<[i64; 64]> {
+        self.sums_of(|h| h)
+    }
+
+    /// The 64 sums with each feature's hyperplane bits taken from `bits(hash)` (its
+    /// weight still comes from the hash itself).
+    #[inline(always)]
+    fn sums_of(&self, bits: impl Fn(u64) -> u64) -> Result<[i64; 64]> {
         let mut acc = Accumulator::default();
-        let (opts, tally) = (&self.opts, &mut self.tally);
-        // Without idf, a feature's weight depends only on its tf. Every distinct feature
-        // is counted with weight q(1) by one column counter, in a scan of the tf tables
-        // with no branch on what a slot holds; a feature of tf >= 2 then adds
-        // q(tf) - q(1) more: by a counter per tf below CLASSES, one by one above. Each
-        // counter's per-bit counts are multiplied by its weight once. The sums are exact
-        // integers, so they equal those of adding q(tf) per feature.
-        let q = |tf: u32| quantize(opts.weighting.tf_weight(tf));
-        let q1 = q(1);
-        let binary = opts.weighting == Weighting::Binary;
-        let mut all = ColumnCounter::default();
+        if self.idf.is_some() {
+            for (h, tf) in self.counter.entries() {
+                acc.add_weighted(bits(h), quantize(self.weight_of(h, tf)))?;
+            }
+            return Ok(acc.sums);
+        }
+        // Without idf, a feature's weight depends only on its tf: count bits per tf class
+        // with byte counters and multiply once per class.
+        // Most features occur once: class 1 gets a counter of its own, a local the compiler
+        // keeps in registers, and joins the others at the end.
+        let binary = self.opts.weighting == Weighting::Binary;
+        let mut ones = ColumnCounter::default();
         let mut classes: [ColumnCounter; CLASSES] = Default::default();
-        let repeats = &mut self.repeats;
-        tally.count(|keys, counts| {
-            if repeats.len() < keys.len() {
-                repeats.resize(keys.len(), (0, 0));
+        for (h, tf) in self.counter.entries() {
+            let class = if binary { 1 } else { tf as usize };
+            if class == 1 {
+                ones.add(bits(h));
+            } else if class < CLASSES {
+                classes[class].add(bits(h));
+            } else {
+                acc.add_weighted(bits(h), quantize(self.opts.weighting.tf_weight(tf)))?;
             }
-            all.add_present(keys, counts);
-            // The features of tf >= 2, kept by moving on past them (no branch).
-            let mut r = 0;
-            for (&h, &tf) in keys.iter().zip(counts) {
-                repeats[r] = (h, tf);
-                r += usize::from(tf >= 2);
-            }
-            if binary {
-                return Ok(());
-            }
-            for &(h, tf) in &repeats[..r] {
-                if (tf as usize) < CLASSES {
-                    classes[tf as usize].add(h);
-                } else {
-                    acc.add_weighted(h, q(tf) - q1)?;
-                }
-            }
-            Ok::<(), Error>(())
-        })?;
-        all.flush();
-        acc.add_counts(&all.counts, all.n, q1)?;
-        for (tf, cc) in classes.iter_mut().enumerate().skip(2) {
+        }
+        classes[1] = ones;
+        for (class, cc) in classes.iter_mut().enumerate().skip(1) {
             if cc.n > 0 {
                 cc.flush();
-                acc.add_counts(&cc.counts, cc.n, q(tf as u32) - q1)?;
+                acc.add_counts(&cc.counts, cc.n, quantize(self.opts.weighting.tf_weight(class as u32)))?;
             }
         }
         Ok(acc.sums)
-    }
-}
-
-/// The weight of a feature of hash `hash` that occurs `tf` times.
-fn weight_of(opts: &Options, idf: Option<&IdfTable>, hash: u64, tf: u32) -> f64 {
-    let w = opts.weighting.tf_weight(tf);
-    match idf {
-        Some(t) => w * t.idf(hash),
-        None => w,
     }
 }
 
