@@ -313,9 +313,14 @@ impl SimHasher {
         // with byte counters and multiply once per class.
         // Most features occur once: class 1 gets a counter of its own, a local the compiler
         // keeps in registers, and joins the others at the end.
+        // Features of a higher tf are gathered, sorted by tf, and added run by run: a run of
+        // one feature by itself, a longer one through a column counter, with one weight
+        // (one logarithm) per run.
         let binary = self.opts.weighting == Weighting::Binary;
+        let q = |tf: u32| quantize(self.opts.weighting.tf_weight(tf));
         let mut ones = ColumnCounter::default();
         let mut classes: [ColumnCounter; CLASSES] = Default::default();
+        let mut heavy = Vec::new();
         for (h, tf) in self.counter.entries() {
             let class = if binary { 1 } else { tf as usize };
             if class == 1 {
@@ -323,15 +328,29 @@ impl SimHasher {
             } else if class < CLASSES {
                 classes[class].add(bits(h));
             } else {
-                acc.add_weighted(bits(h), quantize(self.opts.weighting.tf_weight(tf)))?;
+                heavy.push((tf, bits(h)));
             }
         }
         classes[1] = ones;
         for (class, cc) in classes.iter_mut().enumerate().skip(1) {
             if cc.n > 0 {
                 cc.flush();
-                acc.add_counts(&cc.counts, cc.n, quantize(self.opts.weighting.tf_weight(class as u32)))?;
+                acc.add_counts(&cc.counts, cc.n, q(class as u32))?;
             }
+        }
+        heavy.sort_unstable();
+        for run in heavy.chunk_by(|a, b| a.0 == b.0) {
+            let weight = q(run[0].0);
+            if let [(_, h)] = run {
+                acc.add_weighted(*h, weight)?;
+                continue;
+            }
+            let mut cc = ColumnCounter::default();
+            for &(_, h) in run {
+                cc.add(h);
+            }
+            cc.flush();
+            acc.add_counts(&cc.counts, cc.n, weight)?;
         }
         Ok(acc.sums)
     }
