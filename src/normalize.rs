@@ -288,9 +288,14 @@ impl Sink<'_> {
             self.push_ascii(b);
             i + 1
         } else if cjk(bytes, i) {
-            // What `push` does with a CJK ideograph, without decoding it.
-            self.keep_bytes(&bytes[i..i + 3]);
-            i + 3
+            // A run of CJK ideographs, copied whole: what `push` does with each of them,
+            // without decoding them.
+            let mut j = i + 3;
+            while j < bytes.len() && cjk(bytes, j) {
+                j += 3;
+            }
+            self.keep_bytes(&bytes[i..j]);
+            j
         } else {
             let c = s[i..].chars().next().unwrap_or('\0');
             self.push(c);

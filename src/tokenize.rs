@@ -95,11 +95,21 @@ fn scan_starts(text: &str, f: &mut impl OnStart) {
     let mut i = 0;
     // Invariant: i is a boundary, and the char before i (if any) is simple.
     while i < bytes.len() {
-        let w = simple_len(bytes, i);
-        if w != 0 && (i + w == bytes.len() || simple_len(bytes, i + w) != 0) {
+        // A run of simple characters: each one followed by a simple one (or the end) is a
+        // cluster of its own. Each character's length is read once.
+        let mut w = simple_len(bytes, i);
+        while w != 0 {
+            let next = i + w;
+            let after = if next == bytes.len() { 1 } else { simple_len(bytes, next) };
+            if after == 0 {
+                break;
+            }
             f.start(i);
-            i += w;
-            continue;
+            i = next;
+            w = if next == bytes.len() { 0 } else { after };
+        }
+        if i == bytes.len() {
+            break;
         }
         // Slow stretch: from i (a boundary: the char before is simple, or i == 0) to the
         // next position between two simple characters (or the end).
