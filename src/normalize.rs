@@ -254,26 +254,118 @@ static ASCII_CLASS: [u8; 128] = {
 };
 
 impl Sink<'_> {
-    /// Feeds every character of `s` (already in NFKC form), ASCII bytes without decoding.
+    /// Feeds every character of `s` (already in NFKC form): eight ASCII bytes at a time
+    /// where [`ascii_word`](Self::ascii_word) can take them whole, else one character at
+    /// a time (ASCII bytes and CJK ideographs without decoding).
     #[inline]
     fn push_str(&mut self, s: &str) {
         let bytes = s.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            let b = bytes[i];
-            if b < 0x80 {
-                self.push_ascii(b);
-                i += 1;
-            } else if cjk(bytes, i) {
-                // What `push` does with a CJK ideograph, without decoding it.
-                self.keep_bytes(&bytes[i..i + 3]);
-                i += 3;
-            } else {
-                let c = s[i..].chars().next().unwrap_or('\0');
-                self.push(c);
-                i += c.len_utf8();
+            // The word at i, when eight bytes are left (else none: 0x80 fails the test).
+            let word = bytes
+                .get(i..i + 8)
+                .map_or(0x80, |w| u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]));
+            if self.ascii_word(word) {
+                i += 8;
+                continue;
+            }
+            // One character, or the characters of the next eight bytes when the word failed
+            // (so that a run the word test cannot take costs one test per eight bytes).
+            let end = (i + 8).min(bytes.len());
+            while i < end {
+                i = self.push_at(s, i);
             }
         }
+    }
+
+    /// Feeds the character at `s[i..]` and returns where the next one starts.
+    #[inline(always)]
+    fn push_at(&mut self, s: &str, i: usize) -> usize {
+        let bytes = s.as_bytes();
+        let b = bytes[i];
+        if b < 0x80 {
+            self.push_ascii(b);
+            i + 1
+        } else if cjk(bytes, i) {
+            // A run of CJK ideographs, copied whole: what `push` does with each of them,
+            // without decoding them.
+            let mut j = i + 3;
+            while j < bytes.len() && cjk(bytes, j) {
+                j += 3;
+            }
+            self.keep_bytes(&bytes[i..j]);
+            j
+        } else {
+            let c = s[i..].chars().next().unwrap_or('\0');
+            self.push(c);
+            i + c.len_utf8()
+        }
+    }
+
+    /// Feeds eight ASCII bytes (`word`, little-endian) in one step when they are printable
+    /// or whitespace and the step is exact: what the sink writes is then `word` itself, with
+    /// upper case lowered and whitespace made a space, and the state after it follows from
+    /// its last byte. That holds when no whitespace would be dropped (no two whitespace
+    /// bytes in a row, none first after a space or at the start of the text) and no
+    /// punctuation would be (by `Drop`, or by `Collapse` after punctuation). A last
+    /// whitespace byte is written, then taken back as the owed space. Returns `false`,
+    /// having done nothing, otherwise. Tested against the one-character-at-a-time path by
+    /// `tests/properties.rs` (`ascii_word_step_equals_the_reference`).
+    #[inline(always)]
+    fn ascii_word(&mut self, word: u64) -> bool {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const FIRST: u64 = 0x80;
+        const LAST: u64 = 0x80 << 56;
+        if word & HIGH != 0 {
+            return false;
+        }
+        // The high bit of each byte of `at_least(n)` is set where the byte is >= n (no
+        // carry crosses bytes: each is below 0x80).
+        let at_least = |n: u8| (word + u64::from(0x80 - n) * ONES) & HIGH;
+        let in_range = |lo: u8, hi: u8| at_least(lo) & !at_least(hi + 1);
+        // Whitespace: tab to carriage return, U+001C..U+001F and the space.
+        let space = in_range(0x09, 0x0D) | in_range(0x1C, 0x20);
+        let graphic = in_range(0x21, 0x7E);
+        if space | graphic != HIGH {
+            return false; // another control character
+        }
+        let upper = in_range(b'A', b'Z');
+        let alnum = upper | in_range(b'a', b'z') | in_range(b'0', b'9');
+        let punct = graphic & !alnum;
+        let mut bad = space & (space >> 8);
+        if self.pending_space || self.len == 0 {
+            bad |= space & FIRST;
+        }
+        match self.opts.punctuation {
+            Punctuation::Keep => {}
+            Punctuation::Drop => bad |= punct,
+            Punctuation::Collapse => {
+                bad |= punct & (punct >> 8);
+                if self.in_punct {
+                    bad |= punct & FIRST;
+                }
+            }
+        }
+        if bad != 0 {
+            return false;
+        }
+        // Whitespace bytes become 0x20; upper-case letters gain 0x20.
+        let spaces = (space >> 7) * 0xFF;
+        let mut out = (word & !spaces) | (spaces & 0x2020_2020_2020_2020);
+        if self.opts.lowercase {
+            out |= upper >> 2;
+        }
+        if self.pending_space {
+            self.put(b' ');
+        }
+        self.put_all(&out.to_le_bytes());
+        let last_space = space & LAST != 0;
+        self.len -= usize::from(last_space);
+        self.pending_space = last_space;
+        self.in_punct = self.opts.punctuation == Punctuation::Collapse && punct & LAST != 0;
+        true
     }
 
     /// Appends one byte.

@@ -95,11 +95,21 @@ fn scan_starts(text: &str, f: &mut impl OnStart) {
     let mut i = 0;
     // Invariant: i is a boundary, and the char before i (if any) is simple.
     while i < bytes.len() {
-        let w = simple_len(bytes, i);
-        if w != 0 && (i + w == bytes.len() || simple_len(bytes, i + w) != 0) {
+        // A run of simple characters: each one followed by a simple one (or the end) is a
+        // cluster of its own. Each character's length is read once.
+        let mut w = simple_len(bytes, i);
+        while w != 0 {
+            let next = i + w;
+            let after = if next == bytes.len() { 1 } else { simple_len(bytes, next) };
+            if after == 0 {
+                break;
+            }
             f.start(i);
-            i += w;
-            continue;
+            i = next;
+            w = if next == bytes.len() { 0 } else { after };
+        }
+        if i == bytes.len() {
+            break;
         }
         // Slow stretch: from i (a boundary: the char before is simple, or i == 0) to the
         // next position between two simple characters (or the end).
@@ -144,6 +154,22 @@ pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
 ) -> usize {
     const BLOCK: usize = 256;
     let bytes = text.as_bytes();
+    // In ASCII only CR LF is a cluster of two characters (UAX #29): every other character,
+    // control or not, is a cluster of its own. So an ASCII text without CR (every
+    // normalised English text) needs no scan for cluster starts: its n-grams are its runs of
+    // n bytes.
+    if bytes.is_ascii() && !bytes.contains(&b'\r') {
+        let runs = |size: usize| 0..(bytes.len() + 1).saturating_sub(size);
+        for s in runs(n) {
+            f(s, s + n, hash_at(bytes, s, n));
+        }
+        if let Some((m, g)) = second.as_mut() {
+            for s in runs(*m) {
+                g(hash_at(bytes, s, *m));
+            }
+        }
+        return bytes.len();
+    }
     let m = second.as_ref().map_or(n, |(m, _)| *m);
     let keep = n.max(m);
     let mut starts = [0usize; BLOCK];
@@ -329,6 +355,36 @@ mod tests {
             let bytes = c.encode_utf8(&mut buf).as_bytes();
             let want = if simple(c) { c.len_utf8() } else { 0 };
             assert_eq!(simple_len(bytes, 0), want, "U+{:04X}", c as u32);
+        }
+    }
+
+    /// The ASCII shortcut (no scan for cluster starts) against `char_ngrams`, on ASCII texts
+    /// with every kind of control character, CR LF pairs and lone CRs and LFs (texts with a CR
+    /// take the scan, which must agree too).
+    #[test]
+    fn ascii_ngrams_equal_char_ngrams() {
+        let pieces =
+            ["a", "bc", " ", "\r\n", "\n", "\r", "\t", "\u{0}", "\u{7}", "\u{1B}", "\u{7F}", "~", "Z"];
+        let mut rng = crate::test_rng::Rng(0x5EED_A5C1);
+        for case in 0..3000 {
+            let len = rng.below(40) as usize;
+            let text: String = (0..len).map(|_| pieces[rng.below(pieces.len() as u64) as usize]).collect();
+            for (n, m) in [(1, 3), (2, 5), (3, 1), (6, 4), (8, 9)] {
+                let mut got = Vec::new();
+                let mut second = Vec::new();
+                let units = for_each_char_ngram_pair(
+                    &text,
+                    n,
+                    |s, e, h| got.push((s, e, h)),
+                    Some((m, |h| second.push(h))),
+                );
+                let want: Vec<_> =
+                    char_ngrams(&text, n).map(|g| (g.start, g.end, crate::hash::hash_str(g.text))).collect();
+                let want_second: Vec<_> =
+                    char_ngrams(&text, m).map(|g| crate::hash::hash_str(g.text)).collect();
+                assert_eq!((got, second), (want, want_second), "case {case}: {text:?} n {n} m {m}");
+                assert_eq!(units, text.graphemes(true).count(), "case {case}: {text:?}");
+            }
         }
     }
 

@@ -119,6 +119,34 @@ fn fast_normalisation_equals_the_reference() {
     }
 }
 
+/// The eight-bytes-at-a-time ASCII step of the normaliser against the reference, on texts
+/// made to hit its every rule: runs of letters of both cases and digits, single and double
+/// spaces, punctuation alone and in runs, spaces first and last, tabs and newlines,
+/// controls, and a CJK ideograph or an accented letter now and then, at every alignment.
+#[test]
+fn ascii_word_step_equals_the_reference() {
+    const PIECES: &[&str] = &[
+        "word", "Cat", "ABC", "x", "42", " ", " ", " ", "  ", ".", ",", "--", "!?", "\n", "\t", "\u{7}",
+        "\u{7F}", "\u{8}", "\u{B}", "\r", "\u{E}", "\u{1B}", "\u{1C}", "\u{1F}", "上", "é", "~", "a.b",
+        " - ",
+    ];
+    let mut rng = Rng(8);
+    for case in 0..CASES {
+        let len = below(&mut rng, 30);
+        let text: String = (0..len).map(|_| PIECES[below(&mut rng, PIECES.len())]).collect();
+        for punctuation in [Punctuation::Keep, Punctuation::Drop, Punctuation::Collapse] {
+            for (nfkc, lowercase) in [(true, true), (false, true), (true, false)] {
+                let o = NormalizeOptions { punctuation, nfkc, lowercase };
+                assert_eq!(
+                    normalize(&text, &o),
+                    normalize_reference(&text, &o),
+                    "case {case}: {text:?} {o:?}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn fast_grapheme_boundaries_equal_unicode_segmentation() {
     let mut rng = Rng(2);

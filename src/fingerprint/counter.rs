@@ -98,6 +98,11 @@ impl Counter {
         }
     }
 
+    /// The number of distinct features.
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// `(hash, tf)` of every distinct feature, in first-occurrence order.
     pub(super) fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.entries.iter().map(|e| (e.key, e.count))

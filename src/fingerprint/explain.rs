@@ -42,7 +42,7 @@ impl SimHasher {
     /// hashes and weights, the 64 sums, and the fingerprint.
     pub fn explain(&mut self, text: &str) -> Result<Explanation> {
         let mut occurrences = Vec::new();
-        self.count_features(text, |start, end, hash| occurrences.push((start, end, hash)))?;
+        self.count_features(text, Some(&mut |start, end, hash| occurrences.push((start, end, hash))))?;
         let sums = self.sums()?;
         let mut seen = std::collections::HashSet::new();
         let tokens = occurrences

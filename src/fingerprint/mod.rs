@@ -127,7 +127,7 @@ impl SimHasher {
     /// Errors: [`Error::EmptyText`] when normalisation leaves nothing, and
     /// [`Error::TextTooShort`] when fewer units remain than one n-gram needs.
     pub fn fingerprint(&mut self, text: &str) -> Result<u64> {
-        self.count_features(text, |_, _, _| {})?;
+        self.count_features(text, None)?;
         let sums = self.sums()?;
         Ok(sign(&sums))
     }
@@ -152,7 +152,7 @@ impl SimHasher {
     /// grapheme clusters: the same values as [`fingerprint`](Self::fingerprint) and
     /// [`sketch`](Self::sketch), at less than their summed cost.
     pub fn fingerprint_and_sketch(&mut self, text: &str, scheme: SketchScheme) -> Result<(u64, Sketch)> {
-        self.count_features_and(text, |_, _, _| {}, true)?;
+        self.count_features_and(text, None, true)?;
         let sums = self.sums()?;
         Ok((sign(&sums), self.sketcher.finish_collected(scheme)))
     }
@@ -163,7 +163,7 @@ impl SimHasher {
     /// `npm run quality -- --wide` measures what that buys. Not yet a stable scheme.
     #[doc(hidden)]
     pub fn fingerprint128(&mut self, text: &str) -> Result<(u64, u64)> {
-        self.count_features(text, |_, _, _| {})?;
+        self.count_features(text, None)?;
         let lo = sign(&self.sums()?);
         let hi = sign(&self.sums_of(|h| crate::hash::mix(h ^ 0xD6E8_FEB8_6659_FD93))?);
         Ok((lo, hi))
@@ -202,7 +202,7 @@ impl SimHasher {
 
     /// The hashes of the distinct features of `text` (for learning an [`IdfTable`]).
     pub fn feature_hashes(&mut self, text: &str) -> Result<Vec<u64>> {
-        self.count_features(text, |_, _, _| {})?;
+        self.count_features(text, None)?;
         Ok(self.counter.entries().map(|(h, _)| h).collect())
     }
 
@@ -220,17 +220,20 @@ impl SimHasher {
     }
 
     /// Normalises `text`, cuts it into features, and counts each feature's occurrences
-    /// in `self.counter`. `each(start, end, hash)` sees every occurrence, in order.
-    fn count_features(&mut self, text: &str, each: impl FnMut(usize, usize, u64)) -> Result<()> {
+    /// in `self.counter`. `each(start, end, hash)`, if given, sees every occurrence, in order.
+    fn count_features(&mut self, text: &str, each: Option<&mut dyn FnMut(usize, usize, u64)>) -> Result<()> {
         self.count_features_and(text, each, false)
     }
 
     /// [`count_features`](Self::count_features), and when `sketch` is true, the sketch's
     /// shingles into `self.sketcher` from the same normalisation and the same scan.
+    ///
+    /// Not generic (`each` is a trait object, looked at once per feature): one copy of the
+    /// whole pipeline serves every caller, which keeps the browser build small.
     fn count_features_and(
         &mut self,
         text: &str,
-        mut each: impl FnMut(usize, usize, u64),
+        mut each: Option<&mut dyn FnMut(usize, usize, u64)>,
         sketch: bool,
     ) -> Result<()> {
         self.normalize_input(text);
@@ -249,7 +252,9 @@ impl SimHasher {
                     n,
                     |start, end, h| {
                         counter.add(h);
-                        each(start, end, h);
+                        if let Some(each) = each.as_mut() {
+                            each(start, end, h);
+                        }
                     },
                     second,
                 );
@@ -273,7 +278,9 @@ impl SimHasher {
                     sh.feature_into(&mut self.word);
                     let h = hash_str(&self.word);
                     self.counter.add(h);
-                    each(sh.start, sh.end, h);
+                    if let Some(each) = each.as_mut() {
+                        each(sh.start, sh.end, h);
+                    }
                     count += 1;
                 }
                 if count == 0 {
@@ -310,27 +317,51 @@ impl SimHasher {
             return Ok(acc.sums);
         }
         // Without idf, a feature's weight depends only on its tf: count bits per tf class
-        // with byte counters and multiply once per class.
-        // Most features occur once: class 1 gets a counter of its own, a local the compiler
-        // keeps in registers, and joins the others at the end.
-        let binary = self.opts.weighting == Weighting::Binary;
-        let mut ones = ColumnCounter::default();
+        // with column counters and multiply once per class. Every distinct feature is
+        // counted with weight q(1) by one counter (fifteen at a time in registers, with no
+        // branch per feature); a feature of tf >= 2 then adds q(tf) - q(1): by a counter
+        // per tf below CLASSES, one by one above (its weight remembered per tf below 64,
+        // one logarithm per tf). The sums are exact integers, so they equal those of adding
+        // q(tf) per feature.
+        let q = |tf: u32| quantize(self.opts.weighting.tf_weight(tf));
+        let q1 = q(1);
+        let mut all = ColumnCounter::default();
+        all.add_all(self.counter.entries().map(|(h, _)| bits(h)));
         let mut classes: [ColumnCounter; CLASSES] = Default::default();
-        for (h, tf) in self.counter.entries() {
-            let class = if binary { 1 } else { tf as usize };
-            if class == 1 {
-                ones.add(bits(h));
-            } else if class < CLASSES {
-                classes[class].add(bits(h));
-            } else {
-                acc.add_weighted(bits(h), quantize(self.opts.weighting.tf_weight(tf)))?;
+        if self.opts.weighting != Weighting::Binary {
+            // The features of tf >= 2, gathered with no branch: each is written, and kept by
+            // moving on past it.
+            let mut repeats = vec![(0u32, 0u64); self.counter.len()];
+            let mut r = 0;
+            for (h, tf) in self.counter.entries() {
+                repeats[r] = (tf, h);
+                r += usize::from(tf >= 2);
+            }
+            let mut heavy = [0i64; 64];
+            for &(tf, h) in &repeats[..r] {
+                let class = tf as usize;
+                if class < CLASSES {
+                    classes[class].add(bits(h));
+                    continue;
+                }
+                // 0 marks a weight not computed yet (q(tf) > q(1) for tf >= 2).
+                let weight = match heavy.get_mut(class) {
+                    Some(w) if *w != 0 => *w,
+                    Some(w) => {
+                        *w = q(tf) - q1;
+                        *w
+                    }
+                    None => q(tf) - q1,
+                };
+                acc.add_weighted(bits(h), weight)?;
             }
         }
-        classes[1] = ones;
-        for (class, cc) in classes.iter_mut().enumerate().skip(1) {
+        all.flush();
+        acc.add_counts(&all.counts, all.n, q1)?;
+        for (class, cc) in classes.iter_mut().enumerate().skip(2) {
             if cc.n > 0 {
                 cc.flush();
-                acc.add_counts(&cc.counts, cc.n, quantize(self.opts.weighting.tf_weight(class as u32)))?;
+                acc.add_counts(&cc.counts, cc.n, q(class as u32) - q1)?;
             }
         }
         Ok(acc.sums)
