@@ -213,24 +213,11 @@ function install(wasm) {
     }
 
     /**
-     * Checks many pages at once: they share script calls of up to `batch` pages. Returns one
+     * Checks many pages at once: they share script calls of up to `batch` pages (sketch mode:
+     * their calls go out together, pipelined by the client). Returns one
      * entry per page, in order: the check result, or `{ url, error }` for a page that failed.
      */
     async checkBatch(pages) {
-      if (this._sketch) return this._checkBatchSketch(pages);
-      return Promise.all(
-        pages.map(async (p) => {
-          try {
-            return p.fingerprint !== undefined ? await this.checkFingerprint(p.url, p.fingerprint) : await this.check(p.url, p.text);
-          } catch (error) {
-            return { url: p.url, error };
-          }
-        }),
-      );
-    }
-
-    /** Sketch mode's checkBatch: every page's calls go out together (pipelined by the client). */
-    async _checkBatchSketch(pages) {
       return Promise.all(
         pages.map(async (p) => {
           try {

@@ -209,12 +209,12 @@ impl CheckPlan {
             b"C" => {
                 let blob = reply.get(1).ok_or_else(|| bad_reply("no candidates"))?;
                 self.measure(blob)?;
-                return self.again();
+                return again(self.calls);
             }
             b"M" => {
                 let old = fp_from(reply.get(1).map(Vec::as_slice).unwrap_or(b""))?;
                 self.replace = Some(old);
-                return self.again();
+                return again(self.calls);
             }
             b"X" => {
                 let key = &s.keys[0];
@@ -230,17 +230,6 @@ impl CheckPlan {
             _ => return Err(bad_reply("an unknown status")),
         };
         Ok(Some(out))
-    }
-
-    fn again(&self) -> Result<Option<Outcome>> {
-        if self.calls >= MAX_CALLS {
-            return Err(Error::option(
-                "check",
-                format!("{} script calls", self.calls),
-                "a check that settles; other workers kept storing new candidates, retry it",
-            ));
-        }
-        Ok(None)
     }
 
     /// Measures the candidate records of a `"C"` reply and remembers them as evaluated.
@@ -270,12 +259,26 @@ impl CheckPlan {
     }
 }
 
+/// `None` (call again) while a check has taken fewer than [`MAX_CALLS`] calls, else the
+/// error that gives up on it.
+pub(super) fn again(calls: u32) -> Result<Option<Outcome>> {
+    if calls >= MAX_CALLS {
+        return Err(Error::option(
+            "check",
+            format!("{calls} script calls"),
+            "a check that settles; other workers kept storing new candidates, retry it",
+        ));
+    }
+    Ok(None)
+}
+
 /// Nearest first, then by URL (as `ContentSeen`), then by fingerprint.
 pub fn sort_matches(m: &mut [StoreMatch]) {
     m.sort_by(|a, b| (a.distance, &a.url, a.fingerprint).cmp(&(b.distance, &b.url, b.fingerprint)));
 }
 
-fn bad_reply(why: &str) -> Error {
+/// A reply this build cannot read.
+pub(super) fn bad_reply(why: &str) -> Error {
     Error::corrupt(
         "Redis script reply",
         0,

@@ -454,21 +454,9 @@ impl RedisSeen {
             }
             by_url.insert(url.as_str(), (*fp, sk));
         }
-        let mut alias_n: std::collections::HashMap<&str, u64> = Default::default();
-        for (_, cluster) in aliases {
-            if by_url.contains_key(cluster.as_str()) {
-                *alias_n.entry(cluster.as_str()).or_default() += 1;
-            }
-        }
+        let alias_n = alias_counts(aliases, |c| by_url.contains_key(c));
         for (_, url, count, _) in pages {
-            let a = alias_n.get(url.as_str()).copied().unwrap_or(0);
-            let again = count.checked_sub(1 + a).ok_or_else(|| {
-                Error::corrupt(
-                    "Redis namespace",
-                    0,
-                    format!("{} has count {count} but {a} duplicate URLs", crate::error::quoted(url)),
-                )
-            })?;
+            let again = rechecks(url, *count, alias_n.get(url.as_str()).copied().unwrap_or(0))?;
             let (fp, sk) = &by_url[url.as_str()];
             for _ in 0..again {
                 check(&mut seen, url, *fp, sk)?;
@@ -504,21 +492,9 @@ impl RedisSeen {
             }
             by_url.insert(url.as_str(), *fp);
         }
-        let mut alias_n: std::collections::HashMap<&str, u64> = Default::default();
-        for (_, cluster) in aliases {
-            if by_url.contains_key(cluster.as_str()) {
-                *alias_n.entry(cluster.as_str()).or_default() += 1;
-            }
-        }
+        let alias_n = alias_counts(aliases, |c| by_url.contains_key(c));
         for (fp, url, count) in pages {
-            let a = alias_n.get(url.as_str()).copied().unwrap_or(0);
-            let again = count.checked_sub(1 + a).ok_or_else(|| {
-                Error::corrupt(
-                    "Redis namespace",
-                    0,
-                    format!("{} has count {count} but {a} duplicate URLs", crate::error::quoted(url)),
-                )
-            })?;
+            let again = rechecks(url, *count, alias_n.get(url.as_str()).copied().unwrap_or(0))?;
             for _ in 0..again {
                 seen.check_fingerprint(url, *fp);
             }
@@ -536,3 +512,29 @@ impl RedisSeen {
 mod tests;
 #[cfg(test)]
 mod tests_sketch;
+
+/// How many aliases point at each cluster URL that `known` accepts.
+fn alias_counts(
+    aliases: &[(String, String)],
+    known: impl Fn(&str) -> bool,
+) -> std::collections::HashMap<&str, u64> {
+    let mut n: std::collections::HashMap<&str, u64> = Default::default();
+    for (_, cluster) in aliases {
+        if known(cluster) {
+            *n.entry(cluster.as_str()).or_default() += 1;
+        }
+    }
+    n
+}
+
+/// The re-checks that bring a page checked in once, with `aliases` alias checks counted
+/// under it, to `count`; fewer than `1 + aliases` is refused as corrupt.
+fn rechecks(url: &str, count: u64, aliases: u64) -> Result<u64> {
+    count.checked_sub(1 + aliases).ok_or_else(|| {
+        Error::corrupt(
+            "Redis namespace",
+            0,
+            format!("{} has count {count} but {aliases} duplicate URLs", crate::error::quoted(url)),
+        )
+    })
+}

@@ -43,7 +43,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::decide::{Outcome, StoreMatch, MAX_CALLS};
+use super::decide::{again, bad_reply, Outcome, StoreMatch};
 use super::keys::band_bucket;
 use super::record::{decode_page_value, page_number, PageRecord};
 use super::Store;
@@ -244,7 +244,7 @@ impl SketchPlan {
                     self.measure(page_number(&pair[0])?, &pair[1])?;
                 }
                 self.rank();
-                self.again()
+                again(self.calls)
             }
             b"M" => {
                 let old = reply.get(1).ok_or_else(|| bad_reply("no page number"))?;
@@ -265,7 +265,7 @@ impl SketchPlan {
                 }
                 push_bands(&mut rep, sketch.as_ref());
                 self.replace = rep;
-                self.again()
+                again(self.calls)
             }
             b"X" => {
                 let key = &s.keys[0];
@@ -275,17 +275,6 @@ impl SketchPlan {
             b"G" => Err(super::decide::gone(&s.keys[0])),
             _ => Err(bad_reply("an unknown status")),
         }
-    }
-
-    fn again(&self) -> Result<Option<Outcome>> {
-        if self.calls >= MAX_CALLS {
-            return Err(Error::option(
-                "check",
-                format!("{} script calls", self.calls),
-                "a check that settles; other workers kept storing new candidates, retry it",
-            ));
-        }
-        Ok(None)
     }
 
     /// Measures one returned page as `ContentSeen` does: a candidate when within k or
@@ -351,14 +340,6 @@ fn push_bands(out: &mut Vec<u8>, sketch: Option<&Sketch>) {
         out.extend(h);
         out.extend(f);
     }
-}
-
-fn bad_reply(why: &str) -> Error {
-    Error::corrupt(
-        "Redis script reply",
-        0,
-        format!("{why}; the script and this build disagree (mixed versions?)"),
-    )
 }
 
 #[cfg(test)]
