@@ -148,9 +148,14 @@ function install(wasm) {
     async checkFingerprint(url, fingerprint) {
       if (this._sketch) return this._checkSketch(this._live().beginSketchFingerprint(url, BigInt(fingerprint)));
       const plan = this._live().begin(url, BigInt(fingerprint));
+      return this._drive(plan, () => this._queue(plan.entry()));
+    }
+
+    // Feeds a plan the replies of `call()` until it decides; frees it either way.
+    async _drive(plan, call) {
       try {
         for (;;) {
-          const result = plan.feed(await this._queue(plan.entry()));
+          const result = plan.feed(await call());
           if (result !== undefined) {
             this.stats.checks++;
             this.stats.roundTrips += result.roundTrips;
@@ -196,20 +201,11 @@ function install(wasm) {
     }
 
     /** Sketch mode: the check_sketch script until the plan decides (1 call, 2 with candidates, 3 at most to replace a URL's content). */
-    async _checkSketch(plan) {
-      try {
-        for (;;) {
-          this.stats.calls++;
-          const result = plan.feed(await this._eval('check_sketch', plan.args()));
-          if (result !== undefined) {
-            this.stats.checks++;
-            this.stats.roundTrips += result.roundTrips;
-            return result;
-          }
-        }
-      } finally {
-        plan.free();
-      }
+    _checkSketch(plan) {
+      return this._drive(plan, () => {
+        this.stats.calls++;
+        return this._eval('check_sketch', plan.args());
+      });
     }
 
     /**
