@@ -150,10 +150,7 @@ impl CheckPlan {
         self.calls += 1;
         let s = Arc::clone(&self.store);
         let status = reply.first().map(Vec::as_slice).unwrap_or(b"");
-        let text = |i: usize| -> Result<String> {
-            let b = reply.get(i).ok_or_else(|| bad_reply("a field is missing"))?;
-            String::from_utf8(b.clone()).map_err(|_| bad_reply("a URL is not UTF-8"))
-        };
+        let text = |i: usize| reply_text(reply, i);
         let count = |i: usize| -> Result<Option<u64>> {
             if !s.urls {
                 return Ok(None);
@@ -275,6 +272,12 @@ pub(super) fn again(calls: u32) -> Result<Option<Outcome>> {
 /// Nearest first, then by URL (as `ContentSeen`), then by fingerprint.
 pub fn sort_matches(m: &mut [StoreMatch]) {
     m.sort_by(|a, b| (a.distance, &a.url, a.fingerprint).cmp(&(b.distance, &b.url, b.fingerprint)));
+}
+
+/// Field `i` of a script reply, as text (a URL or a count).
+pub(super) fn reply_text(reply: &[Vec<u8>], i: usize) -> Result<String> {
+    let b = reply.get(i).ok_or_else(|| bad_reply("a field is missing"))?;
+    String::from_utf8(b.clone()).map_err(|_| bad_reply("a URL is not UTF-8"))
 }
 
 /// A reply this build cannot read.

@@ -43,7 +43,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::decide::{again, bad_reply, Outcome, StoreMatch};
+use super::decide::{again, bad_reply, reply_text, Outcome, StoreMatch};
 use super::keys::band_bucket;
 use super::record::{decode_page_value, page_number, PageRecord};
 use super::Store;
@@ -197,10 +197,7 @@ impl SketchPlan {
         self.calls += 1;
         let s = Arc::clone(&self.store);
         let status = reply.first().map(Vec::as_slice).unwrap_or(b"");
-        let text = |i: usize| -> Result<String> {
-            let b = reply.get(i).ok_or_else(|| bad_reply("a field is missing"))?;
-            String::from_utf8(b.clone()).map_err(|_| bad_reply("a URL is not UTF-8"))
-        };
+        let text = |i: usize| reply_text(reply, i);
         match status {
             b"N" => Ok(Some(Outcome {
                 duplicate: false,
