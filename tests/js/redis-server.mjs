@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
+import { createRequire } from 'node:module';
 
 export function haveRedis() {
   try {
@@ -129,4 +130,25 @@ export async function startCluster(masters = 3) {
 export function usedMemory(port) {
   const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'memory']).toString();
   return Number(/used_memory:(\d+)/.exec(info)[1]);
+}
+
+/**
+ * One server and one 3-master cluster with a connected node-redis client each, for a test
+ * file's `before` hook: `{ server, client, cluster, clusterClient }`. `stopBoth` closes and
+ * stops whatever of it was started.
+ */
+export async function startBoth() {
+  const { createClient, createCluster } = createRequire(import.meta.url)('redis');
+  const [server, cluster] = await Promise.all([startServer(), startCluster()]);
+  const client = createClient({ url: server.url });
+  const clusterClient = createCluster({ rootNodes: cluster.rootNodes });
+  await Promise.all([client.connect(), clusterClient.connect()]);
+  return { server, client, cluster, clusterClient };
+}
+
+export async function stopBoth({ server, client, cluster, clusterClient } = {}) {
+  if (client) await client.quit().catch(() => {});
+  if (clusterClient) await clusterClient.quit().catch(() => {});
+  if (server) await server.stop();
+  if (cluster) await cluster.stop();
 }

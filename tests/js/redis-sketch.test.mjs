@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { haveRedis, startServer, startCluster } from './redis-server.mjs';
+import { haveRedis, startServer, startCluster, startBoth, stopBoth } from './redis-server.mjs';
 import { textStream, runWorkers, checkSketchInvariants, popcount } from './redis-common.mjs';
 
 const require = createRequire(import.meta.url);
@@ -14,24 +14,11 @@ const { RedisContentSeen, ContentSeen, SimHasher, estimateJaccard } = require('.
 const { createClient, createCluster } = require('redis');
 
 const skip = haveRedis() ? false : 'redis-server is not installed (scripts/setup.sh installs it)';
-let server;
-let client;
-let cluster;
-let clusterClient;
-
+let server, client, cluster, clusterClient;
 test.before(async () => {
-  if (skip) return;
-  [server, cluster] = await Promise.all([startServer(), startCluster()]);
-  client = createClient({ url: server.url });
-  clusterClient = createCluster({ rootNodes: cluster.rootNodes });
-  await Promise.all([client.connect(), clusterClient.connect()]);
+  if (!skip) ({ server, client, cluster, clusterClient } = await startBoth());
 });
-test.after(async () => {
-  if (client) await client.quit().catch(() => {});
-  if (clusterClient) await clusterClient.quit().catch(() => {});
-  if (server) await server.stop();
-  if (cluster) await cluster.stop();
-});
+test.after(() => stopBoth({ server, client, cluster, clusterClient }));
 
 const hasher = new SimHasher();
 const memo = new Map();
