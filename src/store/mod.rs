@@ -231,6 +231,14 @@ impl RedisSeen {
         SketchPlan::new(Arc::clone(&self.store), url, fp, sketch)
     }
 
+    /// Starts a sketch-mode check of a text: the URL is checked first (a bad URL costs no
+    /// fingerprint), then the fingerprint and sketch are made in one pass.
+    pub fn begin_sketch_text(&mut self, url: &str, text: &str) -> Result<SketchPlan> {
+        record::check_url(url)?;
+        let (fp, sketch) = self.fingerprint_and_sketch(text)?;
+        self.begin_sketch(url, fp, Some(sketch))
+    }
+
     /// The fingerprint and sketch of `text` (sketch mode).
     pub fn fingerprint_and_sketch(&mut self, text: &str) -> Result<(u64, Sketch)> {
         let scheme = self
@@ -422,18 +430,18 @@ impl RedisSeen {
         Ok(out)
     }
 
-    /// Sketch mode's [`export_snapshot`](Self::export_snapshot): pages carry their sketch
-    /// payloads (`None`: stored without one). Each page is checked in with its sketch
-    /// (without one, by fingerprint), re-checked the same way to reach its count (a
-    /// page's own sketch is its best match, estimate 1), and aliases are checked with
-    /// their cluster's fingerprint and sketch.
-    pub fn export_snapshot_sketch(
+    /// A [`ContentSeen`] snapshot of exported pages (fingerprint, URL, count, and in sketch
+    /// mode the sketch payload, `None` for a page stored without one) and aliases. Uses
+    /// `ContentSeen`'s public API only: each page is checked in (with its sketch when it has
+    /// one), then re-checked the same way to reach its count (a page's own sketch is its
+    /// best match, estimate 1), and each alias is checked with its cluster's fingerprint
+    /// and sketch (which adds one to that count, so the page needs `count − 1 − aliases`
+    /// re-checks; fewer is refused as corrupt).
+    pub fn export_snapshot(
         &self,
         pages: &[(u64, String, u64, Option<Vec<u8>>)],
         aliases: &[(String, String)],
     ) -> Result<Vec<u8>> {
-        let scheme =
-            self.store.sketch.ok_or_else(|| Error::option("sketch", "false", "a sketch-mode store"))?;
         let mut seen = ContentSeen::new(self.config.seen.clone())?;
         let mut by_url: std::collections::HashMap<&str, (u64, Option<Sketch>)> = Default::default();
         let check =
@@ -444,12 +452,21 @@ impl RedisSeen {
                 }
             };
         for (fp, url, _, sk) in pages {
-            let sk = sk.as_ref().map(|b| Sketch::from_payload(scheme, b)).transpose()?;
+            let sk = match sk {
+                None => None,
+                Some(b) => {
+                    let scheme = self.store.sketch.ok_or_else(|| {
+                        Error::option("sketch", "false", "a sketch-mode store for pages with sketches")
+                    })?;
+                    Some(Sketch::from_payload(scheme, b)?)
+                }
+            };
             if check(&mut seen, url, *fp, &sk)?.duplicate {
+                let what = if sk.is_some() { "a duplicate of" } else { "within k of" };
                 return Err(Error::corrupt(
                     "Redis namespace",
                     0,
-                    format!("{} is a duplicate of another stored page", crate::error::quoted(url)),
+                    format!("{} is {what} another stored page", crate::error::quoted(url)),
                 ));
             }
             by_url.insert(url.as_str(), (*fp, sk));
@@ -465,43 +482,6 @@ impl RedisSeen {
         for (a, cluster) in aliases {
             if let Some((fp, sk)) = by_url.get(cluster.as_str()) {
                 check(&mut seen, a, *fp, sk)?;
-            }
-        }
-        Ok(seen.to_bytes())
-    }
-
-    /// A [`ContentSeen`] snapshot of exported pages and aliases. Uses `ContentSeen`'s
-    /// public API only: each page is checked in, then re-checked to reach its count, and
-    /// each alias checked with its cluster's fingerprint (which adds one to that count, so
-    /// the page needs `count − 1 − aliases` re-checks; fewer is refused as corrupt).
-    pub fn export_snapshot(
-        &self,
-        pages: &[(u64, String, u64)],
-        aliases: &[(String, String)],
-    ) -> Result<Vec<u8>> {
-        let mut seen = ContentSeen::new(self.config.seen.clone())?;
-        let mut by_url = std::collections::HashMap::new();
-        for (fp, url, _) in pages {
-            let c = seen.check_fingerprint(url, *fp);
-            if c.duplicate {
-                return Err(Error::corrupt(
-                    "Redis namespace",
-                    0,
-                    format!("{} is within k of another stored page", crate::error::quoted(url)),
-                ));
-            }
-            by_url.insert(url.as_str(), *fp);
-        }
-        let alias_n = alias_counts(aliases, |c| by_url.contains_key(c));
-        for (fp, url, count) in pages {
-            let again = rechecks(url, *count, alias_n.get(url.as_str()).copied().unwrap_or(0))?;
-            for _ in 0..again {
-                seen.check_fingerprint(url, *fp);
-            }
-        }
-        for (a, cluster) in aliases {
-            if let Some(&fp) = by_url.get(cluster.as_str()) {
-                seen.check_fingerprint(a, fp);
             }
         }
         Ok(seen.to_bytes())

@@ -481,7 +481,7 @@ fn snapshots_export_and_import_through_the_namespace() {
             if b[i] == b"P" {
                 let fp = fp_from(&b[i + 1]).unwrap();
                 let n: u64 = std::str::from_utf8(&b[i + 3]).unwrap().parse().unwrap();
-                pages.push((fp, String::from_utf8(b[i + 4].clone()).unwrap(), n));
+                pages.push((fp, String::from_utf8(b[i + 4].clone()).unwrap(), n, None));
                 i += 5 + 3 * 4; // four tables: hash name, field and record each
             } else {
                 aliases.push((

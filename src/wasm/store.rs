@@ -144,9 +144,7 @@ impl JsRedisStore {
     /// Starts a sketch-mode check of a text (fingerprint and sketch in one pass).
     #[wasm_bindgen(js_name = beginSketch)]
     pub fn begin_sketch(&mut self, url: &str, text: &str) -> Result<JsSketchCheck, JsValue> {
-        crate::store::record::check_url(url).map_err(js_error)?;
-        let (fp, sketch) = self.0.fingerprint_and_sketch(text).map_err(js_error)?;
-        self.0.begin_sketch(url, fp, Some(sketch)).map(JsSketchCheck).map_err(js_error)
+        self.0.begin_sketch_text(url, text).map(JsSketchCheck).map_err(js_error)
     }
 
     /// Starts a sketch-mode check of a fingerprint (no sketch: `checkFingerprint`).
@@ -238,10 +236,6 @@ impl JsRedisStore {
             let a = Array::from(&a);
             al.push((a.get(0).as_string().ok_or_else(bad)?, a.get(1).as_string().ok_or_else(bad)?));
         }
-        if self.0.sketch_scheme().is_some() {
-            return self.0.export_snapshot_sketch(&ps, &al).map_err(js_error);
-        }
-        let ps: Vec<_> = ps.into_iter().map(|(fp, url, n, _)| (fp, url, n)).collect();
         self.0.export_snapshot(&ps, &al).map_err(js_error)
     }
 }
