@@ -310,31 +310,66 @@ if string.byte(cur, 1) == 3 then fp = string.sub(redis.call('HGET', KEYS[3], fp)
 return {'U', cluster, n, fp}
 "#;
 
-/// Imports pages into an empty namespace (migration from a `ContentSeen` snapshot).
-/// `ARGV`: 1 meta, 2 `"first"` on the first batch (refused unless the namespace is empty)
-/// else `""`, 3 the number of tables, then groups: `"P"`, fingerprint, page record, count,
-/// URL, then per table the bucket's hash name, field and record; or `"A"`, URL, cluster
-/// URL. Replies `{"OK"}`.
-pub const IMPORT: &str = r#"
+/// The two import scripts' first part: the namespace's settings must be the batch's, and
+/// the first batch needs an empty namespace; then `add(h, f, r)` gathers record `r` for
+/// field `f` of hash `h`, so that each field is read and written once a batch.
+macro_rules! import_prelude {
+    () => {
+        r#"
 local stored = redis.call('GET', KEYS[1])
 if not stored then return {'G'} end
 if stored ~= ARGV[1] then return {'X', stored} end
 if ARGV[2] == 'first' and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then
   return redis.error_reply('simhash-wasm: import needs an empty namespace')
 end
-local nt, i, acc, order, pages = tonumber(ARGV[3]), 4, {}, {}, 0
+local acc, order, pages = {}, {}, 0
+local function add(h, f, r)
+  local byf = acc[h]
+  if not byf then order[#order + 1] = h; byf = {fields = {}}; acc[h] = byf end
+  if not byf[f] then byf.fields[#byf.fields + 1] = f; byf[f] = {} end
+  local a = byf[f]
+  a[#a + 1] = r
+end
+"#
+    };
+}
+
+/// The import scripts' last part: the gathered records appended to their fields (one
+/// `HMGET` and one `HSET` a hash), and the page count raised.
+macro_rules! import_flush {
+    () => {
+        r#"for _, h in ipairs(order) do
+  local byf = acc[h]
+  local fs = byf.fields
+  local old = redis.call('HMGET', h, unpack(fs))
+  local set = {}
+  for x, f in ipairs(fs) do
+    set[#set + 1] = f
+    set[#set + 1] = (old[x] or '') .. table.concat(byf[f])
+  end
+  redis.call('HSET', h, unpack(set))
+end
+if pages > 0 then redis.call('INCRBY', KEYS[2], pages) end
+"#
+    };
+}
+
+/// Imports pages into an empty namespace (migration from a `ContentSeen` snapshot).
+/// `ARGV`: 1 meta, 2 `"first"` on the first batch (refused unless the namespace is empty)
+/// else `""`, 3 the number of tables, then groups: `"P"`, fingerprint, page record, count,
+/// URL, then per table the bucket's hash name, field and record; or `"A"`, URL, cluster
+/// URL. Replies `{"OK"}`.
+pub const IMPORT: &str = concat!(
+    import_prelude!(),
+    r#"
+local nt, i = tonumber(ARGV[3]), 4
 while i <= #ARGV do
   if ARGV[i] == 'P' then
     local fp, rec, n, url = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
     i = i + 5
     for t = 1, nt do
-      local h, f, r = KEYS[6] .. ARGV[i], ARGV[i + 1], ARGV[i + 2]
+      add(KEYS[6] .. ARGV[i], ARGV[i + 1], ARGV[i + 2])
       i = i + 3
-      local byf = acc[h]
-      if not byf then order[#order + 1] = h; byf = {fields = {}}; acc[h] = byf end
-      if not byf[f] then byf.fields[#byf.fields + 1] = f; byf[f] = {} end
-      local a = byf[f]
-      a[#a + 1] = r
     end
     pages = pages + 1
     if url ~= '' then
@@ -347,20 +382,10 @@ while i <= #ARGV do
     i = i + 3
   end
 end
-for _, h in ipairs(order) do
-  local byf = acc[h]
-  local fs = byf.fields
-  local old = redis.call('HMGET', h, unpack(fs))
-  local set = {}
-  for x, f in ipairs(fs) do
-    set[#set + 1] = f
-    set[#set + 1] = (old[x] or '') .. table.concat(byf[f])
-  end
-  redis.call('HSET', h, unpack(set))
-end
-if pages > 0 then redis.call('INCRBY', KEYS[2], pages) end
-return {'OK'}
-"#;
+"#,
+    import_flush!(),
+    "return {'OK'}\n"
+);
 
 /// The sketch-mode check ([`super::sketch`]; `KEYS` are [`super::keys::key_names`] then
 /// [`super::keys::sketch_key_names`]: meta, n, p, c, u, the table prefix `{NS}:t`, the
@@ -588,24 +613,13 @@ return {'N'}
 /// page value, count, URL, then per table the bucket's hash name, field and record (with
 /// the page number), then the number of bands, then per band the bucket's hash name and
 /// field; or `"A"`, URL, cluster URL. Replies `{"OK"}`.
-pub const IMPORT_SKETCH: &str = r#"
-local stored = redis.call('GET', KEYS[1])
-if not stored then return {'G'} end
-if stored ~= ARGV[1] then return {'X', stored} end
-if ARGV[2] == 'first' and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then
-  return redis.error_reply('simhash-wasm: import needs an empty namespace')
-end
+pub const IMPORT_SKETCH: &str = concat!(
+    import_prelude!(),
+    r#"
 if tonumber(redis.call('HGET', KEYS[7], 'n') or '0') ~= tonumber(ARGV[4]) then
   return redis.error_reply('simhash-wasm: import needs the namespace to itself (another worker stored pages meanwhile)')
 end
-local nt, i, acc, order, pages = tonumber(ARGV[3]), 6, {}, {}, 0
-local function add(h, f, r)
-  local byf = acc[h]
-  if not byf then order[#order + 1] = h; byf = {fields = {}}; acc[h] = byf end
-  if not byf[f] then byf.fields[#byf.fields + 1] = f; byf[f] = {} end
-  local a = byf[f]
-  a[#a + 1] = r
-end
+local nt, i = tonumber(ARGV[3]), 6
 while i <= #ARGV do
   if ARGV[i] == 'P' then
     local pn, v, n, url = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
@@ -629,18 +643,9 @@ while i <= #ARGV do
     i = i + 3
   end
 end
-for _, h in ipairs(order) do
-  local byf = acc[h]
-  local fs = byf.fields
-  local old = redis.call('HMGET', h, unpack(fs))
-  local set = {}
-  for x, f in ipairs(fs) do
-    set[#set + 1] = f
-    set[#set + 1] = (old[x] or '') .. table.concat(byf[f])
-  end
-  redis.call('HSET', h, unpack(set))
-end
-if pages > 0 then redis.call('INCRBY', KEYS[2], pages) end
-redis.call('HSET', KEYS[7], 'n', ARGV[5])
+"#,
+    import_flush!(),
+    r#"redis.call('HSET', KEYS[7], 'n', ARGV[5])
 return {'OK'}
-"#;
+"#
+);
