@@ -3,9 +3,11 @@
 // module Web Workers) loads its own instance of the package's wasm; a batch is cut into
 // chunks of whole documents, the chunks go to whichever worker is free, and the results
 // come back in input order. The workers run the core's own loop over their chunk
-// (`SimHasher#__fingerprintEach`), and `dedup` runs in the wasm of the calling thread on
-// the fingerprints they found (`__dedupKnown`): this file moves texts and results, and
-// decides nothing about them, so the results are the single-thread ones, bit for bit.
+// (`SimHasher#__fingerprintEach`); `dedup` builds its index in the wasm of the calling
+// thread from the fingerprints they found (`__dedupPlan`), the workers measure its
+// candidate pairs on the texts (`__jaccards`), and the plan keeps the pairs and makes the
+// report. This file moves texts and results, and decides nothing about them, so the
+// results are the single-thread ones, bit for bit.
 //
 // This file is the Node entry's (CommonJS); scripts/build.sh wraps the same text as an ES
 // module for the browser entries (web/pool.js, full/pool.js). It uses nothing but the
@@ -21,12 +23,18 @@ const WORKER_HASHERS = 8;
 
 /**
  * The worker side: answers the pool's messages with `api` (the package's API in the
- * worker). `post(message, transfer)` replies.
+ * worker) and `hooks` (its wasm module, for the pool's own calls). `post(message,
+ * transfer)` replies.
  */
-function serve(api, post) {
+function serve(api, post, hooks = api) {
   const hashers = new Map();
   return (msg) => {
     try {
+      if (msg.kind === 'jaccards') {
+        const jaccards = hooks.__jaccards(msg.texts, msg.pairs, msg.shingle, msg.html);
+        post({ id: msg.id, jaccards }, [jaccards.buffer]);
+        return;
+      }
       const key = JSON.stringify(msg.options ?? null);
       let h = hashers.get(key);
       if (h === undefined) {
@@ -142,7 +150,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
         if (!task) return;
         w.task = task;
         w.handle.ref();
-        w.handle.post({ id: task.id, options: task.batch.options, texts: task.texts, base: task.base });
+        w.handle.post({ id: task.id, ...task.msg });
       }
     }
 
@@ -188,7 +196,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
           chunks.push(chunk);
           const base = start;
           this.#queue.push({
-            id: this.#nextId++, batch, texts: texts.slice(start, end), base,
+            id: this.#nextId++, batch, msg: { options, texts: texts.slice(start, end), base },
             done: (msg) => {
               if (msg.error) { settle(reject, new SimHashError(msg.error.message, msg.error.code)); return; }
               fingerprints.set(msg.fingerprints, base);
@@ -200,6 +208,52 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
           start = end;
         }
         this.#dispatch();
+      });
+    }
+
+    /**
+     * The Jaccards of a dedup plan's candidate pairs, measured on the workers: one run of
+     * pairs a worker (the plan cuts them: `plan.runs`), each sent with only the texts it
+     * names. Rejects with the error of the first run that failed, in pair order (the
+     * one-thread dedup's error).
+     */
+    #measure(texts, plan) {
+      if (this.#closed) return Promise.reject(closedError());
+      const pairs = plan.pairs();
+      const { shingle, html } = plan;
+      const out = new Float64Array(pairs.length / 2);
+      const batch = { settled: false };
+      const runs = [];
+      let start = 0;
+      for (const end of plan.runs(this.#size)) {
+        const local = new Map();
+        const runTexts = [];
+        const runPairs = new Uint32Array(2 * (end - start));
+        for (let j = 2 * start; j < 2 * end; j++) {
+          let at = local.get(pairs[j]);
+          if (at === undefined) { at = runTexts.length; local.set(pairs[j], at); runTexts.push(texts[pairs[j]]); }
+          runPairs[j - 2 * start] = at;
+        }
+        const first = start;
+        runs.push(new Promise((resolve, reject) => {
+          this.#queue.push({
+            id: this.#nextId++, batch, msg: { kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html },
+            done: (msg) => {
+              if (msg.error) { reject(new SimHashError(msg.error.message, msg.error.code)); return; }
+              out.set(msg.jaccards, first);
+              resolve();
+            },
+            fail: reject,
+          });
+        }));
+        start = end;
+      }
+      this.#dispatch();
+      return Promise.allSettled(runs).then((results) => {
+        batch.settled = true;
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        return out;
       });
     }
 
@@ -235,7 +289,12 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
       check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
       if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
       const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false);
-      return hooks.__dedupKnown(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), options);
+      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), options);
+      try {
+        return plan.finish(await this.#measure(texts, plan));
+      } finally {
+        plan.free();
+      }
     }
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */

@@ -51,6 +51,23 @@ impl<I: IndexId> Index<I> {
     pub fn clusters_where(&self, mut keep: impl FnMut(&I, &I, u32) -> bool) -> (Vec<Vec<I>>, Vec<Pair<I>>) {
         let mut pairs = self.join_slots();
         pairs.retain(|&(x, y, d)| keep(&self.ids[x as usize], &self.ids[y as usize], d));
+        self.clusters_of_slots(pairs)
+    }
+
+    /// The candidates of [`Index::clusters_where`] before any is kept or dropped:
+    /// `(slot, slot, distance)` for every pair within k, each once (ids by
+    /// [`Index::slot_id`]), in the self-join's order.
+    pub(crate) fn candidate_slots(&self) -> Vec<(u32, u32, u32)> {
+        self.join_slots()
+    }
+
+    /// The id stored in `slot` (a slot of [`Index::candidate_slots`]).
+    pub(crate) fn slot_id(&self, slot: u32) -> &I {
+        &self.ids[slot as usize]
+    }
+
+    /// [`Index::clusters_where`]'s result for the kept candidate pairs `pairs`.
+    pub(crate) fn clusters_of_slots(&self, pairs: Vec<(u32, u32, u32)>) -> (Vec<Vec<I>>, Vec<Pair<I>>) {
         let n = self.fps.len();
         let mut parent: Vec<u32> = (0..n as u32).collect();
         fn find(parent: &mut [u32], mut x: u32) -> u32 {

@@ -1,7 +1,9 @@
 //! The hooks of the package's worker pool (`SimHashPool`, `pkg-template/pool.cjs`), not
 //! part of the public API. A worker fingerprints its share of a batch with
-//! `__fingerprintEach`; the main thread then runs `dedup` on the fingerprints the workers
-//! found (`__dedupKnown`), with the options split by `__dedupHasherOptions`. The JS side
+//! `__fingerprintEach`; the main thread then builds `dedup`'s index from the fingerprints
+//! the workers found (`__dedupPlan`, with the options split by `__dedupHasherOptions`),
+//! the workers measure the candidate pairs (`__jaccards`), and the plan finishes the report
+//! (`SimHashIndex#__dedupKnown` does the whole of `dedupInto` on the main thread). The JS side
 //! only moves the texts and the results; every decision stays in the core.
 
 use js_sys::{Array, BigUint64Array, Object, Uint32Array};
@@ -52,9 +54,10 @@ mod crawler {
     use super::super::crawler::{dedup_options_from, docs_from, report_to_js};
     use super::super::index::JsIndex;
     use super::super::js_error;
-    use crate::dedup::{dedup_into_known, dedup_known, DedupOptions};
+    use crate::dedup::{dedup_into_known, jaccards, DedupOptions, DedupPlan};
     use crate::error::Error;
     use crate::fingerprint::Options;
+    use js_sys::Uint32Array;
 
     /// The fingerprint part of `dedup` options (`into`: of `SimHashIndex#dedup`'s), as
     /// `new SimHasher` takes it; every option is checked first, as `dedup` checks it.
@@ -87,26 +90,86 @@ mod crawler {
     }
 
     /// `dedup` with the fingerprints the pool found (none for the `failed` indices, which
-    /// are fingerprinted here for their reasons).
-    #[wasm_bindgen(js_name = __dedupKnown, skip_typescript)]
-    pub fn dedup_known_js(
+    /// are fingerprinted here for their reasons), up to the candidate pairs: the pool has
+    /// their texts measured on its workers (`__jaccards`), then calls `finish`.
+    #[wasm_bindgen(js_name = __dedupPlan, skip_typescript)]
+    pub fn dedup_plan_js(
         ids: Vec<String>,
         texts: Vec<String>,
         fingerprints: Vec<u64>,
         failed: Vec<u32>,
         options: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<JsDedupPlan, JsValue> {
         let docs = docs_from(ids, texts)?;
         let known = known(docs.len(), &fingerprints, &failed)?;
         let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
         let opts = dedup_options_from(&o)?;
-        let report = dedup_known(&docs, &known, &opts).map_err(js_error)?;
-        Ok(report_to_js(&report))
+        let plan = DedupPlan::new(&docs, &known, &opts).map_err(js_error)?;
+        Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: opts.html })
+    }
+
+    /// A `dedup` waiting for the Jaccards of its candidate pairs (core: `DedupPlan`).
+    #[wasm_bindgen(js_name = __DedupPlan, skip_typescript)]
+    pub struct JsDedupPlan {
+        plan: Option<DedupPlan>,
+        shingle: u32,
+        html: bool,
+    }
+
+    #[wasm_bindgen(js_class = __DedupPlan)]
+    impl JsDedupPlan {
+        /// The pairs to measure, flat: document indices `a0, b0, a1, b1, …`.
+        pub fn pairs(&self) -> Uint32Array {
+            let flat: Vec<u32> =
+                self.plan.iter().flat_map(|p| p.pairs().iter().flat_map(|&(a, b)| [a, b])).collect();
+            Uint32Array::from(&flat[..])
+        }
+
+        /// `pairs()` cut into at most `n` runs (core: `DedupPlan::runs`): their ends.
+        pub fn runs(&self, n: u32) -> Vec<u32> {
+            self.plan.iter().flat_map(|p| p.runs(n as usize)).map(|e| e as u32).collect()
+        }
+
+        /// The shingle size the pairs are measured with (`__jaccards`' argument).
+        #[wasm_bindgen(getter)]
+        pub fn shingle(&self) -> u32 {
+            self.shingle
+        }
+
+        /// Whether the texts are HTML (`__jaccards`' argument).
+        #[wasm_bindgen(getter)]
+        pub fn html(&self) -> bool {
+            self.html
+        }
+
+        /// The report, given one Jaccard per pair, in order (once).
+        pub fn finish(&mut self, jaccards: Vec<f64>) -> Result<JsValue, JsValue> {
+            let plan =
+                self.plan.take().ok_or_else(|| js_error(Error::option("plan", "finished", "a new plan")))?;
+            Ok(report_to_js(&plan.finish(&jaccards).map_err(js_error)?))
+        }
+    }
+
+    /// The shingle Jaccard of each pair of `texts` (`pairs` flat: `a0, b0, a1, b1, …`),
+    /// as a `Float64Array` (core: `dedup::jaccards`); a worker's share of a plan.
+    #[wasm_bindgen(js_name = __jaccards, skip_typescript)]
+    pub fn jaccards_js(
+        texts: Vec<String>,
+        pairs: Vec<u32>,
+        shingle: u32,
+        html: bool,
+    ) -> Result<Vec<f64>, JsValue> {
+        if !pairs.len().is_multiple_of(2) {
+            return Err(js_error(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)")));
+        }
+        let pairs: Vec<(u32, u32)> = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        jaccards(&texts, &pairs, shingle as usize, html).map_err(js_error)
     }
 
     #[wasm_bindgen(js_class = SimHashIndex)]
     impl JsIndex {
-        /// `SimHashIndex#dedup` with the fingerprints the pool found (see `__dedupKnown`).
+        /// `SimHashIndex#dedup` with the fingerprints the pool found (as `__dedupPlan`, with
+        /// the candidates measured here).
         #[wasm_bindgen(js_name = __dedupKnown, skip_typescript)]
         pub fn dedup_known_js(
             &mut self,

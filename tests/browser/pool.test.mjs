@@ -1,5 +1,6 @@
 // SimHashPool in Chromium: module Web Workers that load the package's own web build give
-// the single-thread fingerprints, the same error for a bad document, and reject on close().
+// the single-thread fingerprints and dedup report, the same error for a bad document, and
+// reject on close().
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch } from './harness.mjs';
@@ -25,6 +26,7 @@ for (const build of ['web', 'full']) {
       assert.equal(result.same, true);
       assert.equal(result.bad, 'true undefined 2222 true'.replace('undefined', 'EmptyText'));
       assert.equal(result.after, true);
+      assert.equal(result.dedup, build === 'full' ? true : 'FeatureDisabled', `${result.dedupPairs} pairs`);
       assert.equal(result.closed, 'PoolClosed');
       assert.equal(result.explain, true);
     } finally {

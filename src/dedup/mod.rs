@@ -70,6 +70,9 @@ use crate::index::{Index, Layout};
 use crate::sketch::{self, Sketch, SketchScheme};
 use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 
+mod plan;
+pub use plan::{jaccards, DedupPlan};
+
 /// How [`dedup`] works.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DedupOptions {
@@ -389,9 +392,11 @@ fn visible_texts<S, T: AsRef<str>>(docs: &[(S, T)], html: bool) -> Result<Vec<St
 
 /// What candidate pairs are verified against: the documents' texts (exact), or their
 /// sketches (`verify: "sketch"`, made in the fingerprint's pass; the texts are not kept).
+/// [`DedupPlan`] keeps no texts: the caller measures the pairs it lists ([`jaccards`]).
 enum Evidence<'t> {
     Texts(HashMap<&'t str, &'t str>),
     Sketches(HashMap<String, Sketch>),
+    Deferred,
 }
 
 impl<'t> Evidence<'t> {
@@ -399,6 +404,14 @@ impl<'t> Evidence<'t> {
         match (opts.verify, opts.sketch) {
             (Some(_), Some(_)) => Evidence::Sketches(HashMap::with_capacity(capacity)),
             _ => Evidence::Texts(HashMap::with_capacity(capacity)),
+        }
+    }
+
+    /// As [`Evidence::new`], but texts are not kept: their pairs are measured by the caller.
+    fn deferred(opts: &DedupOptions, capacity: usize) -> Evidence<'t> {
+        match Evidence::new(opts, capacity) {
+            Evidence::Texts(_) => Evidence::Deferred,
+            sketches => sketches,
         }
     }
 
@@ -421,6 +434,7 @@ impl<'t> Evidence<'t> {
                 m.insert(id, text);
                 Ok(fp)
             }
+            (Evidence::Deferred, _) => hasher.fingerprint(text),
             (Evidence::Sketches(_), None) => unreachable!("sketch evidence needs a sketch scheme"),
         }
     }
@@ -457,7 +471,7 @@ impl<'t> Evidence<'t> {
             (Evidence::Texts(m), _) => {
                 m.insert(id, text);
             }
-            (Evidence::Sketches(_), None) => {}
+            (Evidence::Deferred, _) | (Evidence::Sketches(_), None) => {}
         }
     }
 }
@@ -477,30 +491,10 @@ pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
     known: &[Option<u64>],
     opts: &DedupOptions,
 ) -> Result<DedupReport> {
-    opts.validate()?;
-    let mut hasher = SimHasher::new(opts.fingerprint)?;
-    let visible = visible_texts(docs, opts.html)?;
-    let mut report = DedupReport::default();
-    let mut evidence = Evidence::new(opts, docs.len());
-    for (i, (id, text)) in docs.iter().enumerate() {
-        let id = id.as_ref();
-        let text = visible.get(i).map_or(text.as_ref(), String::as_str);
-        let fingerprint =
-            evidence.known_or_fingerprint(known.get(i).copied().flatten(), &mut hasher, id, text, opts);
-        match fingerprint {
-            Ok(fp) => report.fingerprints.push((id.to_owned(), fp)),
-            Err(e) => report.skipped.push((id.to_owned(), e)),
-        }
-    }
-    let n = report.fingerprints.len().max(1);
-    let layout = match &opts.layout {
-        Some(l) => l.clone(),
-        None => Layout::auto(n, opts.k.unwrap_or_else(|| DedupOptions::k_for_size(n)), None)?,
-    };
-    report.layout = layout.to_string();
-    report.k = layout.k();
-    let index = Index::build(layout, report.fingerprints.iter().cloned())?;
-    cluster(&index, &evidence, opts, report)
+    let plan = DedupPlan::new(docs, known, opts)?;
+    let texts: Vec<&str> = docs.iter().map(|(_, t)| t.as_ref()).collect();
+    let measured = jaccards(&texts, plan.pairs(), opts.shingle, opts.html)?;
+    plan.finish(&measured)
 }
 
 /// [`dedup`] starting from an existing index (one loaded from a snapshot, or kept from an
@@ -605,67 +599,76 @@ fn cluster(
     index: &Index<String>,
     evidence: &Evidence<'_>,
     opts: &DedupOptions,
-    mut report: DedupReport,
+    report: DedupReport,
 ) -> Result<DedupReport> {
+    let candidates = index.candidate_slots();
+    let Some(threshold) = opts.verify else { return keep(index, candidates, None, opts, report) };
     // Shingle sets are built once per document, and only for documents in some candidate.
-    let mut shingles: HashMap<String, ShingleSet> = HashMap::new();
-    let mut jaccards: HashMap<(String, String), f64> = HashMap::new();
-    let mut failed: Option<Error> = None;
-    let (clusters, pairs) = index.clusters_where(|a, b, _| {
-        let Some(threshold) = opts.verify else { return true };
-        if failed.is_some() {
-            return false;
-        }
+    let mut shingles: HashMap<&str, ShingleSet> = HashMap::new();
+    let mut similarities = Vec::with_capacity(candidates.len());
+    for &(x, y, _) in &candidates {
+        let (a, b) = (index.slot_id(x).as_str(), index.slot_id(y).as_str());
         let j = match evidence {
-            Evidence::Sketches(sketches) => match (sketches.get(a), sketches.get(b)) {
-                (Some(x), Some(y)) => sketch::estimate(x, y),
-                (None, _) => {
-                    failed = Some(missing(a, threshold, "text"));
-                    return false;
-                }
-                (_, None) => {
-                    failed = Some(missing(b, threshold, "text"));
-                    return false;
-                }
-            },
+            Evidence::Sketches(sketches) => sketch_estimate(sketches, a, b, threshold)?,
+            Evidence::Deferred => unreachable!("a plan's pairs are measured by its caller"),
             Evidence::Texts(texts) => {
                 for id in [a, b] {
-                    if shingles.contains_key(id) {
-                        continue;
-                    }
-                    let set = match texts.get(id.as_str()) {
-                        Some(t) => ShingleSet::new(t, opts.shingle),
-                        None => Err(missing(id, threshold, "text")),
-                    };
-                    match set {
-                        Ok(s) => {
-                            shingles.insert(id.clone(), s);
-                        }
-                        Err(e) => {
-                            failed = Some(e);
-                            return false;
-                        }
+                    if !shingles.contains_key(id) {
+                        let text = texts.get(id).ok_or_else(|| missing(id, threshold, "text"))?;
+                        shingles.insert(id, ShingleSet::new(text, opts.shingle)?);
                     }
                 }
                 shingles[a].jaccard(&shingles[b])
             }
         };
-        jaccards.insert((a.clone(), b.clone()), j);
-        j >= threshold
-    });
-    if let Some(e) = failed {
-        return Err(e);
+        similarities.push(j);
     }
+    keep(index, candidates, Some(&similarities), opts, report)
+}
+
+/// The sketches' estimate of the Jaccard of `a` and `b` (an error names a document
+/// without a sketch: its text could not be read).
+fn sketch_estimate(sketches: &HashMap<String, Sketch>, a: &str, b: &str, threshold: f64) -> Result<f64> {
+    match (sketches.get(a), sketches.get(b)) {
+        (Some(x), Some(y)) => Ok(sketch::estimate(x, y)),
+        (None, _) => Err(missing(a, threshold, "text")),
+        (_, None) => Err(missing(b, threshold, "text")),
+    }
+}
+
+/// The report from the candidate pairs of `index` and, when verifying, the similarity of
+/// each (`similarities[i]` for `candidates[i]`): the pairs at `opts.verify` or above are
+/// kept, and their connected components are the clusters.
+fn keep(
+    index: &Index<String>,
+    mut candidates: Vec<(u32, u32, u32)>,
+    similarities: Option<&[f64]>,
+    opts: &DedupOptions,
+    mut report: DedupReport,
+) -> Result<DedupReport> {
+    let mut jaccards: HashMap<(u32, u32), f64> = HashMap::new();
+    if let (Some(threshold), Some(sims)) = (opts.verify, similarities) {
+        let mut sims = sims.iter();
+        candidates.retain(|&(x, y, _)| {
+            let j = sims.next().copied().unwrap_or(f64::NAN);
+            let kept = j >= threshold;
+            if kept {
+                jaccards.insert((x.min(y), x.max(y)), j);
+            }
+            kept
+        });
+    }
+    let slot_of: HashMap<&str, u32> =
+        candidates.iter().flat_map(|&(x, y, _)| [x, y]).map(|s| (index.slot_id(s).as_str(), s)).collect();
+    let (clusters, pairs) = index.clusters_of_slots(candidates);
     report.verify = opts.verify;
     report.sketch = if opts.verify.is_some() { opts.sketch } else { None };
     report.clusters = clusters;
     report.pairs = pairs
         .into_iter()
         .map(|p| {
-            let jaccard = jaccards
-                .get(&(p.a.clone(), p.b.clone()))
-                .or_else(|| jaccards.get(&(p.b.clone(), p.a.clone())))
-                .copied();
+            let (x, y) = (slot_of[p.a.as_str()], slot_of[p.b.as_str()]);
+            let jaccard = jaccards.get(&(x.min(y), x.max(y))).copied();
             DupPair { a: p.a, b: p.b, distance: p.distance, jaccard }
         })
         .collect();

@@ -1,0 +1,397 @@
+//! [`dedup`](super::dedup) in three steps, so that the exact verification can run
+//! elsewhere (the package's worker pool measures the candidate pairs on every core):
+//!
+//! 1. [`DedupPlan::new`] fingerprints what it is not given, builds the index and lists
+//!    the candidate pairs whose texts must be compared ([`DedupPlan::pairs`]);
+//! 2. [`jaccards`] measures any list of pairs on their texts, anywhere (each text is
+//!    shingled once);
+//! 3. [`DedupPlan::finish`] keeps the pairs that reach the threshold and makes the report.
+//!
+//! [`dedup_known`](super::dedup_known) is these three steps on one thread, so a plan
+//! measured in pieces elsewhere gives the same report.
+//!
+//! ```
+//! use simhash_wasm::dedup::{dedup, jaccards, DedupOptions, DedupPlan};
+//! let docs = [
+//!     ("a", "The quick brown fox jumps over the lazy dog, again and again and again."),
+//!     ("b", "The quick brown fox jumps over the lazy dog, again and again and again!"),
+//!     ("c", "Pack my box with five dozen liquor jugs, said the sphinx of black quartz."),
+//! ];
+//! let opts = DedupOptions::default();
+//! let plan = DedupPlan::new(&docs, &[], &opts)?;
+//! assert_eq!(plan.pairs(), &[(0, 1)]);                 // documents 0 and 1 are candidates
+//! let texts: Vec<&str> = docs.iter().map(|d| d.1).collect();
+//! let measured = jaccards(&texts, plan.pairs(), opts.shingle, opts.html)?;
+//! assert!(measured[0] > 0.8);
+//! assert_eq!(plan.finish(&measured)?, dedup(&docs, &opts)?);
+//! # Ok::<(), simhash_wasm::Error>(())
+//! ```
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use super::{keep, sketch_estimate, visible_texts, DedupOptions, DedupReport, Evidence};
+use crate::error::{Error, Result};
+use crate::fingerprint::SimHasher;
+use crate::index::{Index, Layout};
+use crate::sketch::Sketch;
+use crate::verify::{check_shingle, ShingleSet};
+
+/// A dedup whose fingerprints and candidates are known, waiting for the similarity of its
+/// candidate pairs ([`DedupPlan::pairs`]).
+#[derive(Debug)]
+pub struct DedupPlan {
+    index: Index<String>,
+    report: DedupReport,
+    opts: DedupOptions,
+    candidates: Vec<(u32, u32, u32)>,
+    /// The documents (indices into the given `docs`) of each candidate, when their texts
+    /// are to be measured; else empty.
+    pairs: Vec<(u32, u32)>,
+    /// With verification by sketches: every document's sketch (the plan measures them).
+    sketches: Option<HashMap<String, Sketch>>,
+    /// The length in bytes of every given document's text (what measuring it costs).
+    sizes: Vec<u32>,
+}
+
+impl DedupPlan {
+    /// Fingerprints `docs` (`known[i]`, when `Some`, is taken as the fingerprint of
+    /// `docs[i]`, as in [`dedup_known`](super::dedup_known)), builds the index, and finds
+    /// the candidate pairs.
+    pub fn new<S: AsRef<str>, T: AsRef<str>>(
+        docs: &[(S, T)],
+        known: &[Option<u64>],
+        opts: &DedupOptions,
+    ) -> Result<DedupPlan> {
+        opts.validate()?;
+        let mut hasher = SimHasher::new(opts.fingerprint)?;
+        let visible = visible_texts(docs, opts.html)?;
+        let mut report = DedupReport::default();
+        let mut evidence = Evidence::deferred(opts, docs.len());
+        let mut doc_of: HashMap<&str, u32> = HashMap::with_capacity(docs.len());
+        for (i, (id, text)) in docs.iter().enumerate() {
+            let id = id.as_ref();
+            let text = visible.get(i).map_or(text.as_ref(), String::as_str);
+            let fingerprint =
+                evidence.known_or_fingerprint(known.get(i).copied().flatten(), &mut hasher, id, text, opts);
+            match fingerprint {
+                Ok(fp) => {
+                    report.fingerprints.push((id.to_owned(), fp));
+                    doc_of.insert(id, i as u32);
+                }
+                Err(e) => report.skipped.push((id.to_owned(), e)),
+            }
+        }
+        let n = report.fingerprints.len().max(1);
+        let layout = match &opts.layout {
+            Some(l) => l.clone(),
+            None => Layout::auto(n, opts.k.unwrap_or_else(|| DedupOptions::k_for_size(n)), None)?,
+        };
+        report.layout = layout.to_string();
+        report.k = layout.k();
+        let index = Index::build(layout, report.fingerprints.iter().cloned())?;
+        let candidates = by_component(index.candidate_slots());
+        let sketches = match evidence {
+            Evidence::Sketches(m) => Some(m),
+            _ => None,
+        };
+        let pairs = if opts.verify.is_some() && sketches.is_none() {
+            let doc = |slot| doc_of[index.slot_id(slot).as_str()];
+            candidates.iter().map(|&(x, y, _)| (doc(x), doc(y))).collect()
+        } else {
+            Vec::new()
+        };
+        let sizes = docs.iter().map(|(_, t)| u32::try_from(t.as_ref().len()).unwrap_or(u32::MAX)).collect();
+        Ok(DedupPlan { index, report, opts: opts.clone(), candidates, pairs, sketches, sizes })
+    }
+
+    /// The candidate pairs whose texts must be compared, as indices of the given `docs`
+    /// (empty without verification, or when it is by sketches).
+    pub fn pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
+    }
+
+    /// [`DedupPlan::pairs`] cut into at most `n` consecutive runs for `n` workers: the
+    /// end of each run (exclusive). Measuring a run shingles each text it names once, so
+    /// runs are cut by the bytes of the distinct texts they name, about equal; pairs come
+    /// grouped by component, so a run shares few texts with the next one.
+    pub fn runs(&self, n: usize) -> Vec<usize> {
+        let mut ends = Vec::new();
+        if self.pairs.is_empty() {
+            return ends;
+        }
+        let mut seen: HashSet<u32> = HashSet::new();
+        let size = |d: u32| u64::from(self.sizes[d as usize]).max(1);
+        let total: u64 =
+            self.pairs.iter().flat_map(|&(a, b)| [a, b]).filter(|&d| seen.insert(d)).map(size).sum();
+        let target = total.div_ceil(n.max(1) as u64);
+        seen.clear();
+        let mut run = 0u64;
+        for (i, &(a, b)) in self.pairs.iter().enumerate() {
+            for d in [a, b] {
+                if seen.insert(d) {
+                    run += size(d);
+                }
+            }
+            if run >= target && ends.len() + 1 < n {
+                ends.push(i + 1);
+                seen.clear();
+                run = 0;
+            }
+        }
+        if ends.last() != Some(&self.pairs.len()) {
+            ends.push(self.pairs.len());
+        }
+        ends
+    }
+
+    /// The report, given the shingle Jaccard of each pair of [`DedupPlan::pairs`], in its
+    /// order (as [`jaccards`] measures them). A list of another length is an
+    /// [`Error::InvalidOption`] for `jaccards`.
+    pub fn finish(self, measured: &[f64]) -> Result<DedupReport> {
+        if measured.len() != self.pairs.len() {
+            return Err(Error::option(
+                "jaccards",
+                measured.len(),
+                format!("one similarity per pair of the plan ({})", self.pairs.len()),
+            ));
+        }
+        let similarities: Cow<[f64]> = match (&self.sketches, self.opts.verify) {
+            (Some(sketches), Some(threshold)) => {
+                let mut v = Vec::with_capacity(self.candidates.len());
+                for &(x, y, _) in &self.candidates {
+                    let (a, b) = (self.index.slot_id(x), self.index.slot_id(y));
+                    v.push(sketch_estimate(sketches, a, b, threshold)?);
+                }
+                Cow::Owned(v)
+            }
+            _ => Cow::Borrowed(measured),
+        };
+        let similarities = self.opts.verify.map(|_| &similarities[..]);
+        keep(&self.index, self.candidates, similarities, &self.opts, self.report)
+    }
+}
+
+/// `candidates` ordered by the connected component they belong to (stably), so that
+/// a run of pairs names few documents: a caller that measures the pairs in runs (the
+/// worker pool) shingles most documents once, not once per run.
+fn by_component(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
+    let n = candidates.iter().map(|&(x, y, _)| x.max(y) as usize + 1).max().unwrap_or(0);
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            parent[x as usize] = parent[parent[x as usize] as usize];
+            x = parent[x as usize];
+        }
+        x
+    }
+    for &(x, y, _) in &candidates {
+        let (rx, ry) = (root(&mut parent, x), root(&mut parent, y));
+        parent[rx.max(ry) as usize] = rx.min(ry);
+    }
+    let roots: Vec<u32> = (0..n as u32).map(|s| root(&mut parent, s)).collect();
+    crate::sort::sort_by_u64_key_stable(&mut candidates, |c| u64::from(roots[c.0 as usize]));
+    candidates
+}
+
+/// The exact shingle Jaccard ([`ShingleSet::jaccard`], `shingle` grapheme clusters, of the
+/// visible text with `html`) of each pair of `texts` given by index, in order. Each text
+/// is shingled once, and only if some pair names it. An index past the end is an
+/// [`Error::InvalidOption`] for `pairs`; a text with no shingle gives its error.
+pub fn jaccards<T: AsRef<str>>(
+    texts: &[T],
+    pairs: &[(u32, u32)],
+    shingle: usize,
+    html: bool,
+) -> Result<Vec<f64>> {
+    check_shingle(shingle)?;
+    let mut sets: Vec<Option<ShingleSet>> = vec![None; texts.len()];
+    let mut out = Vec::with_capacity(pairs.len());
+    for &(a, b) in pairs {
+        for i in [a as usize, b as usize] {
+            if sets.get(i).is_some_and(Option::is_some) {
+                continue;
+            }
+            let Some(text) = texts.get(i) else {
+                return Err(Error::option("pairs", i, format!("indices of the {} texts", texts.len())));
+            };
+            sets[i] = Some(ShingleSet::new(&visible(text.as_ref(), html)?, shingle)?);
+        }
+        if let (Some(x), Some(y)) = (&sets[a as usize], &sets[b as usize]) {
+            out.push(x.jaccard(y));
+        }
+    }
+    Ok(out)
+}
+
+/// The visible text of one document with `html`, else the text itself.
+fn visible(text: &str, html: bool) -> Result<Cow<'_, str>> {
+    if !html {
+        return Ok(Cow::Borrowed(text));
+    }
+    Ok(Cow::Owned(visible_texts(&[((), text)], true)?.remove(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dedup::{dedup, dedup_into};
+    use crate::test_rng::Rng;
+
+    /// 40 groups: a text of random words, copies with 1 to 12 of its 50 words changed (so
+    /// some candidates pass the threshold and some do not), and an empty document.
+    fn docs(seed: u64) -> Vec<(String, String)> {
+        let mut rng = Rng(seed);
+        let word = |rng: &mut Rng| -> String {
+            (0..2 + rng.below(6)).map(|_| char::from(b'a' + rng.below(26) as u8)).collect()
+        };
+        let mut out = vec![("empty".to_string(), " ".to_string())];
+        for g in 0..40 {
+            let base: Vec<String> = (0..50).map(|_| word(&mut rng)).collect();
+            out.push((format!("{g}-0"), base.join(" ")));
+            for c in 1..=1 + rng.below(4) {
+                let mut copy = base.clone();
+                for _ in 0..1 + rng.below(12) {
+                    let at = rng.below(50) as usize;
+                    copy[at] = word(&mut rng);
+                }
+                out.push((format!("{g}-{c}"), copy.join(" ")));
+            }
+        }
+        out
+    }
+
+    /// Measures `plan`'s pairs as the worker pool does: cut into pieces, each with only its
+    /// own texts, indexed afresh.
+    fn measure_in_pieces(
+        docs: &[(String, String)],
+        plan: &DedupPlan,
+        pieces: usize,
+        opts: &DedupOptions,
+    ) -> Vec<f64> {
+        let pairs = plan.pairs();
+        let mut out = Vec::new();
+        for chunk in pairs.chunks(pairs.len().div_ceil(pieces).max(1)) {
+            let mut local: HashMap<u32, u32> = HashMap::new();
+            let mut texts: Vec<&str> = Vec::new();
+            let mut at = |d: u32| {
+                *local.entry(d).or_insert_with(|| {
+                    texts.push(&docs[d as usize].1);
+                    texts.len() as u32 - 1
+                })
+            };
+            let local_pairs: Vec<(u32, u32)> = chunk.iter().map(|&(a, b)| (at(a), at(b))).collect();
+            out.extend(jaccards(&texts, &local_pairs, opts.shingle, opts.html).unwrap());
+        }
+        out
+    }
+
+    /// The plan measured in pieces gives the report of the path that verifies inside the
+    /// self-join (`dedup_into` on an empty index of the same layout), for several options.
+    #[test]
+    fn a_plan_measured_in_pieces_gives_the_verifying_paths_report() {
+        for (seed, verify, k) in
+            [(1, Some(0.8), Some(12)), (2, Some(0.6), Some(16)), (3, None, Some(10)), (4, Some(0.8), None)]
+        {
+            let docs = docs(seed);
+            let opts = DedupOptions { verify, k, ..DedupOptions::default() };
+            let plan = DedupPlan::new(&docs, &[], &opts).unwrap();
+            let layout = Layout::auto(
+                docs.len() - 1,
+                k.unwrap_or_else(|| DedupOptions::k_for_size(docs.len() - 1)),
+                None,
+            )
+            .unwrap();
+            let mut index = Index::new(layout);
+            let want = dedup_into(&mut index, &docs, &opts).unwrap();
+            assert_eq!(plan.pairs().is_empty(), verify.is_none());
+            let measured = measure_in_pieces(&docs, &plan, 7, &opts);
+            let got = plan.finish(&measured).unwrap();
+            assert_eq!(got, want, "seed {seed}");
+            assert_eq!(got, dedup(&docs, &opts).unwrap());
+            if verify.is_some() {
+                let dropped = got.pairs.len() < index.self_join().len();
+                assert!(
+                    dropped && got.pairs.len() > 20,
+                    "seed {seed}: {} kept of {}",
+                    got.pairs.len(),
+                    index.self_join().len()
+                );
+            }
+        }
+    }
+
+    /// Runs cover the pairs in order, at most `n` of them, and none is more than twice the
+    /// ideal share of bytes unless one pair alone is.
+    #[test]
+    fn runs_cut_the_pairs_by_the_bytes_they_name() {
+        let docs = docs(8);
+        let plan =
+            DedupPlan::new(&docs, &[], &DedupOptions { k: Some(14), ..DedupOptions::default() }).unwrap();
+        let pairs = plan.pairs();
+        assert!(pairs.len() > 40);
+        let bytes = |run: &[(u32, u32)]| -> usize {
+            let mut ds: Vec<u32> = run.iter().flat_map(|&(a, b)| [a, b]).collect();
+            ds.sort_unstable();
+            ds.dedup();
+            ds.iter().map(|&d| docs[d as usize].1.len()).sum()
+        };
+        for n in [1, 2, 3, 8] {
+            let ends = plan.runs(n);
+            assert!(!ends.is_empty() && ends.len() <= n, "{n}: {ends:?}");
+            assert_eq!(*ends.last().unwrap(), pairs.len());
+            assert!(ends.windows(2).all(|w| w[0] < w[1]), "{ends:?}");
+            let ideal = bytes(pairs) / n;
+            let mut start = 0;
+            for &end in &ends {
+                let b = bytes(&pairs[start..end]);
+                let last = bytes(&pairs[end - 1..end]);
+                assert!(b <= 2 * ideal + last, "{n}: run {start}..{end} names {b} bytes, ideal {ideal}");
+                start = end;
+            }
+        }
+        assert_eq!(
+            DedupPlan::new(&docs, &[], &DedupOptions::fingerprints_only()).unwrap().runs(4),
+            Vec::<usize>::new()
+        );
+    }
+
+    /// The measured values decide: all-zero similarities keep no pair.
+    #[test]
+    fn finish_keeps_the_pairs_its_measurements_keep() {
+        let docs = docs(5);
+        let opts = DedupOptions { k: Some(12), ..DedupOptions::default() };
+        let plan = DedupPlan::new(&docs, &[], &opts).unwrap();
+        assert!(plan.pairs().len() > 20);
+        let zeros = vec![0.0; plan.pairs().len()];
+        let r = plan.finish(&zeros).unwrap();
+        assert!(r.clusters.is_empty() && r.pairs.is_empty());
+    }
+
+    #[test]
+    fn jaccards_are_the_exact_set_jaccards_and_bad_input_is_named() {
+        let docs = docs(6);
+        let texts: Vec<&str> = docs.iter().map(|d| d.1.as_str()).collect();
+        let mut rng = Rng(7);
+        let pairs: Vec<(u32, u32)> = (0..300)
+            .map(|_| {
+                (1 + rng.below(texts.len() as u64 - 1) as u32, 1 + rng.below(texts.len() as u64 - 1) as u32)
+            })
+            .collect();
+        let got = jaccards(&texts, &pairs, 4, false).unwrap();
+        for (&(a, b), j) in pairs.iter().zip(&got) {
+            let (x, y) = (
+                ShingleSet::new(texts[a as usize], 4).unwrap(),
+                ShingleSet::new(texts[b as usize], 4).unwrap(),
+            );
+            assert_eq!(*j, x.jaccard(&y));
+        }
+        let e = jaccards(&texts, &[(1, texts.len() as u32)], 4, false).unwrap_err();
+        assert!(e.to_string().contains("`pairs`"), "{e}");
+        assert_eq!(jaccards(&texts, &[(0, 1)], 4, false).unwrap_err(), Error::EmptyText);
+        let plan =
+            DedupPlan::new(&docs, &[], &DedupOptions { k: Some(12), ..DedupOptions::default() }).unwrap();
+        let e = plan.finish(&[0.5]).unwrap_err();
+        assert!(e.to_string().contains("`jaccards`"), "{e}");
+    }
+}
