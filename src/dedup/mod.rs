@@ -491,9 +491,17 @@ pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
     known: &[Option<u64>],
     opts: &DedupOptions,
 ) -> Result<DedupReport> {
-    let plan = DedupPlan::new(docs, known, opts)?;
-    let texts: Vec<&str> = docs.iter().map(|(_, t)| t.as_ref()).collect();
-    let measured = jaccards(&texts, plan.pairs(), opts.shingle, opts.html)?;
+    // HTML is parsed once here, and the plan and the measurement read the visible texts.
+    let visible = visible_texts(docs, opts.html)?;
+    let docs: Vec<(&str, &str)> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, (id, t))| (id.as_ref(), visible.get(i).map_or(t.as_ref(), String::as_str)))
+        .collect();
+    let opts = &DedupOptions { html: false, ..opts.clone() };
+    let plan = DedupPlan::new(&docs, known, opts)?;
+    let texts: Vec<&str> = docs.iter().map(|(_, t)| *t).collect();
+    let measured = jaccards(&texts, plan.pairs(), opts.shingle, false)?;
     plan.finish(&measured)
 }
 

@@ -64,14 +64,26 @@ impl DedupPlan {
         opts: &DedupOptions,
     ) -> Result<DedupPlan> {
         opts.validate()?;
+        visible_texts::<&str, &str>(&[], opts.html)?; // the build can read HTML
         let mut hasher = SimHasher::new(opts.fingerprint)?;
-        let visible = visible_texts(docs, opts.html)?;
-        let mut report = DedupReport::default();
         let mut evidence = Evidence::deferred(opts, docs.len());
+        // Texts are read here only to fingerprint what `known` lacks (and so give its
+        // reason), or for their sketches: only those are parsed when they are HTML.
+        let read =
+            |i: usize| matches!(evidence, Evidence::Sketches(_)) || known.get(i).copied().flatten().is_none();
+        let visible: Vec<Option<String>> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, (_, t))| {
+                (opts.html && read(i)).then(|| visible(t.as_ref(), true).map(Cow::into_owned)).transpose()
+            })
+            .collect::<Result<_>>()?;
+        let mut report = DedupReport::default();
         let mut doc_of: HashMap<&str, u32> = HashMap::with_capacity(docs.len());
         for (i, (id, text)) in docs.iter().enumerate() {
             let id = id.as_ref();
-            let text = visible.get(i).map_or(text.as_ref(), String::as_str);
+            // (an HTML text not parsed is not read: its fingerprint is known)
+            let text = visible[i].as_deref().unwrap_or(text.as_ref());
             let fingerprint =
                 evidence.known_or_fingerprint(known.get(i).copied().flatten(), &mut hasher, id, text, opts);
             match fingerprint {
@@ -353,6 +365,34 @@ mod tests {
         assert_eq!(
             DedupPlan::new(&docs, &[], &DedupOptions::fingerprints_only()).unwrap().runs(4),
             Vec::<usize>::new()
+        );
+    }
+
+    /// HTML: with the fingerprints known (the pool's case) the plan parses no page, the
+    /// workers' measurement parses the pages of the pairs, and the report is the one-thread
+    /// one (which parses every page once).
+    #[cfg(feature = "html")]
+    #[test]
+    fn html_pages_with_known_fingerprints_give_the_one_thread_report() {
+        let docs: Vec<(String, String)> = docs(9)
+            .into_iter()
+            .map(|(id, t)| {
+                (id.clone(), format!("<html><body><p>{t}</p><script>var x = '{id}';</script></body></html>"))
+            })
+            .collect();
+        let opts = DedupOptions { k: Some(12), html: true, ..DedupOptions::default() };
+        let mut hasher = SimHasher::new(opts.fingerprint).unwrap();
+        let known: Vec<Option<u64>> =
+            docs.iter().map(|(_, t)| hasher.fingerprint(&crate::html::html_to_text(t)).ok()).collect();
+        let plan = DedupPlan::new(&docs, &known, &opts).unwrap();
+        let measured = measure_in_pieces(&docs, &plan, 3, &opts);
+        let got = plan.finish(&measured).unwrap();
+        assert_eq!(got, dedup(&docs, &opts).unwrap());
+        assert!(
+            got.pairs.len() > 20 && got.skipped.len() == 1,
+            "{} pairs, {} skipped",
+            got.pairs.len(),
+            got.skipped.len()
         );
     }
 

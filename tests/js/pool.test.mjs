@@ -124,6 +124,11 @@ test('dedup on the pool gives the same report as dedup (sample corpus, random te
   for (const options of [{ verify: false, k: 6 }, { ngram: 4, k: 8, verify: 0.7 }]) {
     assert.deepEqual(await pool.dedup(ids, texts, options), dedup(ids, texts, options), JSON.stringify(options));
   }
+  // HTML pages: the workers parse them; the calling thread parses only those it must read.
+  const pages = texts.map((t, i) => `<html><body><p>${t}</p><script>var page = ${i};</script></body></html>`);
+  const hwant = dedup(ids, pages, { html: true });
+  assert.ok(hwant.clusters.length > 5 && hwant.pairs.length > 20, `${hwant.clusters.length} clusters`);
+  assert.deepEqual(await pool.dedup(ids, pages, { html: true }), hwant);
   // Random texts, near-duplicates planted (one character changed), bad documents skipped.
   const next = rng(3);
   const base = randomTexts(800, 5);
