@@ -604,7 +604,7 @@ export class SimHashPool {
   fingerprintEach(texts: string[]): Promise<{ fingerprints: BigUint64Array; failed: Array<{ index: number; error: SimHashError }> }>;
   /** `dedup(ids, texts, options)` with the fingerprints made on the workers: the same result. [full build] */
   dedup(ids: string[], texts: string[], options?: DedupOptions): Promise<DedupResult>;
-  /** `index.dedup(ids, texts, options)` with the fingerprints made on the workers. [full build] */
+  /** `index.dedup(ids, texts, options)` with the fingerprints made on the workers (the pairs are measured on this thread). [full build] */
   dedupInto(index: SimHashIndex, ids: string[], texts: string[], options?: DedupIntoOptions): Promise<DedupResult>;
   /** Stops the workers; running batches and later calls reject with `PoolClosed`. */
   close(): Promise<void>;
