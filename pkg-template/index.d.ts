@@ -602,7 +602,10 @@ export class SimHashPool {
    * (as `hasher.fingerprint(text)` throws it), and its slot in `fingerprints` is 0n.
    */
   fingerprintEach(texts: string[]): Promise<{ fingerprints: BigUint64Array; failed: Array<{ index: number; error: SimHashError }> }>;
-  /** `dedup(ids, texts, options)` with the fingerprints made on the workers: the same result. [full build] */
+  /**
+   * `dedup(ids, texts, options)` on the workers: they fingerprint the texts and measure the
+   * candidate pairs; the index is built on this thread. The same result. [full build]
+   */
   dedup(ids: string[], texts: string[], options?: DedupOptions): Promise<DedupResult>;
   /** `index.dedup(ids, texts, options)` with the fingerprints made on the workers (the pairs are measured on this thread). [full build] */
   dedupInto(index: SimHashIndex, ids: string[], texts: string[], options?: DedupIntoOptions): Promise<DedupResult>;
