@@ -158,6 +158,13 @@ test('close() mid-batch rejects with PoolClosed and leaves no worker (the proces
     try { await running; console.log('resolved'); } catch (e) { console.log(e instanceof SimHashError, e.code); }
     await closing;
     try { await pool.fingerprintBatch(['x y z w v u']); } catch (e) { console.log('after', e.code); }
+    // A dedup closed mid-way rejects the same way, and frees its workers too.
+    const other = await SimHashPool.create({ size: 2 });
+    const deduping = other.dedup(texts.map((_, i) => String(i)), texts);
+    await new Promise((r) => setTimeout(r, 30));
+    const closingOther = other.close();
+    try { await deduping; console.log('dedup resolved'); } catch (e) { console.log('dedup', e.code); }
+    await closingOther;
     // An idle pool never closed does not keep the process alive either.
     const idle = await SimHashPool.create({ size: 2 });
     console.log('idle', (await idle.fingerprintBatch(['a b c d e f g'])).length);
@@ -165,7 +172,7 @@ test('close() mid-batch rejects with PoolClosed and leaves no worker (the proces
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.signal, null, `the process had to be killed: ${r.stderr}`);
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout, 'true PoolClosed\nafter PoolClosed\nidle 1\n');
+  assert.equal(r.stdout, 'true PoolClosed\nafter PoolClosed\ndedup PoolClosed\nidle 1\n');
 });
 
 test('CLI: fingerprint and dedup give the same output with --threads 2 as with --threads 1', () => {
