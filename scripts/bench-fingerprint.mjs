@@ -78,9 +78,10 @@ const postMbS = throughput(all, (texts) => {
   for (let i = 0; i < texts.length; i += 1024) sink ^= BigInt(v8.serialize(texts.slice(i, i + 1024)).length);
 });
 const ids = all.map((_, i) => `d${i}`);
+// The fastest of a few runs: the first is cold (the workers compile the measuring code).
 const fastest = async (run) => {
   let best = Infinity;
-  for (let r = 0; r < (quick ? 1 : 3); r++) { const t0 = performance.now(); await run(); best = Math.min(best, performance.now() - t0); }
+  for (let r = 0; r < (quick ? 2 : 4); r++) { const t0 = performance.now(); await run(); best = Math.min(best, performance.now() - t0); }
   return best;
 };
 const poolDedupMs = await fastest(() => pool.dedup(ids, all));
@@ -90,7 +91,7 @@ const oneDedupMs = await fastest(() => dedup(ids, all));
 const wasmHooks = require('../pkg/node/simhash_wasm.js');
 const allFps = await pool.fingerprintBatch(all);
 let serialMs = Infinity;
-for (let r = 0; r < (quick ? 1 : 3); r++) {
+for (let r = 0; r < (quick ? 2 : 4); r++) {
   let t0 = performance.now();
   const plan = wasmHooks.__dedupPlan(ids, all, allFps, new Uint32Array(0), undefined);
   let ms = performance.now() - t0;
