@@ -12,10 +12,11 @@
 //!
 //! Honest negatives: documents with a near-duplicate in the corpus (any pair at J >= 0.5 in
 //! `truth_j05.tsv`) are left out; references are distinct; an original paragraph with a
-//! sentence (3 shingles or more) half found in a source is dropped, and so is an unrelated
-//! reference in which a sentence of the submission is half found. A small sweep compares
-//! containment and Jaccard as the verifying measure (`SIMHASH_PASSAGES_DEBUG=1` prints the
-//! verbatim copies missed, with the spans reported).
+//! sentence, or a run of 3 (a code block's short lines), of 6 shingles or more half found
+//! in a source is dropped, and so is an unrelated reference in which such a piece of the
+//! submission is half found. A small sweep compares containment and Jaccard as the
+//! verifying measure (`SIMHASH_PASSAGES_DEBUG=miss0` prints the verbatim copies missed,
+//! with the spans reported; `miss10`, `miss20` the edited ones; `2` the false spans).
 //!
 //! A copy is found when a reported span of its source covers at least half of it and its
 //! reference span overlaps the source. A reported span is correct when at least half of it
@@ -99,13 +100,18 @@ fn windows(text: &str, buf: &mut String) -> Vec<Vec<u64>> {
         .collect()
 }
 
-/// Whether a sentence of `text` (of 6 shingles or more, the least a reported span shares) has half of its shingles in one
-/// window of 3 sentences of a reference ([`windows`]).
+/// Whether a sentence of `text`, or a run of 3 (the short lines of a code block, a list),
+/// of 6 shingles or more (the least a reported span shares) has half of its shingles in
+/// one window of 3 sentences of a reference ([`windows`]).
 fn shares(text: &str, wins: &[Vec<u64>], buf: &mut String) -> bool {
-    sentences(text).iter().any(|&(a, b)| {
-        let s = shingles(&text[a..b], buf);
-        s.len() >= 6 && wins.iter().any(|w| containment(&s, w) >= 0.5)
-    })
+    let s: Vec<Vec<u64>> = sentences(text).iter().map(|&(a, b)| shingles(&text[a..b], buf)).collect();
+    let runs = (0..s.len()).map(|i| s[i].clone()).chain((0..s.len().saturating_sub(2)).map(|i| {
+        let mut w = s[i..i + 3].concat();
+        w.sort_unstable();
+        w.dedup();
+        w
+    }));
+    runs.into_iter().any(|x| x.len() >= 6 && wins.iter().any(|w| containment(&x, w) >= 0.5))
 }
 
 struct Copy {
