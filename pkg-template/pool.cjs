@@ -46,9 +46,11 @@ function serve(api, post, hooks = api) {
         }
         hashers.set(key, h);
       }
-      const r = h.__fingerprintEach(msg.texts, msg.base);
-      post({ id: msg.id, fingerprints: r.fingerprints, failed: r.failed, messages: r.messages, reasons: r.reasons, codes: r.codes },
-        [r.fingerprints.buffer, r.failed.buffer]);
+      const r = msg.sketch === undefined
+        ? h.__fingerprintEach(msg.texts, msg.base)
+        : h.__fingerprintAndSketchEach(msg.texts, msg.base, msg.sketch);
+      post({ id: msg.id, fingerprints: r.fingerprints, sketches: r.sketches, failed: r.failed, messages: r.messages, reasons: r.reasons, codes: r.codes },
+        [r.fingerprints.buffer, r.failed.buffer, ...(r.sketches ? [r.sketches.buffer] : [])]);
     } catch (e) {
       post({ id: msg.id, error: { message: String(e && e.message), code: e && e.code } });
     }
@@ -155,15 +157,19 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
     }
 
     /**
-     * Runs `texts` through the workers. Resolves to `{ fingerprints, failed: [{ index,
-     * message, reason, code }] }`; with `strict`, rejects at the first failed document
-     * instead (as soon as every document before it is known to be good).
+     * Runs `texts` through the workers. Resolves to `{ fingerprints, sketches, failed:
+     * [{ index, message, reason, code }] }` (`sketches`: with `sketch`, a size, each
+     * document's sketch of that size, one after another; else empty); with `strict`,
+     * rejects at the first failed document instead (as soon as every document before it
+     * is known to be good).
      */
-    #run(texts, options, strict) {
+    #run(texts, options, strict, sketch) {
       if (this.#closed) return Promise.reject(closedError());
       const n = texts.length;
       const fingerprints = new BigUint64Array(n);
-      if (n === 0) return Promise.resolve({ fingerprints, failed: [] });
+      const width = sketch === undefined ? 0 : 2 + sketch;
+      const sketches = new Uint8Array(width * n);
+      if (n === 0) return Promise.resolve({ fingerprints, sketches, failed: [] });
       let total = 0;
       for (const t of texts) total += t.length;
       const target = Math.min(CHUNK_CHARS_MAX, Math.max(CHUNK_CHARS_MIN, Math.ceil(total / (this.#size * 8))));
@@ -187,7 +193,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
               return;
             }
           }
-          settle(resolve, { fingerprints, failed });
+          settle(resolve, { fingerprints, sketches, failed });
         };
         for (let start = 0; start < n;) {
           let end = start, chars = 0;
@@ -196,10 +202,11 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
           chunks.push(chunk);
           const base = start;
           this.#queue.push({
-            id: this.#nextId++, batch, msg: { options, texts: texts.slice(start, end), base },
+            id: this.#nextId++, batch, msg: { options, texts: texts.slice(start, end), base, sketch },
             done: (msg) => {
               if (msg.error) { settle(reject, new SimHashError(msg.error.message, msg.error.code)); return; }
               fingerprints.set(msg.fingerprints, base);
+              if (width) sketches.set(msg.sketches, base * width);
               chunk.result = msg;
               progress();
             },
@@ -288,8 +295,9 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
     async dedup(ids, texts, options) {
       check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
       if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
-      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false);
-      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), options);
+      const sketch = hooks.__dedupSketchSize(options);
+      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, sketch);
+      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), r.sketches, options);
       try {
         return plan.finish(await this.#measure(texts, plan));
       } finally {

@@ -35,6 +35,8 @@ use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::index::{Index, Layout};
 use crate::sketch::Sketch;
+#[cfg(test)]
+use crate::sketch::SketchScheme;
 use crate::verify::{check_shingle, ShingleSet};
 
 /// A dedup whose fingerprints and candidates are known, waiting for the similarity of its
@@ -63,14 +65,28 @@ impl DedupPlan {
         known: &[Option<u64>],
         opts: &DedupOptions,
     ) -> Result<DedupPlan> {
+        DedupPlan::with_sketches(docs, known, &[], opts)
+    }
+
+    /// [`DedupPlan::new`] with sketches made already (by the pool's workers, with the
+    /// fingerprints): with verification by sketches, `sketches[i]`, when `Some` and
+    /// `known[i]` too, is taken as the sketch of `docs[i]` under `opts.sketch`, and the
+    /// text is not read here. Ignored otherwise.
+    pub fn with_sketches<S: AsRef<str>, T: AsRef<str>>(
+        docs: &[(S, T)],
+        known: &[Option<u64>],
+        sketches: &[Option<Sketch>],
+        opts: &DedupOptions,
+    ) -> Result<DedupPlan> {
         opts.validate()?;
         visible_texts::<&str, &str>(&[], opts.html)?; // the build can read HTML
         let mut hasher = SimHasher::new(opts.fingerprint)?;
         let mut evidence = Evidence::deferred(opts, docs.len());
         // Texts are read here only to fingerprint what `known` lacks (and so give its
         // reason), or for their sketches: only those are parsed when they are HTML.
-        let read =
-            |i: usize| matches!(evidence, Evidence::Sketches(_)) || known.get(i).copied().flatten().is_none();
+        let given = |i: usize| known.get(i).copied().flatten().zip(sketches.get(i).cloned().flatten());
+        let by_sketch = matches!(evidence, Evidence::Sketches(_));
+        let read = |i: usize| known.get(i).copied().flatten().is_none() || (by_sketch && given(i).is_none());
         let visible: Vec<Option<String>> = docs
             .iter()
             .enumerate()
@@ -84,8 +100,19 @@ impl DedupPlan {
             let id = id.as_ref();
             // (an HTML text not parsed is not read: its fingerprint is known)
             let text = visible[i].as_deref().unwrap_or(text.as_ref());
-            let fingerprint =
-                evidence.known_or_fingerprint(known.get(i).copied().flatten(), &mut hasher, id, text, opts);
+            let fingerprint = match (&mut evidence, given(i)) {
+                (Evidence::Sketches(m), Some((fp, sketch))) => {
+                    m.insert(id.to_owned(), sketch);
+                    Ok(fp)
+                }
+                (evidence, _) => evidence.known_or_fingerprint(
+                    known.get(i).copied().flatten(),
+                    &mut hasher,
+                    id,
+                    text,
+                    opts,
+                ),
+            };
             match fingerprint {
                 Ok(fp) => {
                     report.fingerprints.push((id.to_owned(), fp));
@@ -394,6 +421,36 @@ mod tests {
             got.pairs.len(),
             got.skipped.len()
         );
+    }
+
+    /// Verification by sketches: sketches made elsewhere (the pool's workers) give the
+    /// report of those made here, and are used (a wrong one changes it).
+    #[test]
+    fn given_sketches_give_the_report_of_sketches_made_here() {
+        let docs = docs(10);
+        let opts =
+            DedupOptions { k: Some(14), sketch: Some(SketchScheme::default()), ..DedupOptions::default() };
+        let mut hasher = SimHasher::new(opts.fingerprint).unwrap();
+        let made: Vec<Option<(u64, Sketch)>> = docs
+            .iter()
+            .map(|(_, t)| hasher.fingerprint_and_sketch(t, SketchScheme::default()).ok())
+            .collect();
+        let known: Vec<Option<u64>> = made.iter().map(|m| m.as_ref().map(|x| x.0)).collect();
+        let sketches: Vec<Option<Sketch>> = made.iter().map(|m| m.as_ref().map(|x| x.1.clone())).collect();
+        let plan = DedupPlan::with_sketches(&docs, &known, &sketches, &opts).unwrap();
+        assert!(plan.pairs().is_empty());
+        let got = plan.finish(&[]).unwrap();
+        assert_eq!(got, dedup(&docs, &opts).unwrap());
+        assert!(got.pairs.len() > 20 && got.skipped.len() == 1, "{} pairs", got.pairs.len());
+        // One document's sketch swapped for an unrelated one's: its pairs change.
+        let mut wrong = sketches.clone();
+        let (a, b) = (got.pairs[0].a.clone(), got.pairs[0].b.clone());
+        let at = |id: &str| docs.iter().position(|d| d.0 == id).unwrap();
+        let group = |id: &str| id.split('-').next().unwrap().to_string();
+        let other = (1..docs.len()).find(|&i| group(&docs[i].0) != group(&a)).unwrap();
+        wrong[at(&a)] = sketches[other].clone();
+        let moved = DedupPlan::with_sketches(&docs, &known, &wrong, &opts).unwrap().finish(&[]).unwrap();
+        assert!(!moved.pairs.iter().any(|p| p.a == a && p.b == b), "{a} {b}");
     }
 
     /// The measured values decide: all-zero similarities keep no pair.

@@ -200,6 +200,20 @@ impl SimHasher {
         texts.into_iter().map(|text| self.fingerprint(text)).collect()
     }
 
+    /// [`fingerprint_each`](Self::fingerprint_each) with each text's sketch too
+    /// ([`fingerprint_and_sketch`](Self::fingerprint_and_sketch)): a pool worker's share
+    /// of a dedup verified by sketches.
+    pub fn fingerprint_and_sketch_each<'t, I>(
+        &mut self,
+        texts: I,
+        scheme: SketchScheme,
+    ) -> Vec<Result<(u64, Sketch)>>
+    where
+        I: IntoIterator<Item = &'t str>,
+    {
+        texts.into_iter().map(|text| self.fingerprint_and_sketch(text, scheme)).collect()
+    }
+
     /// The hashes of the distinct features of `text` (for learning an [`IdfTable`]).
     pub fn feature_hashes(&mut self, text: &str) -> Result<Vec<u64>> {
         self.count_features(text, None)?;

@@ -22,7 +22,13 @@ impl JsSimHasher {
     /// error code per failed document.
     #[wasm_bindgen(js_name = __fingerprintEach, skip_typescript)]
     pub fn fingerprint_each(&mut self, texts: Vec<String>, base: u32) -> JsValue {
-        let outcomes = self.0.fingerprint_each(texts.iter().map(String::as_str));
+        outcomes_to_js(self.0.fingerprint_each(texts.iter().map(String::as_str)), base).into()
+    }
+}
+
+/// The object of `__fingerprintEach` for `outcomes` of documents `base`, `base + 1`, ….
+fn outcomes_to_js(outcomes: Vec<crate::error::Result<u64>>, base: u32) -> Object {
+    {
         let mut fingerprints = Vec::with_capacity(outcomes.len());
         let (mut failed, messages, reasons, codes) = (Vec::new(), Array::new(), Array::new(), Array::new());
         for (i, r) in outcomes.into_iter().enumerate() {
@@ -41,7 +47,7 @@ impl JsSimHasher {
         set(&out, "messages", messages);
         set(&out, "reasons", reasons);
         set(&out, "codes", codes);
-        out.into()
+        out
     }
 }
 
@@ -57,7 +63,11 @@ mod crawler {
     use crate::dedup::{dedup_into_known, jaccards, DedupOptions, DedupPlan};
     use crate::error::Error;
     use crate::fingerprint::Options;
-    use js_sys::Uint32Array;
+    use crate::sketch::{Sketch, SketchScheme};
+    use js_sys::{Uint32Array, Uint8Array};
+
+    use super::super::convert::set;
+    use super::super::hasher::JsSimHasher;
 
     /// The fingerprint part of `dedup` options (`into`: of `SimHashIndex#dedup`'s), as
     /// `new SimHasher` takes it; every option is checked first, as `dedup` checks it.
@@ -72,6 +82,44 @@ mod crawler {
         let out = options_to_js(&opts.fingerprint, opts.html);
         Reflect::delete_property(&out, &JsValue::from("scheme"))?;
         Ok(out.into())
+    }
+
+    /// The sketch size of `dedup` options when they verify by sketches (the pool's workers
+    /// then make each document's sketch with its fingerprint), else `undefined`.
+    #[wasm_bindgen(js_name = __dedupSketchSize, skip_typescript)]
+    pub fn dedup_sketch_size(options: JsValue) -> Result<Option<u32>, JsValue> {
+        let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
+        let opts = dedup_options_from(&o)?;
+        Ok(opts.verify.and(opts.sketch).map(|s| s.size() as u32))
+    }
+
+    #[wasm_bindgen(js_class = SimHasher)]
+    impl JsSimHasher {
+        /// `__fingerprintEach` with each document's sketch of `size` bytes too (core:
+        /// `SimHasher::fingerprint_and_sketch_each`): `sketches` holds them one after
+        /// another, `2 + size` bytes each (zeros for a failed document).
+        #[wasm_bindgen(js_name = __fingerprintAndSketchEach, skip_typescript)]
+        pub fn fingerprint_and_sketch_each(
+            &mut self,
+            texts: Vec<String>,
+            base: u32,
+            size: u32,
+        ) -> Result<JsValue, JsValue> {
+            let scheme = SketchScheme::new(size as usize).map_err(js_error)?;
+            let each = self.0.fingerprint_and_sketch_each(texts.iter().map(String::as_str), scheme);
+            let width = 2 + scheme.size();
+            let mut sketches = vec![0u8; width * each.len()];
+            let mut outcomes = Vec::with_capacity(each.len());
+            for (i, r) in each.into_iter().enumerate() {
+                outcomes.push(r.map(|(fp, sketch)| {
+                    sketches[i * width..(i + 1) * width].copy_from_slice(&sketch.to_bytes());
+                    fp
+                }));
+            }
+            let out = super::outcomes_to_js(outcomes, base);
+            set(&out, "sketches", Uint8Array::from(&sketches[..]));
+            Ok(out.into())
+        }
     }
 
     /// `fingerprints[i]` known for every document but those listed in `failed`.
@@ -98,13 +146,25 @@ mod crawler {
         texts: Vec<String>,
         fingerprints: Vec<u64>,
         failed: Vec<u32>,
+        sketches: Vec<u8>,
         options: JsValue,
     ) -> Result<JsDedupPlan, JsValue> {
         let docs = docs_from(ids, texts)?;
         let known = known(docs.len(), &fingerprints, &failed)?;
         let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
         let opts = dedup_options_from(&o)?;
-        let plan = DedupPlan::new(&docs, &known, &opts).map_err(js_error)?;
+        // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed one).
+        let width = opts.sketch.map_or(0, |s| 2 + s.size());
+        let mut given: Vec<Option<Sketch>> = Vec::new();
+        if width > 0 && sketches.len() == width * docs.len() {
+            given = sketches.chunks_exact(width).map(|b| Sketch::from_bytes(b).ok()).collect();
+            for &i in &failed {
+                if let Some(g) = given.get_mut(i as usize) {
+                    *g = None;
+                }
+            }
+        }
+        let plan = DedupPlan::with_sketches(&docs, &known, &given, &opts).map_err(js_error)?;
         Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: opts.html })
     }
 

@@ -121,7 +121,7 @@ test('dedup on the pool gives the same report as dedup (sample corpus, random te
   const want = dedup(ids, texts);
   assert.ok(want.clusters.length > 5, `${want.clusters.length} clusters`);
   assert.deepEqual(await pool.dedup(ids, texts), want);
-  for (const options of [{ verify: false, k: 6 }, { ngram: 4, k: 8, verify: 0.7 }]) {
+  for (const options of [{ verify: false, k: 6 }, { ngram: 4, k: 8, verify: 0.7 }, { verify: 'sketch' }, { verify: 'sketch:0.7', k: 10 }]) {
     assert.deepEqual(await pool.dedup(ids, texts, options), dedup(ids, texts, options), JSON.stringify(options));
   }
   // HTML pages: the workers parse them; the calling thread parses only those it must read.
