@@ -603,6 +603,12 @@ export class SimHashPool {
    */
   fingerprintEach(texts: string[]): Promise<{ fingerprints: BigUint64Array; failed: Array<{ index: number; error: SimHashError }> }>;
   /**
+   * `fingerprintEach` with each document's sketch too: `sketches[i]` equals
+   * `hasher.fingerprintAndSketch(texts[i], options).sketch` (a view of one shared buffer;
+   * empty for a failed document). Bad options reject (`InvalidOption`). [full build]
+   */
+  fingerprintAndSketchEach(texts: string[], options?: SketchOptions): Promise<{ fingerprints: BigUint64Array; sketches: Uint8Array[]; failed: Array<{ index: number; error: SimHashError }> }>;
+  /**
    * `dedup(ids, texts, options)` on the workers: they fingerprint the texts and measure the
    * candidate pairs; the index is built on this thread. The same result. [full build]
    */

@@ -64,6 +64,8 @@ function serve(api, post, hooks = api) {
  * with the pool's hooks, is `hooks`.
  */
 function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
+  /** The failed documents of a run, each with its own error (as one hasher call throws it). */
+  const documentErrors = (r) => r.failed.map((f) => ({ index: f.index, error: new SimHashError(f.reason, f.code) }));
   const closedError = () => new SimHashError(
     'the pool is closed; create a new one with SimHashPool.create()', 'PoolClosed');
 
@@ -158,8 +160,8 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
 
     /**
      * Runs `texts` through the workers. Resolves to `{ fingerprints, sketches, failed:
-     * [{ index, message, reason, code }] }` (`sketches`: with `sketch`, a size, each
-     * document's sketch of that size, one after another; else empty); with `strict`,
+     * [{ index, message, reason, code }] }` (`sketches`: with `sketch`, sketch options,
+     * each document's sketch, one after another; else empty); with `strict`,
      * rejects at the first failed document instead (as soon as every document before it
      * is known to be good).
      */
@@ -167,7 +169,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
       if (this.#closed) return Promise.reject(closedError());
       const n = texts.length;
       const fingerprints = new BigUint64Array(n);
-      const width = sketch === undefined ? 0 : 2 + sketch;
+      const width = sketch === undefined ? 0 : hooks.__sketchWidth(sketch);
       const sketches = new Uint8Array(width * n);
       if (n === 0) return Promise.resolve({ fingerprints, sketches, failed: [] });
       let total = 0;
@@ -282,10 +284,23 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
     async fingerprintEach(texts) {
       check(['texts:strings'], [texts], SimHashError);
       const r = await this.#run(texts, this.#hasher, false);
-      return {
-        fingerprints: r.fingerprints,
-        failed: r.failed.map((f) => ({ index: f.index, error: new SimHashError(f.reason, f.code) })),
-      };
+      return { fingerprints: r.fingerprints, failed: documentErrors(r) };
+    }
+
+    /**
+     * `fingerprintEach` with each document's sketch too: `sketches[i]` is
+     * `hasher.fingerprintAndSketch(texts[i], options).sketch` (a view of one buffer;
+     * empty for a failed document). [full build]
+     */
+    async fingerprintAndSketchEach(texts, options) {
+      check(['texts:strings'], [texts], SimHashError);
+      if (hooks.__sketchWidth === undefined) new api.SimHasher().fingerprintAndSketch('', options); // FeatureDisabled
+      const width = hooks.__sketchWidth(options);
+      const r = await this.#run(texts, this.#hasher, false, options ?? {});
+      const failed = documentErrors(r);
+      const bad = new Set(failed.map((f) => f.index));
+      const sketches = Array.from(texts, (_, i) => r.sketches.subarray(i * width, bad.has(i) ? i * width : (i + 1) * width));
+      return { fingerprints: r.fingerprints, sketches, failed };
     }
 
     /**
@@ -295,8 +310,8 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
     async dedup(ids, texts, options) {
       check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
       if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
-      const sketch = hooks.__dedupSketchSize(options);
-      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, sketch);
+      const size = hooks.__dedupSketchSize(options);
+      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, size === undefined ? undefined : { size });
       const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), r.sketches, options);
       try {
         return plan.finish(await this.#measure(texts, plan));

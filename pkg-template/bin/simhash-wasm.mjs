@@ -259,13 +259,12 @@ function sketchOptions(o) {
 async function fingerprint(o) {
   const hasher = new SimHasher(hasherOptions(o));
   const docs = readDocs(o.positional[0] ?? '-');
-  // With --sketch, one thread: the pool's workers return fingerprints only.
-  const pool = o.sketch ? null : await openPool(o, docs, hasherOptions(o));
+  const sk = sketchOptions(o);
+  if (o.sketch) {
+    try { hasher.sketch('size check', sk); } catch (e) { fail(e.message); }   // a bad --sketch-size, once
+  }
+  const pool = await openPool(o, docs, hasherOptions(o));
   if (pool === null) {
-    const sk = sketchOptions(o);
-    if (o.sketch) {
-      try { hasher.sketch('size check', sk); } catch (e) { fail(e.message); }   // a bad --sketch-size, once
-    }
     for (const d of docs) {
       try {
         if (o.sketch) {
@@ -283,7 +282,8 @@ async function fingerprint(o) {
   }
   let r;
   try {
-    r = await pool.fingerprintEach(docs.map((d) => d.text));
+    const texts = docs.map((d) => d.text);
+    r = o.sketch ? await pool.fingerprintAndSketchEach(texts, sk) : await pool.fingerprintEach(texts);
   } finally {
     await pool.close();
   }
@@ -297,7 +297,7 @@ async function fingerprint(o) {
       process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
       process.exitCode = 1;
     } else {
-      out += `${d.id}\t${toHex(r.fingerprints[i])}\n`;
+      out += `${d.id}\t${toHex(r.fingerprints[i])}${o.sketch ? `\t${Buffer.from(r.sketches[i]).toString('hex')}` : ''}\n`;
       if (out.length > 1 << 16) { process.stdout.write(out); out = ''; }
     }
   });

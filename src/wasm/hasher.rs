@@ -214,7 +214,7 @@ fn hasher_with_idf(o: &Option<Object>) -> Result<fingerprint::SimHasher, JsValue
 
 /// The sketch scheme of `{ size }` (`undefined`: the default, 128 bytes).
 #[cfg(feature = "crawler")]
-fn sketch_scheme(options: &JsValue) -> Result<crate::sketch::SketchScheme, JsValue> {
+pub(super) fn sketch_scheme(options: &JsValue) -> Result<crate::sketch::SketchScheme, JsValue> {
     let o = option_object(options, &[&["size"]], "{ size: 128 }")?;
     crate::sketch::SketchScheme::from_number(convert::opt_number(&o, "size")?).map_err(|e| match e {
         // The core names the option as ContentSeen spells it; here it is `size`.

@@ -63,11 +63,11 @@ mod crawler {
     use crate::dedup::{dedup_into_known, jaccards, DedupOptions, DedupPlan};
     use crate::error::Error;
     use crate::fingerprint::Options;
-    use crate::sketch::{Sketch, SketchScheme};
+    use crate::sketch::Sketch;
     use js_sys::{Uint32Array, Uint8Array};
 
     use super::super::convert::set;
-    use super::super::hasher::JsSimHasher;
+    use super::super::hasher::{sketch_scheme, JsSimHasher};
 
     /// The fingerprint part of `dedup` options (`into`: of `SimHashIndex#dedup`'s), as
     /// `new SimHasher` takes it; every option is checked first, as `dedup` checks it.
@@ -84,6 +84,13 @@ mod crawler {
         Ok(out.into())
     }
 
+    /// The bytes of one sketch made with `options` (as `fingerprintAndSketch` takes them,
+    /// and checks them: a bad size throws here).
+    #[wasm_bindgen(js_name = __sketchWidth, skip_typescript)]
+    pub fn sketch_width(options: JsValue) -> Result<u32, JsValue> {
+        Ok(2 + sketch_scheme(&options)?.size() as u32)
+    }
+
     /// The sketch size of `dedup` options when they verify by sketches (the pool's workers
     /// then make each document's sketch with its fingerprint), else `undefined`.
     #[wasm_bindgen(js_name = __dedupSketchSize, skip_typescript)]
@@ -95,17 +102,18 @@ mod crawler {
 
     #[wasm_bindgen(js_class = SimHasher)]
     impl JsSimHasher {
-        /// `__fingerprintEach` with each document's sketch of `size` bytes too (core:
-        /// `SimHasher::fingerprint_and_sketch_each`): `sketches` holds them one after
-        /// another, `2 + size` bytes each (zeros for a failed document).
+        /// `__fingerprintEach` with each document's sketch too (`options` as
+        /// `fingerprintAndSketch` takes them; core: `SimHasher::fingerprint_and_sketch_each`):
+        /// `sketches` holds them one after another, `__sketchWidth(options)` bytes each
+        /// (zeros for a failed document).
         #[wasm_bindgen(js_name = __fingerprintAndSketchEach, skip_typescript)]
         pub fn fingerprint_and_sketch_each(
             &mut self,
             texts: Vec<String>,
             base: u32,
-            size: u32,
+            options: JsValue,
         ) -> Result<JsValue, JsValue> {
-            let scheme = SketchScheme::new(size as usize).map_err(js_error)?;
+            let scheme = sketch_scheme(&options)?;
             let each = self.0.fingerprint_and_sketch_each(texts.iter().map(String::as_str), scheme);
             let width = 2 + scheme.size();
             let mut sketches = vec![0u8; width * each.len()];

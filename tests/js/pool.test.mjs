@@ -79,6 +79,32 @@ test('random texts with bad documents: fingerprintEach equals one-by-one, for se
   }
 });
 
+test('fingerprintAndSketchEach equals fingerprintAndSketch one by one; bad options reject', async () => {
+  const pool = await SimHashPool.create({ size: 2, hasher: { ngram: 5 } });
+  const texts = randomTexts(700, 21);
+  const h = new SimHasher({ ngram: 5 });
+  for (const options of [undefined, { size: 32 }]) {
+    const r = await pool.fingerprintAndSketchEach(texts, options);
+    const bad = new Map(r.failed.map((f) => [f.index, f.error]));
+    assert.ok(bad.size > 10 && bad.size < 100, `${bad.size} failed`);
+    texts.forEach((t, i) => {
+      let want;
+      try { want = h.fingerprintAndSketch(t, options); } catch (e) { want = e.message; }
+      if (typeof want === 'string') {
+        assert.equal(bad.get(i)?.message, want, `#${i}`);
+        assert.equal(r.sketches[i].length, 0);
+        return;
+      }
+      assert.equal(r.fingerprints[i], want.fingerprint, `#${i}`);
+      assert.deepEqual(r.sketches[i], want.sketch, `#${i}`);
+    });
+  }
+  await assert.rejects(pool.fingerprintAndSketchEach(texts, { size: 33 }), (e) => e instanceof SimHashError && e.code === 'InvalidOption' && /size/.test(e.message));
+  assert.equal((await pool.fingerprintAndSketchEach(['fine text here'], {})).sketches[0].length, 130);
+  h.free();
+  await pool.close();
+});
+
 test('a bad document rejects with the sync error (its index), and the pool keeps working', async () => {
   const texts = randomTexts(4000, 11).filter((t) => t.length > 20);
   texts[1500] = '   ';
@@ -175,7 +201,7 @@ test('close() mid-batch rejects with PoolClosed and leaves no worker (the proces
   assert.equal(r.stdout, 'true PoolClosed\nafter PoolClosed\ndedup PoolClosed\nidle 1\n');
 });
 
-test('CLI: fingerprint and dedup give the same output with --threads 2 as with --threads 1', () => {
+test('CLI: fingerprint (with and without --sketch) and dedup give the same output with --threads 2 as with --threads 1', () => {
   const dir = mkdtempSync(join(tmpdir(), 'simhash-pool-'));
   try {
     const docs = randomTexts(600, 13).map((text, i) => JSON.stringify({ id: `d${i}`, text }));
@@ -190,6 +216,11 @@ test('CLI: fingerprint and dedup give the same output with --threads 2 as with -
     assert.equal(two.stdout, one.stdout);
     assert.equal(two.stderr, one.stderr);
     assert.equal(two.status, one.status);
+    // --sketch: the workers make the sketches too.
+    const sk1 = run('fingerprint', file, '--sketch', '--sketch-size', '64', '--threads', '1');
+    const sk2 = run('fingerprint', file, '--sketch', '--sketch-size', '64', '--threads', '2');
+    assert.ok(sk1.stdout.split('\n').length > 500 && /^d\d+\t[0-9a-f]{16}\t[0-9a-f]{132}$/m.test(sk1.stdout), sk1.stdout.slice(0, 200));
+    assert.deepEqual([sk2.stdout, sk2.stderr, sk2.status], [sk1.stdout, sk1.stderr, sk1.status]);
     const d1 = execFileSync(process.execPath, [CLI, 'dedup', '--threads', '1', '--format', 'jsonl'], { encoding: 'utf8' });
     const d2 = execFileSync(process.execPath, [CLI, 'dedup', '--threads', '2', '--format', 'jsonl'], { encoding: 'utf8' });
     assert.ok(d1.split('\n').length > 5);

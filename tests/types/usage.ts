@@ -97,8 +97,12 @@ async function pooled(texts: string[]): Promise<bigint> {
   const fps: BigUint64Array = await pool.fingerprintBatch(texts);
   const each = await pool.fingerprintEach(texts);
   const badIndex: number = each.failed[0].index;
+  const sketched = await pool.fingerprintAndSketchEach(texts, { size: 64 });
+  const sketch: Uint8Array = sketched.sketches[0];
+  // @ts-expect-error the sketch size is a number
+  await pool.fingerprintAndSketchEach(texts, { size: '64' });
   const report: DedupResult = await pool.dedup(['a'], texts, { k: 3 });
-  const workers: number = pool.size + badIndex + report.k;
+  const workers: number = pool.size + badIndex + report.k + sketch.length;
   await pool.close();
   // @ts-expect-error the pool's results are promises
   const sync: BigUint64Array = pool.fingerprintBatch(texts);
