@@ -294,7 +294,10 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
      */
     async fingerprintAndSketchEach(texts, options) {
       check(['texts:strings'], [texts], SimHashError);
-      if (hooks.__sketchWidth === undefined) new api.SimHasher().fingerprintAndSketch('', options); // FeatureDisabled
+      if (hooks.__sketchWidth === undefined) {
+        const h = new api.SimHasher();
+        try { h.fingerprintAndSketch('', options); } finally { h.free(); } // throws FeatureDisabled
+      }
       const width = hooks.__sketchWidth(options);
       const r = await this.#run(texts, this.#hasher, false, options ?? {});
       const failed = documentErrors(r);

@@ -27,6 +27,7 @@ for (const build of ['web', 'full']) {
       assert.equal(result.bad, 'true undefined 2222 true'.replace('undefined', 'EmptyText'));
       assert.equal(result.after, true);
       assert.equal(result.dedup, build === 'full' ? true : 'FeatureDisabled', `${result.dedupPairs} pairs`);
+      assert.equal(result.sketches, build === 'full' ? true : 'FeatureDisabled');
       assert.equal(result.closed, 'PoolClosed');
       assert.equal(result.explain, true);
     } finally {
