@@ -120,6 +120,45 @@ struct Copy {
     src: (usize, usize),
     /// The shingles of the original text (a reference span holding them finds the copy too).
     orig: Vec<u64>,
+    /// Another document of the corpus holds half of the original's shingles: the copy is
+    /// of shared text (boilerplate), and nothing in it tells it from an original use.
+    shared: bool,
+}
+
+/// Every document's shingles as sorted `(shingle, document)` postings, to ask which other
+/// documents hold a copy's text ([`held_elsewhere`]).
+fn postings(pool: &[String], buf: &mut String) -> Vec<(u64, u32)> {
+    let mut v: Vec<(u64, u32)> = pool
+        .iter()
+        .enumerate()
+        .flat_map(|(d, t)| shingles(t, buf).into_iter().map(move |h| (h, d as u32)))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Whether a document of the pool other than `source` holds half of `orig` (shingles
+/// held by more than `COMMON` documents count as held by every one: an upper bound that
+/// keeps this fast).
+fn held_elsewhere(orig: &[u64], post: &[(u64, u32)], source: usize) -> bool {
+    const COMMON: usize = 500;
+    let mut count: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    let mut common = 0;
+    for &h in orig {
+        let lo = post.partition_point(|e| e.0 < h);
+        let hi = lo + post[lo..].partition_point(|e| e.0 == h);
+        if hi - lo > COMMON {
+            common += 1;
+            continue;
+        }
+        for e in &post[lo..hi] {
+            if e.1 as usize != source {
+                *count.entry(e.1).or_default() += 1;
+            }
+        }
+    }
+    let half = orig.len().div_ceil(2);
+    common >= half || count.values().any(|&c| c + common >= half)
 }
 
 /// Whether reported reference span `rs` is the copy's source: it overlaps the source, or
@@ -289,10 +328,11 @@ fn main() {
     let mut hasher = SimHasher::new(Default::default()).unwrap();
     println!("passages: {cases} cases per language and edit rate, 10 references each (3 sources, 7 unrelated), 3 copies per submission");
     println!(
-        "{:<8} {:>5} | {:>8} {:>8} {:>9} | {:>10} | {:>8}",
-        "lang", "edits", "copies", "recall", "spans ok", "today k=3", "ms/check"
+        "{:<8} {:>5} | {:>8} {:>8} {:>9} | {:>10} | {:>8} | {:>15}",
+        "lang", "edits", "copies", "recall", "spans ok", "today k=3", "ms/check", "own text: recall"
     );
     let mut out = std::collections::BTreeMap::new();
+    let mut own = std::collections::BTreeMap::new();
     let (mut good, mut spans, mut ms_total, mut checks) = (0usize, 0usize, 0.0, 0usize);
     let (mut good_s, mut spans_s) = (0usize, 0usize);
     let mut buf = String::new();
@@ -307,8 +347,11 @@ fn main() {
     {
         let is_zh = lang.starts_with("zh");
         let short = lang.contains('-');
+        let post = postings(pool, &mut buf);
         for (ri, &rate) in rates.iter().enumerate() {
             let (mut copies_n, mut found, mut today, mut ok, mut reported, mut ms) = (0, 0, 0, 0, 0, 0.0);
+            // Copies of text no other document holds (found, copies).
+            let (mut own_found, mut own_n) = (0usize, 0usize);
             for case in 0..cases {
                 // Each case draws from its own stream, so a change in one case (its edits,
                 // the references it then picks) moves no other.
@@ -329,8 +372,9 @@ fn main() {
                         return Some(d);
                     }
                 };
-                let mut refs: Vec<&String> =
-                    (0..3).map(|_| &pool[draw(&mut rng, &mut picked).expect("3 sources")]).collect();
+                let sources: Vec<usize> =
+                    (0..3).map(|_| draw(&mut rng, &mut picked).expect("3 sources")).collect();
+                let mut refs: Vec<&String> = sources.iter().map(|&d| &pool[d]).collect();
                 let src_sets: Vec<Vec<Vec<u64>>> = refs.iter().map(|r| windows(r, &mut buf)).collect();
                 let mut own: Vec<String> = Vec::new();
                 while own.len() < 8 {
@@ -426,7 +470,8 @@ fn main() {
                     let start = sub.len();
                     sub += &copied;
                     let orig = shingles(&r[src.0..src.1], &mut buf);
-                    copies.push(Copy { doc, sub: (start, sub.len()), src, orig });
+                    let shared = held_elsewhere(&orig, &post, sources[doc]);
+                    copies.push(Copy { doc, sub: (start, sub.len()), src, orig, shared });
                     sub += after;
                 }
                 while refs.len() < 10 {
@@ -514,6 +559,10 @@ fn main() {
                             },
                         );
                     found += usize::from(hit);
+                    if !cp.shared {
+                        own_n += 1;
+                        own_found += usize::from(hit);
+                    }
                     if !hit
                         && std::env::var("SIMHASH_PASSAGES_DEBUG")
                             .is_ok_and(|v| v == format!("miss{}", (rate * 100.0) as u32))
@@ -529,8 +578,9 @@ fn main() {
                         let own = shingles(text, &mut String::new());
                         let n = own.len();
                         eprintln!(
-                            "MISS {lang} copy {:?} ({chars} chars, {n} shingles, {:.2} of them in the original{}): {:?}",
+                            "MISS {lang} copy {:?}{} ({chars} chars, {n} shingles, {:.2} of them in the original{}): {:?}",
                             cp.sub,
+                            if cp.shared { " of shared text" } else { "" },
                             containment(&own, &cp.orig),
                             if chars < 40 || n < 6 { ", below the floor" } else { "" },
                             &sub[cp.sub.0..cp.sub.1].chars().take(200).collect::<String>()
@@ -593,14 +643,16 @@ fn main() {
             }
             let recall = found as f64 / copies_n.max(1) as f64;
             println!(
-                "{lang:<8} {:>4}% | {copies_n:>8} {recall:>8.3} {:>4}/{:<4} | {:>10.3} | {:>8.1}",
+                "{lang:<8} {:>4}% | {copies_n:>8} {recall:>8.3} {:>4}/{:<4} | {:>10.3} | {:>8.1} | {own_n:>5} {:>9.3}",
                 rate * 100.0,
                 ok,
                 reported,
                 today as f64 / copies_n.max(1) as f64,
-                ms / cases as f64
+                ms / cases as f64,
+                own_found as f64 / own_n.max(1) as f64
             );
             out.insert((lang, (rate * 100.0) as u32), (found, copies_n));
+            own.insert((lang, (rate * 100.0) as u32), (own_found, own_n));
             if short {
                 good_s += ok;
                 spans_s += reported;
@@ -647,8 +699,23 @@ fn main() {
         f as f64 / n.max(1) as f64
     };
     let poem10 = out[&("zh-poem", 10)];
+    // Copies of text no other document of the corpus holds half of, en and zh together.
+    let own_rec = |r: u32| {
+        let (f, n) = ["en", "zh"].iter().fold((0, 0), |a, l| {
+            let x = own[&(*l, r)];
+            (a.0 + x.0, a.1 + x.1)
+        });
+        f as f64 / n.max(1) as f64
+    };
+    let shared_share = {
+        let (o, a) = ["en", "zh"]
+            .iter()
+            .flat_map(|l| [0, 5, 10, 20].map(|r| (own[&(*l, r)].1, out[&(*l, r)].1)))
+            .fold((0, 0), |a, x| (a.0 + x.0, a.1 + x.1));
+        1.0 - o as f64 / a.max(1) as f64
+    };
     println!(
-        "RESULT passage_recall_0={:.3} passage_recall_10={:.3} passage_recall_20={:.3} passage_precision={:.3} recall_zh_10={:.3} check_ms={:.1} short_recall_0={:.3} short_recall_10={:.3} short_recall_20={:.3} short_precision={:.3} recall_poem_10={:.3}",
+        "RESULT passage_recall_0={:.3} passage_recall_10={:.3} passage_recall_20={:.3} passage_precision={:.3} recall_zh_10={:.3} check_ms={:.1} short_recall_0={:.3} short_recall_10={:.3} short_recall_20={:.3} short_precision={:.3} recall_poem_10={:.3} own_recall_0={:.3} own_recall_10={:.3} own_recall_20={:.3} shared_copies={:.3}",
         rec(0),
         rec(10),
         rec(20),
@@ -659,6 +726,10 @@ fn main() {
         short(10),
         short(20),
         good_s as f64 / spans_s.max(1) as f64,
-        poem10.0 as f64 / poem10.1.max(1) as f64
+        poem10.0 as f64 / poem10.1.max(1) as f64,
+        own_rec(0),
+        own_rec(10),
+        own_rec(20),
+        shared_share
     );
 }
