@@ -59,6 +59,10 @@
 //! `--load/--save`): it adds the documents that are not in a given index yet and reports
 //! the clusters of everything in it.
 //!
+//! [`DedupPlan`] is [`dedup`] in three steps (fingerprints and candidates, the Jaccards of
+//! the candidate pairs, the report), so that the package's worker pool measures the pairs
+//! on every core; [`dedup`] runs the same steps on one thread.
+//!
 //! Option names, defaults and validation live here ([`DedupOptions::NAMES`],
 //! [`DedupOptions::from_names`], [`DedupOptions::validate`]); the JS bindings only convert.
 

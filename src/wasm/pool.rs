@@ -1,8 +1,9 @@
 //! The hooks of the package's worker pool (`SimHashPool`, `pkg-template/pool.cjs`), not
 //! part of the public API. A worker fingerprints its share of a batch with
-//! `__fingerprintEach`; the main thread then builds `dedup`'s index from the fingerprints
-//! the workers found (`__dedupPlan`, with the options split by `__dedupHasherOptions`),
-//! the workers measure the candidate pairs (`__jaccards`), and the plan finishes the report
+//! `__fingerprintEach` (with sketches: `__fingerprintAndSketchEach`); the main thread then
+//! builds `dedup`'s index from the fingerprints the workers found (`__dedupPlan`, with the
+//! options split by `__dedupHasherOptions` and `__dedupSketchSize`), the workers measure
+//! the candidate pairs (`__jaccards`), and the plan finishes the report
 //! (`SimHashIndex#__dedupKnown` does the whole of `dedupInto` on the main thread). The JS side
 //! only moves the texts and the results; every decision stays in the core.
 
