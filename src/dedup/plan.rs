@@ -52,7 +52,7 @@ pub struct DedupPlan {
     pairs: Vec<(u32, u32)>,
     /// With verification by sketches: every document's sketch (the plan measures them).
     sketches: Option<HashMap<String, Sketch>>,
-    /// The length in bytes of every given document's text (what measuring it costs).
+    /// The length in bytes of each text in a pair (what measuring it costs; 0 for others).
     sizes: Vec<u32>,
 }
 
@@ -98,20 +98,17 @@ impl DedupPlan {
         let mut doc_of: HashMap<&str, u32> = HashMap::with_capacity(docs.len());
         for (i, (id, text)) in docs.iter().enumerate() {
             let id = id.as_ref();
-            // (an HTML text not parsed is not read: its fingerprint is known)
-            let text = visible[i].as_deref().unwrap_or(text.as_ref());
-            let fingerprint = match (&mut evidence, given(i)) {
-                (Evidence::Sketches(m), Some((fp, sketch))) => {
+            let fingerprint = match (&mut evidence, given(i), known.get(i).copied().flatten()) {
+                (Evidence::Sketches(m), Some((fp, sketch)), _) => {
                     m.insert(id.to_owned(), sketch);
                     Ok(fp)
                 }
-                (evidence, _) => evidence.known_or_fingerprint(
-                    known.get(i).copied().flatten(),
-                    &mut hasher,
-                    id,
-                    text,
-                    opts,
-                ),
+                // The text is not read (a caller may hand over texts it converts on demand).
+                (Evidence::Deferred, _, Some(fp)) => Ok(fp),
+                (evidence, _, k) => {
+                    let text = visible[i].as_deref().unwrap_or_else(|| text.as_ref());
+                    evidence.known_or_fingerprint(k, &mut hasher, id, text, opts)
+                }
             };
             match fingerprint {
                 Ok(fp) => {
@@ -140,7 +137,11 @@ impl DedupPlan {
         } else {
             Vec::new()
         };
-        let sizes = docs.iter().map(|(_, t)| u32::try_from(t.as_ref().len()).unwrap_or(u32::MAX)).collect();
+        // The texts' lengths, of those in a pair only (the others are not read).
+        let mut sizes = vec![0u32; docs.len()];
+        for d in pairs.iter().flat_map(|&(a, b)| [a, b]) {
+            sizes[d as usize] = u32::try_from(docs[d as usize].1.as_ref().len()).unwrap_or(u32::MAX);
+        }
         Ok(DedupPlan { index, report, opts: opts.clone(), candidates, pairs, sketches, sizes })
     }
 

@@ -273,7 +273,7 @@ impl JsContentSeen {
 // ---- dedup ------------------------------------------------------------------------------
 
 /// `(id, text)` pairs from two parallel arrays of strings.
-pub(super) fn docs_from(ids: Vec<String>, texts: Vec<String>) -> Result<Vec<(String, String)>, JsValue> {
+pub(super) fn docs_from<T>(ids: Vec<String>, texts: Vec<T>) -> Result<Vec<(String, T)>, JsValue> {
     if ids.len() != texts.len() {
         return Err(js_error(Error::option(
             "ids",

@@ -55,6 +55,7 @@ fn outcomes_to_js(outcomes: Vec<crate::error::Result<u64>>, base: u32) -> Object
 #[cfg(feature = "crawler")]
 mod crawler {
     use js_sys::Reflect;
+    use std::cell::OnceCell;
     use wasm_bindgen::prelude::*;
 
     use super::super::convert::{option_object, options_to_js};
@@ -152,12 +153,15 @@ mod crawler {
     #[wasm_bindgen(js_name = __dedupPlan, skip_typescript)]
     pub fn dedup_plan_js(
         ids: Vec<String>,
-        texts: Vec<String>,
+        texts: js_sys::Array,
         fingerprints: Vec<u64>,
         failed: Vec<u32>,
         sketches: Vec<u8>,
         options: JsValue,
     ) -> Result<JsDedupPlan, JsValue> {
+        // The plan reads few texts (those with no fingerprint, and the lengths of those in
+        // a pair): each is copied into wasm when it is read, not all up front.
+        let texts: Vec<LazyText> = texts.iter().map(|t| LazyText(t, OnceCell::new())).collect();
         let docs = docs_from(ids, texts)?;
         let known = known(docs.len(), &fingerprints, &failed)?;
         let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
@@ -175,6 +179,15 @@ mod crawler {
         }
         let plan = DedupPlan::with_sketches(&docs, &known, &given, &opts).map_err(js_error)?;
         Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: opts.html })
+    }
+
+    /// A JS string, converted to UTF-8 the first time it is read.
+    struct LazyText(JsValue, OnceCell<String>);
+
+    impl AsRef<str> for LazyText {
+        fn as_ref(&self) -> &str {
+            self.1.get_or_init(|| self.0.as_string().unwrap_or_default())
+        }
     }
 
     /// A `dedup` waiting for the Jaccards of its candidate pairs (core: `DedupPlan`).
