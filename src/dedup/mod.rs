@@ -66,6 +66,7 @@
 //! Option names, defaults and validation live here ([`DedupOptions::NAMES`],
 //! [`DedupOptions::from_names`], [`DedupOptions::validate`]); the JS bindings only convert.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::error::{Error, Result};
@@ -615,37 +616,52 @@ fn cluster(
 ) -> Result<DedupReport> {
     let candidates = index.candidate_slots();
     let Some(threshold) = opts.verify else { return keep(index, candidates, None, opts, report) };
-    // Shingle sets are built once per document, and only for documents in some candidate.
-    let mut shingles: HashMap<&str, ShingleSet> = HashMap::new();
-    let mut similarities = Vec::with_capacity(candidates.len());
-    for &(x, y, _) in &candidates {
-        let (a, b) = (index.slot_id(x).as_str(), index.slot_id(y).as_str());
-        let j = match evidence {
-            Evidence::Sketches(sketches) => sketch_estimate(sketches, a, b, threshold)?,
-            Evidence::Deferred => unreachable!("a plan's pairs are measured by its caller"),
-            Evidence::Texts(texts) => {
-                for id in [a, b] {
-                    if !shingles.contains_key(id) {
-                        let text = texts.get(id).ok_or_else(|| missing(id, threshold, "text"))?;
-                        shingles.insert(id, ShingleSet::new(text, opts.shingle)?);
-                    }
-                }
-                shingles[a].jaccard(&shingles[b])
-            }
-        };
-        similarities.push(j);
-    }
+    let similarities = match evidence {
+        Evidence::Sketches(sketches) => sketch_similarities(index, &candidates, sketches, threshold)?,
+        Evidence::Deferred => unreachable!("a plan's pairs are measured by its caller"),
+        Evidence::Texts(texts) => {
+            measure(candidates.iter().map(|&(x, y, _)| (x, y)), opts.shingle, |slot| {
+                let id = index.slot_id(slot).as_str();
+                texts.get(id).map(|t| Cow::Borrowed(*t)).ok_or_else(|| missing(id, threshold, "text"))
+            })?
+        }
+    };
     keep(index, candidates, Some(&similarities), opts, report)
 }
 
-/// The sketches' estimate of the Jaccard of `a` and `b` (an error names a document
-/// without a sketch: its text could not be read).
-fn sketch_estimate(sketches: &HashMap<String, Sketch>, a: &str, b: &str, threshold: f64) -> Result<f64> {
-    match (sketches.get(a), sketches.get(b)) {
-        (Some(x), Some(y)) => Ok(sketch::estimate(x, y)),
-        (None, _) => Err(missing(a, threshold, "text")),
-        (_, None) => Err(missing(b, threshold, "text")),
+/// The sketches' estimate of the Jaccard of each candidate's documents (an error names a
+/// document without a sketch: its text could not be read).
+fn sketch_similarities(
+    index: &Index<String>,
+    candidates: &[(u32, u32, u32)],
+    sketches: &HashMap<String, Sketch>,
+    threshold: f64,
+) -> Result<Vec<f64>> {
+    let sketch_of = |slot: u32| {
+        let id = index.slot_id(slot);
+        sketches.get(id).ok_or_else(|| missing(id, threshold, "text"))
+    };
+    candidates.iter().map(|&(x, y, _)| Ok(sketch::estimate(sketch_of(x)?, sketch_of(y)?))).collect()
+}
+
+/// The shingle Jaccard of each pair of documents, in order, each document shingled once
+/// (when a pair first names it): `text(d)` is document `d`'s text, or why there is none.
+fn measure<'t>(
+    pairs: impl IntoIterator<Item = (u32, u32)>,
+    shingle: usize,
+    mut text: impl FnMut(u32) -> Result<Cow<'t, str>>,
+) -> Result<Vec<f64>> {
+    let mut sets: HashMap<u32, ShingleSet> = HashMap::new();
+    let mut out = Vec::new();
+    for (a, b) in pairs {
+        for d in [a, b] {
+            if let std::collections::hash_map::Entry::Vacant(e) = sets.entry(d) {
+                e.insert(ShingleSet::new(&text(d)?, shingle)?);
+            }
+        }
+        out.push(sets[&a].jaccard(&sets[&b]));
     }
+    Ok(out)
 }
 
 /// The report from the candidate pairs of `index` and, when verifying, the similarity of
@@ -658,20 +674,20 @@ fn keep(
     opts: &DedupOptions,
     mut report: DedupReport,
 ) -> Result<DedupReport> {
-    let mut jaccards: HashMap<(u32, u32), f64> = HashMap::new();
+    // The kept pairs' similarities, by their ids (smaller first, as the report's pairs).
+    let mut jaccards: HashMap<(&str, &str), f64> = HashMap::new();
     if let (Some(threshold), Some(sims)) = (opts.verify, similarities) {
         let mut sims = sims.iter();
         candidates.retain(|&(x, y, _)| {
             let j = sims.next().copied().unwrap_or(f64::NAN);
             let kept = j >= threshold;
             if kept {
-                jaccards.insert((x.min(y), x.max(y)), j);
+                let (a, b) = (index.slot_id(x).as_str(), index.slot_id(y).as_str());
+                jaccards.insert((a.min(b), a.max(b)), j);
             }
             kept
         });
     }
-    let slot_of: HashMap<&str, u32> =
-        candidates.iter().flat_map(|&(x, y, _)| [x, y]).map(|s| (index.slot_id(s).as_str(), s)).collect();
     let (clusters, pairs) = index.clusters_of_slots(candidates);
     report.verify = opts.verify;
     report.sketch = if opts.verify.is_some() { opts.sketch } else { None };
@@ -679,8 +695,7 @@ fn keep(
     report.pairs = pairs
         .into_iter()
         .map(|p| {
-            let (x, y) = (slot_of[p.a.as_str()], slot_of[p.b.as_str()]);
-            let jaccard = jaccards.get(&(x.min(y), x.max(y))).copied();
+            let jaccard = jaccards.get(&(p.a.as_str(), p.b.as_str())).copied();
             DupPair { a: p.a, b: p.b, distance: p.distance, jaccard }
         })
         .collect();

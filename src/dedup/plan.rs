@@ -30,14 +30,12 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use super::{keep, sketch_estimate, visible_texts, DedupOptions, DedupReport, Evidence};
+use super::{keep, measure, sketch_similarities, visible_texts, DedupOptions, DedupReport, Evidence};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
-use crate::index::{Index, Layout};
+use crate::index::{component_roots, Index, Layout};
 use crate::sketch::Sketch;
-#[cfg(test)]
-use crate::sketch::SketchScheme;
-use crate::verify::{check_shingle, ShingleSet};
+use crate::verify::check_shingle;
 
 /// A dedup whose fingerprints and candidates are known, waiting for the similarity of its
 /// candidate pairs ([`DedupPlan::pairs`]).
@@ -198,12 +196,7 @@ impl DedupPlan {
         }
         let similarities: Cow<[f64]> = match (&self.sketches, self.opts.verify) {
             (Some(sketches), Some(threshold)) => {
-                let mut v = Vec::with_capacity(self.candidates.len());
-                for &(x, y, _) in &self.candidates {
-                    let (a, b) = (self.index.slot_id(x), self.index.slot_id(y));
-                    v.push(sketch_estimate(sketches, a, b, threshold)?);
-                }
-                Cow::Owned(v)
+                Cow::Owned(sketch_similarities(&self.index, &self.candidates, sketches, threshold)?)
             }
             _ => Cow::Borrowed(measured),
         };
@@ -217,24 +210,12 @@ impl DedupPlan {
 /// worker pool) shingles most documents once, not once per run.
 fn by_component(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
     let n = candidates.iter().map(|&(x, y, _)| x.max(y) as usize + 1).max().unwrap_or(0);
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn root(parent: &mut [u32], mut x: u32) -> u32 {
-        while parent[x as usize] != x {
-            parent[x as usize] = parent[parent[x as usize] as usize];
-            x = parent[x as usize];
-        }
-        x
-    }
-    for &(x, y, _) in &candidates {
-        let (rx, ry) = (root(&mut parent, x), root(&mut parent, y));
-        parent[rx.max(ry) as usize] = rx.min(ry);
-    }
-    let roots: Vec<u32> = (0..n as u32).map(|s| root(&mut parent, s)).collect();
+    let roots = component_roots(n, candidates.iter().map(|&(x, y, _)| (x, y)));
     crate::sort::sort_by_u64_key_stable(&mut candidates, |c| u64::from(roots[c.0 as usize]));
     candidates
 }
 
-/// The exact shingle Jaccard ([`ShingleSet::jaccard`], `shingle` grapheme clusters, of the
+/// The exact shingle Jaccard ([`crate::verify::ShingleSet::jaccard`], `shingle` grapheme clusters, of the
 /// visible text with `html`) of each pair of `texts` given by index, in order. Each text
 /// is shingled once, and only if some pair names it. An index past the end is an
 /// [`Error::InvalidOption`] for `pairs`; a text with no shingle gives its error.
@@ -245,23 +226,10 @@ pub fn jaccards<T: AsRef<str>>(
     html: bool,
 ) -> Result<Vec<f64>> {
     check_shingle(shingle)?;
-    let mut sets: Vec<Option<ShingleSet>> = vec![None; texts.len()];
-    let mut out = Vec::with_capacity(pairs.len());
-    for &(a, b) in pairs {
-        for i in [a as usize, b as usize] {
-            if sets.get(i).is_some_and(Option::is_some) {
-                continue;
-            }
-            let Some(text) = texts.get(i) else {
-                return Err(Error::option("pairs", i, format!("indices of the {} texts", texts.len())));
-            };
-            sets[i] = Some(ShingleSet::new(&visible(text.as_ref(), html)?, shingle)?);
-        }
-        if let (Some(x), Some(y)) = (&sets[a as usize], &sets[b as usize]) {
-            out.push(x.jaccard(y));
-        }
-    }
-    Ok(out)
+    measure(pairs.iter().copied(), shingle, |i| match texts.get(i as usize) {
+        Some(text) => visible(text.as_ref(), html),
+        None => Err(Error::option("pairs", i, format!("indices of the {} texts", texts.len()))),
+    })
 }
 
 /// The visible text of one document with `html`, else the text itself.
@@ -276,7 +244,9 @@ fn visible(text: &str, html: bool) -> Result<Cow<'_, str>> {
 mod tests {
     use super::*;
     use crate::dedup::{dedup, dedup_into};
+    use crate::sketch::SketchScheme;
     use crate::test_rng::Rng;
+    use crate::verify::ShingleSet;
 
     /// 40 groups: a text of random words, copies with 1 to 12 of its 50 words changed (so
     /// some candidates pass the threshold and some do not), and an empty document.

@@ -5,6 +5,25 @@ use super::layout::Layout;
 use super::table::{low_bits, Segment};
 use super::{Index, IndexId, Pair};
 
+/// The connected components of `0..n` under `pairs`: each slot's root, the smallest slot of
+/// its component (union-find, the smaller root kept, paths halved).
+pub(crate) fn component_roots(n: usize, pairs: impl IntoIterator<Item = (u32, u32)>) -> Vec<u32> {
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let p = parent[x as usize];
+            parent[x as usize] = parent[p as usize];
+            x = p;
+        }
+        x
+    }
+    for (x, y) in pairs {
+        let (rx, ry) = (find(&mut parent, x), find(&mut parent, y));
+        parent[rx.max(ry) as usize] = rx.min(ry);
+    }
+    (0..n as u32).map(|s| find(&mut parent, s)).collect()
+}
+
 impl<I: IndexId> Index<I> {
     /// All unordered pairs of live ids within `k` of each other, each once, `a < b`,
     /// sorted by distance, then `a`, then `b`. Bucket by bucket, so far faster than one
@@ -69,22 +88,9 @@ impl<I: IndexId> Index<I> {
     /// [`Index::clusters_where`]'s result for the kept candidate pairs `pairs`.
     pub(crate) fn clusters_of_slots(&self, pairs: Vec<(u32, u32, u32)>) -> (Vec<Vec<I>>, Vec<Pair<I>>) {
         let n = self.fps.len();
-        let mut parent: Vec<u32> = (0..n as u32).collect();
-        fn find(parent: &mut [u32], mut x: u32) -> u32 {
-            while parent[x as usize] != x {
-                let p = parent[x as usize];
-                parent[x as usize] = parent[p as usize];
-                x = p;
-            }
-            x
-        }
+        let roots = component_roots(n, pairs.iter().map(|&(x, y, _)| (x, y)));
         let mut touched = vec![false; n];
         for &(x, y, _) in &pairs {
-            let (rx, ry) = (find(&mut parent, x), find(&mut parent, y));
-            if rx != ry {
-                let (lo, hi) = if rx < ry { (rx, ry) } else { (ry, rx) };
-                parent[hi as usize] = lo;
-            }
             touched[x as usize] = true;
             touched[y as usize] = true;
         }
@@ -92,7 +98,7 @@ impl<I: IndexId> Index<I> {
         // sorting them (the crate's one `[u64]` sort) groups them by root.
         let mut by_root: Vec<u64> = (0..n as u32)
             .filter(|&s| touched[s as usize])
-            .map(|s| u64::from(find(&mut parent, s)) << 32 | u64::from(s))
+            .map(|s| u64::from(roots[s as usize]) << 32 | u64::from(s))
             .collect();
         by_root.sort_unstable();
         let mut groups: Vec<Vec<I>> = Vec::new();

@@ -82,6 +82,7 @@ mod changes;
 mod id;
 mod id_map;
 mod join;
+pub(crate) use join::component_roots;
 mod layout;
 mod query;
 mod results;
