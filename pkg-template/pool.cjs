@@ -159,9 +159,10 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
     }
 
     /**
-     * Runs `texts` through the workers. Resolves to `{ fingerprints, sketches, failed:
-     * [{ index, message, reason, code }] }` (`sketches`: with `sketch`, sketch options,
-     * each document's sketch, one after another; else empty); with `strict`,
+     * Runs `texts` through the workers. Resolves to `{ fingerprints, sketches, width,
+     * failed: [{ index, message, reason, code }] }` (`sketches`: with `sketch`, sketch
+     * options, each document's sketch, `width` bytes each, one after another; else
+     * empty); with `strict`,
      * rejects at the first failed document instead (as soon as every document before it
      * is known to be good).
      */
@@ -171,7 +172,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
       const fingerprints = new BigUint64Array(n);
       const width = sketch === undefined ? 0 : hooks.__sketchWidth(sketch);
       const sketches = new Uint8Array(width * n);
-      if (n === 0) return Promise.resolve({ fingerprints, sketches, failed: [] });
+      if (n === 0) return Promise.resolve({ fingerprints, sketches, width, failed: [] });
       let total = 0;
       for (const t of texts) total += t.length;
       const target = Math.min(CHUNK_CHARS_MAX, Math.max(CHUNK_CHARS_MIN, Math.ceil(total / (this.#size * 8))));
@@ -195,7 +196,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
               return;
             }
           }
-          settle(resolve, { fingerprints, sketches, failed });
+          settle(resolve, { fingerprints, sketches, width, failed });
         };
         for (let start = 0; start < n;) {
           let end = start, chars = 0;
@@ -298,11 +299,11 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
         const h = new api.SimHasher();
         try { h.fingerprintAndSketch('', options); } finally { h.free(); } // throws FeatureDisabled
       }
-      const width = hooks.__sketchWidth(options);
       const r = await this.#run(texts, this.#hasher, false, options ?? {});
       const failed = documentErrors(r);
       const bad = new Set(failed.map((f) => f.index));
-      const sketches = Array.from(texts, (_, i) => r.sketches.subarray(i * width, bad.has(i) ? i * width : (i + 1) * width));
+      const w = r.width;
+      const sketches = Array.from(texts, (_, i) => r.sketches.subarray(i * w, bad.has(i) ? i * w : (i + 1) * w));
       return { fingerprints: r.fingerprints, sketches, failed };
     }
 
