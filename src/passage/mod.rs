@@ -517,6 +517,23 @@ impl PassageChecker {
         (self.refs.len() / 2).max(3)
     }
 
+    /// The number of references holding shingle `h`, counted up to `cap` (a posting list
+    /// is in reference order, so each reference's postings are one run).
+    fn docs_holding(&self, h: u64, cap: usize) -> usize {
+        let mut docs = 0;
+        let mut last = u32::MAX;
+        for e in self.postings(h) {
+            if e.1 != last {
+                last = e.1;
+                docs += 1;
+                if docs >= cap {
+                    break;
+                }
+            }
+        }
+        docs
+    }
+
     /// The submission's shingles, sorted, and the weight of each: its rarity across the
     /// references, `ln(1 + N / df)` with df the number of references holding it (a shingle
     /// no reference holds weighs as one that one holds, so edits do not count against a
@@ -526,15 +543,8 @@ impl PassageChecker {
         let all = shingle::union(sub.shingles.iter().map(Vec::as_slice));
         let mut w = Vec::with_capacity(all.len());
         for &h in &all {
-            let mut docs = 0u32;
-            let mut last = u32::MAX;
-            for e in self.postings(h) {
-                if e.1 != last {
-                    last = e.1;
-                    docs += 1;
-                }
-            }
-            w.push(crate::weight::ln(1.0 + n / f64::from(docs.max(1))));
+            let docs = self.docs_holding(h, usize::MAX);
+            w.push(crate::weight::ln(1.0 + n / docs.max(1) as f64));
         }
         (all, w)
     }
@@ -567,19 +577,9 @@ impl PassageChecker {
         let one = crate::weight::ln(1.0 + n);
         let mut sum = 0.0;
         crate::verify::for_each_common(a, b, |h| {
-            let mut docs = 0u32;
-            let mut last = u32::MAX;
-            for e in self.postings(h) {
-                if e.1 != last {
-                    last = e.1;
-                    docs += 1;
-                    if docs as usize >= common {
-                        break;
-                    }
-                }
-            }
-            if (docs as usize) < common {
-                sum += crate::weight::ln(1.0 + n / f64::from(docs.max(1))) / one;
+            let docs = self.docs_holding(h, common);
+            if docs < common {
+                sum += crate::weight::ln(1.0 + n / docs.max(1) as f64) / one;
             }
         });
         sum

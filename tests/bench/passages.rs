@@ -114,6 +114,9 @@ fn shares(text: &str, wins: &[Vec<u64>], buf: &mut String) -> bool {
     runs.into_iter().any(|x| x.len() >= 6 && wins.iter().any(|w| containment(&x, w) >= 0.5))
 }
 
+/// (found, copies) per (language, edit rate).
+type Tally = std::collections::BTreeMap<(&'static str, u32), (usize, usize)>;
+
 struct Copy {
     doc: usize,
     sub: (usize, usize),
@@ -357,10 +360,10 @@ fn main() {
         "prose: recall",
         "own prose: rec."
     );
-    let mut out = std::collections::BTreeMap::new();
-    let mut own = std::collections::BTreeMap::new();
-    let mut prose = std::collections::BTreeMap::new();
-    let mut general = std::collections::BTreeMap::new();
+    let mut out = Tally::new();
+    let mut own = Tally::new();
+    let mut prose = Tally::new();
+    let mut general = Tally::new();
     let (mut good, mut spans, mut ms_total, mut checks) = (0usize, 0usize, 0.0, 0usize);
     let (mut good_s, mut spans_s) = (0usize, 0usize);
     let mut buf = String::new();
@@ -728,85 +731,52 @@ fn main() {
             f(z[2], z[3])
         );
     }
-    let rec = |r: u32| {
-        let (f, n) = ["en", "zh"].iter().fold((0, 0), |a, l| {
-            let x = out[&(*l, r)];
-            (a.0 + x.0, a.1 + x.1)
-        });
-        f as f64 / n.max(1) as f64
-    };
-    let zh10 = out[&("zh", 10)];
-    let short = |r: u32| {
-        let (f, n) = ["en-short", "zh-poem"].iter().fold((0, 0), |a, l| {
-            let x = out[&(*l, r)];
-            (a.0 + x.0, a.1 + x.1)
-        });
-        f as f64 / n.max(1) as f64
-    };
-    let poem10 = out[&("zh-poem", 10)];
-    // Copies of text no other document of the corpus holds half of, en and zh together.
-    let own_rec = |r: u32| {
-        let (f, n) = ["en", "zh"].iter().fold((0, 0), |a, l| {
-            let x = own[&(*l, r)];
-            (a.0 + x.0, a.1 + x.1)
-        });
-        f as f64 / n.max(1) as f64
-    };
-    // Copies of prose (not code, [`is_code`]), en and zh together, and per language at 10 %.
-    let prose_rec = |langs: &[&str], r: u32| {
+    // The recall of the copies `tally` counts, in `langs` at edit rate `r`.
+    let recall = |tally: &Tally, langs: &[&str], r: u32| {
         let (f, n) = langs.iter().fold((0, 0), |a, l| {
-            let x = prose[&(*l, r)];
+            let x = tally[&(*l, r)];
             (a.0 + x.0, a.1 + x.1)
         });
         f as f64 / n.max(1) as f64
     };
-    // Copies of own prose (neither code nor shared text): text in general.
-    let general_rec = |r: u32| {
-        let (f, n) = ["en", "zh"].iter().fold((0, 0), |a, l| {
-            let x = general[&(*l, r)];
-            (a.0 + x.0, a.1 + x.1)
-        });
-        f as f64 / n.max(1) as f64
-    };
-    let code_share = {
-        let (p, a) = ["en", "zh"]
+    // The share of the en and zh copies, at every rate, that `tally` does not count.
+    let left_out = |tally: &Tally| {
+        let (t, a) = ["en", "zh"]
             .iter()
-            .flat_map(|l| [0, 5, 10, 20].map(|r| (prose[&(*l, r)].1, out[&(*l, r)].1)))
+            .flat_map(|l| [0, 5, 10, 20].map(|r| (tally[&(*l, r)].1, out[&(*l, r)].1)))
             .fold((0, 0), |a, x| (a.0 + x.0, a.1 + x.1));
-        1.0 - p as f64 / a.max(1) as f64
+        1.0 - t as f64 / a.max(1) as f64
     };
-    let shared_share = {
-        let (o, a) = ["en", "zh"]
-            .iter()
-            .flat_map(|l| [0, 5, 10, 20].map(|r| (own[&(*l, r)].1, out[&(*l, r)].1)))
-            .fold((0, 0), |a, x| (a.0 + x.0, a.1 + x.1));
-        1.0 - o as f64 / a.max(1) as f64
-    };
+    const BOTH: &[&str] = &["en", "zh"];
+    const SHORT: &[&str] = &["en-short", "zh-poem"];
     println!(
         "RESULT passage_recall_0={:.3} passage_recall_10={:.3} passage_recall_20={:.3} passage_precision={:.3} recall_zh_10={:.3} check_ms={:.1} short_recall_0={:.3} short_recall_10={:.3} short_recall_20={:.3} short_precision={:.3} recall_poem_10={:.3} own_recall_0={:.3} own_recall_10={:.3} own_recall_20={:.3} shared_copies={:.3} prose_recall_0={:.3} prose_recall_10={:.3} prose_recall_20={:.3} prose_recall_en_10={:.3} prose_recall_zh_10={:.3} code_copies={:.3} own_prose_recall_0={:.3} own_prose_recall_10={:.3} own_prose_recall_20={:.3}",
-        rec(0),
-        rec(10),
-        rec(20),
+        recall(&out, BOTH, 0),
+        recall(&out, BOTH, 10),
+        recall(&out, BOTH, 20),
         good as f64 / spans.max(1) as f64,
-        zh10.0 as f64 / zh10.1.max(1) as f64,
+        recall(&out, &["zh"], 10),
         ms_total / checks.max(1) as f64,
-        short(0),
-        short(10),
-        short(20),
+        recall(&out, SHORT, 0),
+        recall(&out, SHORT, 10),
+        recall(&out, SHORT, 20),
         good_s as f64 / spans_s.max(1) as f64,
-        poem10.0 as f64 / poem10.1.max(1) as f64,
-        own_rec(0),
-        own_rec(10),
-        own_rec(20),
-        shared_share,
-        prose_rec(&["en", "zh"], 0),
-        prose_rec(&["en", "zh"], 10),
-        prose_rec(&["en", "zh"], 20),
-        prose_rec(&["en"], 10),
-        prose_rec(&["zh"], 10),
-        code_share,
-        general_rec(0),
-        general_rec(10),
-        general_rec(20)
+        recall(&out, &["zh-poem"], 10),
+        // Copies of text no other document of the corpus holds half of.
+        recall(&own, BOTH, 0),
+        recall(&own, BOTH, 10),
+        recall(&own, BOTH, 20),
+        left_out(&own),
+        // Copies of prose (not code, [`is_code`]).
+        recall(&prose, BOTH, 0),
+        recall(&prose, BOTH, 10),
+        recall(&prose, BOTH, 20),
+        recall(&prose, &["en"], 10),
+        recall(&prose, &["zh"], 10),
+        left_out(&prose),
+        // Copies of own prose (neither code nor shared text): text in general.
+        recall(&general, BOTH, 0),
+        recall(&general, BOTH, 10),
+        recall(&general, BOTH, 20)
     );
 }
