@@ -58,8 +58,41 @@
 //! pays the call (reading and parsing the command, the meta `GET`, the reply's write and
 //! the client's round trip) once for all its pages.
 
+/// The nibble pre-filter's set-up ([`super::keys`]), where `r` is the query's record of
+/// `rl` bytes (at most 8): its bytes `q1..q8`, and their low (`l`) and high (`h`) nibbles.
+macro_rules! nibble_setup {
+    () => {
+        r#"    local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
+    local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
+    local h1, h2, h3, h4, h5, h6, h7, h8 = (q1 or 0) - l1, (q2 or 0) - l2, (q3 or 0) - l3, (q4 or 0) - l4, (q5 or 0) - l5, (q6 or 0) - l6, (q7 or 0) - l7, (q8 or 0) - l8
+"#
+    };
+}
+
+/// The nibble pre-filter's test of the stored record at byte `o` of bucket `b`, opening a
+/// `repeat … until true` block that `break`s as soon as more than `K` nibbles differ:
+/// each unequal byte counts 1 when one of its nibbles is equal, else 2; the code after it
+/// in the block runs for a record that passed, with `m` its count.
+macro_rules! nibble_test {
+    () => {
+        r#"      local a1, a2, a3, a4, a5, a6, a7, a8 = byte(b, o, o + rl - 1)
+      local m = 0
+      repeat
+        if a1 ~= q1 then if a1 % 16 == l1 or a1 - a1 % 16 == h1 then m = 1 else m = 2 end if m > K then break end end
+        if a2 ~= q2 then if a2 % 16 == l2 or a2 - a2 % 16 == h2 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a3 ~= q3 then if a3 % 16 == l3 or a3 - a3 % 16 == h3 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a4 ~= q4 then if a4 % 16 == l4 or a4 - a4 % 16 == h4 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a5 ~= q5 then if a5 % 16 == l5 or a5 - a5 % 16 == h5 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a6 ~= q6 then if a6 % 16 == l6 or a6 - a6 % 16 == h6 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a7 ~= q7 then if a7 % 16 == l7 or a7 - a7 % 16 == h7 then m = m + 1 else m = m + 2 end if m > K then break end end
+        if a8 ~= q8 then if a8 % 16 == l8 or a8 - a8 % 16 == h8 then m = m + 1 else m = m + 2 end if m > K then break end end
+"#
+    };
+}
+
 /// The check script.
-pub const CHECK: &str = r#"
+pub const CHECK: &str = concat!(
+    r#"
 local call, byte, sub, char = redis.call, string.byte, string.sub, string.char
 local entries, at, fields = ARGV[2], 1, {}
 while at <= #entries do
@@ -113,22 +146,12 @@ for t = 1, nt do
   local rl = #r
   if b then
     if #b % rl ~= 0 then return {'F', 'a bucket of ' .. H[t] .. ' has a length that is not a multiple of its record size'} end
-    local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
-    local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
-    local h1, h2, h3, h4, h5, h6, h7, h8 = (q1 or 0) - l1, (q2 or 0) - l2, (q3 or 0) - l3, (q4 or 0) - l4, (q5 or 0) - l5, (q6 or 0) - l6, (q7 or 0) - l7, (q8 or 0) - l8
-    for o = 1, #b, rl do
-      local a1, a2, a3, a4, a5, a6, a7, a8 = byte(b, o, o + rl - 1)
-      local m = 0
-      repeat
-        if a1 ~= q1 then if a1 % 16 == l1 or a1 - a1 % 16 == h1 then m = 1 else m = 2 end if m > K then break end end
-        if a2 ~= q2 then if a2 % 16 == l2 or a2 - a2 % 16 == h2 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a3 ~= q3 then if a3 % 16 == l3 or a3 - a3 % 16 == h3 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a4 ~= q4 then if a4 % 16 == l4 or a4 - a4 % 16 == h4 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a5 ~= q5 then if a5 % 16 == l5 or a5 - a5 % 16 == h5 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a6 ~= q6 then if a6 % 16 == l6 or a6 - a6 % 16 == h6 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a7 ~= q7 then if a7 % 16 == l7 or a7 - a7 % 16 == h7 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a8 ~= q8 then if a8 % 16 == l8 or a8 - a8 % 16 == h8 then m = m + 1 else m = m + 2 end if m > K then break end end
-        local rec = sub(b, o, o + rl - 1)
+"#,
+    nibble_setup!(),
+    r#"    for o = 1, #b, rl do
+"#,
+    nibble_test!(),
+    r#"        local rec = sub(b, o, o + rl - 1)
         local key = char(t - 1) .. rec
         alive[key] = true
         npass = npass + 1
@@ -220,7 +243,8 @@ for i = 0, npages - 1 do
   out[i + 1] = check(fields[f + 1], fields[f + 2], fields[f + 3], fields[f + 4], fields[f + 5])
 end
 return out
-"#;
+"#
+);
 
 /// Opens a namespace: `ARGV[1]` = our meta. Replies `{"S", stored meta}` when the
 /// namespace exists (wasm compares), `{"C"}` when it was created just now, or
@@ -417,7 +441,8 @@ end
 /// - `{"X", meta}` / `{"G"}`: as [`CHECK`].
 ///
 /// No distance-0 shortcut: equal fingerprints are confirmed by the estimate too.
-pub const CHECK_SKETCH: &str = r#"
+pub const CHECK_SKETCH: &str = concat!(
+    r#"
 local call, byte, sub, char, bxor, floor = redis.call, string.byte, string.sub, string.char, bit.bxor, math.floor
 local stored = call('GET', KEYS[1])
 if stored ~= ARGV[1] then
@@ -462,22 +487,12 @@ for t = 1, nt do
   local st = rl + 4
   if b then
     if #b % st ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. H[t] .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
-    local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
-    local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
-    local h1, h2, h3, h4, h5, h6, h7, h8 = (q1 or 0) - l1, (q2 or 0) - l2, (q3 or 0) - l3, (q4 or 0) - l4, (q5 or 0) - l5, (q6 or 0) - l6, (q7 or 0) - l7, (q8 or 0) - l8
-    for o = 1, #b, st do
-      local a1, a2, a3, a4, a5, a6, a7, a8 = byte(b, o, o + rl - 1)
-      local m = 0
-      repeat
-        if a1 ~= q1 then if a1 % 16 == l1 or a1 - a1 % 16 == h1 then m = 1 else m = 2 end if m > K then break end end
-        if a2 ~= q2 then if a2 % 16 == l2 or a2 - a2 % 16 == h2 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a3 ~= q3 then if a3 % 16 == l3 or a3 - a3 % 16 == h3 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a4 ~= q4 then if a4 % 16 == l4 or a4 - a4 % 16 == h4 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a5 ~= q5 then if a5 % 16 == l5 or a5 - a5 % 16 == h5 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a6 ~= q6 then if a6 % 16 == l6 or a6 - a6 % 16 == h6 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a7 ~= q7 then if a7 % 16 == l7 or a7 - a7 % 16 == h7 then m = m + 1 else m = m + 2 end if m > K then break end end
-        if a8 ~= q8 then if a8 % 16 == l8 or a8 - a8 % 16 == h8 then m = m + 1 else m = m + 2 end if m > K then break end end
-        local pn = sub(b, o + rl, o + rl + 3)
+"#,
+    nibble_setup!(),
+    r#"    for o = 1, #b, st do
+"#,
+    nibble_test!(),
+    r#"        local pn = sub(b, o + rl, o + rl + 3)
         if not seen[pn] and not fresh[pn] then
           fresh[pn] = true
           local v = call('HGET', KP, pn)
@@ -603,7 +618,8 @@ call('INCR', KN)
 call('HSET', KP, pn, fp .. rec)
 call('HSET', KU, url, '\3' .. pn)
 return {'N'}
-"#;
+"#
+);
 
 /// Imports pages into an empty sketch-mode namespace (migration from a `ContentSeen`
 /// snapshot; `KEYS` as [`CHECK_SKETCH`]). `ARGV`: 1 meta, 2 `"first"` on the first batch
