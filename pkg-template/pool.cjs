@@ -35,6 +35,11 @@ function serve(api, post, hooks = api) {
         post({ id: msg.id, jaccards }, [jaccards.buffer]);
         return;
       }
+      if (msg.kind === 'candidates') {
+        const candidates = hooks.__candidates(msg.fingerprints, msg.options, msg.from, msg.to);
+        post({ id: msg.id, candidates }, [candidates.buffer]);
+        return;
+      }
       const key = JSON.stringify(msg.options ?? null);
       let h = hashers.get(key);
       if (h === undefined) {
@@ -222,6 +227,42 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
     }
 
     /**
+     * A dedup's candidates (`__dedupPlan`'s last argument), found on the workers: the
+     * self-join of `fingerprints` (those of the documents that have one, in order) split
+     * into one part of its tables a worker, the parts concatenated in table order.
+     */
+    #candidates(fingerprints, options) {
+      if (this.#closed) return Promise.reject(closedError());
+      const tables = hooks.__dedupTables(fingerprints.length, options);
+      const parts = Math.max(1, Math.min(this.#size, tables));
+      const batch = { settled: false };
+      const found = [];
+      for (let p = 0; p < parts; p++) {
+        const from = Math.floor((p * tables) / parts), to = Math.floor(((p + 1) * tables) / parts);
+        found.push(new Promise((resolve, reject) => {
+          this.#queue.push({
+            id: this.#nextId++, batch, msg: { kind: 'candidates', fingerprints, options, from, to },
+            done: (msg) => {
+              if (msg.error) reject(new SimHashError(msg.error.message, msg.error.code));
+              else resolve(msg.candidates);
+            },
+            fail: reject,
+          });
+        }));
+      }
+      this.#dispatch();
+      return Promise.allSettled(found).then((results) => {
+        batch.settled = true;
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        const out = new Uint32Array(results.reduce((n, r) => n + r.value.length, 0));
+        let at = 0;
+        for (const r of results) { out.set(r.value, at); at += r.value.length; }
+        return out;
+      });
+    }
+
+    /**
      * The Jaccards of a dedup plan's candidate pairs, measured on the workers: one run of
      * pairs a worker (the plan cuts them: `plan.runs`), each sent with only the texts it
      * names. Rejects with the error of the first run that failed, in pair order (the
@@ -316,7 +357,10 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
       if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
       const size = hooks.__dedupSketchSize(options);
       const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, size === undefined ? undefined : { size });
-      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), r.sketches, options);
+      const failed = Uint32Array.from(r.failed, (f) => f.index);
+      const bad = new Set(failed);
+      const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), options);
+      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, r.sketches, options, found);
       try {
         return plan.finish(await this.#measure(texts, plan));
       } finally {

@@ -9,7 +9,7 @@
 mod common;
 use common::Rng;
 
-use simhash_wasm::index::{brute_force, Index, IndexId, Layout, Match, Stats};
+use simhash_wasm::index::{brute_force, join_part, join_tables, Index, IndexId, Layout, Match, Stats};
 use simhash_wasm::Error;
 
 struct Config {
@@ -317,6 +317,45 @@ fn self_join_and_clusters_match_oracle(cfg: &Config) {
         assert_eq!(index.self_join(), brute_force::self_join(&oracle, k), "{} round {round}", cfg.name);
         assert_eq!(index.clusters(), brute_force::clusters(&oracle, k), "{} round {round}", cfg.name);
     }
+}
+
+every_config!(join_parts_make_the_self_join);
+/// The self-join split by tables (`join_part`, what the pool's workers compute): every
+/// split of the tables, concatenated in order, is the whole join; each pair comes once,
+/// and the pairs are the brute-force oracle's, slots being positions in the fingerprints.
+fn join_parts_make_the_self_join(cfg: &Config) {
+    let layout = cfg.layout.clone();
+    let k = layout.k();
+    let mut rng = Rng(0x701u64 << 8 | u64::from(k));
+    let mut next_id = 0;
+    let tables = join_tables(&layout);
+    assert!(tables >= 1, "{}", cfg.name);
+    let mut found = 0;
+    for round in 0..20 {
+        let n = size(&mut rng).min(500);
+        let entries = random_entries(&mut rng, n, k, &mut next_id);
+        let fps: Vec<u64> = entries.iter().map(|e| e.1).collect();
+        let whole = join_part(&layout, &fps, 0..tables);
+        // Slots are positions: the oracle over (position, fingerprint).
+        let by_position: Vec<(u64, u64)> = fps.iter().enumerate().map(|(i, &f)| (i as u64, f)).collect();
+        let mut got: Vec<(u64, u64, u32)> =
+            whole.iter().map(|&(x, y, d)| (u64::from(x.min(y)), u64::from(x.max(y)), d)).collect();
+        let mut want: Vec<(u64, u64, u32)> =
+            brute_force::self_join(&by_position, k).into_iter().map(|p| (p.a, p.b, p.distance)).collect();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(got, want, "{} round {round}", cfg.name);
+        found += got.len();
+        // A random split of the tables into parts (and a range past the end, cut to them).
+        let mut cuts: Vec<usize> = (0..rng.below(4)).map(|_| rng.below(tables as u64 + 1) as usize).collect();
+        cuts.extend([0, tables]);
+        cuts.sort_unstable();
+        let mut split: Vec<(u32, u32, u32)> =
+            cuts.windows(2).flat_map(|w| join_part(&layout, &fps, w[0]..w[1])).collect();
+        split.extend(join_part(&layout, &fps, tables..tables + 5));
+        assert_eq!(split, whole, "{} round {round}: split at {cuts:?}", cfg.name);
+    }
+    assert!(found > 20, "{}: {found} pairs in all rounds", cfg.name);
 }
 
 every_config!(online_inserts_removes_and_queries_interleaved);

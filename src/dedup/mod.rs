@@ -71,12 +71,12 @@ use std::collections::HashMap;
 
 use crate::error::{Error, Result};
 use crate::fingerprint::{Options, SimHasher};
-use crate::index::{Index, Layout};
+use crate::index::{clusters_of_slots, Index, Layout};
 use crate::sketch::{self, Sketch, SketchScheme};
 use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 
 mod plan;
-pub use plan::{jaccards, DedupPlan};
+pub use plan::{candidate_tables, candidates, jaccards, DedupPlan};
 
 /// How [`dedup`] works.
 #[derive(Clone, Debug, PartialEq)]
@@ -214,6 +214,16 @@ impl DedupOptions {
     /// ```
     pub fn k_for_size(n: usize) -> u32 {
         Self::K_BY_SIZE.iter().find(|&&(limit, _)| n <= limit).map_or(Self::DEFAULT_K, |&(_, k)| k)
+    }
+
+    /// The index layout of a dedup of `n` fingerprinted documents: `layout` when given,
+    /// else [`Layout::auto`] for `n` at `k` (or [`DedupOptions::k_for_size`]).
+    pub fn layout_for(&self, n: usize) -> Result<Layout> {
+        let n = n.max(1);
+        match &self.layout {
+            Some(l) => Ok(l.clone()),
+            None => Layout::auto(n, self.k.unwrap_or_else(|| DedupOptions::k_for_size(n)), None),
+        }
     }
     /// The default Jaccard threshold of the verification.
     pub const DEFAULT_VERIFY: f64 = 0.8;
@@ -615,9 +625,10 @@ fn cluster(
     report: DedupReport,
 ) -> Result<DedupReport> {
     let candidates = index.candidate_slots();
-    let Some(threshold) = opts.verify else { return keep(index, candidates, None, opts, report) };
+    let ids = index.slot_ids();
+    let Some(threshold) = opts.verify else { return keep(ids, candidates, None, opts, report) };
     let similarities = match evidence {
-        Evidence::Sketches(sketches) => sketch_similarities(index, &candidates, sketches, threshold)?,
+        Evidence::Sketches(sketches) => sketch_similarities(ids, &candidates, sketches, threshold)?,
         Evidence::Deferred => unreachable!("a plan's pairs are measured by its caller"),
         Evidence::Texts(texts) => {
             measure(candidates.iter().map(|&(x, y, _)| (x, y)), opts.shingle, |slot| {
@@ -626,19 +637,19 @@ fn cluster(
             })?
         }
     };
-    keep(index, candidates, Some(&similarities), opts, report)
+    keep(ids, candidates, Some(&similarities), opts, report)
 }
 
 /// The sketches' estimate of the Jaccard of each candidate's documents (an error names a
 /// document without a sketch: its text could not be read).
 fn sketch_similarities(
-    index: &Index<String>,
+    ids: &[String],
     candidates: &[(u32, u32, u32)],
     sketches: &HashMap<String, Sketch>,
     threshold: f64,
 ) -> Result<Vec<f64>> {
     let sketch_of = |slot: u32| {
-        let id = index.slot_id(slot);
+        let id = &ids[slot as usize];
         sketches.get(id).ok_or_else(|| missing(id, threshold, "text"))
     };
     candidates.iter().map(|&(x, y, _)| Ok(sketch::estimate(sketch_of(x)?, sketch_of(y)?))).collect()
@@ -664,11 +675,11 @@ fn measure<'t>(
     Ok(out)
 }
 
-/// The report from the candidate pairs of `index` and, when verifying, the similarity of
-/// each (`similarities[i]` for `candidates[i]`): the pairs at `opts.verify` or above are
-/// kept, and their connected components are the clusters.
+/// The report from the candidate pairs (of slots, whose ids `ids` holds) and, when
+/// verifying, the similarity of each (`similarities[i]` for `candidates[i]`): the pairs at
+/// `opts.verify` or above are kept, and their connected components are the clusters.
 fn keep(
-    index: &Index<String>,
+    ids: &[String],
     mut candidates: Vec<(u32, u32, u32)>,
     similarities: Option<&[f64]>,
     opts: &DedupOptions,
@@ -682,13 +693,13 @@ fn keep(
             let j = sims.next().copied().unwrap_or(f64::NAN);
             let kept = j >= threshold;
             if kept {
-                let (a, b) = (index.slot_id(x).as_str(), index.slot_id(y).as_str());
+                let (a, b) = (ids[x as usize].as_str(), ids[y as usize].as_str());
                 jaccards.insert((a.min(b), a.max(b)), j);
             }
             kept
         });
     }
-    let (clusters, pairs) = index.clusters_of_slots(candidates);
+    let (clusters, pairs) = clusters_of_slots(ids, candidates);
     report.verify = opts.verify;
     report.sketch = if opts.verify.is_some() { opts.sketch } else { None };
     report.clusters = clusters;

@@ -29,11 +29,12 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use super::{keep, measure, sketch_similarities, visible_texts, DedupOptions, DedupReport, Evidence};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
-use crate::index::{component_roots, Index, Layout};
+use crate::index::{component_roots, join_part, join_tables, too_many, MAX_LEN};
 use crate::sketch::Sketch;
 use crate::verify::check_shingle;
 
@@ -41,7 +42,9 @@ use crate::verify::check_shingle;
 /// candidate pairs ([`DedupPlan::pairs`]).
 #[derive(Debug)]
 pub struct DedupPlan {
-    index: Index<String>,
+    /// The id of each fingerprinted document, in the given order: the candidates' slots
+    /// are positions in it.
+    ids: Vec<String>,
     report: DedupReport,
     opts: DedupOptions,
     candidates: Vec<(u32, u32, u32)>,
@@ -76,6 +79,31 @@ impl DedupPlan {
         sketches: &[Option<Sketch>],
         opts: &DedupOptions,
     ) -> Result<DedupPlan> {
+        DedupPlan::build(docs, known, sketches, None, opts)
+    }
+
+    /// [`DedupPlan::with_sketches`] with the self-join done already (by the pool's
+    /// workers, [`candidates`] over parts of [`candidate_tables`]): `candidates` is the
+    /// whole of it, its parts in table order, over the fingerprints of the documents that
+    /// have one, in the given order (those `known` holds and the rest fingerprinted here).
+    /// A slot past them is an [`Error::InvalidOption`] for `candidates`.
+    pub fn with_candidates<S: AsRef<str>, T: AsRef<str>>(
+        docs: &[(S, T)],
+        known: &[Option<u64>],
+        sketches: &[Option<Sketch>],
+        candidates: Vec<(u32, u32, u32)>,
+        opts: &DedupOptions,
+    ) -> Result<DedupPlan> {
+        DedupPlan::build(docs, known, sketches, Some(candidates), opts)
+    }
+
+    fn build<S: AsRef<str>, T: AsRef<str>>(
+        docs: &[(S, T)],
+        known: &[Option<u64>],
+        sketches: &[Option<Sketch>],
+        candidates: Option<Vec<(u32, u32, u32)>>,
+        opts: &DedupOptions,
+    ) -> Result<DedupPlan> {
         opts.validate()?;
         visible_texts::<&str, &str>(&[], opts.html)?; // the build can read HTML
         let mut hasher = SimHasher::new(opts.fingerprint)?;
@@ -93,7 +121,8 @@ impl DedupPlan {
             })
             .collect::<Result<_>>()?;
         let mut report = DedupReport::default();
-        let mut doc_of: HashMap<&str, u32> = HashMap::with_capacity(docs.len());
+        // The document of each fingerprint (of each slot).
+        let mut doc_of: Vec<u32> = Vec::with_capacity(docs.len());
         for (i, (id, text)) in docs.iter().enumerate() {
             let id = id.as_ref();
             let fingerprint = match (&mut evidence, given(i), known.get(i).copied().flatten()) {
@@ -111,27 +140,42 @@ impl DedupPlan {
             match fingerprint {
                 Ok(fp) => {
                     report.fingerprints.push((id.to_owned(), fp));
-                    doc_of.insert(id, i as u32);
+                    doc_of.push(i as u32);
                 }
                 Err(e) => report.skipped.push((id.to_owned(), e)),
             }
         }
-        let n = report.fingerprints.len().max(1);
-        let layout = match &opts.layout {
-            Some(l) => l.clone(),
-            None => Layout::auto(n, opts.k.unwrap_or_else(|| DedupOptions::k_for_size(n)), None)?,
-        };
+        let n = report.fingerprints.len();
+        let layout = opts.layout_for(n)?;
         report.layout = layout.to_string();
         report.k = layout.k();
-        let index = Index::build(layout, report.fingerprints.iter().cloned())?;
-        let candidates = by_component(index.candidate_slots());
+        if n >= MAX_LEN {
+            return Err(too_many());
+        }
+        let candidates = match candidates {
+            Some(c) => {
+                if let Some(&(x, y, _)) = c.iter().find(|&&(x, y, _)| x.max(y) as usize >= n) {
+                    return Err(Error::option(
+                        "candidates",
+                        x.max(y),
+                        format!("slots of the {n} documents with a fingerprint"),
+                    ));
+                }
+                c
+            }
+            None => {
+                let fps: Vec<u64> = report.fingerprints.iter().map(|f| f.1).collect();
+                join_part(&layout, &fps, 0..join_tables(&layout))
+            }
+        };
+        let candidates = by_component(candidates);
+        let ids: Vec<String> = report.fingerprints.iter().map(|f| f.0.clone()).collect();
         let sketches = match evidence {
             Evidence::Sketches(m) => Some(m),
             _ => None,
         };
         let pairs = if opts.verify.is_some() && sketches.is_none() {
-            let doc = |slot| doc_of[index.slot_id(slot).as_str()];
-            candidates.iter().map(|&(x, y, _)| (doc(x), doc(y))).collect()
+            candidates.iter().map(|&(x, y, _)| (doc_of[x as usize], doc_of[y as usize])).collect()
         } else {
             Vec::new()
         };
@@ -140,7 +184,7 @@ impl DedupPlan {
         for d in pairs.iter().flat_map(|&(a, b)| [a, b]) {
             sizes[d as usize] = u32::try_from(docs[d as usize].1.as_ref().len()).unwrap_or(u32::MAX);
         }
-        Ok(DedupPlan { index, report, opts: opts.clone(), candidates, pairs, sketches, sizes })
+        Ok(DedupPlan { ids, report, opts: opts.clone(), candidates, pairs, sketches, sizes })
     }
 
     /// The candidate pairs whose texts must be compared, as indices of the given `docs`
@@ -196,13 +240,29 @@ impl DedupPlan {
         }
         let similarities: Cow<[f64]> = match (&self.sketches, self.opts.verify) {
             (Some(sketches), Some(threshold)) => {
-                Cow::Owned(sketch_similarities(&self.index, &self.candidates, sketches, threshold)?)
+                Cow::Owned(sketch_similarities(&self.ids, &self.candidates, sketches, threshold)?)
             }
             _ => Cow::Borrowed(measured),
         };
         let similarities = self.opts.verify.map(|_| &similarities[..]);
-        keep(&self.index, self.candidates, similarities, &self.opts, self.report)
+        keep(&self.ids, self.candidates, similarities, &self.opts, self.report)
     }
+}
+
+/// The number of tables the self-join of a dedup of `n` fingerprinted documents reads
+/// ([`join_tables`] of [`DedupOptions::layout_for`]): a pool splits `0..` it into parts.
+pub fn candidate_tables(n: usize, opts: &DedupOptions) -> Result<usize> {
+    Ok(join_tables(&opts.layout_for(n)?))
+}
+
+/// The part of a dedup's self-join that tables `tables` find ([`join_part`] under
+/// [`DedupOptions::layout_for`] `fps.len()`): `fps` are the fingerprints of the documents
+/// that have one, in order, and a slot is a position in it. The parts of a split of
+/// `0..candidate_tables(..)`, concatenated in order, are what [`DedupPlan::with_candidates`]
+/// takes.
+pub fn candidates(fps: &[u64], opts: &DedupOptions, tables: Range<usize>) -> Result<Vec<(u32, u32, u32)>> {
+    opts.validate()?;
+    Ok(join_part(&opts.layout_for(fps.len())?, fps, tables))
 }
 
 /// `candidates` ordered by the connected component they belong to (stably), so that
@@ -244,6 +304,7 @@ fn visible(text: &str, html: bool) -> Result<Cow<'_, str>> {
 mod tests {
     use super::*;
     use crate::dedup::{dedup, dedup_into};
+    use crate::index::{Index, Layout};
     use crate::sketch::SketchScheme;
     use crate::test_rng::Rng;
     use crate::verify::ShingleSet;
@@ -333,6 +394,39 @@ mod tests {
 
     /// Runs cover the pairs in order, at most `n` of them, and none is more than twice the
     /// ideal share of bytes unless one pair alone is.
+    #[test]
+    fn a_self_join_made_in_parts_gives_the_same_report() {
+        for (seed, verify, k) in [(11, Some(0.8), Some(12)), (12, None, Some(10)), (13, Some(0.7), None)] {
+            let docs = docs(seed);
+            let opts = DedupOptions { verify, k, ..DedupOptions::default() };
+            let mut hasher = SimHasher::new(opts.fingerprint).unwrap();
+            let known: Vec<Option<u64>> = docs.iter().map(|(_, t)| hasher.fingerprint(t).ok()).collect();
+            let fps: Vec<u64> = known.iter().flatten().copied().collect();
+            assert_eq!(fps.len(), docs.len() - 1, "the empty document has none");
+            let tables = candidate_tables(fps.len(), &opts).unwrap();
+            assert!(tables > 3, "{tables} tables");
+            let cuts = [0, 1, tables / 2, tables / 2, tables];
+            let parts: Vec<(u32, u32, u32)> =
+                cuts.windows(2).flat_map(|w| candidates(&fps, &opts, w[0]..w[1]).unwrap()).collect();
+            let want = DedupPlan::new(&docs, &known, &opts).unwrap();
+            let plan = DedupPlan::with_candidates(&docs, &known, &[], parts.clone(), &opts).unwrap();
+            assert_eq!(plan.pairs(), want.pairs());
+            let measured = measure_in_pieces(&docs, &plan, 2, &opts);
+            let got = plan.finish(&measured).unwrap();
+            assert_eq!(got, dedup(&docs, &opts).unwrap(), "seed {seed}");
+            assert!(got.pairs.len() > 20 && got.skipped.len() == 1, "seed {seed}: {} pairs", got.pairs.len());
+            // Half of the self-join misses pairs; a slot past the fingerprints is refused.
+            let half =
+                DedupPlan::with_candidates(&docs, &known, &[], parts[..parts.len() / 2].to_vec(), &opts);
+            let half = half.unwrap();
+            let measured = measure_in_pieces(&docs, &half, 1, &opts);
+            assert_ne!(half.finish(&measured).unwrap(), got, "seed {seed}");
+            let bad = vec![(0, fps.len() as u32, 3)];
+            let e = DedupPlan::with_candidates(&docs, &known, &[], bad, &opts).unwrap_err();
+            assert!(e.to_string().contains("candidates") && e.to_string().contains("slots of the"), "{e}");
+        }
+    }
+
     #[test]
     fn runs_cut_the_pairs_by_the_bytes_they_name() {
         let docs = docs(8);

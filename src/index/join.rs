@@ -2,7 +2,7 @@
 //! by union-find.
 
 use super::layout::Layout;
-use super::table::{low_bits, Segment};
+use super::table::{bucket_sort, low_bits, slot_bits_for, Segment, Table};
 use super::{Index, IndexId, Pair};
 
 /// The connected components of `0..n` under `pairs`: each slot's root, the smallest slot of
@@ -22,6 +22,53 @@ pub(crate) fn component_roots(n: usize, pairs: impl IntoIterator<Item = (u32, u3
         parent[rx.max(ry) as usize] = rx.min(ry);
     }
     (0..n as u32).map(|s| find(&mut parent, s)).collect()
+}
+
+/// The clusters (groups of at least two ids, each sorted, ordered by their first id) and
+/// the pairs (`a <= b`, sorted by `(a, b)`) of the kept candidate pairs `pairs` of slots,
+/// where `ids[slot]` is a slot's id.
+pub(crate) fn clusters_of_slots<I: IndexId>(
+    ids: &[I],
+    pairs: Vec<(u32, u32, u32)>,
+) -> (Vec<Vec<I>>, Vec<Pair<I>>) {
+    let n = ids.len();
+    let roots = component_roots(n, pairs.iter().map(|&(x, y, _)| (x, y)));
+    let mut touched = vec![false; n];
+    for &(x, y, _) in &pairs {
+        touched[x as usize] = true;
+        touched[y as usize] = true;
+    }
+    // (root, slot) of every slot in a kept pair, as one u64 (root high) so that
+    // sorting them (the crate's one `[u64]` sort) groups them by root.
+    let mut by_root: Vec<u64> = (0..n as u32)
+        .filter(|&s| touched[s as usize])
+        .map(|s| u64::from(roots[s as usize]) << 32 | u64::from(s))
+        .collect();
+    by_root.sort_unstable();
+    let mut groups: Vec<Vec<I>> = Vec::new();
+    let mut i = 0;
+    while i < by_root.len() {
+        let mut j = i;
+        let mut g = Vec::new();
+        while j < by_root.len() && by_root[j] >> 32 == by_root[i] >> 32 {
+            g.push(ids[(by_root[j] & 0xFFFF_FFFF) as usize].clone());
+            j += 1;
+        }
+        crate::sort::sort(&mut g);
+        groups.push(g);
+        i = j;
+    }
+    crate::sort::sort_by(&mut groups, |a, b| a.first().cmp(&b.first()));
+    let mut kept: Vec<Pair<I>> = pairs
+        .into_iter()
+        .map(|(x, y, distance)| {
+            let (a, b) = (&ids[x as usize], &ids[y as usize]);
+            let (a, b) = if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
+            Pair { a, b, distance }
+        })
+        .collect();
+    crate::sort::sort_by(&mut kept, |p, q| (&p.a, &p.b).cmp(&(&q.a, &q.b)));
+    (groups, kept)
 }
 
 impl<I: IndexId> Index<I> {
@@ -85,46 +132,14 @@ impl<I: IndexId> Index<I> {
         &self.ids[slot as usize]
     }
 
+    /// The id of every slot, in slot order.
+    pub(crate) fn slot_ids(&self) -> &[I] {
+        &self.ids
+    }
+
     /// [`Index::clusters_where`]'s result for the kept candidate pairs `pairs`.
     pub(crate) fn clusters_of_slots(&self, pairs: Vec<(u32, u32, u32)>) -> (Vec<Vec<I>>, Vec<Pair<I>>) {
-        let n = self.fps.len();
-        let roots = component_roots(n, pairs.iter().map(|&(x, y, _)| (x, y)));
-        let mut touched = vec![false; n];
-        for &(x, y, _) in &pairs {
-            touched[x as usize] = true;
-            touched[y as usize] = true;
-        }
-        // (root, slot) of every slot in a kept pair, as one u64 (root high) so that
-        // sorting them (the crate's one `[u64]` sort) groups them by root.
-        let mut by_root: Vec<u64> = (0..n as u32)
-            .filter(|&s| touched[s as usize])
-            .map(|s| u64::from(roots[s as usize]) << 32 | u64::from(s))
-            .collect();
-        by_root.sort_unstable();
-        let mut groups: Vec<Vec<I>> = Vec::new();
-        let mut i = 0;
-        while i < by_root.len() {
-            let mut j = i;
-            let mut g = Vec::new();
-            while j < by_root.len() && by_root[j] >> 32 == by_root[i] >> 32 {
-                g.push(self.ids[(by_root[j] & 0xFFFF_FFFF) as usize].clone());
-                j += 1;
-            }
-            crate::sort::sort(&mut g);
-            groups.push(g);
-            i = j;
-        }
-        crate::sort::sort_by(&mut groups, |a, b| a.first().cmp(&b.first()));
-        let mut kept: Vec<Pair<I>> = pairs
-            .into_iter()
-            .map(|(x, y, distance)| {
-                let (a, b) = (&self.ids[x as usize], &self.ids[y as usize]);
-                let (a, b) = if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
-                Pair { a, b, distance }
-            })
-            .collect();
-        crate::sort::sort_by(&mut kept, |p, q| (&p.a, &p.b).cmp(&(&q.a, &q.b)));
-        (groups, kept)
+        clusters_of_slots(&self.ids, pairs)
     }
 
     /// `(slot, slot, distance)` for every pair within k, each once.
@@ -138,49 +153,99 @@ impl<I: IndexId> Index<I> {
                 None => return Vec::new(),
             }
         } else {
-            let layout = if self.layout.probe {
-                match Layout::default_for_k(k) {
-                    Ok(l) => l,
-                    Err(_) => return Vec::new(), // unreachable: probing k ≤ 4
-                }
-            } else {
-                self.layout.clone()
-            };
+            let layout = join_layout(&self.layout);
             let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
             temp = Segment::with_lists(&layout, &live, &self.fps, 0, self.fps.len() as u32);
             &temp
         };
         let mut out = Vec::new();
-        let mut bf: Vec<u64> = Vec::new();
-        let mut bs: Vec<u32> = Vec::new();
         for (t, table) in seg.tables.iter().enumerate() {
-            let earlier = &seg.masks[..t];
-            for b in 0..table.dir.len() - 1 {
-                let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
-                if hi - lo < 2 {
-                    continue;
-                }
-                bs.clear();
-                match &table.list {
-                    None => bs.extend(table.base + lo as u32..table.base + hi as u32),
-                    Some(list) => {
-                        let smask = low_bits(table.slot_bits) as u32;
-                        bs.extend(list[lo..hi].iter().map(|&e| table.base + (e & smask)))
-                    }
-                }
-                bf.clear();
-                bf.extend(bs.iter().map(|&s| self.fps[s as usize]));
-                for i in 0..bf.len() {
-                    let fi = bf[i];
-                    for j in i + 1..bf.len() {
-                        let x = fi ^ bf[j];
-                        if x.count_ones() <= k && earlier.iter().all(|&m| x & m != 0) {
-                            out.push((bs[i], bs[j], x.count_ones()));
-                        }
-                    }
+            join_table(table, &seg.masks[..t], &self.fps, k, &mut out);
+        }
+        out
+    }
+}
+
+/// The layout whose tables the self-join reads: a probing index's are temporary pigeonhole
+/// tables of [`Layout::default_for_k`] (probing every variant of every entry would be N ×
+/// 43,745 lookups for k = 3).
+fn join_layout(layout: &Layout) -> Layout {
+    if layout.probe {
+        // Probing layouts have k ≤ 4, which default_for_k always serves.
+        Layout::default_for_k(layout.k).unwrap_or_else(|_| layout.clone())
+    } else {
+        layout.clone()
+    }
+}
+
+/// The number of tables [`join_part`] splits the self-join of `layout` into.
+pub fn join_tables(layout: &Layout) -> usize {
+    join_layout(layout).tables()
+}
+
+/// The part of the self-join of `fps` under `layout` that tables `tables` find (of
+/// [`join_tables`]): `(slot, slot, distance)` for every pair within `k`, where a slot is a
+/// position in `fps`, each pair from the first table its two fingerprints share a bucket
+/// in. So the parts of any split of `0..join_tables(layout)`, concatenated in order, are
+/// the whole self-join, each pair once: what the package's worker pool computes on every
+/// core. A range past the tables is cut to them.
+///
+/// ```
+/// use simhash_wasm::index::{join_part, join_tables, Layout};
+/// let fps = [0u64, 0b111, 0b111111, u64::MAX, 0b1];
+/// let layout = Layout::default_for_k(3)?;
+/// let n = join_tables(&layout);
+/// let whole = join_part(&layout, &fps, 0..n);
+/// let mut pairs: Vec<(u32, u32)> = whole.iter().map(|&(x, y, _)| (x.min(y), x.max(y))).collect();
+/// pairs.sort();
+/// assert_eq!(pairs, [(0, 1), (0, 4), (1, 2), (1, 4)]);
+/// let split: Vec<_> = (0..n).flat_map(|t| join_part(&layout, &fps, t..t + 1)).collect();
+/// assert_eq!(split, whole);
+/// # Ok::<(), simhash_wasm::Error>(())
+/// ```
+pub fn join_part(layout: &Layout, fps: &[u64], tables: std::ops::Range<usize>) -> Vec<(u32, u32, u32)> {
+    let layout = join_layout(layout);
+    let n = fps.len();
+    let exts = Segment::extracts(&layout, n);
+    let masks: Vec<u64> = exts.iter().map(|e| e.mask).collect();
+    let slot_bits = slot_bits_for(0, n as u32);
+    let mut out = Vec::new();
+    for (t, ext) in exts.into_iter().enumerate().take(tables.end).skip(tables.start) {
+        let (dir, list) = bucket_sort(&ext, 0..n as u32, n, fps, Some((0, slot_bits)));
+        let table = Table { ext, dir, list: Some(list), slot_bits, base: 0 };
+        join_table(&table, &masks[..t], fps, layout.k, &mut out);
+    }
+    out
+}
+
+/// The pairs within `k` that `table` finds, bucket by bucket, and no table of `earlier`
+/// (their masks) has found already, appended to `out`.
+fn join_table(table: &Table, earlier: &[u64], fps: &[u64], k: u32, out: &mut Vec<(u32, u32, u32)>) {
+    let mut bf: Vec<u64> = Vec::new();
+    let mut bs: Vec<u32> = Vec::new();
+    for b in 0..table.dir.len() - 1 {
+        let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+        if hi - lo < 2 {
+            continue;
+        }
+        bs.clear();
+        match &table.list {
+            None => bs.extend(table.base + lo as u32..table.base + hi as u32),
+            Some(list) => {
+                let smask = low_bits(table.slot_bits) as u32;
+                bs.extend(list[lo..hi].iter().map(|&e| table.base + (e & smask)))
+            }
+        }
+        bf.clear();
+        bf.extend(bs.iter().map(|&s| fps[s as usize]));
+        for i in 0..bf.len() {
+            let fi = bf[i];
+            for j in i + 1..bf.len() {
+                let x = fi ^ bf[j];
+                if x.count_ones() <= k && earlier.iter().all(|&m| x & m != 0) {
+                    out.push((bs[i], bs[j], x.count_ones()));
                 }
             }
         }
-        out
     }
 }

@@ -82,7 +82,7 @@ mod changes;
 mod id;
 mod id_map;
 mod join;
-pub(crate) use join::component_roots;
+pub(crate) use join::{clusters_of_slots, component_roots};
 mod layout;
 mod query;
 mod results;
@@ -92,6 +92,7 @@ mod table;
 pub mod brute_force;
 
 pub use id::IndexId;
+pub use join::{join_part, join_tables};
 pub use layout::{Layout, DEFAULT_EXPECTED_SIZE, DEFAULT_K, MAX_K, MAX_PROBE_K, MAX_TABLES};
 pub use results::{FlatMatches, Match, Pair};
 pub use stats::Stats;
@@ -248,6 +249,6 @@ impl<I: IndexId> Index<I> {
     }
 }
 
-fn too_many() -> Error {
+pub(crate) fn too_many() -> Error {
     Error::option("index size", MAX_LEN + 1, format!("at most {MAX_LEN} fingerprints in one index"))
 }

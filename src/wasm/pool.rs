@@ -1,9 +1,10 @@
 //! The hooks of the package's worker pool (`SimHashPool`, `pkg-template/pool.cjs`), not
 //! part of the public API. A worker fingerprints its share of a batch with
-//! `__fingerprintEach` (with sketches: `__fingerprintAndSketchEach`); the main thread then
-//! builds `dedup`'s index from the fingerprints the workers found (`__dedupPlan`, with the
-//! options split by `__dedupHasherOptions` and `__dedupSketchSize`), the workers measure
-//! the candidate pairs (`__jaccards`), and the plan finishes the report
+//! `__fingerprintEach` (with sketches: `__fingerprintAndSketchEach`); the workers then
+//! find `dedup`'s candidates from the fingerprints, each over a part of the index's tables
+//! (`__candidates`, of `__dedupTables`), the main thread plans with them (`__dedupPlan`,
+//! with the options split by `__dedupHasherOptions` and `__dedupSketchSize`), the workers
+//! measure the candidate pairs (`__jaccards`), and the plan finishes the report
 //! (`SimHashIndex#__dedupKnown` does the whole of `dedupInto` on the main thread). The JS side
 //! only moves the texts and the results; every decision stays in the core.
 
@@ -62,7 +63,7 @@ mod crawler {
     use super::super::crawler::{dedup_options_from, docs_from, report_to_js};
     use super::super::index::JsIndex;
     use super::super::js_error;
-    use crate::dedup::{dedup_into_known, jaccards, DedupOptions, DedupPlan};
+    use crate::dedup::{candidate_tables, candidates, dedup_into_known, jaccards, DedupOptions, DedupPlan};
     use crate::error::Error;
     use crate::fingerprint::Options;
     use crate::sketch::Sketch;
@@ -97,8 +98,7 @@ mod crawler {
     /// then make each document's sketch with its fingerprint), else `undefined`.
     #[wasm_bindgen(js_name = __dedupSketchSize, skip_typescript)]
     pub fn dedup_sketch_size(options: JsValue) -> Result<Option<u32>, JsValue> {
-        let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
-        let opts = dedup_options_from(&o)?;
+        let opts = dedup_options(&options)?;
         Ok(opts.verify.and(opts.sketch).map(|s| s.size() as u32))
     }
 
@@ -147,9 +147,41 @@ mod crawler {
         Ok(known)
     }
 
+    /// `dedup` options (checked as `dedup` checks them).
+    fn dedup_options(options: &JsValue) -> Result<DedupOptions, JsValue> {
+        let o = option_object(options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
+        dedup_options_from(&o)
+    }
+
+    /// The number of tables the self-join of a `dedup` of `n` fingerprinted documents
+    /// reads (core: `dedup::candidate_tables`): the pool gives each worker a part.
+    #[wasm_bindgen(js_name = __dedupTables, skip_typescript)]
+    pub fn dedup_tables(n: u32, options: JsValue) -> Result<u32, JsValue> {
+        let n = candidate_tables(n as usize, &dedup_options(&options)?).map_err(js_error)?;
+        Ok(n as u32)
+    }
+
+    /// The candidates that tables `from..to` find among `fingerprints` (those of the
+    /// documents that have one, in order), flat: `slot, slot, distance, …` (core:
+    /// `dedup::candidates`); a worker's part of a self-join.
+    #[wasm_bindgen(js_name = __candidates, skip_typescript)]
+    pub fn candidates_js(
+        fingerprints: Vec<u64>,
+        options: JsValue,
+        from: u32,
+        to: u32,
+    ) -> Result<Uint32Array, JsValue> {
+        let opts = dedup_options(&options)?;
+        let found = candidates(&fingerprints, &opts, from as usize..to as usize).map_err(js_error)?;
+        let flat: Vec<u32> = found.iter().flat_map(|&(x, y, d)| [x, y, d]).collect();
+        Ok(Uint32Array::from(&flat[..]))
+    }
+
     /// `dedup` with the fingerprints the pool found (none for the `failed` indices, which
-    /// are fingerprinted here for their reasons), up to the candidate pairs: the pool has
-    /// their texts measured on its workers (`__jaccards`), then calls `finish`.
+    /// are fingerprinted here for their reasons), and the candidates its workers found
+    /// (`__candidates` over every table, flat, in table order; `undefined`: found here),
+    /// up to the candidate pairs: the pool has their texts measured on its workers
+    /// (`__jaccards`), then calls `finish`.
     #[wasm_bindgen(js_name = __dedupPlan, skip_typescript)]
     pub fn dedup_plan_js(
         ids: Vec<String>,
@@ -158,14 +190,14 @@ mod crawler {
         failed: Vec<u32>,
         sketches: Vec<u8>,
         options: JsValue,
+        found: Option<Vec<u32>>,
     ) -> Result<JsDedupPlan, JsValue> {
         // The plan reads few texts (those with no fingerprint, and the lengths of those in
         // a pair): each is copied into wasm when it is read, not all up front.
         let texts: Vec<LazyText> = texts.iter().map(|t| LazyText(t, OnceCell::new())).collect();
         let docs = docs_from(ids, texts)?;
         let known = known(docs.len(), &fingerprints, &failed)?;
-        let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
-        let opts = dedup_options_from(&o)?;
+        let opts = dedup_options(&options)?;
         // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed one).
         let width = opts.sketch.map_or(0, |s| 2 + s.size());
         let mut given: Vec<Option<Sketch>> = Vec::new();
@@ -177,7 +209,19 @@ mod crawler {
                 }
             }
         }
-        let plan = DedupPlan::with_sketches(&docs, &known, &given, &opts).map_err(js_error)?;
+        let plan = match found {
+            None => DedupPlan::with_sketches(&docs, &known, &given, &opts),
+            Some(flat) if flat.len().is_multiple_of(3) => {
+                let found = flat.chunks_exact(3).map(|c| (c[0], c[1], c[2])).collect();
+                DedupPlan::with_candidates(&docs, &known, &given, found, &opts)
+            }
+            Some(flat) => Err(Error::option(
+                "candidates",
+                flat.len(),
+                "a length that is a multiple of 3 (slot, slot, distance)",
+            )),
+        }
+        .map_err(js_error)?;
         Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: opts.html })
     }
 
