@@ -86,14 +86,16 @@ const fastest = async (run) => {
 };
 const poolDedupMs = await fastest(() => pool.dedup(ids, all));
 const oneDedupMs = await fastest(() => dedup(ids, all));
-// The calling thread's own part of a pool dedup: the plan (index and self-join) and the
-// report, timed by the pool's own hooks; the workers' jaccards are made here untimed.
+// The calling thread's own part of a pool dedup: the plan (from the candidates, which the
+// workers find) and the report, timed by the pool's own hooks; the workers' candidates and
+// jaccards are made here untimed.
 const wasmHooks = require('../pkg/node/simhash_wasm.js');
 const allFps = await pool.fingerprintBatch(all);
+const found = wasmHooks.__candidates(allFps, undefined, 0, wasmHooks.__dedupTables(allFps.length, undefined));
 let serialMs = Infinity;
 for (let r = 0; r < (quick ? 2 : 4); r++) {
   let t0 = performance.now();
-  const plan = wasmHooks.__dedupPlan(ids, all, allFps, new Uint32Array(0), new Uint8Array(0), undefined);
+  const plan = wasmHooks.__dedupPlan(ids, all, allFps, new Uint32Array(0), new Uint8Array(0), undefined, found);
   let ms = performance.now() - t0;
   const measured = wasmHooks.__jaccards(all, plan.pairs(), plan.shingle, plan.html);
   t0 = performance.now();
@@ -138,7 +140,7 @@ console.log(`JS boundary: the batch loses ${(100 * (1 - wasmAll / coreAll)).toFi
 console.log(`wasm/native ${(wasmAll / native.native_mb_s).toFixed(2)}; batch vs per-document call ${(wasmAll / perDocAll).toFixed(2)}x; ours (wasm) vs peer (native) ${(wasmAll / native.peer_mb_s).toFixed(2)}x`);
 console.log(`peak memory: native process ${native.native_peak_rss_mb.toFixed(1)} MB RSS; Node process ${rssMb.toFixed(1)} MB RSS${Number.isFinite(wasmMemMb) ? `, wasm linear memory ${wasmMemMb.toFixed(1)} MB` : ''} (corpus text included)`);
 console.log(`pool: ${(poolAll / wasmAll).toFixed(2)}x one thread with ${threads} workers on ${availableParallelism()} cores`);
-console.log(`pool limits: the calling thread posts ${postMbS.toFixed(0)} MB/s of texts (fingerprintBatch scales to about ${(postMbS / wasmAll).toFixed(0)} workers); dedup of the corpus: ${oneDedupMs.toFixed(0)} ms on one thread, ${poolDedupMs.toFixed(0)} ms with the pool (${(oneDedupMs / poolDedupMs).toFixed(2)}x), ${serialMs.toFixed(0)} ms of it on the calling thread (the index, its self-join and the report: ${(100 * serialShare).toFixed(1)}% of one thread's time, so at most ${(1 / serialShare).toFixed(1)}x on any number of cores)`);
+console.log(`pool limits: the calling thread posts ${postMbS.toFixed(0)} MB/s of texts (fingerprintBatch scales to about ${(postMbS / wasmAll).toFixed(0)} workers); dedup of the corpus: ${oneDedupMs.toFixed(0)} ms on one thread, ${poolDedupMs.toFixed(0)} ms with the pool (${(oneDedupMs / poolDedupMs).toFixed(2)}x), ${serialMs.toFixed(0)} ms of it on the calling thread (the plan from the workers' candidates, and the report: ${(100 * serialShare).toFixed(1)}% of one thread's time, so at most ${(1 / serialShare).toFixed(1)}x on any number of cores)`);
 if (explain) console.log(`explain in Chromium, ${explain.chars} characters (${explain.tokens} tokens): explain() ${explain.objects.toFixed(1)} ms, explainArrays() ${explain.arrays.toFixed(1)} ms (median of 9)`);
 if (sink === 42n) console.log('');
 console.log(`RESULT wasm_mb_s=${wasmAll.toFixed(1)} native_mb_s=${native.native_mb_s.toFixed(1)} ratio=${(wasmAll / native.native_mb_s).toFixed(2)} peer_mb_s=${native.peer_mb_s.toFixed(1)} per_doc_mb_s=${perDocAll.toFixed(1)} wasm_core_mb_s=${coreAll.toFixed(1)} boundary_loss=${(1 - wasmAll / coreAll).toFixed(3)} browser_build_mb_s=${webAll.toFixed(1)} browser_ratio=${(webAll / wasmAll).toFixed(2)} peer_ratio=${(wasmAll / native.peer_mb_s).toFixed(2)} threads=${threads} pool_mb_s=${poolAll.toFixed(1)} pool_speedup=${(poolAll / wasmAll).toFixed(2)} parallel_speedup=${(poolAll / wasmAll).toFixed(2)} sketch_cost_ratio=${native.sketch_cost_ratio.toFixed(2)} post_mb_s=${postMbS.toFixed(0)} fp_pool_limit=${(postMbS / wasmAll).toFixed(1)} dedup_serial_share=${serialShare.toFixed(3)} dedup_pool_speedup=${(oneDedupMs / poolDedupMs).toFixed(2)}${explain ? ` explain_50k_ms=${explain.arrays.toFixed(1)} explain_objects_50k_ms=${explain.objects.toFixed(1)}` : ''}${quick ? ' quick=1' : ''}`);
