@@ -1,8 +1,11 @@
-//! [`dedup`](super::dedup) in three steps, so that the exact verification can run
-//! elsewhere (the package's worker pool measures the candidate pairs on every core):
+//! [`dedup`](super::dedup) in three steps, so that the self-join and the exact
+//! verification can run elsewhere (the package's worker pool runs both on every core):
 //!
-//! 1. [`DedupPlan::new`] fingerprints what it is not given, builds the index and lists
-//!    the candidate pairs whose texts must be compared ([`DedupPlan::pairs`]);
+//! 1. [`DedupPlan::new`] fingerprints what it is not given, self-joins the fingerprints
+//!    (or takes the self-join made elsewhere, in parts of the index's tables:
+//!    [`candidates`] over a split of [`candidate_tables`], then
+//!    [`DedupPlan::with_candidates`]) and lists the candidate pairs whose texts must be
+//!    compared ([`DedupPlan::pairs`]);
 //! 2. [`jaccards`] measures any list of pairs on their texts, anywhere (each text is
 //!    shingled once);
 //! 3. [`DedupPlan::finish`] keeps the pairs that reach the threshold and makes the report.
