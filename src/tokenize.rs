@@ -142,6 +142,20 @@ pub(crate) fn for_each_char_ngram(text: &str, n: usize, f: impl FnMut(usize, usi
     for_each_char_ngram_pair(text, n, f, None::<(usize, fn(u64))>)
 }
 
+/// What [`for_each_char_ngram_pair`] calls with every n-gram (`start`, `end`, hash): any
+/// `FnMut(usize, usize, u64)`, or a type whose `#[inline(always)]` method the browser
+/// build's opt-level "z" inlines into the loops (it leaves a closure as a call per n-gram).
+pub(crate) trait OnGram {
+    fn gram(&mut self, start: usize, end: usize, hash: u64);
+}
+
+impl<F: FnMut(usize, usize, u64)> OnGram for F {
+    #[inline(always)]
+    fn gram(&mut self, start: usize, end: usize, hash: u64) {
+        self(start, end, hash)
+    }
+}
+
 /// [`for_each_char_ngram`] for `n`, and in the same pass over the cluster starts, when
 /// `second` is `Some((m, g))`, `g(hash)` for every run of `m` clusters (`m` from 1 to
 /// [`MAX_NGRAM`](crate::fingerprint::MAX_NGRAM)): the fingerprint's features and the
@@ -149,7 +163,7 @@ pub(crate) fn for_each_char_ngram(text: &str, n: usize, f: impl FnMut(usize, usi
 pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
     text: &str,
     n: usize,
-    mut f: impl FnMut(usize, usize, u64),
+    mut f: impl OnGram,
     mut second: Option<(usize, G)>,
 ) -> usize {
     const BLOCK: usize = 256;
@@ -161,7 +175,7 @@ pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
     if bytes.is_ascii() && !bytes.contains(&b'\r') {
         let runs = |size: usize| 0..(bytes.len() + 1).saturating_sub(size);
         for s in runs(n) {
-            f(s, s + n, hash_at(bytes, s, n));
+            f.gram(s, s + n, hash_at(bytes, s, n));
         }
         if let Some((m, g)) = second.as_mut() {
             for s in runs(*m) {
@@ -184,7 +198,7 @@ pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
             starts[from.min(starts.len())..].iter().zip(ends)
         };
         for (&s, &e) in run(from.0, n) {
-            f(s, e, hash_at(bytes, s, e - s));
+            f.gram(s, e, hash_at(bytes, s, e - s));
         }
         if let Some((_, g)) = second.as_mut() {
             for (&s, &e) in run(from.1, m) {

@@ -44,7 +44,7 @@ use crate::error::{Error, Result};
 use crate::hash::hash_str;
 use crate::normalize::normalize_into;
 use crate::sketch::{Sketch, SketchBuilder, SketchScheme, SHINGLE};
-use crate::tokenize::{for_each_char_ngram, for_each_char_ngram_pair, word_shingles};
+use crate::tokenize::{for_each_char_ngram, for_each_char_ngram_pair, word_shingles, OnGram};
 use crate::weight::{quantize, IdfTable, Weighting};
 use accumulate::{sign, Accumulator, ColumnCounter, CLASSES};
 use counter::Counter;
@@ -263,23 +263,18 @@ impl SimHasher {
                 // their own: a callback that only stores a hash is inlined into the
                 // tokenizer's loops, where one that counts was a call per feature (in wasm
                 // a call costs more than natively: English 68 -> 81 MB/s under Node).
+                // Room for every n-gram (there are fewer than bytes), stored by index: no
+                // `Vec::push`, whose growth check opt-level "z" leaves as a call.
                 let mut hashes = std::mem::take(&mut self.hashes);
                 hashes.clear();
+                hashes.resize(self.norm.len(), 0);
                 let shingles = &mut self.sketcher.shingles;
                 let second = sketch.then_some((SHINGLE, |h| shingles.push(h)));
-                let units = for_each_char_ngram_pair(
-                    &self.norm,
-                    n,
-                    |start, end, h| {
-                        hashes.push(h);
-                        if let Some(each) = each.as_mut() {
-                            each(start, end, h);
-                        }
-                    },
-                    second,
-                );
+                let mut store = Store { hashes: &mut hashes, count: 0, each };
+                let units = for_each_char_ngram_pair(&self.norm, n, &mut store, second);
+                let count = store.count;
                 self.counter.reset(self.norm.len());
-                for &h in &hashes {
+                for &h in &hashes[..count] {
                     self.counter.add(h);
                 }
                 self.hashes = hashes;
@@ -390,6 +385,26 @@ impl SimHasher {
             }
         }
         Ok(acc.sums)
+    }
+}
+
+/// Stores each n-gram's hash by index (the n-grams of a text are fewer than its bytes,
+/// so `hashes` has room for all) and shows it to `each`, if any: the n-gram callback of
+/// [`SimHasher::count_features_and`].
+struct Store<'a, 'e> {
+    hashes: &'a mut [u64],
+    count: usize,
+    each: Option<&'e mut dyn FnMut(usize, usize, u64)>,
+}
+
+impl OnGram for &mut Store<'_, '_> {
+    #[inline(always)]
+    fn gram(&mut self, start: usize, end: usize, hash: u64) {
+        self.hashes[self.count] = hash;
+        self.count += 1;
+        if let Some(each) = self.each.as_mut() {
+            each(start, end, hash);
+        }
     }
 }
 
