@@ -144,7 +144,7 @@ fn nfkc_inert(c: char) -> bool {
 /// tokenizer's test, checked against the character test on every code point).
 #[inline(always)]
 fn cjk(bytes: &[u8], i: usize) -> bool {
-    bytes[i] >= 0x80 && crate::tokenize::simple_len(bytes, i) == 3
+    crate::tokenize::ideograph_len(bytes, i) == 3
 }
 
 /// Feeds the NFKC form of `text` to `sink`. Runs of inert characters skip the NFKC

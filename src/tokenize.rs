@@ -37,21 +37,34 @@ pub struct Token<'a> {
 }
 
 /// A character that forms a grapheme cluster of its own whenever its neighbours are such
-/// characters too: printable ASCII and the main CJK ideograph blocks. (UAX #29 puts a
-/// boundary between two characters of class "Other"; both sets are "Other".)
+/// characters too: printable ASCII, the main CJK ideograph blocks, and the CJK
+/// punctuation and symbols U+3000..U+3029 (`、。「」《》〇`, which Chinese text keeps after
+/// NFKC; U+302A..U+302F are combining tone marks, left out). (UAX #29 puts a boundary
+/// between two characters of class "Other"; all these are "Other".)
 #[inline(always)]
 fn simple(c: char) -> bool {
-    matches!(c as u32, 0x20..=0x7E | 0x4E00..=0x9FFF | 0x3400..=0x4DBF)
+    matches!(c as u32, 0x20..=0x7E | 0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x3000..=0x3029)
 }
 
 /// The UTF-8 length of the character at `bytes[i]` if it is [`simple`], else 0, read from
-/// its lead bytes without decoding it: printable ASCII is one byte; U+3400..U+4DBF and
-/// U+4E00..U+9FFF are three bytes led by E3 90..BF, E4 (but not E4 B7, which is
-/// U+4DC0..U+4DFF, the Yijing hexagrams) and E5..E9. `i` must be a char boundary.
+/// its lead bytes without decoding it: printable ASCII is one byte; the rest are three
+/// bytes: U+3000..U+3029 are E3 80 80..A9, and the ideographs are [`ideograph_len`]'s.
+/// `i` must be a char boundary.
 #[inline(always)]
 pub(crate) fn simple_len(bytes: &[u8], i: usize) -> usize {
     match bytes[i] {
         0x20..=0x7E => 1,
+        0xE3 if bytes[i + 1] == 0x80 && bytes[i + 2] <= 0xA9 => 3,
+        _ => ideograph_len(bytes, i),
+    }
+}
+
+/// 3 if the character at `bytes[i]` is a CJK ideograph of U+3400..U+4DBF or
+/// U+4E00..U+9FFF, else 0, read from its lead bytes: E3 90..BF, E4 (but not E4 B7, which
+/// is U+4DC0..U+4DFF, the Yijing hexagrams) and E5..E9. `i` must be a char boundary.
+#[inline(always)]
+pub(crate) fn ideograph_len(bytes: &[u8], i: usize) -> usize {
+    match bytes[i] {
         0xE5..=0xE9 => 3,
         0xE3 if bytes[i + 1] >= 0x90 => 3,
         0xE4 if bytes[i + 1] != 0xB7 => 3,
@@ -192,16 +205,16 @@ pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
                        // Runs from start index `from` on were not hashed yet: 0 in the first block, and
                        // `keep - size` after `keep` starts carried over (those before were hashed already).
     let from = (0, 0);
+    // Indices, not a zip of two iterators: opt-level "z" (the browser build) leaves
+    // `Zip::next` as a call per n-gram.
     let mut hash_block = |starts: &[usize], from: (usize, usize)| {
-        let run = |from: usize, size: usize| {
-            let ends = starts.get(from + size..).unwrap_or(&[]);
-            starts[from.min(starts.len())..].iter().zip(ends)
-        };
-        for (&s, &e) in run(from.0, n) {
+        for i in from.0..starts.len().saturating_sub(n) {
+            let (s, e) = (starts[i], starts[i + n]);
             f.gram(s, e, hash_at(bytes, s, e - s));
         }
         if let Some((_, g)) = second.as_mut() {
-            for (&s, &e) in run(from.1, m) {
+            for i in from.1..starts.len().saturating_sub(m) {
+                let (s, e) = (starts[i], starts[i + m]);
                 g(hash_at(bytes, s, e - s));
             }
         }

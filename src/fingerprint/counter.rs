@@ -11,12 +11,16 @@
 #[derive(Clone, Debug, Default)]
 pub(super) struct Counter {
     table: Vec<u64>,
+    /// Room for as many entries as the table holds before it grows (half its slots, and
+    /// one more); the first `len` are in use. Written by index, not pushed: opt-level "z"
+    /// (the browser build) leaves `Vec::push` as a call per new feature.
     entries: Vec<Entry>,
+    len: usize,
     mask: usize,
     shift: u32,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     key: u64,
     count: u32,
@@ -25,7 +29,7 @@ struct Entry {
 impl Counter {
     /// Empties the table, sized for about `expected` distinct features (it grows as needed).
     pub(super) fn reset(&mut self, expected: usize) {
-        self.entries.clear();
+        self.len = 0;
         self.resize((expected.clamp(8, 1 << 16) * 2).next_power_of_two());
     }
 
@@ -38,13 +42,16 @@ impl Counter {
         }
         self.mask = slots - 1;
         self.shift = 64 - slots.trailing_zeros();
+        if self.entries.len() < slots / 2 + 1 {
+            self.entries.resize(slots / 2 + 1, Entry::default());
+        }
     }
 
     /// Doubles the table and re-links every entry.
     #[cold]
     fn grow(&mut self) {
         self.resize((self.mask + 1) * 2);
-        for (pos, e) in self.entries.iter().enumerate() {
+        for (pos, e) in self.entries[..self.len].iter().enumerate() {
             let mut i = (e.key >> self.shift) as usize;
             while self.table[i] != 0 {
                 i = (i + 1) & self.mask;
@@ -55,7 +62,7 @@ impl Counter {
 
     #[inline(always)]
     pub(super) fn add(&mut self, h: u64) {
-        if self.entries.len() * 2 > self.mask {
+        if self.len * 2 > self.mask {
             self.grow();
         }
         let tag = h << 32;
@@ -65,8 +72,9 @@ impl Counter {
         loop {
             let v = table[i];
             if v == 0 {
-                table[i] = tag | (entries.len() as u64 + 1);
-                self.entries.push(Entry { key: h, count: 1 });
+                table[i] = tag | (self.len as u64 + 1);
+                entries[self.len] = Entry { key: h, count: 1 };
+                self.len += 1;
                 return;
             }
             if v & 0xFFFF_FFFF_0000_0000 == tag {
@@ -100,11 +108,11 @@ impl Counter {
 
     /// The number of distinct features.
     pub(super) fn len(&self) -> usize {
-        self.entries.len()
+        self.len
     }
 
     /// `(hash, tf)` of every distinct feature, in first-occurrence order.
     pub(super) fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        self.entries.iter().map(|e| (e.key, e.count))
+        self.entries[..self.len].iter().map(|e| (e.key, e.count))
     }
 }

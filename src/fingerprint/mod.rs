@@ -264,10 +264,12 @@ impl SimHasher {
                 // tokenizer's loops, where one that counts was a call per feature (in wasm
                 // a call costs more than natively: English 68 -> 81 MB/s under Node).
                 // Room for every n-gram (there are fewer than bytes), stored by index: no
-                // `Vec::push`, whose growth check opt-level "z" leaves as a call.
+                // `Vec::push`, whose growth check opt-level "z" leaves as a call. Only the
+                // first `count` are read, so the room is not cleared between texts.
                 let mut hashes = std::mem::take(&mut self.hashes);
-                hashes.clear();
-                hashes.resize(self.norm.len(), 0);
+                if hashes.len() < self.norm.len() {
+                    hashes.resize(self.norm.len(), 0);
+                }
                 let shingles = &mut self.sketcher.shingles;
                 let second = sketch.then_some((SHINGLE, |h| shingles.push(h)));
                 let mut store = Store { hashes: &mut hashes, count: 0, each };
@@ -352,6 +354,8 @@ impl SimHasher {
             // The features of tf >= 2, gathered with no branch: each is written, and kept by
             // moving on past it.
             let mut repeats = vec![(0u32, 0u64); self.counter.len()];
+            // A slice: opt-level "z" (the browser build) leaves `Vec`'s `IndexMut` a call.
+            let repeats = repeats.as_mut_slice();
             let mut r = 0;
             for (h, tf) in self.counter.entries() {
                 repeats[r] = (tf, h);
