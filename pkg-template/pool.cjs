@@ -227,39 +227,49 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
     }
 
     /**
+     * Sends each message of `msgs` to a worker, as the tasks of one batch. Resolves to the
+     * workers' replies, in the order of `msgs`; rejects with the error of the first
+     * message that failed, in that order, once every task has settled.
+     */
+    #scatter(msgs) {
+      if (this.#closed) return Promise.reject(closedError());
+      const batch = { settled: false };
+      const replies = msgs.map((msg) => new Promise((resolve, reject) => {
+        this.#queue.push({
+          id: this.#nextId++, batch, msg,
+          done: (reply) => {
+            if (reply.error) reject(new SimHashError(reply.error.message, reply.error.code));
+            else resolve(reply);
+          },
+          fail: reject,
+        });
+      }));
+      this.#dispatch();
+      return Promise.allSettled(replies).then((results) => {
+        batch.settled = true;
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        return results.map((r) => r.value);
+      });
+    }
+
+    /**
      * A dedup's candidates (`__dedupPlan`'s last argument), found on the workers: the
      * self-join of `fingerprints` (those of the documents that have one, in order) split
      * into one part of its tables a worker, the parts concatenated in table order.
      */
-    #candidates(fingerprints, options) {
-      if (this.#closed) return Promise.reject(closedError());
+    async #candidates(fingerprints, options) {
       const tables = hooks.__dedupTables(fingerprints.length, options);
       const parts = Math.max(1, Math.min(this.#size, tables));
-      const batch = { settled: false };
-      const found = [];
-      for (let p = 0; p < parts; p++) {
-        const from = Math.floor((p * tables) / parts), to = Math.floor(((p + 1) * tables) / parts);
-        found.push(new Promise((resolve, reject) => {
-          this.#queue.push({
-            id: this.#nextId++, batch, msg: { kind: 'candidates', fingerprints, options, from, to },
-            done: (msg) => {
-              if (msg.error) reject(new SimHashError(msg.error.message, msg.error.code));
-              else resolve(msg.candidates);
-            },
-            fail: reject,
-          });
-        }));
-      }
-      this.#dispatch();
-      return Promise.allSettled(found).then((results) => {
-        batch.settled = true;
-        const failed = results.find((r) => r.status === 'rejected');
-        if (failed) throw failed.reason;
-        const out = new Uint32Array(results.reduce((n, r) => n + r.value.length, 0));
-        let at = 0;
-        for (const r of results) { out.set(r.value, at); at += r.value.length; }
-        return out;
-      });
+      const msgs = Array.from({ length: parts }, (_, p) => ({
+        kind: 'candidates', fingerprints, options,
+        from: Math.floor((p * tables) / parts), to: Math.floor(((p + 1) * tables) / parts),
+      }));
+      const replies = await this.#scatter(msgs);
+      const out = new Uint32Array(replies.reduce((n, r) => n + r.candidates.length, 0));
+      let at = 0;
+      for (const r of replies) { out.set(r.candidates, at); at += r.candidates.length; }
+      return out;
     }
 
     /**
@@ -268,13 +278,11 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
      * names. Rejects with the error of the first run that failed, in pair order (the
      * one-thread dedup's error).
      */
-    #measure(texts, plan) {
-      if (this.#closed) return Promise.reject(closedError());
+    async #measure(texts, plan) {
       const pairs = plan.pairs();
       const { shingle, html } = plan;
-      const out = new Float64Array(pairs.length / 2);
-      const batch = { settled: false };
-      const runs = [];
+      const msgs = [];
+      const firsts = [];
       let start = 0;
       for (const end of plan.runs(this.#size)) {
         const local = new Map();
@@ -285,27 +293,14 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
           if (at === undefined) { at = runTexts.length; local.set(pairs[j], at); runTexts.push(texts[pairs[j]]); }
           runPairs[j - 2 * start] = at;
         }
-        const first = start;
-        runs.push(new Promise((resolve, reject) => {
-          this.#queue.push({
-            id: this.#nextId++, batch, msg: { kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html },
-            done: (msg) => {
-              if (msg.error) { reject(new SimHashError(msg.error.message, msg.error.code)); return; }
-              out.set(msg.jaccards, first);
-              resolve();
-            },
-            fail: reject,
-          });
-        }));
+        msgs.push({ kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html });
+        firsts.push(start);
         start = end;
       }
-      this.#dispatch();
-      return Promise.allSettled(runs).then((results) => {
-        batch.settled = true;
-        const failed = results.find((r) => r.status === 'rejected');
-        if (failed) throw failed.reason;
-        return out;
-      });
+      const replies = await this.#scatter(msgs);
+      const out = new Float64Array(pairs.length / 2);
+      replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
+      return out;
     }
 
     /**
