@@ -2,7 +2,7 @@
 //! merge log-structured), removes (tombstones), and the reorganisation that a bulk build
 //! and [`Index::compact`] share.
 
-use super::table::{bucket_counts, bucket_sort, in_bucket_order, low_bits, slot_bits_for, Segment, Table};
+use super::table::{bucket_counts, bucket_sort, in_bucket_order, low_bits, Segment, Table};
 use super::{too_many, Index, IndexId, Match, BUFFER_LIMIT, MAX_LEN};
 use crate::error::{Error, Result};
 
@@ -209,9 +209,7 @@ impl<I: IndexId> Index<I> {
                 self.ids = perm.iter().filter_map(|&p| old[p as usize].take()).collect();
                 tables.push(Table { ext, dir, list: None, slot_bits: 0, base: 0 });
             } else {
-                let slot_bits = slot_bits_for(0, n as u32);
-                let (dir, list) = bucket_sort(&ext, 0..n as u32, n, &self.fps, Some((0, slot_bits)));
-                tables.push(Table { ext, dir, list: Some(list), slot_bits, base: 0 });
+                tables.push(Table::with_list(ext, 0..n as u32, n, &self.fps, 0, n as u32));
             }
         }
         if n > 0 {

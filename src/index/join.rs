@@ -2,7 +2,7 @@
 //! by union-find.
 
 use super::layout::Layout;
-use super::table::{bucket_sort, low_bits, slot_bits_for, Segment, Table};
+use super::table::{low_bits, Segment, Table};
 use super::{Index, IndexId, Pair};
 
 /// The connected components of `0..n` under `pairs`: each slot's root, the smallest slot of
@@ -208,11 +208,9 @@ pub fn join_part(layout: &Layout, fps: &[u64], tables: std::ops::Range<usize>) -
     let n = fps.len();
     let exts = Segment::extracts(&layout, n);
     let masks: Vec<u64> = exts.iter().map(|e| e.mask).collect();
-    let slot_bits = slot_bits_for(0, n as u32);
     let mut out = Vec::new();
     for (t, ext) in exts.into_iter().enumerate().take(tables.end).skip(tables.start) {
-        let (dir, list) = bucket_sort(&ext, 0..n as u32, n, fps, Some((0, slot_bits)));
-        let table = Table { ext, dir, list: Some(list), slot_bits, base: 0 };
+        let table = Table::with_list(ext, 0..n as u32, n, fps, 0, n as u32);
         join_table(&table, &masks[..t], fps, layout.k, &mut out);
     }
     out

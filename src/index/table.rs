@@ -80,6 +80,24 @@ pub(super) struct Table {
 }
 
 impl Table {
+    /// The table of `ext` over `members` (`count` slots of `start..end`), its list of
+    /// packed entries in bucket order.
+    pub(super) fn with_list<M>(
+        ext: Extract,
+        members: M,
+        count: usize,
+        fps: &[u64],
+        start: u32,
+        end: u32,
+    ) -> Table
+    where
+        M: Iterator<Item = u32> + Clone,
+    {
+        let slot_bits = slot_bits_for(start, end);
+        let (dir, list) = bucket_sort(&ext, members, count, fps, Some((start, slot_bits)));
+        Table { ext, dir, list: Some(list), slot_bits, base: start }
+    }
+
     /// The bucket of `q`: its range `lo..hi` in `list` (or in the slots from `base`).
     #[inline(always)]
     pub(super) fn bucket_range(&self, q: u64) -> (usize, usize) {
@@ -198,12 +216,7 @@ impl Segment {
         let n = members.len();
         let tables: Vec<Table> = Segment::extracts(layout, n)
             .into_iter()
-            .map(|ext| {
-                let slot_bits = slot_bits_for(start, end);
-                let (dir, list) =
-                    bucket_sort(&ext, members.iter().copied(), n, fps, Some((start, slot_bits)));
-                Table { ext, dir, list: Some(list), slot_bits, base: start }
-            })
+            .map(|ext| Table::with_list(ext, members.iter().copied(), n, fps, start, end))
             .collect();
         let masks = tables.iter().map(|t| t.ext.mask).collect();
         Segment { start, end, n, tables, masks }
