@@ -262,7 +262,7 @@ impl SimHasher {
                 // The n-grams' hashes are gathered first and counted after, in a loop of
                 // their own: a callback that only stores a hash is inlined into the
                 // tokenizer's loops, where one that counts was a call per feature (in wasm
-                // a call costs more than natively: English 68 -> 81 MB/s under Node).
+                // a call costs more than natively: English 68 -> 80 MB/s under Node).
                 // Room for every n-gram (there are fewer than bytes), stored by index: no
                 // `Vec::push`, whose growth check opt-level "z" leaves as a call. Only the
                 // first `count` are read, so the room is not cleared between texts.
