@@ -3,7 +3,7 @@
 //!
 //! A 64-bit SimHash estimates the angle between two documents with an error of several
 //! bits, while "near-duplicate" is a sharp Jaccard threshold. A sketch stored beside each
-//! fingerprint verifies candidates without the texts (see `DESIGN.md`, "The sketch").
+//! fingerprint verifies candidates without the texts (see `docs/decisions/005-similarity-sketch.md`).
 //!
 //! ```
 //! use simhash_wasm::{SimHasher, Options};
