@@ -29,12 +29,14 @@
 //!
 //! Stored bytes are a promise to users: the golden files in `tests/data` must keep
 //! loading and re-encoding byte for byte, and a change of any layout here is a new
-//! [`FORMAT_VERSION`] (listed in the CHANGELOG), with the old reader kept.
+//! version in the table of `formats.rs` (which `FORMATS.md` lists, checked by a test), with
+//! the old reader kept.
 
 mod bits;
 mod bytes;
 pub mod compact;
 pub mod envelope;
+pub(crate) mod formats;
 mod huffman;
 pub mod idf;
 pub mod ids;
