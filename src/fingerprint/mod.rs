@@ -261,8 +261,8 @@ impl SimHasher {
             Tokenizer::Chars(n) => {
                 // The n-grams' hashes are gathered first and counted after, in a loop of
                 // their own: a callback that only stores a hash is inlined into the
-                // tokenizer's loops, where one that counts was a call per feature (in wasm
-                // a call costs more than natively: English 68 -> 80 MB/s under Node).
+                // tokenizer's loops, where one that counts would be a call per feature, and
+                // in wasm a call costs more than natively (docs/decisions/021-hot-loop-at-opt-level-3.md).
                 // Room for every n-gram (there are fewer than bytes), stored by index: no
                 // `Vec::push`, whose growth check opt-level "z" leaves as a call. Only the
                 // first `count` are read, so the room is not cleared between texts.

@@ -242,12 +242,10 @@ pub const GAP: usize = 3;
 /// A reported span shares at least this many shingles with its reference span that are
 /// not common (held by half of the references or more, and at least 3): lines that
 /// genuinely repeat across unrelated texts (`#include <stdio.h>`, `exit(EXIT_FAILURE);`)
-/// share a few (the benchmark's precision went from 0.82 with no floor to 0.95 at 6 pairs
-/// of neighbours), and a man page's header or a licence's warranty clause, shared by many
-/// references, counts for nothing. 8 since shingles include pairs one apart (about twice
-/// as many a sentence): at 6, 7, 8, 9 the benchmark's precision was 0.976, 0.985, 0.990,
-/// 0.993 and its recall at 10 % edits 0.912, 0.900, 0.896, 0.875 (before trimming went by
-/// neighbouring pairs only). Each shared shingle counts by its rarity, 1 when one
+/// share a few, and a man page's header or a licence's warranty clause, shared by many
+/// references, counts for nothing. 8 because shingles include pairs one apart (about twice
+/// as many a sentence as pairs of neighbours); the benchmark's sweep of this floor is in
+/// `docs/decisions/026-passages-floors-and-rarity.md`. Each shared shingle counts by its rarity, 1 when one
 /// reference holds it and less the more do (`ln(1 + N / df) / ln(1 + N)`), so a run of
 /// `#include` lines that 2 to 4 references carry needs more of them.
 pub const MIN_SHARED: usize = 8;
@@ -255,8 +253,7 @@ pub const MIN_SHARED: usize = 8;
 /// A sentence seeds or extends a span when this share of the threshold of its shingles
 /// is found in the reference (0.3 at the default threshold): edited sentences that keep
 /// less than half of their word pairs still join a span, which is reported only when, merged,
-/// it reaches the threshold (recall at 10 % edits 0.729 -> 0.750 on the quick benchmark,
-/// precision unchanged).
+/// it reaches the threshold (see `docs/decisions/026-passages-floors-and-rarity.md`).
 pub const SEED: f64 = 0.6;
 
 /// The least run of not-shared pairs of neighbouring words cut off a span's first or last

@@ -115,7 +115,7 @@ fn checker() -> PassageChecker {
 
 #[test]
 fn an_edited_paragraph_is_found_with_its_similarity() {
-    // Issue 14: a ~100-word paragraph with "the" changed to "a" twice.
+    // A ~100-word paragraph with "the" changed to "a" twice.
     let seed = (1000..).find(|&s| paragraph(s).matches(" the ").count() >= 2).unwrap();
     let reference: Vec<String> = (0..8).map(|i| paragraph(seed - 3 + i)).collect();
     let copied = &reference[3];
