@@ -18,7 +18,8 @@
 //!    handled as [`Punctuation`] says.
 //!
 //! ```
-//! use simhash_wasm::normalize::{normalize, NormalizeOptions, Punctuation};
+//! use simhash_wasm::__private::normalize::normalize;
+//! use simhash_wasm::{NormalizeOptions, Punctuation};
 //! let keep = NormalizeOptions { punctuation: Punctuation::Keep, ..Default::default() };
 //! assert_eq!(normalize("  Ｈｅｌｌｏ,\t\nWORLD!!  ", &keep), "hello, world!!");
 //! let drop = NormalizeOptions { punctuation: Punctuation::Drop, ..keep };
@@ -87,7 +88,7 @@ impl Default for NormalizeOptions {
     }
 }
 
-/// Normalises `text` into a new string. See the [module docs](self).
+/// Normalises `text` into a new string. See `src/normalize.rs` for the steps.
 pub fn normalize(text: &str, opts: &NormalizeOptions) -> String {
     let mut out = String::with_capacity(text.len());
     normalize_into(text, opts, &mut out);

@@ -5,7 +5,7 @@
 //! offsets, so a page can highlight it.
 //!
 //! ```
-//! use simhash_wasm::tokenize::{char_ngrams, word_shingles};
+//! use simhash_wasm::__private::tokenize::{char_ngrams, word_shingles};
 //! let grams: Vec<_> = char_ngrams("the cat", 2).map(|g| g.text).collect();
 //! assert_eq!(grams, ["th", "he", "e ", " c", "ca", "at"]);
 //!
@@ -73,7 +73,7 @@ pub(crate) fn ideograph_len(bytes: &[u8], i: usize) -> usize {
 }
 
 /// Appends the byte offset of every grapheme cluster start in `text` to `out`, then
-/// `text.len()`. See [`for_each_grapheme_start`].
+/// `text.len()`. See `for_each_grapheme_start`.
 pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
     for_each_grapheme_start(text, |i| out.push(i as u32));
 }
@@ -291,7 +291,7 @@ impl<'a> Iterator for CharNgrams<'a> {
 /// Word shingles of `text`: every run of `n` consecutive Unicode words (UAX #29 words
 /// that contain a letter or digit; each CJK ideograph is a word of its own). A shingle's
 /// span runs from its first word's start to its last word's end; its feature is the
-/// words joined by single spaces (see [`Shingle::feature_into`]), so punctuation and
+/// words joined by single spaces (see `Shingle::feature_into`), so punctuation and
 /// spacing between words do not change it.
 pub fn word_shingles(text: &str, n: usize) -> WordShingles<'_> {
     WordShingles {

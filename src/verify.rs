@@ -12,7 +12,7 @@
 //! hashes: exact up to a 2^-64 chance of two different shingles sharing a hash.
 //!
 //! ```
-//! use simhash_wasm::verify::ShingleSet;
+//! use simhash_wasm::__private::verify::ShingleSet;
 //! let a = ShingleSet::new("the cat sat on the mat", 4).unwrap();
 //! let b = ShingleSet::new("The cat sat on the mat!", 4).unwrap();
 //! let c = ShingleSet::new("we all scream for ice cream", 4).unwrap();
@@ -137,14 +137,14 @@ impl ShingleSet {
     }
 }
 
-/// The Jaccard similarity of the `n`-shingle sets of two texts.
-pub fn jaccard(a: &str, b: &str, n: usize) -> Result<f64> {
-    Ok(ShingleSet::new(a, n)?.jaccard(&ShingleSet::new(b, n)?))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The Jaccard similarity of the `n`-shingle sets of two texts.
+    fn jaccard(a: &str, b: &str, n: usize) -> Result<f64> {
+        Ok(ShingleSet::new(a, n)?.jaccard(&ShingleSet::new(b, n)?))
+    }
 
     #[test]
     fn jaccard_counts_distinct_shingles() {

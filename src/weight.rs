@@ -58,7 +58,7 @@ impl Weighting {
     /// The weight of a feature that occurs `tf >= 1` times.
     ///
     /// ```
-    /// use simhash_wasm::weight::Weighting;
+    /// use simhash_wasm::Weighting;
     /// assert_eq!(Weighting::Binary.tf_weight(7), 1.0);
     /// assert_eq!(Weighting::Tf.tf_weight(7), 7.0);
     /// assert_eq!(Weighting::Sublinear.tf_weight(1), 1.0);
@@ -95,7 +95,7 @@ pub fn check_weight(index: usize, w: f64) -> Result<()> {
 /// 1e-16 relative). Only `+ − × ÷` are used. Returns `-inf` for 0 and NaN below 0.
 ///
 /// ```
-/// use simhash_wasm::weight::ln;
+/// use simhash_wasm::__private::weight::ln;
 /// for x in [1.0, 2.0, 10.0, 12345.678, 1e300, 1e-300] {
 ///     assert!((ln(x) - x.ln()).abs() <= 1e-14 * x.ln().abs().max(1.0));
 /// }

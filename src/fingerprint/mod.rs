@@ -34,7 +34,7 @@ mod options;
 
 pub use bits::{fingerprint_features, parse_bits, simhash_bits, BitFeature, BitsSimhash};
 pub use explain::{ExplainedToken, Explanation};
-pub use options::{Options, Tokenizer, DEFAULT_NGRAM, MAX_NGRAM};
+pub use options::{Options, Tokenizer, MAX_NGRAM};
 
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 //!
 //! 1. **Candidates.** Every text is cut into sentences ([`sentences`]: at `.!?…` before a
 //!    space, at `。！？；`, and at line breaks). Each sentence's shingles (pairs of
-//!    words at most one apart, or of characters in Chinese, see [`shingle`]) are hashed into an inverted
+//!    words at most one apart, or of characters in Chinese, see `shingle.rs`) are hashed into an inverted
 //!    index of the reference sentences. Each sentence of the submission looks its
 //!    shingles up, rarest first; the reference sentence sharing the most is its candidate
 //!    in each reference (on a tie, the one nearest the sentence after the last match). On
@@ -20,7 +20,7 @@
 //!    and may be reordered: the benchmark measures both.
 //!
 //! Matched sentences at most [`GAP`] sentences apart on both sides merge into one span per
-//! side ([`merge()`]), so the short lines of a copied code block do not break it up; a span's
+//! side (`merge.rs`), so the short lines of a copied code block do not break it up; a span's
 //! first and last sentences must be copied themselves, and its similarity is measured
 //! again on the merged texts. A merged span that falls below the threshold (long original
 //! sentences in its gaps) is judged again as its pieces of touching matched sentences.
@@ -54,8 +54,8 @@
 //! # Ok::<(), simhash_wasm::Error>(())
 //! ```
 
-pub mod merge;
-pub mod shingle;
+mod merge;
+pub(crate) mod shingle;
 mod split;
 /// The length [`PassageOptions::min_chars`] counts: non-whitespace characters, those
 /// of CJK scripts twice.

@@ -252,10 +252,10 @@ impl Band {
 
 /// A band index: entry numbers (`u32`, chosen by the caller) keyed by their sketch's
 /// bands. The caller keeps the sketches; [`remove`](Self::remove) needs the entry's
-/// sketch again. See the [module docs](self).
+/// sketch again. See `src/sketch/bands.rs` for the bands.
 ///
 /// ```
-/// use simhash_wasm::sketch::{bands::BandIndex, Sketch, SketchScheme};
+/// use simhash_wasm::sketch::{BandIndex, Sketch, SketchScheme};
 /// let s = SketchScheme::default();
 /// let a = Sketch::from_shingles(s, &(0..200).collect::<Vec<u64>>());
 /// let b = Sketch::from_shingles(s, &(5..205).collect::<Vec<u64>>()); // J = 0.95
