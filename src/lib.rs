@@ -88,7 +88,7 @@ pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
 pub use passage::{PassageChecker, PassageOptions};
-pub use seen::{Candidate, Check, ContentSeen, SeenConfig, SeenPage};
+pub use seen::{Check, ContentSeen, SeenCandidate, SeenConfig, SeenPage};
 pub use sketch::{estimate_jaccard, Sketch, SketchScheme};
 pub use snapshot::CompactSet;
 pub use weight::{IdfTable, Weighting};

@@ -22,18 +22,18 @@
 //! | `mod.rs` | [`SimHasher`]: normalise, cut into features, count, weigh, sum, sign |
 //! | `options.rs` | [`Options`] and [`Tokenizer`], their defaults and their names |
 //! | `explain.rs` | [`SimHasher::explain`] and what it returns |
-//! | `bits.rs` | fingerprints of supplied features, and the teaching form with written-out bits |
+//! | `features.rs` | fingerprints of supplied features, and the teaching form with written-out bits |
 //! | `accumulate.rs` | the exact per-bit sums, the SWAR column counter, the sign step |
 //! | `counter.rs` | the tf counter of one text's feature hashes |
 
 mod accumulate;
-mod bits;
 mod counter;
 mod explain;
+mod features;
 mod options;
 
-pub use bits::{fingerprint_features, parse_bits, simhash_bits, BitFeature, BitsSimhash};
 pub use explain::{ExplainedToken, Explanation};
+pub use features::{fingerprint_features, parse_bits, simhash_bits, BitFeature, BitsSimhash};
 pub use options::{Options, Tokenizer, MAX_NGRAM};
 
 use std::sync::Arc;
@@ -272,7 +272,7 @@ impl SimHasher {
                 }
                 let shingles = &mut self.sketcher.shingles;
                 let second = sketch.then_some((SHINGLE, |h| shingles.push(h)));
-                let mut store = Store { hashes: &mut hashes, count: 0, each };
+                let mut store = GramSink { hashes: &mut hashes, count: 0, each };
                 let units = for_each_char_ngram_pair(&self.norm, n, &mut store, second);
                 let count = store.count;
                 self.counter.reset(self.norm.len());
@@ -395,13 +395,13 @@ impl SimHasher {
 /// Stores each n-gram's hash by index (the n-grams of a text are fewer than its bytes,
 /// so `hashes` has room for all) and shows it to `each`, if any: the n-gram callback of
 /// [`SimHasher::count_features_and`].
-struct Store<'a, 'e> {
+struct GramSink<'a, 'e> {
     hashes: &'a mut [u64],
     count: usize,
     each: Option<&'e mut dyn FnMut(usize, usize, u64)>,
 }
 
-impl OnGram for &mut Store<'_, '_> {
+impl OnGram for &mut GramSink<'_, '_> {
     #[inline(always)]
     fn gram(&mut self, start: usize, end: usize, hash: u64) {
         self.hashes[self.count] = hash;

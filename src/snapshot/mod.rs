@@ -21,7 +21,7 @@
 //! | `FSET` | a [`CompactSet`] of fingerprints (delta + Huffman, in blocks); also embedded in `INDX` and `IDF` | `snapshot/compact.rs` |
 //! | `INDX` | an [`Index`](crate::Index) snapshot: layout, scheme (`scheme.rs`), id column ([`SnapshotId`]), fingerprints; version 2 also sketches | `snapshot/index.rs` |
 //! | `IDF\0` | an [`IdfTable`](crate::IdfTable): feature hashes and document frequencies | `snapshot/idf.rs` |
-//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases; version 2 also the threshold | `seen/snapshot.rs` |
+//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases; version 2 also the threshold | `seen/codec.rs` |
 //!
 //! Below the formats, three private parts do the mechanics: `bytes.rs` (the bounds-checked
 //! `Reader` every decoder reads through, the `Writer`, varints), `bits.rs` (the compact
