@@ -29,9 +29,11 @@
 //! `normalize.rs` (NFKC, lower case, whitespace, punctuation), `tokenize.rs` (n-grams over
 //! grapheme clusters, word shingles), `hash.rs` (the pinned 64-bit feature hash),
 //! `weight.rs` (weights, IDF tables), `fingerprint/` (per-bit weighted sums, the sign
-//! step, `explain`), `html.rs`, `verify.rs` (exact shingle Jaccard of candidates), `store/`
-//! (the shared content-seen store's logic for Redis) and `error.rs`. `src/wasm/` is the
-//! JS binding, compiled for `wasm32` only.
+//! step, `explain`), `scan.rs` (the sketch's shingles, gathered by the fingerprint's scan),
+//! `html.rs`, `verify.rs` (exact shingle Jaccard of candidates), `sets.rs` (operations on
+//! sorted hash sets), `math.rs` (IEEE-only `ln`), `store/` (the shared content-seen store's
+//! logic for Redis) and `error.rs`. `src/wasm/` is the JS binding, compiled for `wasm32`
+//! only. The modules form layers that point one way, checked by `tests/tree.rs`.
 //!
 //! ```
 //! use simhash_wasm::{SimHasher, Options, hamming};
@@ -59,9 +61,12 @@ mod hash;
 #[cfg(feature = "html")]
 mod html;
 pub mod index;
+mod math;
 mod normalize;
 pub mod passage;
+mod scan;
 pub mod seen;
+mod sets;
 pub mod sketch;
 pub mod snapshot;
 mod sort;
@@ -113,7 +118,8 @@ pub mod __private {
         pub use crate::normalize::{normalize, normalize_into, normalize_reference};
     }
     pub mod passage {
-        pub use crate::passage::shingle::{containment, is_cjk};
+        pub use crate::passage::shingle::is_cjk;
+        pub use crate::sets::containment;
     }
     pub mod sketch {
         pub use crate::sketch::bands::{band_key, bands_for};
@@ -130,7 +136,10 @@ pub mod __private {
         pub use crate::verify::ShingleSet;
     }
     pub mod weight {
-        pub use crate::weight::{ln, quantize};
+        pub use crate::weight::quantize;
+    }
+    pub mod math {
+        pub use crate::math::ln;
     }
 }
 

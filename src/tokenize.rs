@@ -24,6 +24,7 @@
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::hash::hash_at;
+use crate::normalize::ideograph_len;
 
 /// One feature cut from a text: its bytes and where they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +49,7 @@ fn simple(c: char) -> bool {
 
 /// The UTF-8 length of the character at `bytes[i]` if it is [`simple`], else 0, read from
 /// its lead bytes without decoding it: printable ASCII is one byte; the rest are three
-/// bytes: U+3000..U+3029 are E3 80 80..A9, and the ideographs are [`ideograph_len`]'s.
+/// bytes: U+3000..U+3029 are E3 80 80..A9, and the ideographs are `ideograph_len`'s (in `normalize.rs`).
 /// `i` must be a char boundary.
 #[inline(always)]
 pub(crate) fn simple_len(bytes: &[u8], i: usize) -> usize {
@@ -56,19 +57,6 @@ pub(crate) fn simple_len(bytes: &[u8], i: usize) -> usize {
         0x20..=0x7E => 1,
         0xE3 if bytes[i + 1] == 0x80 && bytes[i + 2] <= 0xA9 => 3,
         _ => ideograph_len(bytes, i),
-    }
-}
-
-/// 3 if the character at `bytes[i]` is a CJK ideograph of U+3400..U+4DBF or
-/// U+4E00..U+9FFF, else 0, read from its lead bytes: E3 90..BF, E4 (but not E4 B7, which
-/// is U+4DC0..U+4DFF, the Yijing hexagrams) and E5..E9. `i` must be a char boundary.
-#[inline(always)]
-pub(crate) fn ideograph_len(bytes: &[u8], i: usize) -> usize {
-    match bytes[i] {
-        0xE5..=0xE9 => 3,
-        0xE3 if bytes[i + 1] >= 0x90 => 3,
-        0xE4 if bytes[i + 1] != 0xB7 => 3,
-        _ => 0,
     }
 }
 

@@ -544,7 +544,7 @@ impl PassageChecker {
         let mut w = Vec::with_capacity(all.len());
         for &h in &all {
             let docs = self.docs_holding(h, usize::MAX);
-            w.push(crate::weight::ln(1.0 + n / docs.max(1) as f64));
+            w.push(crate::math::ln(1.0 + n / docs.max(1) as f64));
         }
         (all, w)
     }
@@ -574,12 +574,12 @@ impl PassageChecker {
     /// `#include` line that 2 of 10 references carry counts 0.75.
     fn rare_shared(&self, a: &[u64], b: &[u64], common: usize) -> f64 {
         let n = self.refs.len() as f64;
-        let one = crate::weight::ln(1.0 + n);
+        let one = crate::math::ln(1.0 + n);
         let mut sum = 0.0;
-        crate::verify::for_each_common(a, b, |h| {
+        crate::sets::for_each_common(a, b, |h| {
             let docs = self.docs_holding(h, common);
             if docs < common {
-                sum += crate::weight::ln(1.0 + n / docs.max(1) as f64) / one;
+                sum += crate::math::ln(1.0 + n / docs.max(1) as f64) / one;
             }
         });
         sum

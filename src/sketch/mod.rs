@@ -68,12 +68,11 @@ mod make;
 pub(crate) use make::SketchBuilder;
 
 use crate::error::{Error, Result};
-use crate::weight::ln;
+use crate::math::ln;
 
 /// The scheme version written in every sketch's bytes.
 pub const VERSION: u8 = 1;
-/// Shingles are runs of this many grapheme clusters.
-pub const SHINGLE: usize = 4;
+pub use crate::scan::SHINGLE;
 /// The default sketch size in bytes: the largest the quality goal allows (128 bytes a page).
 pub const DEFAULT_SIZE: usize = 128;
 /// The smallest sketch size.

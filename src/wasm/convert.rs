@@ -9,15 +9,12 @@ use wasm_bindgen::JsCast;
 
 use super::js_error;
 use crate::error::Error;
-use crate::fingerprint::Options;
+use crate::fingerprint::{Options, SimHasher};
 use crate::index::Layout;
-
-/// The option of the JS `SimHasher` besides [`Options::NAMES`]: `html` (`SimHasher::set_html`).
-pub(super) const HTML: &str = "html";
 
 /// The keys of a `SimHasher` option object: the core's lists, for [`option_object`]
 /// (`idf`: an `IdfTable`, see `idf.rs`).
-pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML, super::idf::IDF]];
+pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &SimHasher::NAMES];
 
 // ---- errors -----------------------------------------------------------------------------
 
@@ -201,7 +198,7 @@ pub(super) fn options_to_js(o: &Options, html: bool) -> Object {
     set(&out, "punctuation", o.normalize.punctuation.name());
     set(&out, "nfkc", o.normalize.nfkc);
     set(&out, "lowercase", o.normalize.lowercase);
-    set(&out, HTML, html);
+    set(&out, SimHasher::HTML, html);
     set(&out, "scheme", o.describe());
     out
 }

@@ -13,7 +13,7 @@ use super::index::{matches_to_js, Ids, JsIndex};
 use super::js_error;
 use crate::dedup::{dedup_into, DedupNames, DedupOptions, DedupReport, Verify};
 use crate::error::Error;
-use crate::fingerprint::Options;
+use crate::fingerprint::{Options, SimHasher};
 use crate::index::Index;
 use crate::seen::{Check, ContentSeen, SeenConfig};
 use crate::snapshot::{peek_id_type, SnapshotId};
@@ -146,7 +146,7 @@ pub(super) fn seen_config_fields(o: &Option<Object>, d: SeenConfig) -> Result<Se
     let k = opt_whole_option(o, "k")?.unwrap_or(d.k);
     // No `layout` key: the default for k when creating, "whatever was stored" when loading.
     let layout = if field(o, "layout").is_undefined() { None } else { Some(layout_from(o, Some(k))?) };
-    let html = opt_bool(o, convert::HTML)?.unwrap_or(d.html);
+    let html = opt_bool(o, SimHasher::HTML)?.unwrap_or(d.html);
     let v = field(o, "sketch");
     let off = v.as_bool() == Some(false);
     let sketch = if v.is_undefined() {
@@ -312,7 +312,7 @@ pub(super) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsV
         widths: layout.widths.as_deref(),
         verify,
         shingle: opt_number(o, "shingle")?,
-        html: opt_bool(o, convert::HTML)?,
+        html: opt_bool(o, SimHasher::HTML)?,
     };
     DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names).map_err(js_error)
 }

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 
 use super::convert::{self, bad_argument, big, option_object, options_from, options_to_js, set, HASHER_KEYS};
 use super::js_error;
-use crate::fingerprint::{self, BitFeature};
+use crate::fingerprint::{self, BitFeature, SimHasher};
 
 /// The visible text of an HTML document: scripts, styles, comments, `<head>` and
 /// templates dropped, entities decoded, block elements as line breaks.
@@ -28,7 +28,7 @@ impl JsSimHasher {
     pub fn new(options: JsValue) -> Result<JsSimHasher, JsValue> {
         let o = option_object(&options, &HASHER_KEYS, "{ ngram: 6, weighting: \"sublinear\" }")?;
         let mut h = hasher_with_idf(&o)?;
-        h.set_html(convert::opt_bool(&o, convert::HTML)?.unwrap_or(false)).map_err(js_error)?;
+        h.set_html(convert::opt_bool(&o, SimHasher::HTML)?.unwrap_or(false)).map_err(js_error)?;
         Ok(JsSimHasher(h))
     }
 

@@ -100,11 +100,32 @@ pub fn memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
+/// What an npm user does about `e`, appended to the core's message (which speaks of Cargo
+/// features, the Rust user's remedy): the package's builds are its features.
+fn npm_advice(e: &Error) -> Option<&'static str> {
+    match e {
+        Error::FeatureDisabled { .. } => Some(
+            "; from npm, import 'simhash-wasm/full' (the default browser build leaves it out to stay small)",
+        ),
+        Error::InDocument { error, .. } => npm_advice(error),
+        _ => None,
+    }
+}
+
+/// The message of `e` as a JS user reads it: the core's, with the npm advice.
+fn js_message(e: &Error) -> String {
+    let mut message = e.to_string();
+    if let Some(advice) = npm_advice(e) {
+        message.push_str(advice);
+    }
+    message
+}
+
 /// A core error as the thrown JS value: an instance of the registered `SimHashError`
 /// class, or (no class registered: the raw wasm-bindgen module used directly) a plain
 /// `Error` named `SimHashError` with the same `code`.
 fn js_error(e: Error) -> JsValue {
-    let message = JsValue::from(e.to_string());
+    let message = JsValue::from(js_message(&e));
     let code = JsValue::from(e.code());
     let made = ERROR_CLASS.with(|c| {
         c.borrow().as_ref().and_then(|class| Reflect::construct(class, &Array::of2(&message, &code)).ok())
@@ -112,7 +133,7 @@ fn js_error(e: Error) -> JsValue {
     if let Some(err) = made {
         return err;
     }
-    let err = js_sys::Error::new(&e.to_string());
+    let err = js_sys::Error::new(&message.as_string().unwrap_or_default());
     err.set_name("SimHashError");
     let _ = Reflect::set(&err, &"code".into(), &code);
     err.into()

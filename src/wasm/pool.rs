@@ -38,9 +38,12 @@ fn outcomes_to_js(outcomes: Vec<crate::error::Result<u64>>, base: u32) -> Object
             if let Err(e) = r {
                 let index = base as usize + i;
                 failed.push(index as u32);
-                reasons.push(&JsValue::from(e.to_string()));
+                reasons.push(&JsValue::from(super::js_message(&e)));
                 codes.push(&JsValue::from(e.code()));
-                messages.push(&JsValue::from(Error::InDocument { index, error: Box::new(e) }.to_string()));
+                messages.push(&JsValue::from(super::js_message(&Error::InDocument {
+                    index,
+                    error: Box::new(e),
+                })));
             }
         }
         let out = Object::new();
