@@ -10,7 +10,6 @@ use super::convert::{
     options_to_js, set,
 };
 use super::index::{matches_to_js, Ids, JsIndex};
-use super::js_error;
 use crate::dedup::{dedup_into, DedupNames, DedupOptions, DedupReport, Verify};
 use crate::error::Error;
 use crate::fingerprint::{Options, SimHasher};
@@ -59,7 +58,7 @@ impl JsIndex {
         let docs = docs_from(ids, texts)?;
         let o = option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
         let opts = dedup_options_from(&o)?;
-        let report = dedup_into(self.string_index()?, &docs, &opts).map_err(js_error)?;
+        let report = dedup_into(self.string_index()?, &docs, &opts)?;
         Ok(report_to_js(&report))
     }
 }
@@ -68,11 +67,11 @@ impl JsIndex {
     /// Both loads: the snapshot's id kind picks the index type, and the owned bytes are
     /// freed once decoded, before the tables are built (`Index::from_vec`).
     fn load(bytes: Vec<u8>) -> Result<JsIndex, JsValue> {
-        let tag = peek_id_type(&bytes).map_err(js_error)?;
+        let tag = peek_id_type(&bytes)?;
         Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
-            Ids::Str(Index::from_vec(bytes).map_err(js_error)?)
+            Ids::Str(Index::from_vec(bytes)?)
         } else {
-            Ids::Num(Index::from_vec(bytes).map_err(js_error)?)
+            Ids::Num(Index::from_vec(bytes)?)
         }))
     }
 }
@@ -91,11 +90,12 @@ impl SnapshotBuffer {
     #[wasm_bindgen(constructor)]
     pub fn new(len: f64) -> Result<SnapshotBuffer, JsValue> {
         let too_big = || {
-            js_error(Error::option(
+            Error::option(
                 "snapshot file size",
                 crate::error::number(len),
                 "a snapshot that fits in the wasm memory (at most 4 GiB, less what is in use)",
-            ))
+            )
+            .into()
         };
         if !(0.0..=f64::from(u32::MAX)).contains(&len) || len.fract() != 0.0 {
             return Err(too_big());
@@ -121,11 +121,12 @@ impl JsIndex {
         }
         match &mut self.0 {
             Ids::Str(index) => Ok(index),
-            _ => Err(js_error(Error::option(
+            _ => Err(Error::option(
                 "this",
                 "an index of number ids",
                 "an index of string ids: dedup takes string ids",
-            ))),
+            )
+            .into()),
         }
     }
 }
@@ -152,7 +153,7 @@ pub(super) fn seen_config_fields(o: &Option<Object>, d: SeenConfig) -> Result<Se
     let sketch = if v.is_undefined() {
         d.sketch
     } else if off || v.as_f64().is_some() {
-        SeenConfig::sketch_from(off, v.as_f64()).map_err(js_error)?
+        SeenConfig::sketch_from(off, v.as_f64())?
     } else {
         return Err(convert::bad_argument("sketch", "false or a size in bytes, like 128", &v));
     };
@@ -190,12 +191,12 @@ impl JsContentSeen {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsContentSeen, JsValue> {
         let config = seen_config_from(&options)?.unwrap_or_default();
-        ContentSeen::new(config).map(JsContentSeen).map_err(js_error)
+        Ok(JsContentSeen(ContentSeen::new(config)?))
     }
 
     /// `{ duplicate, matches: [{ id, distance }], fingerprint, cluster, count }`.
     pub fn check(&mut self, url: &str, text: &str) -> Result<JsValue, JsValue> {
-        self.0.check(url, text).map(|c| check_to_js(&c)).map_err(js_error)
+        Ok(check_to_js(&self.0.check(url, text)?))
     }
 
     /// `check` for a fingerprint made elsewhere with the same settings.
@@ -206,7 +207,7 @@ impl JsContentSeen {
 
     /// The fingerprint with this test's settings, nothing stored.
     pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
-        self.0.fingerprint(text).map_err(js_error)
+        Ok(self.0.fingerprint(text)?)
     }
 
     /// How many times the content of `url` was seen, or `undefined` for an unknown URL.
@@ -266,7 +267,7 @@ impl JsContentSeen {
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(bytes: &[u8], options: JsValue) -> Result<JsContentSeen, JsValue> {
         let expected = seen_config_from(&options)?;
-        ContentSeen::from_bytes(bytes, expected.as_ref()).map(JsContentSeen).map_err(js_error)
+        Ok(JsContentSeen(ContentSeen::from_bytes(bytes, expected.as_ref())?))
     }
 }
 
@@ -275,11 +276,7 @@ impl JsContentSeen {
 /// `(id, text)` pairs from two parallel arrays of strings.
 pub(super) fn docs_from<T>(ids: Vec<String>, texts: Vec<T>) -> Result<Vec<(String, T)>, JsValue> {
     if ids.len() != texts.len() {
-        return Err(js_error(Error::option(
-            "ids",
-            ids.len(),
-            format!("as many ids as texts ({})", texts.len()),
-        )));
+        return Err(Error::option("ids", ids.len(), format!("as many ids as texts ({})", texts.len())).into());
     }
     Ok(ids.into_iter().zip(texts).collect())
 }
@@ -301,7 +298,7 @@ pub(super) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsV
             let plain = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
             plain.then(|| js_sys::Number::parse_float(s))
         };
-        Some(Verify::from_name_with(&name, number).map_err(js_error)?)
+        Some(Verify::from_name_with(&name, number)?)
     } else {
         return Err(convert::bad_argument("verify", Verify::EXPECTED, &v));
     };
@@ -314,7 +311,7 @@ pub(super) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsV
         shingle: opt_number(o, "shingle")?,
         html: opt_bool(o, SimHasher::HTML)?,
     };
-    DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names).map_err(js_error)
+    Ok(DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names)?)
 }
 
 /// `{ clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout, k, verify,
@@ -373,6 +370,6 @@ pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<J
     let docs = docs_from(ids, texts)?;
     let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
     let opts = dedup_options_from(&o)?;
-    let report = crate::dedup::dedup(&docs, &opts).map_err(js_error)?;
+    let report = crate::dedup::dedup(&docs, &opts)?;
     Ok(report_to_js(&report))
 }

@@ -5,14 +5,13 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::js_error;
 use crate::error::Error;
 
 /// Not in this build (Cargo feature `html`): throws `FeatureDisabled`.
 #[cfg(not(feature = "html"))]
 #[wasm_bindgen(js_name = htmlToText)]
 pub fn html_to_text(_html: JsValue) -> Result<String, JsValue> {
-    Err(js_error(Error::html_disabled()))
+    Err(Error::html_disabled().into())
 }
 
 #[cfg(not(feature = "crawler"))]
@@ -21,7 +20,7 @@ mod crawler {
     use super::*;
 
     fn disabled(what: &'static str) -> JsValue {
-        js_error(Error::FeatureDisabled { feature: "crawler", what })
+        Error::FeatureDisabled { feature: "crawler", what }.into()
     }
 
     #[wasm_bindgen(js_class = SimHashIndex)]

@@ -21,7 +21,6 @@ mod on {
     use wasm_bindgen::prelude::*;
 
     use super::super::convert::{bad_argument, field, opt_bool, option_object, options_from, HASHER_KEYS};
-    use super::super::js_error;
     use crate::fingerprint::SimHasher;
     use crate::weight::IdfTable;
 
@@ -85,8 +84,8 @@ mod on {
                 &field(&o, SimHasher::IDF),
             ));
         }
-        let mut h = SimHasher::new(options_from(&o)?).map_err(js_error)?;
-        h.set_html(opt_bool(&o, SimHasher::HTML)?.unwrap_or(false)).map_err(js_error)?;
+        let mut h = SimHasher::new(options_from(&o)?)?;
+        h.set_html(opt_bool(&o, SimHasher::HTML)?.unwrap_or(false))?;
         Ok(h)
     }
 
@@ -101,7 +100,7 @@ mod on {
         /// A table learnt from `texts`, cut into features with the hasher `options`.
         pub fn learn(texts: Vec<String>, options: JsValue) -> Result<JsIdfTable, JsValue> {
             let mut h = hasher(&options)?;
-            let t = IdfTable::learn(&mut h, texts.iter().map(String::as_str)).map_err(js_error)?;
+            let t = IdfTable::learn(&mut h, texts.iter().map(String::as_str))?;
             Ok(JsIdfTable::register(t))
         }
 
@@ -111,7 +110,7 @@ mod on {
             TABLES.with(|t| {
                 let mut t = t.borrow_mut();
                 let table = Arc::make_mut(t.get_mut(&self.key).expect("a live table"));
-                table.add_texts(&mut h, texts.iter().map(String::as_str)).map_err(js_error)
+                Ok(table.add_texts(&mut h, texts.iter().map(String::as_str))?)
             })
         }
 
@@ -124,7 +123,7 @@ mod on {
         /// Loads `toBytes` output; damaged or foreign bytes throw `Corrupt`.
         #[wasm_bindgen(js_name = fromBytes)]
         pub fn from_bytes(bytes: &[u8]) -> Result<JsIdfTable, JsValue> {
-            IdfTable::from_bytes(bytes).map(JsIdfTable::register).map_err(js_error)
+            Ok(JsIdfTable::register(IdfTable::from_bytes(bytes)?))
         }
 
         /// Documents learnt from.
@@ -163,13 +162,12 @@ mod off {
     use wasm_bindgen::prelude::*;
 
     use super::super::convert::field;
-    use super::super::js_error;
     use crate::error::Error;
     use crate::fingerprint::SimHasher;
     use crate::weight::IdfTable;
 
     fn disabled(what: &'static str) -> JsValue {
-        js_error(Error::FeatureDisabled { feature: "crawler", what })
+        Error::FeatureDisabled { feature: "crawler", what }.into()
     }
 
     /// The `idf` option: not in this build.

@@ -7,7 +7,6 @@ use js_sys::{Array, Object, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{self, layout_from, opt_string, opt_whole_option, option_object, set};
-use super::js_error;
 use crate::error::{quoted, Error};
 use crate::index::{FlatMatches, Index, IndexId, Layout, Match, Pair};
 
@@ -146,7 +145,7 @@ impl JsIndex {
             Some("number") => Ids::Num(Index::new(layout)),
             Some("string") => Ids::Str(Index::new(layout)),
             Some(other) => {
-                return Err(js_error(Error::option("ids", quoted(other), "\"number\" or \"string\"")));
+                return Err(Error::option("ids", quoted(other), "\"number\" or \"string\"").into());
             }
         }))
     }
@@ -164,8 +163,8 @@ impl JsIndex {
     pub fn insert(&mut self, id: JsValue, fp: u64) -> Result<(), JsValue> {
         self.settle(&id);
         match &mut self.0 {
-            Ids::Num(ix) => ix.insert(u64::from_js(&id)?, fp).map_err(js_error),
-            Ids::Str(ix) => ix.insert(String::from_js(&id)?, fp).map_err(js_error),
+            Ids::Num(ix) => Ok(ix.insert(u64::from_js(&id)?, fp)?),
+            Ids::Str(ix) => Ok(ix.insert(String::from_js(&id)?, fp)?),
             Ids::Unset(_) => Ok(()),
         }
     }
@@ -174,17 +173,18 @@ impl JsIndex {
     #[wasm_bindgen(js_name = insertBatch)]
     pub fn insert_batch(&mut self, ids: Vec<JsValue>, fingerprints: Vec<u64>) -> Result<(), JsValue> {
         if ids.len() != fingerprints.len() {
-            return Err(js_error(Error::option(
+            return Err(Error::option(
                 "ids",
                 ids.len(),
                 format!("as many ids as fingerprints ({})", fingerprints.len()),
-            )));
+            )
+            .into());
         }
         let Some(first) = ids.first() else { return Ok(()) };
         self.settle(first);
         match &mut self.0 {
-            Ids::Num(ix) => ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints)).map_err(js_error),
-            Ids::Str(ix) => ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints)).map_err(js_error),
+            Ids::Num(ix) => Ok(ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints))?),
+            Ids::Str(ix) => Ok(ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints))?),
             Ids::Unset(_) => Ok(()),
         }
     }
@@ -199,21 +199,22 @@ impl JsIndex {
             self.0 = Ids::Num(Index::new(layout.clone()));
         }
         match &mut self.0 {
-            Ids::Num(ix) => ix.extend((first..).zip(fingerprints.iter().copied())).map_err(js_error),
-            _ => Err(js_error(Error::option(
+            Ids::Num(ix) => Ok(ix.extend((first..).zip(fingerprints.iter().copied()))?),
+            _ => Err(Error::option(
                 "firstId",
                 crate::error::number(first_id),
                 "a string id, since this index holds string ids (insertNumbered is for number ids)",
-            ))),
+            )
+            .into()),
         }
     }
 
     /// Removes an entry and returns its fingerprint; an unknown id throws (`UnknownId`).
     pub fn remove(&mut self, id: JsValue) -> Result<u64, JsValue> {
         match &mut self.0 {
-            Ids::Num(ix) => ix.remove(&u64::from_js(&id)?).map_err(js_error),
-            Ids::Str(ix) => ix.remove(&String::from_js(&id)?).map_err(js_error),
-            Ids::Unset(_) => Err(js_error(Error::UnknownId { id: convert::describe(&id) })),
+            Ids::Num(ix) => Ok(ix.remove(&u64::from_js(&id)?)?),
+            Ids::Str(ix) => Ok(ix.remove(&String::from_js(&id)?)?),
+            Ids::Unset(_) => Err(Error::UnknownId { id: convert::describe(&id) }.into()),
         }
     }
 
@@ -231,7 +232,7 @@ impl JsIndex {
     pub fn query(&self, fp: u64, k: Option<u32>) -> Result<JsValue, JsValue> {
         with_index!(self, ix => match k {
             None => Ok(matches_to_js(&ix.query(fp))),
-            Some(k) => Ok(matches_to_js(&ix.query_within(fp, k).map_err(js_error)?)),
+            Some(k) => Ok(matches_to_js(&ix.query_within(fp, k)?)),
         }, unset => Ok(Array::new().into()))
     }
 
@@ -253,12 +254,8 @@ impl JsIndex {
     pub fn query_and_insert(&mut self, id: JsValue, fp: u64) -> Result<JsValue, JsValue> {
         self.settle(&id);
         match &mut self.0 {
-            Ids::Num(ix) => {
-                Ok(matches_to_js(&ix.query_and_insert(u64::from_js(&id)?, fp).map_err(js_error)?))
-            }
-            Ids::Str(ix) => {
-                Ok(matches_to_js(&ix.query_and_insert(String::from_js(&id)?, fp).map_err(js_error)?))
-            }
+            Ids::Num(ix) => Ok(matches_to_js(&ix.query_and_insert(u64::from_js(&id)?, fp)?)),
+            Ids::Str(ix) => Ok(matches_to_js(&ix.query_and_insert(String::from_js(&id)?, fp)?)),
             Ids::Unset(_) => Ok(Array::new().into()),
         }
     }

@@ -81,7 +81,7 @@ pub fn set_error_class(class: js_sys::Function) {
 /// `fingerprintBatch` to isolate what the JS boundary costs.
 #[wasm_bindgen(js_name = __benchCore, skip_typescript)]
 pub fn bench_core(texts: Vec<String>, rounds: u32) -> Result<f64, JsValue> {
-    let mut hasher = fingerprint::SimHasher::new(Options::default()).map_err(js_error)?;
+    let mut hasher = fingerprint::SimHasher::new(Options::default())?;
     let mut sink = 0u64;
     let start = js_sys::Date::now();
     for _ in 0..rounds {
@@ -119,6 +119,14 @@ fn js_message(e: &Error) -> String {
         message.push_str(advice);
     }
     message
+}
+
+/// `?` on a core [`Result`](crate::Result) in a binding throws the error as
+/// [`js_error`] makes it.
+impl From<Error> for JsValue {
+    fn from(e: Error) -> JsValue {
+        js_error(e)
+    }
 }
 
 /// A core error as the thrown JS value: an instance of the registered `SimHashError`

@@ -65,7 +65,6 @@ mod crawler {
     use super::super::convert::{option_object, options_to_js};
     use super::super::crawler::{dedup_options_from, docs_from, report_to_js};
     use super::super::index::JsIndex;
-    use super::super::js_error;
     use crate::dedup::{candidate_tables, candidates, dedup_into_known, jaccards, DedupOptions, DedupPlan};
     use crate::error::Error;
     use crate::fingerprint::Options;
@@ -139,7 +138,7 @@ mod crawler {
     fn known(n: usize, fingerprints: &[u64], failed: &[u32]) -> Result<Vec<Option<u64>>, JsValue> {
         if fingerprints.len() != n {
             let e = Error::option("fingerprints", fingerprints.len(), format!("one per text ({n})"));
-            return Err(js_error(e));
+            return Err(e.into());
         }
         let mut known: Vec<Option<u64>> = fingerprints.iter().copied().map(Some).collect();
         for &i in failed {
@@ -160,7 +159,7 @@ mod crawler {
     /// reads (core: `dedup::candidate_tables`): the pool gives each worker a part.
     #[wasm_bindgen(js_name = __dedupTables, skip_typescript)]
     pub fn dedup_tables(n: u32, options: JsValue) -> Result<u32, JsValue> {
-        let n = candidate_tables(n as usize, &dedup_options(&options)?).map_err(js_error)?;
+        let n = candidate_tables(n as usize, &dedup_options(&options)?)?;
         Ok(n as u32)
     }
 
@@ -175,7 +174,7 @@ mod crawler {
         to: u32,
     ) -> Result<Uint32Array, JsValue> {
         let opts = dedup_options(&options)?;
-        let found = candidates(&fingerprints, &opts, from as usize..to as usize).map_err(js_error)?;
+        let found = candidates(&fingerprints, &opts, from as usize..to as usize)?;
         let flat: Vec<u32> = found.iter().flat_map(|&(x, y, d)| [x, y, d]).collect();
         Ok(Uint32Array::from(&flat[..]))
     }
@@ -223,8 +222,7 @@ mod crawler {
                 flat.len(),
                 "a length that is a multiple of 3 (slot, slot, distance)",
             )),
-        }
-        .map_err(js_error)?;
+        }?;
         Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: opts.html })
     }
 
@@ -273,9 +271,8 @@ mod crawler {
 
         /// The report, given one Jaccard per pair, in order (once).
         pub fn finish(&mut self, jaccards: Vec<f64>) -> Result<JsValue, JsValue> {
-            let plan =
-                self.plan.take().ok_or_else(|| js_error(Error::option("plan", "finished", "a new plan")))?;
-            Ok(report_to_js(&plan.finish(&jaccards).map_err(js_error)?))
+            let plan = self.plan.take().ok_or_else(|| Error::option("plan", "finished", "a new plan"))?;
+            Ok(report_to_js(&plan.finish(&jaccards)?))
         }
     }
 
@@ -289,10 +286,10 @@ mod crawler {
         html: bool,
     ) -> Result<Vec<f64>, JsValue> {
         if !pairs.len().is_multiple_of(2) {
-            return Err(js_error(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)")));
+            return Err(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)").into());
         }
         let pairs: Vec<(u32, u32)> = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        jaccards(&texts, &pairs, shingle as usize, html).map_err(js_error)
+        Ok(jaccards(&texts, &pairs, shingle as usize, html)?)
     }
 
     #[wasm_bindgen(js_class = SimHashIndex)]
@@ -313,7 +310,7 @@ mod crawler {
             let o =
                 option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
             let opts = dedup_options_from(&o)?;
-            let report = dedup_into_known(self.string_index()?, &docs, &known, &opts).map_err(js_error)?;
+            let report = dedup_into_known(self.string_index()?, &docs, &known, &opts)?;
             Ok(report_to_js(&report))
         }
     }
