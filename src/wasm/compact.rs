@@ -74,3 +74,33 @@ impl JsCompactSet {
         self.0.count_contained_within(fingerprints, k) as f64
     }
 }
+
+#[cfg(not(feature = "crawler"))]
+mod off {
+    use wasm_bindgen::prelude::*;
+
+    use crate::error::Error;
+
+    fn disabled(what: &'static str) -> JsValue {
+        Error::FeatureDisabled { feature: "crawler", what }.into()
+    }
+
+    /// Not in this build (Cargo feature `crawler`): the constructor throws `FeatureDisabled`.
+    #[wasm_bindgen(js_name = CompactSet)]
+    pub struct JsCompactSet;
+
+    #[wasm_bindgen(js_class = CompactSet)]
+    impl JsCompactSet {
+        /// Throws `FeatureDisabled`.
+        #[wasm_bindgen(constructor)]
+        pub fn new(_fingerprints: JsValue) -> Result<JsCompactSet, JsValue> {
+            Err(disabled("CompactSet"))
+        }
+
+        /// Throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(_bytes: JsValue) -> Result<JsCompactSet, JsValue> {
+            Err(disabled("CompactSet"))
+        }
+    }
+}

@@ -1,11 +1,12 @@
 //! `SimHasher`, the free fingerprint functions (`fromFeatures`, `simhashBits`), the
 //! distance and hex helpers, and `htmlToText`.
 
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, BigUint64Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::convert::{self, bad_argument, big, option_object, options_from, options_to_js, set, HASHER_KEYS};
+use crate::error::Error;
 use crate::fingerprint::{self, BitFeature, SimHasher};
 
 /// The visible text of an HTML document: scripts, styles, comments, `<head>` and
@@ -14,6 +15,13 @@ use crate::fingerprint::{self, BitFeature, SimHasher};
 #[wasm_bindgen(js_name = htmlToText)]
 pub fn html_to_text(html: &str) -> String {
     crate::html::html_to_text(html)
+}
+
+/// Not in this build (Cargo feature `html`): throws `FeatureDisabled`.
+#[cfg(not(feature = "html"))]
+#[wasm_bindgen(js_name = htmlToText)]
+pub fn html_to_text(_html: JsValue) -> Result<String, JsValue> {
+    Err(crate::error::Error::html_disabled().into())
 }
 
 /// Computes SimHash fingerprints with fixed options.
@@ -313,5 +321,94 @@ mod sketch_disabled {
     #[wasm_bindgen(js_name = sketchInfo)]
     pub fn sketch_info(_bytes: JsValue) -> Result<JsValue, JsValue> {
         Err(disabled("sketchInfo"))
+    }
+}
+
+// ---- the worker pool's hooks (`SimHashPool`, `pkg-template/pool.cjs`), not public API -----
+
+#[wasm_bindgen(js_class = SimHasher)]
+impl JsSimHasher {
+    /// The outcome of every text (core: `SimHasher::fingerprint_each`), for documents
+    /// `base`, `base + 1`, ... of a batch: `{ fingerprints: BigUint64Array` (0 where one
+    /// failed)`, failed: Uint32Array` (batch indices)`, messages, reasons, codes }`, with
+    /// one message (`document #i: reason`, as `fingerprintBatch` throws it), reason and
+    /// error code per failed document.
+    #[wasm_bindgen(js_name = __fingerprintEach, skip_typescript)]
+    pub fn fingerprint_each(&mut self, texts: Vec<String>, base: u32) -> JsValue {
+        outcomes_to_js(self.0.fingerprint_each(texts.iter().map(String::as_str)), base).into()
+    }
+}
+
+/// The object of `__fingerprintEach` for `outcomes` of documents `base`, `base + 1`, ….
+pub(super) fn outcomes_to_js(outcomes: Vec<crate::error::Result<u64>>, base: u32) -> Object {
+    {
+        let mut fingerprints = Vec::with_capacity(outcomes.len());
+        let (mut failed, messages, reasons, codes) = (Vec::new(), Array::new(), Array::new(), Array::new());
+        for (i, r) in outcomes.into_iter().enumerate() {
+            fingerprints.push(*r.as_ref().unwrap_or(&0));
+            if let Err(e) = r {
+                let index = base as usize + i;
+                failed.push(index as u32);
+                reasons.push(&JsValue::from(super::js_message(&e)));
+                codes.push(&JsValue::from(e.code()));
+                messages.push(&JsValue::from(super::js_message(&Error::InDocument {
+                    index,
+                    error: Box::new(e),
+                })));
+            }
+        }
+        let out = Object::new();
+        set(&out, "fingerprints", BigUint64Array::from(&fingerprints[..]));
+        set(&out, "failed", Uint32Array::from(&failed[..]));
+        set(&out, "messages", messages);
+        set(&out, "reasons", reasons);
+        set(&out, "codes", codes);
+        out
+    }
+}
+
+#[cfg(feature = "crawler")]
+mod pool {
+    use js_sys::Uint8Array;
+    use wasm_bindgen::prelude::*;
+
+    use super::super::convert::set;
+    use super::{sketch_scheme, JsSimHasher};
+
+    /// The bytes of one sketch made with `options` (as `fingerprintAndSketch` takes them,
+    /// and checks them: a bad size throws here).
+    #[wasm_bindgen(js_name = __sketchWidth, skip_typescript)]
+    pub fn sketch_width(options: JsValue) -> Result<u32, JsValue> {
+        Ok(2 + sketch_scheme(&options)?.size() as u32)
+    }
+
+    #[wasm_bindgen(js_class = SimHasher)]
+    impl JsSimHasher {
+        /// `__fingerprintEach` with each document's sketch too (`options` as
+        /// `fingerprintAndSketch` takes them; core: `SimHasher::fingerprint_and_sketch_each`):
+        /// `sketches` holds them one after another, `__sketchWidth(options)` bytes each
+        /// (zeros for a failed document).
+        #[wasm_bindgen(js_name = __fingerprintAndSketchEach, skip_typescript)]
+        pub fn fingerprint_and_sketch_each(
+            &mut self,
+            texts: Vec<String>,
+            base: u32,
+            options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            let scheme = sketch_scheme(&options)?;
+            let each = self.0.fingerprint_and_sketch_each(texts.iter().map(String::as_str), scheme);
+            let width = 2 + scheme.size();
+            let mut sketches = vec![0u8; width * each.len()];
+            let mut outcomes = Vec::with_capacity(each.len());
+            for (i, r) in each.into_iter().enumerate() {
+                outcomes.push(r.map(|(fp, sketch)| {
+                    sketches[i * width..(i + 1) * width].copy_from_slice(&sketch.to_bytes());
+                    fp
+                }));
+            }
+            let out = super::outcomes_to_js(outcomes, base);
+            set(&out, "sketches", Uint8Array::from(&sketches[..]));
+            Ok(out.into())
+        }
     }
 }

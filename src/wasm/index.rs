@@ -333,3 +333,192 @@ impl JsIndex {
         o.into()
     }
 }
+
+// ---- snapshots and dedup (Cargo feature `crawler`; without it they throw) ----------------
+
+#[cfg(feature = "crawler")]
+mod crawler {
+    use wasm_bindgen::prelude::*;
+
+    use super::super::convert::option_object;
+    use super::super::dedup::{dedup_options_from, docs_from, known, report_to_js};
+    use super::{Ids, JsIndex};
+    use crate::dedup::{dedup_into, dedup_into_known, DedupOptions};
+    use crate::error::Error;
+    use crate::fingerprint::Options;
+    use crate::index::Index;
+    use crate::snapshot::{peek_id_type, SnapshotId};
+
+    #[wasm_bindgen(js_class = SimHashIndex)]
+    impl JsIndex {
+        /// The index as a compact, versioned, checksummed snapshot (see `src/snapshot/`).
+        /// An index with no entries yet (and no id kind) is saved as a numeric one.
+        #[wasm_bindgen(js_name = toBytes)]
+        pub fn to_bytes(&self) -> Vec<u8> {
+            match &self.0 {
+                Ids::Num(ix) => ix.to_bytes(),
+                Ids::Str(ix) => ix.to_bytes(),
+                Ids::Unset(layout) => Index::<u64>::new(layout.clone()).to_bytes(),
+            }
+        }
+
+        /// Loads a snapshot made by `toBytes`; damaged, truncated or foreign bytes throw.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(bytes: Vec<u8>) -> Result<JsIndex, JsValue> {
+            JsIndex::load(bytes)
+        }
+
+        /// Loads a snapshot from a buffer in wasm memory (see `SnapshotBuffer`), which it
+        /// consumes: the Node file helper `loadIndex` reads the file straight into one, so the
+        /// bytes are neither held in a JS buffer nor copied. Not part of the public API.
+        #[wasm_bindgen(js_name = __fromBuffer, skip_typescript)]
+        pub fn from_buffer(buffer: SnapshotBuffer) -> Result<JsIndex, JsValue> {
+            JsIndex::load(buffer.0)
+        }
+
+        /// `dedup` into this index (string ids): adds the documents whose id it does not hold
+        /// yet, then returns the clusters of everything in it. Its layout decides `k`; options
+        /// `{ verify, shingle, html, ...hasher options }`.
+        pub fn dedup(
+            &mut self,
+            ids: Vec<String>,
+            texts: Vec<String>,
+            options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            let docs = docs_from(ids, texts)?;
+            let o =
+                option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
+            let opts = dedup_options_from(&o)?;
+            let report = dedup_into(self.string_index()?, &docs, &opts)?;
+            Ok(report_to_js(&report))
+        }
+    }
+
+    impl JsIndex {
+        /// Both loads: the snapshot's id kind picks the index type, and the owned bytes are
+        /// freed once decoded, before the tables are built (`Index::from_vec`).
+        fn load(bytes: Vec<u8>) -> Result<JsIndex, JsValue> {
+            let tag = peek_id_type(&bytes)?;
+            Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
+                Ids::Str(Index::from_vec(bytes)?)
+            } else {
+                Ids::Num(Index::from_vec(bytes)?)
+            }))
+        }
+    }
+
+    /// Bytes in wasm memory that JS fills in place (through a view at [`SnapshotBuffer::ptr`]
+    /// of the module's memory), for loading a snapshot file without a JS-side copy. Not part
+    /// of the public API.
+    #[wasm_bindgen(js_name = __SnapshotBuffer, skip_typescript)]
+    pub struct SnapshotBuffer(Vec<u8>);
+
+    #[wasm_bindgen(js_class = __SnapshotBuffer)]
+    impl SnapshotBuffer {
+        /// `len` zero bytes (a JS number, the file's size). A size that does not fit in the
+        /// module's memory is an error that says so (not an abort of the instance, nor a size
+        /// wrapped modulo 2^32 by the number conversion).
+        #[wasm_bindgen(constructor)]
+        pub fn new(len: f64) -> Result<SnapshotBuffer, JsValue> {
+            let too_big = || {
+                Error::option(
+                    "snapshot file size",
+                    crate::error::number(len),
+                    "a snapshot that fits in the wasm memory (at most 4 GiB, less what is in use)",
+                )
+                .into()
+            };
+            if !(0.0..=f64::from(u32::MAX)).contains(&len) || len.fract() != 0.0 {
+                return Err(too_big());
+            }
+            let mut bytes = Vec::new();
+            bytes.try_reserve_exact(len as usize).map_err(|_| too_big())?;
+            bytes.resize(len as usize, 0);
+            Ok(SnapshotBuffer(bytes))
+        }
+
+        /// Where the bytes start in the module's memory (valid until the memory grows).
+        pub fn ptr(&self) -> usize {
+            self.0.as_ptr() as usize
+        }
+    }
+
+    impl JsIndex {
+        /// The index as one of string ids, which `dedup` takes: an empty index becomes one;
+        /// an index of number ids is refused.
+        pub(crate) fn string_index(&mut self) -> Result<&mut Index<String>, JsValue> {
+            if let Ids::Unset(layout) = &self.0 {
+                self.0 = Ids::Str(Index::new(layout.clone()));
+            }
+            match &mut self.0 {
+                Ids::Str(index) => Ok(index),
+                _ => Err(Error::option(
+                    "this",
+                    "an index of number ids",
+                    "an index of string ids: dedup takes string ids",
+                )
+                .into()),
+            }
+        }
+    }
+
+    #[wasm_bindgen(js_class = SimHashIndex)]
+    impl JsIndex {
+        /// `SimHashIndex#dedup` with the fingerprints the pool found (as `__dedupPlan`, with
+        /// the candidates measured here).
+        #[wasm_bindgen(js_name = __dedupKnown, skip_typescript)]
+        pub fn dedup_known_js(
+            &mut self,
+            ids: Vec<String>,
+            texts: Vec<String>,
+            fingerprints: Vec<u64>,
+            failed: Vec<u32>,
+            options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            let docs = docs_from(ids, texts)?;
+            let known = known(docs.len(), &fingerprints, &failed)?;
+            let o =
+                option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
+            let opts = dedup_options_from(&o)?;
+            let report = dedup_into_known(self.string_index()?, &docs, &known, &opts)?;
+            Ok(report_to_js(&report))
+        }
+    }
+}
+
+#[cfg(not(feature = "crawler"))]
+mod off {
+    use super::JsIndex;
+    use wasm_bindgen::prelude::*;
+
+    use crate::error::Error;
+
+    fn disabled(what: &'static str) -> JsValue {
+        Error::FeatureDisabled { feature: "crawler", what }.into()
+    }
+
+    #[wasm_bindgen(js_class = SimHashIndex)]
+    impl JsIndex {
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = toBytes)]
+        pub fn to_bytes(&self) -> Result<Vec<u8>, JsValue> {
+            Err(disabled("SimHashIndex.toBytes"))
+        }
+
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(_bytes: JsValue) -> Result<JsIndex, JsValue> {
+            Err(disabled("SimHashIndex.fromBytes"))
+        }
+
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        pub fn dedup(
+            &mut self,
+            _ids: JsValue,
+            _texts: JsValue,
+            _options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            Err(disabled("SimHashIndex.dedup"))
+        }
+    }
+}

@@ -18,21 +18,23 @@
 //!   debug form. The core never panics on input, so after any thrown error the instance
 //!   keeps working.
 //!
-//! One file per part of the API:
+//! One file per JS class, each with its functions and its worker-pool hooks; what a
+//! Cargo feature adds sits beside the stand-in that throws `FeatureDisabled` without it
+//! (`on` / `off`, or `#[cfg]` on the item):
 //!
 //! | file | what |
 //! | --- | --- |
-//! | `mod.rs` | the allocator, the error class hook, `js_error`, test and benchmark hooks |
+//! | `mod.rs` | the allocator, the error class hook, the error mapping (`js_error`, `From<Error>`), test and benchmark hooks |
 //! | `convert.rs` | option objects, ids and other `JsValue` arguments, results |
 //! | `defaults.rs` | `defaults()`: every default, read from the core |
-//! | `hasher.rs` | `SimHasher` (with `sketch`, `fingerprintAndSketch`), `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText`, `estimateJaccard`, `sketchInfo` |
-//! | `idf.rs` | `IdfTable` and the `SimHasher` option `idf` (feature `crawler`; stubs without it) |
-//! | `index.rs` | `SimHashIndex` |
-//! | `compact.rs` | `CompactSet`, `huffmanTable` |
-//! | `crawler.rs` | `ContentSeen`, `dedup`, `SimHashIndex` snapshots and `dedup` (feature `crawler`) |
+//! | `hasher.rs` | `SimHasher` (with `sketch`, `fingerprintAndSketch`, the pool's `__fingerprintEach`), `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText`, `estimateJaccard`, `sketchInfo` |
+//! | `idf.rs` | `IdfTable` and the `SimHasher` option `idf` (feature `crawler`) |
+//! | `index.rs` | `SimHashIndex`, with its snapshots and `dedup` (feature `crawler`) |
+//! | `compact.rs` | `CompactSet` (feature `crawler`), `huffmanTable` |
+//! | `seen.rs` | `ContentSeen` (feature `crawler`) |
+//! | `dedup.rs` | `dedup` and the worker pool's dedup hooks (feature `crawler`) |
 //! | `passage.rs` | `PassageChecker` |
-//! | `pool.rs` | the hooks of the package's worker pool (`SimHashPool`, `pkg-template/pool.cjs`) |
-//! | `disabled.rs` | the same names throwing `FeatureDisabled` when `html` or `crawler` is off |
+//! | `store.rs` | `RedisContentSeen`'s bindings (feature `redis`) |
 
 use std::cell::RefCell;
 
@@ -44,16 +46,13 @@ use crate::fingerprint::{self, Options};
 
 mod compact;
 mod convert;
-#[cfg(feature = "crawler")]
-mod crawler;
+mod dedup;
 mod defaults;
-#[cfg(not(all(feature = "html", feature = "crawler")))]
-mod disabled;
 mod hasher;
 mod idf;
 mod index;
 mod passage;
-mod pool;
+mod seen;
 // RedisContentSeen's bindings: Node only (redis.cjs is installed by the Node entry), so
 // the browser builds leave them out (feature `redis`).
 #[cfg(feature = "redis")]
