@@ -8,9 +8,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test;
 
+use simhash_wasm::__private::hash::{hash_bytes, hash_str};
 use simhash_wasm::dedup::DedupOptions;
-use simhash_wasm::fingerprint::{fingerprint_features, parse_bits, simhash_bits, BitFeature};
-use simhash_wasm::hash::{hash_bytes, hash_str, HASH_VERSION};
+use simhash_wasm::HASH_VERSION;
+use simhash_wasm::{fingerprint_features, parse_bits, simhash_bits, BitFeature};
 use simhash_wasm::{Error, NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
 
 /// (feature, sh64 v1 hash)

@@ -9,7 +9,8 @@
 mod common;
 use common::Rng;
 
-use simhash_wasm::index::{brute_force, join_part, join_tables, Index, IndexId, Layout, Match, Stats};
+use simhash_wasm::__private::index::{brute_force, join_part, join_tables};
+use simhash_wasm::index::{Index, IndexId, Layout, Match, Stats};
 use simhash_wasm::Error;
 
 struct Config {

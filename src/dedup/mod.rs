@@ -2,7 +2,7 @@
 //!
 //! Every document is fingerprinted, all fingerprints go into the multi-table [`Index`],
 //! the self-join gives every pair within `k` bits, and (by default) each such candidate is
-//! verified by the exact shingle Jaccard of the two texts ([`crate::verify`]). Clusters are
+//! verified by the exact shingle Jaccard of the two texts (`verify.rs`). Clusters are
 //! the connected components of the kept pairs.
 //!
 //! The defaults come from `npm run quality` on the dev corpus (truth: 4-gram Jaccard ≥ 0.8):
@@ -101,8 +101,8 @@ pub struct DedupOptions {
     /// `verify` ([`DedupOptions::DEFAULT_SKETCH_VERIFY`] by default). `None` (the default):
     /// the exact shingle Jaccard of the texts.
     pub sketch: Option<SketchScheme>,
-    /// Shingle size for the verification, 1 to [`verify::MAX_SHINGLE`] (default
-    /// [`DEFAULT_SHINGLE`]).
+    /// Shingle size for the verification, 1 to 16 (default
+    /// 4).
     pub shingle: usize,
     /// Read the texts as HTML: fingerprint and verify their visible text (default false;
     /// needs the Cargo feature `html`).
@@ -189,7 +189,7 @@ pub struct DedupNames<'a> {
     pub widths: Option<&'a [u32]>,
     /// `verify`.
     pub verify: Option<Verify>,
-    /// `shingle`: a whole number from 1 to [`verify::MAX_SHINGLE`].
+    /// `shingle`: a whole number from 1 to 16.
     pub shingle: Option<f64>,
     /// `html`.
     pub html: Option<bool>,

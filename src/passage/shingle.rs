@@ -176,35 +176,5 @@ pub fn ordered(text: &str, buf: &mut String) -> Option<Ordered> {
     Some((h, raw))
 }
 
-/// The union of sorted, distinct sets, sorted and distinct.
-pub fn union<'a>(sets: impl Iterator<Item = &'a [u64]>) -> Vec<u64> {
-    let mut out: Vec<u64> = sets.flatten().copied().collect();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
-/// The number of elements in both sorted, distinct sets.
-pub fn intersection(a: &[u64], b: &[u64]) -> usize {
-    crate::verify::sorted_intersection(a, b)
-}
-
-/// `|A ∩ B| / |A|`: the share of `a` found in `b` (0 for an empty `a`).
-pub fn containment(a: &[u64], b: &[u64]) -> f64 {
-    if a.is_empty() {
-        0.0
-    } else {
-        intersection(a, b) as f64 / a.len() as f64
-    }
-}
-
-/// `|A ∩ B| / |A ∪ B|` (0 when both are empty).
-pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
-    let i = intersection(a, b);
-    let u = a.len() + b.len() - i;
-    if u == 0 {
-        0.0
-    } else {
-        i as f64 / u as f64
-    }
-}
+// The set operations on shingle hashes are the crate's one set of them.
+pub(crate) use crate::sets::{containment, intersection, jaccard, union};

@@ -109,7 +109,7 @@ fn symbol_of(prev: u64, x: u64) -> u8 {
 /// A sorted multiset of 64-bit fingerprints kept compressed (delta + Huffman, about
 /// `64 − log2 N + 4` bits each for random fingerprints) and queried in place: [`contains`](Self::contains) and
 /// [`contains_within`](Self::contains_within) decode one or a few blocks, never the whole
-/// set. See the [module docs](self) for the format.
+/// set. See `src/snapshot/compact.rs` for the format.
 ///
 /// ```
 /// use simhash_wasm::snapshot::CompactSet;

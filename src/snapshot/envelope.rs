@@ -73,7 +73,7 @@ fn tables() -> &'static [[u32; 256]; 8] {
 /// `0xFFFFFFFF`): the checksum of every envelope.
 ///
 /// ```
-/// use simhash_wasm::snapshot::crc32c;
+/// use simhash_wasm::__private::snapshot::crc32c;
 /// assert_eq!(crc32c(b"123456789"), 0xE306_9283); // the standard check value
 /// assert_eq!(crc32c(b""), 0);
 /// ```

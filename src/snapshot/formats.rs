@@ -132,7 +132,7 @@ mod tests {
         {
             assert_eq!(kind.newest_version(), v.current, "{kind:?}");
             assert_eq!(String::from_utf8_lossy(&kind.tag()).replace('\0', "\\0"), v.name);
-            assert_eq!(v.oldest, super::super::FORMAT_VERSION);
+            assert_eq!(v.oldest, super::super::envelope::FORMAT_VERSION);
         }
     }
 }

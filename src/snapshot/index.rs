@@ -97,7 +97,7 @@ pub fn encode_sorted_index<I: SnapshotId>(
     encode_sorted_index_with_sketches(k, probe, widths, scheme, entries, None)
 }
 
-/// [`encode_sorted_index`] with a sketch per entry (`None` for an entry without one), in
+/// `encode_sorted_index` with a sketch per entry (`None` for an entry without one), in
 /// the entries' order: a format-version-2 snapshot. Without `sketches`, version 1.
 ///
 /// Panics if `sketches` has another length than `entries`, or a sketch of another scheme.
@@ -391,6 +391,7 @@ fn stored_layout(probe: bool, k: u32, widths: &[u32]) -> Result<Layout> {
 
 /// The fingerprint scheme recorded in an index snapshot, without decoding the rest
 /// (the envelope's checksum is verified).
+#[cfg(test)]
 pub fn peek_scheme(bytes: &[u8]) -> Result<Option<Options>> {
     read_header(bytes).map(|(h, _)| h.scheme)
 }
@@ -398,6 +399,8 @@ pub fn peek_scheme(bytes: &[u8]) -> Result<Option<Options>> {
 /// The id type byte of an index snapshot (0: `u64`, 1: `String`, 2: `u32`), without
 /// decoding the rest (the envelope's checksum is verified), so a caller can pick the
 /// `Index<I>` to load it as.
+// Read by the JS bindings (and this file's tests), which pick the id type of the index they build from it.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
 pub fn peek_id_type(bytes: &[u8]) -> Result<u8> {
     read_header(bytes).map(|(h, _)| h.id_type)
 }

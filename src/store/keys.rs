@@ -82,7 +82,7 @@
 //!
 //! ## Bands (sketch mode)
 //!
-//! Band `b` of a sketch ([`crate::sketch::bands`]) has a 24-bit key. Its bucket (the pages
+//! Band `b` of a sketch (`src/sketch/bands.rs`) has a 24-bit key. Its bucket (the pages
 //! whose band `b` has that key, as the concatenation of their 4-byte page numbers) is
 //! field `F` of hash `{NS}:b` + `b` + `:` + `H`, where `H` is the key's high 14 bits as 4
 //! lower-case hex digits and `F` its low 10 bits as 2 bytes, big-endian: 16,384 hashes a

@@ -25,9 +25,9 @@
 //!
 //! Usage: `cargo bench --bench passages -- [--quick]`.
 
-use simhash_wasm::hash::hash_bytes;
-use simhash_wasm::normalize::normalize_into;
-use simhash_wasm::passage::shingle::{containment, is_cjk};
+use simhash_wasm::__private::hash::hash_bytes;
+use simhash_wasm::__private::normalize::normalize_into;
+use simhash_wasm::__private::passage::{containment, is_cjk};
 use simhash_wasm::passage::{sentences, PassageChecker, PassageMatch, PassageOptions};
 use simhash_wasm::{hamming, NormalizeOptions, Punctuation, SimHasher};
 use std::time::Instant;

@@ -40,7 +40,7 @@ const COUNT_MIN_LEN: usize = 4 + 8;
 const ALIAS_MIN_LEN: usize = 4 + 4;
 
 impl ContentSeen {
-    /// A snapshot (`SEEN` envelope, see the [`snapshot`](self) module for the layout):
+    /// A snapshot (`SEEN` envelope, `src/seen/codec.rs` has the layout):
     /// the index snapshot (layout, scheme, entries, sketches), the html flag, the
     /// threshold (with sketches), the counts and the aliases; deterministic.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -90,7 +90,7 @@ impl ContentSeen {
     /// With `expected`, a snapshot made with other settings (fingerprint scheme, `k`,
     /// layout, html, sketch scheme) is refused with [`Error::SchemeMismatch`], except that
     /// a version-1 snapshot (no sketches) loads into a sketching config (see the
-    /// [module docs](self)); the threshold is `expected`'s. With `None` the snapshot's own
+    /// `src/seen/codec.rs`); the threshold is `expected`'s. With `None` the snapshot's own
     /// settings are adopted.
     pub fn from_bytes(bytes: &[u8], expected: Option<&SeenConfig>) -> Result<ContentSeen> {
         let (version, payload) = open(Kind::Seen, bytes)?;
