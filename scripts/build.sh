@@ -36,15 +36,17 @@ cp -R pkg-template/. pkg/
 cp -R pkg-template/web/. pkg/full/   # the same browser entry, over the full build
 # The argument checks, written once as CommonJS (args.cjs), wrapped as an ES module for
 # the browser entries.
+cp pkg-template/web/args.js pkg/args.cjs
+cp pkg-template/web/pool.js pkg/pool.cjs
 for dir in web full; do
   { echo "// Made by scripts/build.sh from args.cjs: the same checks, as an ES module."
     echo "const module = {};   // args.cjs's module.exports line assigns to it, unused here"
-    cat pkg-template/args.cjs
+    cat pkg-template/web/args.js
     echo "export { guard, check, describe, SIGNATURES };"; } > "pkg/$dir/args.js"
   # The worker pool's logic (pool.cjs), the same way.
   { echo "// Made by scripts/build.sh from pool.cjs: the same pool, as an ES module."
     echo "const module = {};   // pool.cjs's module.exports line assigns to it, unused here"
-    cat pkg-template/pool.cjs
+    cat pkg-template/web/pool.js
     echo "export { makePool, serve };"; } > "pkg/$dir/pool.js"
 done
 for dir in node:wasm-nodejs web:wasm-web full:wasm-full; do
