@@ -8,12 +8,13 @@
 #              FeatureDisabled error there; fingerprints are the same bit for bit.
 #   pkg/full/  --target web, every feature but `redis` (the Node-only Redis store), opt-level 3:
 #              `simhash-wasm/full` in browsers.
-# With --if-stale, does nothing when both builds exist and no source is newer than them.
+# With --if-stale, does nothing when the three builds exist and no source (nor this script)
+# is newer than them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = --if-stale ] && [ -f pkg/node/simhash_wasm_bg.wasm ] && [ -f pkg/web/simhash_wasm_bg.wasm ] \
    && [ -f pkg/full/simhash_wasm_bg.wasm ] \
-   && [ -z "$(find src pkg-template scripts/esm-to-cjs.mjs Cargo.toml Cargo.lock -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ]; then
+   && [ -z "$(find src pkg-template build.rs Cargo.toml Cargo.lock scripts/build.sh scripts/esm-to-cjs.mjs -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ]; then
   exit 0
 fi
 bash scripts/setup.sh
