@@ -3,6 +3,7 @@
 //   'texts'  a text or n changed, so explanations and fingerprints may have changed
 //   'which'  the text whose steps 1–5 are shown changed
 //   'k'      the distance threshold changed
+//   'layout' the bit grids' columns per band changed (the view's width, presentation mode)
 import { SimHasher } from '../../pkg/index.js';
 
 const events = new EventTarget();
@@ -15,7 +16,11 @@ let hasher = null;
 
 export let ngram = 6;
 export let which = 'a';
-export let k = 3;
+/** The chart's best F1 (step 9) on the dev corpus; step 9 sets it from its data until k is moved. */
+export let k = 8;
+export let kTouched = false;
+/** Bit columns per band in the 64-bit grids: 64, 32 or 16 (bits.js). */
+export let cols = 64;
 
 export function setTexts(a, b) {
   texts.a = a;
@@ -35,9 +40,16 @@ export function setWhich(w) {
   emit('which');
 }
 
-export function setK(value) {
+export function setK(value, byUser = true) {
   k = value;
+  kTouched ||= byUser;
   emit('k');
+}
+
+export function setCols(value) {
+  if (value === cols) return;
+  cols = value;
+  emit('layout');
 }
 
 /**
@@ -57,6 +69,18 @@ export function explain(w) {
   }
   cache[w] = result;
   return result;
+}
+
+/** The distinct features of text `w` as a Map (feature → weight); empty when it has none. */
+export function features(w) {
+  const r = explain(w);
+  if (r.error) return new Map();
+  if (!r.features) {
+    const e = r.e, norm = e.normalized;
+    r.features = new Map();
+    for (let i = 0; i < e.first.length; i++) if (e.first[i]) r.features.set(norm.slice(e.start[i], e.end[i]), e.weight[i]);
+  }
+  return r.features;
 }
 
 /** The two fingerprints `[a, b]`, or null when either text has none. */
