@@ -54,10 +54,10 @@ export const ESSAY_ZH = [
   '回家以后，我给朋友们讲了很多旅途中的故事。我最喜欢的是胡同里的小吃，下次我还想再去一次。',
 ];
 
-function pdf(path, draw) {
+function pdf(path, draw, size = 'A4') {
   return new Promise((resolve, reject) => {
     // A fixed creation date keeps the file the same from run to run.
-    const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: 'fixture', CreationDate: new Date(0) } });
+    const doc = new PDFDocument({ size, margin: 40, info: { Title: 'fixture', CreationDate: new Date(0) } });
     const s = createWriteStream(path);
     s.on('finish', resolve).on('error', reject);
     doc.pipe(s);
@@ -77,12 +77,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const ext of ['docx', 'odt', 'html']) {
     execFileSync('pandoc', ['--standalone', '--metadata', 'pagetitle=essay', '-o', `${out}essay.${ext}`, `${out}essay.md`]);
   }
-  // Two columns: the text runs down the left column, then the right one, so a reader that
-  // sorts the page by height would interleave them.
+  // Two columns on short pages: the text runs down the left column, then the right one, then
+  // on to the next page, so a reader that sorts a page by height would interleave the
+  // columns, and paragraphs cross both a column break and a page break.
   await pdf(`${out}essay-2col.pdf`, (doc) => {
-    doc.font('Helvetica-Bold').fontSize(16).text(ESSAY_TITLE, { align: 'center' }).moveDown();
-    doc.font('Times-Roman').fontSize(13).text(ESSAY.join('\n'), { columns: 2, columnGap: 24, height: 175, align: 'justify', paragraphGap: 8 });
-  });
+    doc.font('Helvetica-Bold').fontSize(14).text(ESSAY_TITLE, { align: 'center' }).moveDown();
+    doc.font('Times-Roman').fontSize(12).text(ESSAY.join('\n'), { columns: 2, columnGap: 24, align: 'justify', paragraphGap: 8 });
+  }, [595, 260]);
   await pdf(`${out}essay-zh.pdf`, (doc) => {
     doc.font(CJK_FONT).fontSize(18).text('北京旅行记', { align: 'center' }).moveDown();
     doc.fontSize(12).text(ESSAY_ZH.join('\n'), { paragraphGap: 10, lineGap: 4 });
