@@ -27,7 +27,7 @@ try {
   await page.goto(server.url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
   await page.selectOption('#example', 'mat');
-  await page.waitForSelector('#k-marker');
+  await page.waitForSelector('#k-marker', { state: 'attached' });
   await page.screenshot({ path: `${out}teach.png`, clip: await around(page, ['#h-hash', '#why']) });
 
   await page.click('#tab-check');

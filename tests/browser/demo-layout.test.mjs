@@ -73,7 +73,7 @@ test('all 64 bits visible and aligned across steps 3–6 at 1366, 1920 and 390 p
       for (let s = 0; s < 2; s++) await page.click('#step-next');
       assert.match(await page.textContent('#step-of'), /^Step 3 of \d+/);
       const fontPx = await page.$eval('#rows .brow:not(.colno) .c', (c) => parseFloat(getComputedStyle(c).fontSize));
-      assert.ok(fontPx >= 14, `presentation cell font ${fontPx}px`);
+      assert.ok(fontPx >= (width > 1000 ? 18 : 12), `${width}px presentation: cell font ${fontPx}px`);
       const inStep3 = await page.evaluate(() => [...document.querySelectorAll('#rows .brow:not(.colno) .c')].every((c) => {
         const r = c.getBoundingClientRect();
         return r.left >= 0 && r.right <= window.innerWidth + 0.5 && r.width >= 6;
@@ -128,7 +128,7 @@ test('what changed between A and B, the sums written out, k and the chart', asyn
     // k starts at the chart's best F1, and says why; the marker stays on the chart for every k.
     const q = JSON.parse(readFileSync(new URL('../../www/data/quality.json', import.meta.url)));
     const best = q.rows.reduce((b, r) => (r.f1 > b.f1 ? r : b)).k;
-    await page.waitForSelector('#k-marker');
+    await page.waitForSelector('#k-marker', { state: 'attached' });
     assert.equal(Number(await page.inputValue('#k')), best);
     assert.match(await page.textContent('#k-why'), new RegExp(`starts at k = ${best}`));
     for (const k of ['0', '10', '12', '20']) {

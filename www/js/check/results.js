@@ -20,11 +20,12 @@ let selected = null;
 /** A similarity (0 to 1) as a whole percentage, never rounded up to 100 %. */
 export const percent = (x) => `${x < 1 ? Math.min(99, Math.round(100 * x)) : 100} %`;
 
-/** How closely a passage follows its source, in words. */
-export function closeness(sim, changed) {
-  if (changed === 0) return 'word for word';
-  if (sim >= 0.85) return 'with small changes';
-  if (sim >= 0.65) return 'with changes';
+/** How closely a passage follows its source, in words: by the share of its words edited (wordDiff). */
+export function closeness(d) {
+  if (d.changed === 0) return 'word for word';
+  const edited = Math.max(d.added, d.dropped) / Math.max(1, d.words);
+  if (edited <= 0.15) return 'with small changes';
+  if (edited <= 0.4) return 'with changes';
   return 'heavily reworded';
 }
 
@@ -154,7 +155,7 @@ export function showResults(report, submission, refs, ms) {
   for (const r of rows.slice(0, MAX_ROWS)) {
     for (const m of r.matches) {
       const diff = wordDiff(submission, m.submissionSpan.start, m.submissionSpan.end, refs[r.doc].text, m.referenceSpan.start, m.referenceSpan.end);
-      passages.push({ doc: r.doc, sub: m.submissionSpan, ref: m.referenceSpan, similarity: m.similarity, diff, closeness: closeness(m.similarity, diff.changed) });
+      passages.push({ doc: r.doc, sub: m.submissionSpan, ref: m.referenceSpan, similarity: m.similarity, diff, closeness: closeness(diff) });
     }
   }
   passages.sort((a, b) => a.sub.start - b.sub.start || b.similarity - a.similarity);

@@ -9,7 +9,7 @@ import * as model from './model.js';
 
 /** The narrowest bit column, in CSS px, before the grid wraps (wider in presentation mode). */
 const MIN_COL = 15;
-const MIN_COL_PRESENT = 26;
+const MIN_COL_PRESENT = 32;
 /** The label column's width in px (it stacks above the bits where the grid is narrow). */
 export const LABEL_WIDE = 170;
 
