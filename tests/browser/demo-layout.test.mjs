@@ -25,6 +25,8 @@ async function open(browser, url, width, height) {
 /** Per grid: the bits seen, cells outside the viewport or their card, and each bit's x-centre (first cell of it). */
 const measure = (page) => page.evaluate((grids) => grids.map((sel) => {
   const root = document.querySelector(sel);
+  // Off-screen steps are not laid out (content-visibility: auto) until they are seen.
+  root.scrollIntoView({ block: 'center' });
   const card = root.closest('.card').getBoundingClientRect();
   const cells = [...root.querySelectorAll('.brow:not(.colno) .c[data-bit]')];
   const centre = {};
@@ -35,7 +37,7 @@ const measure = (page) => page.evaluate((grids) => grids.map((sel) => {
     if (r.width < 6 || r.left < 0 || r.right > window.innerWidth + 0.5 || r.left < card.left - 0.5 || r.right > card.right + 0.5) outside.push([i, r.left, r.right]);
     centre[i] ??= r.left + r.width / 2;
   }
-  return { sel, bits: new Set(cells.map((c) => c.dataset.bit)).size, outside, centre, cols: Number(getComputedStyle(root.querySelector('.bitgrid')).getPropertyValue('--cols')) };
+  return { sel, bits: new Set(cells.map((c) => c.dataset.bit)).size, outside, centre, cols: Number(root.querySelector('.bitgrid').style.getPropertyValue('--cols')) };
 }), GRIDS);
 
 function assertAligned(grids, label) {
@@ -103,7 +105,7 @@ test('what changed between A and B, the sums written out, k and the chart', asyn
     const onlyA = await page.$$eval('#tokens li.only code', (cs) => cs.map((c) => c.textContent));
     assert.ok(onlyA.length >= 1 && onlyA.every((f) => f.includes('精') || f.includes('彩')), onlyA.join(' '));
     assert.match(await page.textContent('#only-list'), /Only in A:/);
-    const firstRows = await page.$$eval('#rows .band:first-child .brow:not(.colno)', (rs) => rs.map((r) => r.classList.contains('only')));
+    const firstRows = await page.$$eval('#rows .band:first-of-type .brow:not(.colno)', (rs) => rs.map((r) => r.classList.contains('only')));
     assert.deepEqual(firstRows.slice(0, onlyA.length), onlyA.map(() => true));
     assert.equal(firstRows.filter(Boolean).length, onlyA.length);
     // The weight is its own element, not run into the feature's text.

@@ -2,7 +2,7 @@
 // (bits.js), and presentation mode, for a lecture: large type, one step at a time, moved by
 // the buttons or the arrow keys (Page Up/Down too, as a clicker sends), Esc to leave.
 import { $ } from './dom.js';
-import { columnsFor } from './teach/bits.js';
+import { layoutFor } from './teach/bits.js';
 import * as model from './teach/model.js';
 
 let current = 0;
@@ -18,7 +18,8 @@ function gridWidth() {
 
 function relayout() {
   if ($('#view-teach').hidden) return;
-  model.setCols(columnsFor(gridWidth(), presenting()));
+  const { cols, font } = layoutFor(gridWidth(), presenting());
+  model.setLayout(cols, font);
 }
 
 function show(i) {

@@ -11,38 +11,55 @@ import * as model from './model.js';
 const MIN_COL = 15;
 const MIN_COL_PRESENT = 32;
 /** The label column's width in px (it stacks above the bits where the grid is narrow). */
-export const LABEL_WIDE = 170;
+const LABEL = 170;
+const LABEL_PRESENT = 220;
 
-/** Columns per band (64, 32 or 16) for a grid `width` px wide. */
-export function columnsFor(width, present) {
+/**
+ * The layout for a grid `width` px wide: `{ cols, font }`, columns per band (64, 32 or 16)
+ * and the cells' font size in px (set once per grid, not computed per cell by CSS: the
+ * step-3 grid has thousands of cells).
+ */
+export function layoutFor(width, present) {
   const min = present ? MIN_COL_PRESENT : MIN_COL;
-  for (const cols of [64, 32]) if ((width - LABEL_WIDE) / cols >= min) return cols;
-  return 16;
+  const label = present ? LABEL_PRESENT : LABEL;
+  let cols = 16, colWidth = width / 16;
+  for (const c of [64, 32]) {
+    if ((width - label) / c >= min) {
+      cols = c;
+      colWidth = (width - label) / c;
+      break;
+    }
+  }
+  return { cols, font: Math.round(Math.max(10, Math.min(26, colWidth * 0.6)) * 10) / 10 };
 }
 
 /**
  * A grid of 64-bit rows: `rows` are { label (HTML), cls, cell(i) → { cls, html, title } }
- * for bit i. Returns HTML: one band per run of `model.cols` bits, each with a row of bit
- * numbers first. Every cell has data-bit="i".
+ * for bit i. Returns HTML: a fixed-layout table (its columns set by the colgroup alone, so
+ * every step's grid has the same columns, and laying out thousands of cells stays cheap),
+ * one tbody per band of `model.cols` bits, each with a row of bit numbers first. Every cell
+ * has data-bit="i". Where the grid is narrow, each row's label takes a row of its own above it.
  */
 export function bitGrid(rows, { id = '', caption = '' } = {}) {
   const cols = model.cols;
-  let html = `<div class="bitgrid${cols === 16 ? ' narrow' : ''}" ${id ? `id="${id}"` : ''} role="table" aria-label="${esc(caption)}" style="--cols:${cols}">`;
+  const narrow = cols === 16;
+  let html = `<table class="bitgrid${narrow ? ' narrow' : ''}" ${id ? `id="${id}"` : ''} aria-label="${esc(caption)}" style="--cols:${cols};--cell-font:${model.cellFont}px">`
+    + `<colgroup>${narrow ? '' : '<col class="labcol">'}<col span="${cols}"></colgroup>`;
+  const label = (cls, text) => (narrow ? `<tr class="labrow ${cls}"><th colspan="${cols}" scope="row">${text}</th></tr><tr class="brow ${cls}">` : `<tr class="brow ${cls}"><th class="lab" scope="row">${text}</th>`);
   for (let band = 0; band < 64 / cols; band++) {
     const hi = 63 - band * cols;
-    html += '<div class="band" role="rowgroup">';
-    html += '<div class="brow colno" role="row"><div class="lab" role="rowheader">bit</div>';
-    for (let i = hi; i > hi - cols; i--) html += `<div class="c" role="columnheader" data-bit="${i}">${i}</div>`;
-    html += '</div>';
+    html += `<tbody class="band">${narrow ? '<tr class="brow colno">' : '<tr class="brow colno"><th class="lab">bit</th>'}`;
+    for (let i = hi; i > hi - cols; i--) html += `<th class="c" scope="col" data-bit="${i}">${i}</th>`;
+    html += '</tr>';
     for (const r of rows) {
-      html += `<div class="brow ${r.cls ?? ''}" role="row"><div class="lab" role="rowheader">${r.label}</div>`;
+      html += label(r.cls ?? '', r.label);
       for (let i = hi; i > hi - cols; i--) {
         const c = r.cell(i);
-        html += `<div class="c ${c.cls ?? ''}" role="cell" data-bit="${i}"${c.title ? ` title="${esc(c.title)}"` : ''}>${c.html}</div>`;
+        html += `<td class="c ${c.cls ?? ''}" data-bit="${i}"${c.title ? ` title="${esc(c.title)}"` : ''}>${c.html}</td>`;
       }
-      html += '</div>';
+      html += '</tr>';
     }
-    html += '</div>';
+    html += '</tbody>';
   }
-  return html + '</div>';
+  return html + '</table>';
 }

@@ -61,7 +61,7 @@ function render() {
   const shownRows = [...only.slice(0, MAX_ROWS), ...distinct.filter((t) => !t.only)].slice(0, MAX_ROWS);
   $('#rows').innerHTML = bitGrid(shownRows.map((t) => ({
     cls: t.only ? 'only' : '',
-    label: `<span class="feat" title="${esc(t.text)} — hash ${toHex(t.hash)}"><code>${esc(t.text)}</code></span><span class="wt">w ${fmt(t.weight)}</span>${t.only ? `<span class="tag">only ${label}</span>` : ''}`,
+    label: `<span class="wt">w ${fmt(t.weight)}</span> <span class="feat" title="${esc(t.text)} — hash ${toHex(t.hash)}"><code>${esc(t.text)}</code></span>${t.only ? `<span class="tag">only ${label}</span>` : ''}`,
     cell: (i) => (bitOf(t.hash, i) ? { cls: 'p', html: '+' } : { cls: 'n', html: '−' }),
   })), { caption: `Step 3: the hash bits of text ${label}'s features as +w or −w` });
   $('#rows-note').textContent = (count > MAX_ROWS
