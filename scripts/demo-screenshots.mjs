@@ -26,9 +26,11 @@ try {
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.goto(server.url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  // Every step laid out now (off-screen steps otherwise wait until scrolled to).
+  await page.addStyleTag({ content: '#view-teach .step { content-visibility: visible !important; }' });
   await page.selectOption('#example', 'mat');
   await page.waitForSelector('#k-marker', { state: 'attached' });
-  await page.screenshot({ path: `${out}teach.png`, clip: await around(page, ['#h-hash', '#why']) });
+  await page.screenshot({ path: `${out}teach.png`, fullPage: true, clip: await around(page, ['#h-hash', '#why']) });
 
   await page.click('#tab-check');
   await page.setInputFiles('#ref-files', [`${fixtures}ref-press.txt`, `${fixtures}ref-telegraph.txt`]);
@@ -37,7 +39,7 @@ try {
   await page.waitForFunction(() => document.querySelector('#submission').value.length > 0);
   await page.click('#run-check');
   await page.waitForSelector('#passages .passage');
-  await page.screenshot({ path: `${out}check.png`, clip: await around(page, ['#results-card', '#passages-card']) });
+  await page.screenshot({ path: `${out}check.png`, fullPage: true, clip: await around(page, ['#results-card', '#passages-card']) });
   console.log(`wrote ${out}teach.png and ${out}check.png`);
 } finally {
   await browser.close();

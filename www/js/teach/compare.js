@@ -48,7 +48,7 @@ function render() {
   $('#xor').innerHTML = bitGrid([
     row(`A <span class="hex" id="fp-a">${toHex(fa)}</span>`, fa, 'b'),
     row(`B <span class="hex" id="fp-b">${toHex(fb)}</span>`, fb, 'b'),
-    { ...row(`A XOR B <span class="hex">${toHex(x)}</span>`, x, 'x'), cls: 'xor' },
+    { ...row(`XOR <span class="hex">${toHex(x)}</span>`, x, 'x'), cls: 'xor' },
   ], { caption: 'Step 6: fingerprints A and B and their XOR' });
   const d = hamming(fa, fb), sim = similarity(fa, fb), k = model.k;
   const near = d <= k;
