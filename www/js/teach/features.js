@@ -8,7 +8,7 @@ import { bitGrid } from './bits.js';
 import * as model from './model.js';
 
 const MAX_FEATURES = 200; // listed in step 2
-const MAX_ROWS = 40; // drawn in step 3
+const MAX_ROWS = 24; // drawn in step 3 (the ones only in this text first)
 const MAX_NORMALIZED = 3000; // characters shown in step 1
 const MAX_ONLY_LISTED = 24; // named in step 2's summary
 
