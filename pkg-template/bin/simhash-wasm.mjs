@@ -2,7 +2,7 @@
 // simhash-wasm command line: near-duplicate clusters, fingerprints and explanations.
 // Run `simhash-wasm --help` for usage. Every piece of logic is the wasm core's; this file
 // reads inputs, parses flags and prints.
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { join, relative, extname, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -108,7 +108,7 @@ function hasherOptions(o) {
 
 /** Documents as [{ id, text }], from a folder, a JSONL file, a text file, or stdin. */
 function readDocs(path) {
-  if (path === '-') return parseJsonl(readFileSync(0, 'utf8'), 'stdin');
+  if (path === '-') return parseJsonl(0, 'stdin');
   let st;
   try { st = statSync(path); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
   if (st.isDirectory()) {
@@ -126,20 +126,50 @@ function readDocs(path) {
     walk(path);
     return docs;
   }
-  const text = readFileSync(path, 'utf8');
-  if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(text, path);
-  return [{ id: path, text }];
+  if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(path, path);
+  return [{ id: path, text: readFileSync(path, 'utf8') }];
 }
 
-function parseJsonl(text, where) {
+/**
+ * The documents of a JSONL file (or of stdin, fd 0), read in chunks of bytes and parsed a
+ * line at a time: a collection may be larger than the longest string V8 can hold (512 MB).
+ */
+function parseJsonl(path, where) {
   const docs = [];
-  text.split('\n').forEach((line, i) => {
+  let fd = 0;
+  if (path !== 0) {
+    try { fd = openSync(path, 'r'); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
+  }
+  const chunk = Buffer.allocUnsafe(1 << 24);
+  let rest = Buffer.alloc(0);
+  let lineNo = 0;
+  const take = (bytes) => {
+    lineNo++;
+    const line = bytes.toString('utf8');
     if (!line.trim()) return;
     let d;
-    try { d = JSON.parse(line); } catch { fail(`${where}:${i + 1}: not a JSON line`); }
-    if (typeof d.text !== 'string') fail(`${where}:${i + 1}: expected {"id": ..., "text": "..."}`);
+    try { d = JSON.parse(line); } catch { fail(`${where}:${lineNo}: not a JSON line`); }
+    if (typeof d.text !== 'string') fail(`${where}:${lineNo}: expected {"id": ..., "text": "..."}`);
     docs.push({ id: String(d.id ?? docs.length), text: d.text });
-  });
+  };
+  for (;;) {
+    let n;
+    try { n = readSync(fd, chunk, 0, chunk.length, null); } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      if (e.code === 'EOF') break;
+      throw e;
+    }
+    if (n === 0) break;
+    let data = rest.length ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    let start = 0;
+    for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
+      take(data.subarray(start, nl));
+      start = nl + 1;
+    }
+    rest = Buffer.from(data.subarray(start));
+  }
+  if (rest.length) take(rest);
+  if (fd !== 0) closeSync(fd);
   return docs;
 }
 
@@ -233,11 +263,17 @@ async function dedup(o) {
   const fingerprintOf = (id) => fps.get(id) ?? index?.get(id);
   const { clusters, pairs } = r;
   if (format === 'jsonl') {
+    // Each pair under its cluster, found through its first id (linear in the output).
+    const clusterOf = new Map();
+    clusters.forEach((ids, n) => { for (const id of ids) clusterOf.set(id, n); });
+    const links = clusters.map(() => []);
+    for (const p of pairs) links[clusterOf.get(p.a)]?.push(p);
+    let buf = '';
     clusters.forEach((ids, n) => {
-      const set = new Set(ids);
-      const links = pairs.filter((p) => set.has(p.a));
-      process.stdout.write(`${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs: links })}\n`);
+      buf += `${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs: links[n] })}\n`;
+      if (buf.length > 1 << 20) { process.stdout.write(buf); buf = ''; }
     });
+    process.stdout.write(buf);
   } else {
     process.stdout.write(`${'cluster'.padEnd(8)} ${'fingerprint'.padEnd(16)}  id\n`);
     clusters.forEach((ids, n) => {
