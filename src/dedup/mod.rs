@@ -75,7 +75,9 @@ use crate::index::{clusters_of_slots, Index, Layout};
 use crate::sketch::{self, Sketch, SketchScheme};
 use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 
+mod candidates;
 mod plan;
+pub use candidates::BUCKET_WINDOW;
 pub use plan::{candidate_tables, candidates, jaccards, DedupPlan};
 
 /// How [`dedup`] works.
@@ -107,6 +109,12 @@ pub struct DedupOptions {
     /// Read the texts as HTML: fingerprint and verify their visible text (default false;
     /// needs the Cargo feature `html`).
     pub html: bool,
+    /// When verifying, also take as candidates the pairs whose similarity sketches share a
+    /// MinHash band (default true): each document's sketch is made in its fingerprint's
+    /// scan, and the band join finds the near copies of short texts whose fingerprints sit
+    /// far apart, at a cost that grows with `N log N`, so the fingerprint part keeps a
+    /// small `k` ([`DedupOptions::K_BY_SIZE_WITH_BANDS`]).
+    pub bands: bool,
 }
 
 impl Default for DedupOptions {
@@ -119,6 +127,7 @@ impl Default for DedupOptions {
             sketch: None,
             shingle: DEFAULT_SHINGLE,
             html: false,
+            bands: true,
         }
     }
 }
@@ -216,13 +225,49 @@ impl DedupOptions {
         Self::K_BY_SIZE.iter().find(|&&(limit, _)| n <= limit).map_or(Self::DEFAULT_K, |&(_, k)| k)
     }
 
+    /// The candidate `k` of the fingerprint part when MinHash bands give candidates too
+    /// ([`DedupOptions::bands`]), by collection size as [`DedupOptions::K_BY_SIZE`]; larger
+    /// collections take [`DedupOptions::DEFAULT_K_WITH_BANDS`].
+    pub const K_BY_SIZE_WITH_BANDS: [(usize, u32); 2] = [(200_000, 8), (2_000_000, 6)];
+    /// The candidate `k` of collections larger than every row of
+    /// [`DedupOptions::K_BY_SIZE_WITH_BANDS`].
+    pub const DEFAULT_K_WITH_BANDS: u32 = 4;
+
+    /// Whether the band join gives candidates: [`DedupOptions::bands`] and a verification.
+    pub fn uses_bands(&self) -> bool {
+        self.bands && self.verify.is_some()
+    }
+
+    /// The candidate `k` of a dedup of `n` documents: `k` when given, else by the
+    /// collection's size ([`DedupOptions::K_BY_SIZE_WITH_BANDS`] when bands give
+    /// candidates too, else [`DedupOptions::k_for_size`]).
+    pub fn k_of(&self, n: usize) -> u32 {
+        self.k.unwrap_or_else(|| match self.uses_bands() {
+            true => Self::K_BY_SIZE_WITH_BANDS
+                .iter()
+                .find(|&&(limit, _)| n <= limit)
+                .map_or(Self::DEFAULT_K_WITH_BANDS, |&(_, k)| k),
+            false => DedupOptions::k_for_size(n),
+        })
+    }
+
+    /// The sketch scheme the dedup makes sketches of: for the verification
+    /// ([`DedupOptions::sketch`]) or the band join ([`DedupOptions::uses_bands`]).
+    pub fn sketch_scheme(&self) -> Option<SketchScheme> {
+        match (self.sketch, self.uses_bands()) {
+            (Some(s), _) if self.verify.is_some() => Some(s),
+            (_, true) => Some(SketchScheme::default()),
+            _ => None,
+        }
+    }
+
     /// The index layout of a dedup of `n` fingerprinted documents: `layout` when given,
-    /// else [`Layout::auto`] for `n` at `k` (or [`DedupOptions::k_for_size`]).
+    /// else [`Layout::auto`] for `n` at [`DedupOptions::k_of`].
     pub fn layout_for(&self, n: usize) -> Result<Layout> {
         let n = n.max(1);
         match &self.layout {
             Some(l) => Ok(l.clone()),
-            None => Layout::auto(n, self.k.unwrap_or_else(|| DedupOptions::k_for_size(n)), None),
+            None => Layout::auto(n, self.k_of(n), None),
         }
     }
     /// The default Jaccard threshold of the verification.
@@ -303,7 +348,7 @@ impl DedupOptions {
             Some(x) => return Err(verify::shingle_error(crate::error::number(x))),
         };
         let html = names.html.unwrap_or(base.html);
-        let o = DedupOptions { fingerprint, k, layout, verify, sketch, shingle, html };
+        let o = DedupOptions { fingerprint, k, layout, verify, sketch, shingle, html, bands: base.bands };
         o.validate()?;
         Ok(o)
     }
@@ -405,13 +450,12 @@ fn visible_texts<S, T: AsRef<str>>(docs: &[(S, T)], html: bool) -> Result<Vec<St
     }
 }
 
-/// What candidate pairs are verified against: the documents' texts (exact), or their
-/// sketches (`verify: "sketch"`, made in the fingerprint's pass; the texts are not kept).
-/// [`DedupPlan`] keeps no texts: the caller measures the pairs it lists ([`jaccards`]).
+/// What [`dedup_into`]'s candidate pairs are verified against: the documents' texts
+/// (exact), or their sketches (`verify: "sketch"`, made in the fingerprint's pass; the
+/// texts are not kept).
 enum Evidence<'t> {
     Texts(HashMap<&'t str, &'t str>),
     Sketches(HashMap<String, Sketch>),
-    Deferred,
 }
 
 impl<'t> Evidence<'t> {
@@ -419,14 +463,6 @@ impl<'t> Evidence<'t> {
         match (opts.verify, opts.sketch) {
             (Some(_), Some(_)) => Evidence::Sketches(HashMap::with_capacity(capacity)),
             _ => Evidence::Texts(HashMap::with_capacity(capacity)),
-        }
-    }
-
-    /// As [`Evidence::new`], but texts are not kept: their pairs are measured by the caller.
-    fn deferred(opts: &DedupOptions, capacity: usize) -> Evidence<'t> {
-        match Evidence::new(opts, capacity) {
-            Evidence::Texts(_) => Evidence::Deferred,
-            sketches => sketches,
         }
     }
 
@@ -449,7 +485,6 @@ impl<'t> Evidence<'t> {
                 m.insert(id, text);
                 Ok(fp)
             }
-            (Evidence::Deferred, _) => hasher.fingerprint(text),
             (Evidence::Sketches(_), None) => unreachable!("sketch evidence needs a sketch scheme"),
         }
     }
@@ -486,7 +521,7 @@ impl<'t> Evidence<'t> {
             (Evidence::Texts(m), _) => {
                 m.insert(id, text);
             }
-            (Evidence::Deferred, _) | (Evidence::Sketches(_), None) => {}
+            (Evidence::Sketches(_), None) => {}
         }
     }
 }
@@ -629,7 +664,6 @@ fn cluster(
     let Some(threshold) = opts.verify else { return keep(ids, candidates, None, opts, report) };
     let similarities = match evidence {
         Evidence::Sketches(sketches) => sketch_similarities(ids, &candidates, sketches, threshold)?,
-        Evidence::Deferred => unreachable!("a plan's pairs are measured by its caller"),
         Evidence::Texts(texts) => {
             measure(candidates.iter().map(|&(x, y, _)| (x, y)), opts.shingle, |slot| {
                 let id = index.slot_id(slot).as_str();
@@ -760,7 +794,9 @@ mod tests {
         // A known value is taken as given: a wrong one changes the report (so it is used).
         let mut wrong = each.clone();
         wrong[1] = Some(!each[1].unwrap());
-        assert!(dedup_known(&docs, &wrong, &opts).unwrap().clusters.is_empty());
+        assert_ne!(dedup_known(&docs, &wrong, &opts).unwrap(), whole);
+        let no_bands = DedupOptions { bands: false, ..opts.clone() };
+        assert!(dedup_known(&docs, &wrong, &no_bands).unwrap().clusters.is_empty());
         let fresh = || Index::<String>::new(Layout::default_for_k(10).unwrap());
         let (mut i1, mut i2) = (fresh(), fresh());
         assert_eq!(
@@ -801,8 +837,19 @@ mod tests {
             last = k;
         }
         assert_eq!(DedupOptions::k_for_size(usize::MAX), DedupOptions::DEFAULT_K);
+        let mut last = u32::MAX;
+        for n in [1, 1000, 200_000, 200_001, 2_000_000, 2_000_001, usize::MAX] {
+            let k = d().k_of(n);
+            assert!(k <= last && k >= DedupOptions::DEFAULT_K_WITH_BANDS, "{n}: {k}");
+            assert!(k < DedupOptions::k_for_size(n), "bands let k be smaller: {n}");
+            last = k;
+        }
         let docs = [("a", A), ("b", B), ("c", C)];
-        assert_eq!(dedup(&docs, &d()).unwrap().k, DedupOptions::k_for_size(3));
+        assert_eq!(dedup(&docs, &d()).unwrap().k, d().k_of(3));
+        let no_bands = DedupOptions { bands: false, ..d() };
+        assert_eq!(dedup(&docs, &no_bands).unwrap().k, DedupOptions::k_for_size(3));
+        let unverified = DedupOptions { verify: None, ..d() };
+        assert_eq!(unverified.k_of(3), DedupOptions::k_for_size(3), "no bands without a verification");
         assert_eq!(dedup(&docs, &DedupOptions { k: Some(7), ..d() }).unwrap().k, 7);
     }
 
