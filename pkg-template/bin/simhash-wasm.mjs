@@ -34,7 +34,9 @@ dedup with no PATH runs on the sample corpus shipped with the package (SPDX lice
 options:
   --k N              candidates differ in at most N bits (default: by the collection's
                      size, ${D.dedup.kBySize.map((r) => `${r.k} up to ${r.upTo} documents`).join(', ')},
-                     then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save)
+                     then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save); when
+                     verifying, documents whose sketches share a MinHash band are
+                     candidates too
   --verify J|sketch[:J]|off
                      keep a candidate pair when the ${D.dedup.shingle}-gram Jaccard of the texts is at
                      least J (default ${D.dedup.verify}); sketch: when the estimate from the texts'
