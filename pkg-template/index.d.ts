@@ -395,7 +395,7 @@ export interface DedupOptions extends DedupIntoOptions {
   /**
    * Candidate pairs differ in at most k bits, 0 to 63, or (when verifying) their
    * similarity sketches share a MinHash band (default "auto": by the collection's size,
-   * `defaults().dedup.kBySize`: 8 up to 200k documents, 6 up to 2M, then 4; with
+   * `defaults().dedup.kBySize`: 6 up to 200k documents, 4 up to 2M, then 3; with
    * `verify: false`, `kBySizeUnverified`: 13, 12, then 10). The band join finds the short
    * near-duplicates whose fingerprints sit far apart at a cost that grows with N log N,
    * where a wider k's self-join grows with N².
@@ -617,7 +617,13 @@ export class SimHashPool {
    * `dedup(ids, texts, options)` on the workers: they fingerprint the texts and measure the
    * candidate pairs; the index is built on this thread. The same result. [full build]
    */
-  dedup(ids: string[], texts: string[], options?: DedupOptions): Promise<DedupResult>;
+  dedup(ids: string[], texts: string[], options?: DedupOptions, progress?: {
+    /**
+     * Told how the work goes: "hashing" (documents fingerprinted and sketched, per chunk),
+     * "candidates" (0 of 1, then 1 of 1), "verifying" (candidate pairs measured).
+     */
+    onProgress?: (phase: 'hashing' | 'candidates' | 'verifying', done: number, total: number) => void;
+  }): Promise<DedupResult>;
   /** `index.dedup(ids, texts, options)` with the fingerprints made on the workers (the pairs are measured on this thread). [full build] */
   dedupInto(index: SimHashIndex, ids: string[], texts: string[], options?: DedupIntoOptions): Promise<DedupResult>;
   /** Stops the workers; running batches and later calls reject with `PoolClosed`. */

@@ -108,8 +108,11 @@ function hasherOptions(o) {
   return h;
 }
 
-/** Documents as [{ id, text }], from a folder, a JSONL file, a text file, or stdin. */
-function readDocs(path) {
+/**
+ * Documents as [{ id, text }], from a folder, a JSONL file, a text file, or stdin; a JSONL
+ * file's reading is told to `bar` (bytes read of its size).
+ */
+function readDocs(path, bar) {
   if (path === '-') return parseJsonl(0, 'stdin');
   let st;
   try { st = statSync(path); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
@@ -128,7 +131,7 @@ function readDocs(path) {
     walk(path);
     return docs;
   }
-  if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(path, path);
+  if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(path, path, bar, st.size);
   return [{ id: path, text: readFileSync(path, 'utf8') }];
 }
 
@@ -136,7 +139,7 @@ function readDocs(path) {
  * The documents of a JSONL file (or of stdin, fd 0), read in chunks of bytes and parsed a
  * line at a time: a collection may be larger than the longest string V8 can hold (512 MB).
  */
-function parseJsonl(path, where) {
+function parseJsonl(path, where, bar, size) {
   const docs = [];
   let fd = 0;
   if (path !== 0) {
@@ -145,6 +148,7 @@ function parseJsonl(path, where) {
   const chunk = Buffer.allocUnsafe(1 << 24);
   let rest = Buffer.alloc(0);
   let lineNo = 0;
+  let read = 0;
   const take = (bytes) => {
     lineNo++;
     const line = bytes.toString('utf8');
@@ -162,6 +166,8 @@ function parseJsonl(path, where) {
       throw e;
     }
     if (n === 0) break;
+    read += n;
+    bar?.tell('reading (MB)', Math.round(read / 1e6), Math.round(size / 1e6));
     let data = rest.length ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk.subarray(0, n);
     let start = 0;
     for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
@@ -197,12 +203,25 @@ async function openPool(o, docs, hasher) {
   return threads > 1 ? SimHashPool.create({ size: threads, hasher }) : null;
 }
 
-function progress(done, total) {
-  if (!process.stderr.isTTY || total < 3000) return;
-  if (done !== total && done % 500 !== 0) return;
-  const width = 30;
-  const filled = Math.round((done / total) * width);
-  process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+/**
+ * Progress on a terminal (stderr), one line rewritten in place: the phase, its count, and
+ * the seconds left in it (by its pace so far). Silent when stderr is not a terminal.
+ */
+function progressLine() {
+  if (!process.stderr.isTTY) return { tell() {}, end() {} };
+  let phase = ''; let started = 0; let last = 0;
+  return {
+    tell(name, done, total) {
+      const now = Date.now();
+      if (name !== phase) { phase = name; started = now; }
+      if (done !== total && now - last < 200) return;
+      last = now;
+      const s = (now - started) / 1000;
+      const left = done > 0 && done < total ? `, ${Math.ceil((s * (total - done)) / done)} s left` : '';
+      process.stderr.write(`\r\x1b[K${name}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}${left}`);
+    },
+    end() { if (phase) process.stderr.write('\r\x1b[K'); },
+  };
 }
 
 /** The output format: --format, else a table for a terminal and JSON lines for a pipe. */
@@ -222,18 +241,18 @@ async function dedup(o) {
   const verify = o.verify === undefined ? undefined : o.verify === 'off' ? false
     : /^(exact|sketch(:.*)?)$/.test(o.verify) ? o.verify : num('verify', o.verify);
   const layout = layoutOption(o.layout);
-  const docs = readDocs(path);
+  const bar = progressLine();
+  const docs = readDocs(path, bar);
   const ids = docs.map((d) => d.id);
   const texts = docs.map((d) => d.text);
   let r; let index;
-  progress(0, docs.length);
   const pool = await openPool(o, docs, hasherOptions(o));
   try {
   if (!incremental) {
     // The whole job in the core: index candidates within k, verified against the texts
     // (the fingerprints made by the pool's workers, when there is one).
     const options = { ...hasherOptions(o), k, verify, layout };
-    r = pool ? await pool.dedup(ids, texts, options) : wasm.dedup(ids, texts, options);
+    r = pool ? await pool.dedup(ids, texts, options, { onProgress: bar.tell }) : wasm.dedup(ids, texts, options);
   } else {
     // The same job into an index kept between runs: the core adds what is new to it.
     if (o.load !== undefined && existsSync(o.load)) {
@@ -259,7 +278,7 @@ async function dedup(o) {
   } finally {
     await pool?.close();
   }
-  progress(docs.length, docs.length);
+  bar.end();
   for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
   const fps = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
   const fingerprintOf = (id) => fps.get(id) ?? index?.get(id);

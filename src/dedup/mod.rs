@@ -1,38 +1,27 @@
 //! The main job: near-duplicate clusters of a collection of documents.
 //!
-//! Every document is fingerprinted, all fingerprints go into the multi-table [`Index`],
-//! the self-join gives every pair within `k` bits, and (by default) each such candidate is
-//! verified by the exact shingle Jaccard of the two texts ([`crate::verify`]). Clusters are
-//! the connected components of the kept pairs.
+//! Every document is fingerprinted and sketched in one scan. The candidate pairs are the
+//! pairs within `k` bits (the self-join of the multi-table [`Index`]'s tables) and, when
+//! verifying, the pairs whose sketches share a MinHash band ([`DedupOptions::bands`]); by
+//! default each candidate is verified by the exact shingle Jaccard of the two texts
+//! ([`crate::verify`]). Clusters are the connected components of the kept pairs.
 //!
-//! The defaults come from `npm run quality` on the dev corpus (truth: 4-gram Jaccard ≥ 0.8):
-//! fingerprints alone reach F1 0.79 at best (k = 8); candidates verified at Jaccard ≥ 0.8
-//! keep precision 1.0, and their recall is capped by the candidate `k` alone.
+//! The defaults come from the dev corpus (truth: 4-gram Jaccard ≥ 0.8): fingerprints alone
+//! reach F1 0.79 at best (k = 8); candidates verified at Jaccard ≥ 0.8 keep precision 1.0,
+//! and their recall is capped by the candidate step alone.
 //!
-//! # The candidate k
+//! # The candidate step
 //!
 //! Short texts (poems, titles, forum posts) with Jaccard ≥ 0.8 often have fingerprints 10–16
-//! bits apart, so `k = 10` missed 9 % of the true pairs (Chinese: 13 %). A batch job knows
-//! its collection's size `N`, and a wider `k` costs a self-join that grows with `N²`, so
-//! `k` follows `N` ([`DedupOptions::K_BY_SIZE`]): 13 up to 200k documents, 12 up to 2M,
-//! then 10. Measured by `cargo bench --bench dedup_k` (2-core machine, CPU seconds):
-//!
-//! | k | P | R | F1 | F1 en | F1 zh | join 10k | join 100k | join 1M | index B/fp at 1M |
-//! | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-//! | 10 | 1.000 | 0.910 | 0.953 | 0.956 | 0.932 | 0.00 s | 0.42 s | 30.6 s | 5402 |
-//! | 11 | 1.000 | 0.932 | 0.965 | 0.967 | 0.951 | 0.01 s | 0.57 s | 25.4 s | 1497 |
-//! | 12 | 1.000 | 0.954 | 0.976 | 0.977 | 0.973 | 0.02 s | 0.91 s | 52.2 s | 1853 |
-//! | 13 | 1.000 | 0.970 | 0.985 | 0.985 | 0.983 | 0.03 s | 1.34 s | 95.9 s | 2267 |
-//!
-//! (Quality: the exact flow on the dev corpus, 11,291 documents, 1,154 true pairs. Cost:
-//! the self-join of `fp/set_1m.u64`'s first N fingerprints with [`Layout::auto`]; candidate
-//! pairs there are 65k at k = 10 and 529k at k = 13 for N = 1M, and each costs one
-//! verification.) The goal, F1 ≥ 0.97 overall and ≥ 0.95 for Chinese, needs k ≥ 12. Up to
-//! 200k documents k = 13 costs seconds and reaches 0.985 / 0.983; up to 2M, k = 12 keeps
-//! the join within minutes (52 s at 1M; about 4× that at 2M) at 0.976 / 0.973; beyond, the
-//! `N²` growth (k = 12 at 10M: over an hour) makes 10 the default, and a user who can
-//! afford more gives `k`. At 1M, k = 12 costs 1.7× the join time of k = 10 and less index
-//! memory, because [`Layout::auto`] picks a wider layout at k = 10.
+//! bits apart: within `k = 13` alone the exact flow reaches F1 0.985, and a self-join at such
+//! a `k` grows with `N²` (about 5 minutes and 2.3 kB of index a document at 1M). The band
+//! join finds those pairs instead, at a sort per band: with it, every true pair of the dev
+//! corpus is a candidate from `k = 3` up (F1 1.000, English and Chinese), and the
+//! fingerprint part keeps a small `k` by collection size
+//! ([`DedupOptions::K_BY_SIZE_WITH_BANDS`]: 6 up to 200k documents, 4 up to 2M, then 3),
+//! whose self-join takes seconds at 1M. Without a verification there is no band join, and
+//! `k` follows [`DedupOptions::K_BY_SIZE`]. The measurements are in decision record 090
+//! (`cargo bench --bench dedup_k`).
 //!
 //! # Verification by sketches
 //!
@@ -228,10 +217,10 @@ impl DedupOptions {
     /// The candidate `k` of the fingerprint part when MinHash bands give candidates too
     /// ([`DedupOptions::bands`]), by collection size as [`DedupOptions::K_BY_SIZE`]; larger
     /// collections take [`DedupOptions::DEFAULT_K_WITH_BANDS`].
-    pub const K_BY_SIZE_WITH_BANDS: [(usize, u32); 2] = [(200_000, 8), (2_000_000, 6)];
+    pub const K_BY_SIZE_WITH_BANDS: [(usize, u32); 2] = [(200_000, 6), (2_000_000, 4)];
     /// The candidate `k` of collections larger than every row of
     /// [`DedupOptions::K_BY_SIZE_WITH_BANDS`].
-    pub const DEFAULT_K_WITH_BANDS: u32 = 4;
+    pub const DEFAULT_K_WITH_BANDS: u32 = 3;
 
     /// Whether the band join gives candidates: [`DedupOptions::bands`] and a verification.
     pub fn uses_bands(&self) -> bool {

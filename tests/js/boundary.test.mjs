@@ -192,7 +192,7 @@ test('dedup: an invalid shingle size throws instead of silently finding no clust
   }
   const r = dedup(ids, texts, { verify: false });
   assert.equal(r.verify, false);
-  assert.equal(r.k, 8);   // k by the collection's size: 8 up to 200k documents (with the band join)
+  assert.equal(r.k, 6);   // k by the collection's size: 6 up to 200k documents (with the band join)
   assert.deepEqual(r.alreadyIndexed, []);
 });
 
