@@ -1,7 +1,7 @@
 'use strict';
 // The argument checks of the package's JS layer: one table, one helper. wasm-bindgen's
 // glue converts arguments without checking them: a bigint outside 0n ..= 2n ** 64n - 1n
-// wraps (`hamming(-1n, 0n)` was 64), `null` or a number given as a text fails inside the
+// wraps (`hamming(-1n, 0n)` would give 64), `null` or a number given as a text fails inside the
 // glue with a bare TypeError. Here every such argument is checked before the call reaches
 // the wasm, and a wrong one throws a SimHashError (code InvalidOption) that names it, in
 // the core's words: "invalid option `text` = null: expected a string".

@@ -46,6 +46,8 @@ pub enum Error {
         index: usize,
         /// The weight, printed (`NaN`, `-1`, ...).
         weight: String,
+        /// The largest weight allowed.
+        max: f64,
     },
     /// Hash bits supplied for the teaching form of the algorithm are malformed.
     InvalidBits {
@@ -134,10 +136,10 @@ impl fmt::Display for Error {
                 "the bytes are not valid UTF-8 (the first {valid_up_to} bytes are valid); decode \
                  the text with its real charset first, or pass it as a string"
             ),
-            Error::InvalidWeight { index, weight } => write!(
+            Error::InvalidWeight { index, weight, max } => write!(
                 f,
                 "feature #{index} has weight {weight}: weights must be finite numbers from 0 to {}",
-                number(crate::weight::MAX_WEIGHT)
+                number(*max)
             ),
             Error::InvalidBits { index, reason } => {
                 write!(f, "feature #{index} has malformed hash bits: {reason}")
@@ -164,8 +166,7 @@ impl fmt::Display for Error {
             Error::FeatureDisabled { feature, what } => write!(
                 f,
                 "{what} needs the `{feature}` feature, which this build was compiled without; \
-                 from npm, import 'simhash-wasm/full' (the default browser build leaves it out \
-                 to stay small); from Rust, enable the Cargo feature `{feature}`"
+                 from Rust, enable the Cargo feature `{feature}`"
             ),
             Error::SchemeMismatch { field, found, expected } => write!(
                 f,

@@ -17,7 +17,7 @@
 //! tokenizer recovers from them, and no input panics.
 //!
 //! ```
-//! use simhash_wasm::html::html_to_text;
+//! use simhash_wasm::html_to_text;
 //! let html = "<html><head><title>T</title><style>p{}</style></head>\
 //!             <body><p>Fish &amp; chips</p><!-- ad --><script>x()</script><p>caf&eacute;</p></body></html>";
 //! assert_eq!(html_to_text(html), "Fish & chips\ncafé");
@@ -98,7 +98,7 @@ const BLOCK: &[&[u8]] = &[
     b"ul",
 ];
 
-/// The visible text of an HTML document or fragment (see the [module docs](self)).
+/// The visible text of an HTML document or fragment (see `src/html.rs` for what is kept).
 pub fn html_to_text(html: &str) -> String {
     let mut out = String::with_capacity(html.len() / 2);
     html_to_text_into(html, &mut out);

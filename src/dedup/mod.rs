@@ -4,7 +4,7 @@
 //! pairs within `k` bits (the self-join of the multi-table [`Index`]'s tables) and, when
 //! verifying, the pairs whose sketches share a MinHash band ([`DedupOptions::bands`]); by
 //! default each candidate is verified by the exact shingle Jaccard of the two texts
-//! ([`crate::verify`]). Clusters are the connected components of the kept pairs.
+//! (`verify.rs`). Clusters are the connected components of the kept pairs.
 //!
 //! The defaults come from the dev corpus (truth: 4-gram Jaccard ≥ 0.8): fingerprints alone
 //! reach F1 0.79 at best (k = 8); candidates verified at Jaccard ≥ 0.8 keep precision 1.0,
@@ -92,8 +92,8 @@ pub struct DedupOptions {
     /// `verify` ([`DedupOptions::DEFAULT_SKETCH_VERIFY`] by default). `None` (the default):
     /// the exact shingle Jaccard of the texts.
     pub sketch: Option<SketchScheme>,
-    /// Shingle size for the verification, 1 to [`verify::MAX_SHINGLE`] (default
-    /// [`DEFAULT_SHINGLE`]).
+    /// Shingle size for the verification, 1 to 16 (default
+    /// 4).
     pub shingle: usize,
     /// Read the texts as HTML: fingerprint and verify their visible text (default false;
     /// needs the Cargo feature `html`).
@@ -187,7 +187,7 @@ pub struct DedupNames<'a> {
     pub widths: Option<&'a [u32]>,
     /// `verify`.
     pub verify: Option<Verify>,
-    /// `shingle`: a whole number from 1 to [`verify::MAX_SHINGLE`].
+    /// `shingle`: a whole number from 1 to 16.
     pub shingle: Option<f64>,
     /// `html`.
     pub html: Option<bool>,

@@ -82,12 +82,12 @@
 //!
 //! ## Bands (sketch mode)
 //!
-//! Band `b` of a sketch ([`crate::sketch::bands`]) has a 24-bit key. Its bucket (the pages
+//! Band `b` of a sketch (`src/sketch/bands.rs`) has a 24-bit key. Its bucket (the pages
 //! whose band `b` has that key, as the concatenation of their 4-byte page numbers) is
 //! field `F` of hash `{NS}:b` + `b` + `:` + `H`, where `H` is the key's high 14 bits as 4
 //! lower-case hex digits and `F` its low 10 bits as 2 bytes, big-endian: 16,384 hashes a
-//! band, about 61 fields each at 1M pages (listpacks; see `DESIGN.md` for the layouts
-//! measured). A bucket names exactly one band key, so every page in it is a candidate.
+//! band, about 61 fields each at 1M pages (listpacks; see `docs/decisions/013-redis-sketch-mode.md`
+//! for the layouts measured). A bucket names exactly one band key, so every page in it is a candidate.
 
 use crate::error::{Error, Result};
 use crate::index::Layout;

@@ -1,5 +1,5 @@
-//! Sketch mode: the shared store with `ContentSeen`'s two-step flow (issue 13 with the
-//! similarity sketch of [`crate::sketch`]).
+//! Sketch mode: the shared store with `ContentSeen`'s two-step flow, with the similarity
+//! sketch of [`crate::sketch`].
 //!
 //! A check's candidates are the stored pages within k (from the index tables, as in the
 //! fingerprint-only flow) and the stored pages sharing a MinHash band with the page (from

@@ -7,23 +7,19 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::js_error;
 use crate::error::Error;
-use crate::fingerprint::Options;
+use crate::fingerprint::{Options, SimHasher};
 use crate::index::Layout;
-
-/// The option of the JS `SimHasher` besides [`Options::NAMES`]: `html` (`SimHasher::set_html`).
-pub(super) const HTML: &str = "html";
 
 /// The keys of a `SimHasher` option object: the core's lists, for [`option_object`]
 /// (`idf`: an `IdfTable`, see `idf.rs`).
-pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML, super::idf::IDF]];
+pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &SimHasher::NAMES];
 
 // ---- errors -----------------------------------------------------------------------------
 
 /// An argument or option of the wrong type or range, as an `InvalidOption` error naming it.
 pub(super) fn bad_argument(argument: &'static str, expected: &str, got: &JsValue) -> JsValue {
-    js_error(Error::option(argument, describe(got), expected))
+    Error::option(argument, describe(got), expected).into()
 }
 
 /// A JS value as a message shows it, as JS writes it: JSON (`"text"`, `7`, `null`,
@@ -71,11 +67,9 @@ pub(super) fn option_object(
                 }
                 keys.push_str(k);
             }
-            return Err(js_error(Error::option(
-                "options",
-                format!("{{ {key}: … }}"),
-                format!("only the keys {keys}"),
-            )));
+            return Err(
+                Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {keys}")).into()
+            );
         }
     }
     Ok(Some(obj))
@@ -117,21 +111,20 @@ pub(super) fn opt_whole_option(o: &Option<Object>, key: &'static str) -> Result<
     match opt_number(o, key)? {
         None => Ok(None),
         Some(x) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => Ok(Some(x as u32)),
-        Some(x) => Err(js_error(Error::option(key, crate::error::number(x), "a non-negative whole number"))),
+        Some(x) => Err(Error::option(key, crate::error::number(x), "a non-negative whole number").into()),
     }
 }
 
 /// The fingerprint options of an option object (whose keys were checked already).
 pub(super) fn options_from(o: &Option<Object>) -> Result<Options, JsValue> {
-    Options::from_names(
+    Ok(Options::from_names(
         opt_string(o, "mode")?.as_deref(),
         opt_number(o, "ngram")?,
         opt_string(o, "weighting")?.as_deref(),
         opt_string(o, "punctuation")?.as_deref(),
         opt_bool(o, "nfkc")?,
         opt_bool(o, "lowercase")?,
-    )
-    .map_err(js_error)
+    )?)
 }
 
 /// The `layout` option as the core takes it: a name, or block widths.
@@ -172,14 +165,13 @@ pub(super) fn layout_arg(o: &Option<Object>) -> Result<LayoutArg, JsValue> {
 /// The index layout of an option object with `k`, `layout`, `expectedSize`, `memoryBudget`.
 pub(super) fn layout_from(o: &Option<Object>, k: Option<u32>) -> Result<Layout, JsValue> {
     let l = layout_arg(o)?;
-    Layout::from_options(
+    Ok(Layout::from_options(
         l.name.as_deref(),
         l.widths.as_deref(),
         k,
         opt_number(o, "expectedSize")?,
         opt_number(o, "memoryBudget")?,
-    )
-    .map_err(js_error)
+    )?)
 }
 
 // ---- results ----------------------------------------------------------------------------
@@ -201,7 +193,7 @@ pub(super) fn options_to_js(o: &Options, html: bool) -> Object {
     set(&out, "punctuation", o.normalize.punctuation.name());
     set(&out, "nfkc", o.normalize.nfkc);
     set(&out, "lowercase", o.normalize.lowercase);
-    set(&out, HTML, html);
+    set(&out, SimHasher::HTML, html);
     set(&out, "scheme", o.describe());
     out
 }

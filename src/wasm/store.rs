@@ -5,8 +5,8 @@ use js_sys::{Array, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{big, field, opt_bool, opt_string, opt_whole_option, option_object, options_to_js, set};
-use super::crawler::seen_config_fields;
 use super::js_error;
+use super::seen::seen_config_fields;
 use crate::fingerprint::Options;
 use crate::seen::SeenConfig;
 use crate::store::decide::{CheckPlan, Outcome};

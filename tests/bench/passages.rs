@@ -25,9 +25,9 @@
 //!
 //! Usage: `cargo bench --bench passages -- [--quick]`.
 
-use simhash_wasm::hash::hash_bytes;
-use simhash_wasm::normalize::normalize_into;
-use simhash_wasm::passage::shingle::{containment, is_cjk};
+use simhash_wasm::__private::hash::hash_bytes;
+use simhash_wasm::__private::normalize::normalize_into;
+use simhash_wasm::__private::passage::{containment, is_cjk};
 use simhash_wasm::passage::{sentences, PassageChecker, PassageMatch, PassageOptions};
 use simhash_wasm::{hamming, NormalizeOptions, Punctuation, SimHasher};
 use std::time::Instant;
@@ -54,9 +54,9 @@ impl Draw for Rng {
 
 /// The benchmark's own measure of shared text, for building the cases (the honest
 /// negatives) and judging the reported spans: the sorted, distinct hashes of the word pairs
-/// of `text` normalised with punctuation dropped, a CJK character counting as a word (the
-/// checker's shingles until issue 14's third session). Fixed here, so that a change to the
-/// checker's shingles changes neither the cases nor the verdicts.
+/// of `text` normalised with punctuation dropped, a CJK character counting as a word. Fixed
+/// here, apart from the checker's own shingles, so that a change to the checker's shingles
+/// changes neither the cases nor the verdicts (docs/decisions/027-passages-benchmark.md).
 fn shingles(text: &str, buf: &mut String) -> Vec<u64> {
     let opts = NormalizeOptions { punctuation: Punctuation::Drop, ..NormalizeOptions::default() };
     normalize_into(text, &opts, buf);

@@ -17,8 +17,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use simhash_wasm::__private::sketch::band_key;
 use simhash_wasm::seen::DEFAULT_THRESHOLD;
-use simhash_wasm::sketch::bands::{band_key, BandIndex};
+use simhash_wasm::sketch::BandIndex;
 use simhash_wasm::sketch::{estimate_jaccard, SketchScheme};
 use simhash_wasm::{NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
 
@@ -101,7 +102,7 @@ fn evaluate_verified(
     opts: Options,
     ks: &[usize],
 ) -> Vec<(usize, f64, f64, f64, f64, f64)> {
-    use simhash_wasm::verify::ShingleSet;
+    use simhash_wasm::__private::verify::ShingleSet;
     let mut h = SimHasher::new(opts).expect("options");
     let fps: Vec<Option<u64>> = docs.iter().map(|d| h.fingerprint(&d.text).ok()).collect();
     let sets: Vec<Option<ShingleSet>> = docs.iter().map(|d| ShingleSet::new(&d.text, 4).ok()).collect();
@@ -432,14 +433,14 @@ fn main() {
     let scheme = SketchScheme::default();
     let (pairs, t) = flow_pairs(&docs, &truth, opts, scheme, 10);
     let banded = pairs.iter().filter(|p| p.band.is_some()).count();
-    let nbands = simhash_wasm::sketch::bands::bands_for(scheme);
+    let nbands = simhash_wasm::__private::sketch::bands_for(scheme);
     println!(
         "\ncrawler flow (ContentSeen), {}-byte sketch ({}): {} candidate pairs ({} from the {} bands, the rest within 10 bits)",
         scheme.size(),
         scheme.describe(),
         pairs.len(),
         banded,
-        simhash_wasm::sketch::bands::bands_for(scheme),
+        simhash_wasm::__private::sketch::bands_for(scheme),
     );
     println!("fingerprint only (8 bytes a page): duplicates = pages within k (the table above); its best and the crawler's default:");
     for k in [3usize, best_k(&a)] {

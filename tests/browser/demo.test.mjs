@@ -155,7 +155,7 @@ test('the stress case (200 references × 20 kB) runs in the worker and reports p
     assert.ok(Date.now() - t0 < 1000);
     await page.waitForSelector('#detail:not([hidden]) #sub-view mark', { timeout: 120000 });
     const rows = await page.$$eval('#results tr[data-doc]', (trs) => trs.map((tr) => [Number(tr.dataset.doc), Number(tr.querySelector('.matches').textContent)]));
-    // check() lists only the references with a match (issue 11): the three with a copied passage.
+    // check() lists only the references with a match: the three with a copied passage.
     assert.deepEqual(rows.sort((a, b) => a[0] - b[0]), [[17, 1], [120, 1], [199, 1]]);
     const ms = Number((await page.textContent('#result-summary')).match(/Done in (\d+) ms/)[1]);
     console.log(`stress check in the worker: ${ms} ms (200 references × 20 kB + a 7 kB submission)`);
@@ -180,7 +180,7 @@ async function checkOnPage(page, submission, refs) {
   return page.$$eval('#sub-view mark.m', (ms) => ms.map((m) => ({ text: m.firstChild.textContent, sim: m.querySelector('sup').textContent })));
 }
 
-test('issue 14 on the demo: an edited copy is found with its similarity, a 2-sentence copy is one span, Chinese is found', async () => {
+test('the checker on the demo: an edited copy is found with its similarity, a 2-sentence copy is one span, Chinese is found', async () => {
   const { paragraph } = await import('../../www/js/examples.js');
   const server = await startDemoServer(0);
   const browser = await launch();

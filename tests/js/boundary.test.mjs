@@ -225,7 +225,7 @@ test('SimHashIndex.dedup resumes from an index, and from its snapshot', () => {
   assert.throws(() => new SimHashIndex({ ids: 'number' }).dedup(['x'], [TEXT]), (e) => e.code === 'InvalidOption' && /string ids/.test(e.message));
 });
 
-test('k = 64 is refused everywhere (the messages said 0 to 63, the code took 64), k = 63 works', () => {
+test('k = 64 is refused everywhere, as the messages say (0 to 63), and k = 63 works', () => {
   for (const f of [() => new SimHashIndex({ k: 64 }), () => new ContentSeen({ k: 64 }), () => dedup(['a'], [TEXT], { k: 64 }),
     () => new SimHashIndex({ k: 64, layout: 'auto' }), () => new SimHashIndex({ k: -1 }), () => new SimHashIndex({ k: 1.5 })]) {
     assert.throws(f, (e) => e instanceof SimHashError && /`k`|k = 64|k must be below 64/.test(e.message), String(f));

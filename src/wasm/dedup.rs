@@ -1,76 +1,136 @@
-//! The hooks of the package's worker pool (`SimHashPool`, `pkg-template/pool.cjs`), not
-//! part of the public API. A worker fingerprints its share of a batch with
-//! `__fingerprintEach` (with sketches: `__fingerprintAndSketchEach`); the workers then
-//! find `dedup`'s candidates from the fingerprints, each over a part of the index's tables
-//! (`__candidates`, of `__dedupTables`), the main thread plans with them (`__dedupPlan`,
-//! with the options split by `__dedupHasherOptions` and `__dedupSketchSize`), the workers
-//! measure the candidate pairs (`__jaccards`), and the plan finishes the report
-//! (`SimHashIndex#__dedupKnown` does the whole of `dedupInto` on the main thread). The JS side
-//! only moves the texts and the results; every decision stays in the core.
-
-use js_sys::{Array, BigUint64Array, Object, Uint32Array};
-use wasm_bindgen::prelude::*;
-
-use super::convert::set;
-use super::hasher::JsSimHasher;
-use crate::error::Error;
-
-#[wasm_bindgen(js_class = SimHasher)]
-impl JsSimHasher {
-    /// The outcome of every text (core: `SimHasher::fingerprint_each`), for documents
-    /// `base`, `base + 1`, ... of a batch: `{ fingerprints: BigUint64Array` (0 where one
-    /// failed)`, failed: Uint32Array` (batch indices)`, messages, reasons, codes }`, with
-    /// one message (`document #i: reason`, as `fingerprintBatch` throws it), reason and
-    /// error code per failed document.
-    #[wasm_bindgen(js_name = __fingerprintEach, skip_typescript)]
-    pub fn fingerprint_each(&mut self, texts: Vec<String>, base: u32) -> JsValue {
-        outcomes_to_js(self.0.fingerprint_each(texts.iter().map(String::as_str)), base).into()
-    }
-}
-
-/// The object of `__fingerprintEach` for `outcomes` of documents `base`, `base + 1`, ….
-fn outcomes_to_js(outcomes: Vec<crate::error::Result<u64>>, base: u32) -> Object {
-    {
-        let mut fingerprints = Vec::with_capacity(outcomes.len());
-        let (mut failed, messages, reasons, codes) = (Vec::new(), Array::new(), Array::new(), Array::new());
-        for (i, r) in outcomes.into_iter().enumerate() {
-            fingerprints.push(*r.as_ref().unwrap_or(&0));
-            if let Err(e) = r {
-                let index = base as usize + i;
-                failed.push(index as u32);
-                reasons.push(&JsValue::from(e.to_string()));
-                codes.push(&JsValue::from(e.code()));
-                messages.push(&JsValue::from(Error::InDocument { index, error: Box::new(e) }.to_string()));
-            }
-        }
-        let out = Object::new();
-        set(&out, "fingerprints", BigUint64Array::from(&fingerprints[..]));
-        set(&out, "failed", Uint32Array::from(&failed[..]));
-        set(&out, "messages", messages);
-        set(&out, "reasons", reasons);
-        set(&out, "codes", codes);
-        out
-    }
-}
+//! `dedup` (Cargo feature `crawler`; without it, the same name throws `FeatureDisabled`),
+//! and the hooks of the package's worker pool for it, not part of the public API: the
+//! workers find `dedup`'s candidates from the fingerprints, each over a part of the index's
+//! tables (`__candidates`, of `__dedupTables`), the main thread plans with them
+//! (`__dedupPlan`, with the options split by `__dedupHasherOptions` and
+//! `__dedupSketchSize`), the workers measure the candidate pairs (`__jaccards`), and the
+//! plan finishes the report (`SimHashIndex#__dedupKnown`, in `index.rs`, does the whole of
+//! `dedupInto` on the main thread). The JS side only moves the texts and the results;
+//! every decision stays in the core.
 
 #[cfg(feature = "crawler")]
-mod crawler {
-    use js_sys::Reflect;
+pub(super) use on::{dedup_options_from, docs_from, known, report_to_js};
+
+#[cfg(feature = "crawler")]
+mod on {
     use std::cell::OnceCell;
+
+    use js_sys::{Array, BigUint64Array, Object, Reflect, Uint32Array};
     use wasm_bindgen::prelude::*;
 
-    use super::super::convert::{option_object, options_to_js};
-    use super::super::crawler::{dedup_options_from, docs_from, report_to_js};
-    use super::super::index::JsIndex;
-    use super::super::js_error;
-    use crate::dedup::{candidate_tables, candidates, dedup_into_known, jaccards, DedupOptions, DedupPlan};
+    use super::super::convert::{
+        self, field, opt_bool, opt_number, option_object, options_from, options_to_js, set,
+    };
+    use crate::dedup::{
+        candidate_tables, candidates, jaccards, DedupNames, DedupOptions, DedupPlan, DedupReport, Verify,
+    };
     use crate::error::Error;
-    use crate::fingerprint::Options;
+    use crate::fingerprint::{Options, SimHasher};
     use crate::sketch::Sketch;
-    use js_sys::{Uint32Array, Uint8Array};
 
-    use super::super::convert::set;
-    use super::super::hasher::{sketch_scheme, JsSimHasher};
+    /// `(id, text)` pairs from two parallel arrays of strings.
+    pub(crate) fn docs_from<T>(ids: Vec<String>, texts: Vec<T>) -> Result<Vec<(String, T)>, JsValue> {
+        if ids.len() != texts.len() {
+            return Err(
+                Error::option("ids", ids.len(), format!("as many ids as texts ({})", texts.len())).into()
+            );
+        }
+        Ok(ids.into_iter().zip(texts).collect())
+    }
+
+    /// The dedup options of an option object (keys checked already), from the core's defaults.
+    pub(crate) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsValue> {
+        let v = field(o, "verify");
+        let verify = if v.is_undefined() {
+            None
+        } else if let Some(b) = v.as_bool() {
+            Some(Verify::Enabled(b))
+        } else if let Some(t) = v.as_f64() {
+            Some(Verify::Threshold(t))
+        } else if let Some(name) = v.as_string() {
+            // Numbers in the name ("sketch:0.9") are read by JS's parseFloat, given only digits
+            // and a dot: no float parser in the wasm.
+            let number = |s: &str| {
+                let s = s.trim();
+                let plain = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
+                plain.then(|| js_sys::Number::parse_float(s))
+            };
+            Some(Verify::from_name_with(&name, number)?)
+        } else {
+            return Err(convert::bad_argument("verify", Verify::EXPECTED, &v));
+        };
+        let layout = convert::layout_arg(o)?;
+        let names = DedupNames {
+            k: opt_number(o, "k")?,
+            layout: layout.name.as_deref(),
+            widths: layout.widths.as_deref(),
+            verify,
+            shingle: opt_number(o, "shingle")?,
+            html: opt_bool(o, SimHasher::HTML)?,
+        };
+        Ok(DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names)?)
+    }
+
+    /// `{ clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout, k, verify,
+    /// verifyBy }` (`verifyBy`: `"exact"`, the sketch scheme like `"sk1:128"`, or `false`).
+    pub(crate) fn report_to_js(r: &DedupReport) -> JsValue {
+        let strings =
+            |xs: &mut dyn Iterator<Item = &String>| xs.map(|s| JsValue::from_str(s)).collect::<Array>();
+        let out = Object::new();
+        let clusters: Array = r.clusters.iter().map(|c| JsValue::from(strings(&mut c.iter()))).collect();
+        set(&out, "clusters", clusters);
+        let pairs: Array = r
+            .pairs
+            .iter()
+            .map(|p| {
+                let o = Object::new();
+                set(&o, "a", p.a.as_str());
+                set(&o, "b", p.b.as_str());
+                set(&o, "distance", p.distance);
+                set(&o, "jaccard", p.jaccard.map_or(JsValue::NULL, JsValue::from_f64));
+                JsValue::from(o)
+            })
+            .collect();
+        set(&out, "pairs", pairs);
+        set(&out, "fingerprinted", strings(&mut r.fingerprints.iter().map(|(id, _)| id)));
+        let fps: Vec<u64> = r.fingerprints.iter().map(|&(_, f)| f).collect();
+        set(&out, "fingerprints", BigUint64Array::from(&fps[..]));
+        let skipped: Array = r
+            .skipped
+            .iter()
+            .map(|(id, e)| {
+                let o = Object::new();
+                set(&o, "id", id.as_str());
+                set(&o, "error", e.to_string());
+                JsValue::from(o)
+            })
+            .collect();
+        set(&out, "skipped", skipped);
+        set(&out, "alreadyIndexed", strings(&mut r.already_indexed.iter()));
+        set(&out, "layout", r.layout.as_str());
+        set(&out, "k", r.k);
+        set(&out, "verify", r.verify.map_or(JsValue::FALSE, JsValue::from_f64));
+        let by = match (r.verify, r.sketch) {
+            (None, _) => JsValue::FALSE,
+            (Some(_), None) => "exact".into(),
+            (Some(_), Some(s)) => s.describe().into(),
+        };
+        set(&out, "verifyBy", by);
+        out.into()
+    }
+
+    /// Near-duplicate clusters of a collection:
+    /// `dedup(ids, texts, { k: 10, verify: 0.8 | false, shingle: 4, layout, ...hasher options })` →
+    /// `{ clusters, pairs: [{ a, b, distance, jaccard }], fingerprinted: string[],
+    /// fingerprints: BigUint64Array, skipped: [{ id, error }], alreadyIndexed: [], layout }`.
+    #[wasm_bindgen]
+    pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
+        let docs = docs_from(ids, texts)?;
+        let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
+        let opts = dedup_options_from(&o)?;
+        let report = crate::dedup::dedup(&docs, &opts)?;
+        Ok(report_to_js(&report))
+    }
 
     /// The fingerprint part of `dedup` options (`into`: of `SimHashIndex#dedup`'s), as
     /// `new SimHasher` takes it; every option is checked first, as `dedup` checks it.
@@ -87,13 +147,6 @@ mod crawler {
         Ok(out.into())
     }
 
-    /// The bytes of one sketch made with `options` (as `fingerprintAndSketch` takes them,
-    /// and checks them: a bad size throws here).
-    #[wasm_bindgen(js_name = __sketchWidth, skip_typescript)]
-    pub fn sketch_width(options: JsValue) -> Result<u32, JsValue> {
-        Ok(2 + sketch_scheme(&options)?.size() as u32)
-    }
-
     /// The sketch size of `dedup` options when they make sketches, to verify by or for
     /// the band join (core: `DedupOptions::sketch_scheme`; the pool's workers then make
     /// each document's sketch with its fingerprint), else `undefined`.
@@ -103,41 +156,11 @@ mod crawler {
         Ok(opts.sketch_scheme().map(|s| s.size() as u32))
     }
 
-    #[wasm_bindgen(js_class = SimHasher)]
-    impl JsSimHasher {
-        /// `__fingerprintEach` with each document's sketch too (`options` as
-        /// `fingerprintAndSketch` takes them; core: `SimHasher::fingerprint_and_sketch_each`):
-        /// `sketches` holds them one after another, `__sketchWidth(options)` bytes each
-        /// (zeros for a failed document).
-        #[wasm_bindgen(js_name = __fingerprintAndSketchEach, skip_typescript)]
-        pub fn fingerprint_and_sketch_each(
-            &mut self,
-            texts: Vec<String>,
-            base: u32,
-            options: JsValue,
-        ) -> Result<JsValue, JsValue> {
-            let scheme = sketch_scheme(&options)?;
-            let each = self.0.fingerprint_and_sketch_each(texts.iter().map(String::as_str), scheme);
-            let width = 2 + scheme.size();
-            let mut sketches = vec![0u8; width * each.len()];
-            let mut outcomes = Vec::with_capacity(each.len());
-            for (i, r) in each.into_iter().enumerate() {
-                outcomes.push(r.map(|(fp, sketch)| {
-                    sketches[i * width..(i + 1) * width].copy_from_slice(&sketch.to_bytes());
-                    fp
-                }));
-            }
-            let out = super::outcomes_to_js(outcomes, base);
-            set(&out, "sketches", Uint8Array::from(&sketches[..]));
-            Ok(out.into())
-        }
-    }
-
     /// `fingerprints[i]` known for every document but those listed in `failed`.
-    fn known(n: usize, fingerprints: &[u64], failed: &[u32]) -> Result<Vec<Option<u64>>, JsValue> {
+    pub(crate) fn known(n: usize, fingerprints: &[u64], failed: &[u32]) -> Result<Vec<Option<u64>>, JsValue> {
         if fingerprints.len() != n {
             let e = Error::option("fingerprints", fingerprints.len(), format!("one per text ({n})"));
-            return Err(js_error(e));
+            return Err(e.into());
         }
         let mut known: Vec<Option<u64>> = fingerprints.iter().copied().map(Some).collect();
         for &i in failed {
@@ -158,7 +181,7 @@ mod crawler {
     /// reads (core: `dedup::candidate_tables`): the pool gives each worker a part.
     #[wasm_bindgen(js_name = __dedupTables, skip_typescript)]
     pub fn dedup_tables(n: u32, options: JsValue) -> Result<u32, JsValue> {
-        let n = candidate_tables(n as usize, &dedup_options(&options)?).map_err(js_error)?;
+        let n = candidate_tables(n as usize, &dedup_options(&options)?)?;
         Ok(n as u32)
     }
 
@@ -173,7 +196,7 @@ mod crawler {
         to: u32,
     ) -> Result<Uint32Array, JsValue> {
         let opts = dedup_options(&options)?;
-        let found = candidates(&fingerprints, &opts, from as usize..to as usize).map_err(js_error)?;
+        let found = candidates(&fingerprints, &opts, from as usize..to as usize)?;
         let flat: Vec<u32> = found.iter().flat_map(|&(x, y, d)| [x, y, d]).collect();
         Ok(Uint32Array::from(&flat[..]))
     }
@@ -221,8 +244,7 @@ mod crawler {
                 flat.len(),
                 "a length that is a multiple of 3 (slot, slot, distance)",
             )),
-        }
-        .map_err(js_error)?;
+        }?;
         Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: opts.html })
     }
 
@@ -271,9 +293,8 @@ mod crawler {
 
         /// The report, given one Jaccard per pair, in order (once).
         pub fn finish(&mut self, jaccards: Vec<f64>) -> Result<JsValue, JsValue> {
-            let plan =
-                self.plan.take().ok_or_else(|| js_error(Error::option("plan", "finished", "a new plan")))?;
-            Ok(report_to_js(&plan.finish(&jaccards).map_err(js_error)?))
+            let plan = self.plan.take().ok_or_else(|| Error::option("plan", "finished", "a new plan"))?;
+            Ok(report_to_js(&plan.finish(&jaccards)?))
         }
     }
 
@@ -287,32 +308,26 @@ mod crawler {
         html: bool,
     ) -> Result<Vec<f64>, JsValue> {
         if !pairs.len().is_multiple_of(2) {
-            return Err(js_error(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)")));
+            return Err(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)").into());
         }
         let pairs: Vec<(u32, u32)> = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        jaccards(&texts, &pairs, shingle as usize, html).map_err(js_error)
+        Ok(jaccards(&texts, &pairs, shingle as usize, html)?)
+    }
+}
+
+#[cfg(not(feature = "crawler"))]
+mod off {
+    use wasm_bindgen::prelude::*;
+
+    use crate::error::Error;
+
+    fn disabled(what: &'static str) -> JsValue {
+        Error::FeatureDisabled { feature: "crawler", what }.into()
     }
 
-    #[wasm_bindgen(js_class = SimHashIndex)]
-    impl JsIndex {
-        /// `SimHashIndex#dedup` with the fingerprints the pool found (as `__dedupPlan`, with
-        /// the candidates measured here).
-        #[wasm_bindgen(js_name = __dedupKnown, skip_typescript)]
-        pub fn dedup_known_js(
-            &mut self,
-            ids: Vec<String>,
-            texts: Vec<String>,
-            fingerprints: Vec<u64>,
-            failed: Vec<u32>,
-            options: JsValue,
-        ) -> Result<JsValue, JsValue> {
-            let docs = docs_from(ids, texts)?;
-            let known = known(docs.len(), &fingerprints, &failed)?;
-            let o =
-                option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
-            let opts = dedup_options_from(&o)?;
-            let report = dedup_into_known(self.string_index()?, &docs, &known, &opts).map_err(js_error)?;
-            Ok(report_to_js(&report))
-        }
+    /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+    #[wasm_bindgen]
+    pub fn dedup(_ids: JsValue, _texts: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
+        Err(disabled("dedup"))
     }
 }

@@ -11,10 +11,10 @@ use crate::weight::{check_weight, quantize, WEIGHT_SCALE};
 /// The fingerprint of caller-supplied features, such as `[("Apache", 10.0), ("Hadoop", 15.0)]`.
 ///
 /// Features are hashed exactly as given (no normalisation), and a feature listed twice
-/// has its weights added. Weights must be finite, from 0 to [`crate::weight::MAX_WEIGHT`].
+/// has its weights added. Weights must be finite, from 0 to 2^20.
 ///
 /// ```
-/// use simhash_wasm::fingerprint::fingerprint_features;
+/// use simhash_wasm::fingerprint_features;
 /// let a = fingerprint_features(&[("Apache", 10.0), ("Hadoop", 15.0)]).unwrap();
 /// let b = fingerprint_features(&[("Hadoop", 15.0), ("Apache", 10.0)]).unwrap();
 /// assert_eq!(a, b); // order does not matter
@@ -61,7 +61,7 @@ impl BitsSimhash {
 /// Anything else is an [`Error::InvalidBits`] naming feature `index`.
 ///
 /// ```
-/// use simhash_wasm::fingerprint::parse_bits;
+/// use simhash_wasm::parse_bits;
 /// assert_eq!(parse_bits("101", 0)?, [true, false, true]);
 /// assert_eq!(parse_bits("(1, -1, +1)", 0)?, [true, false, true]);
 /// assert_eq!(
@@ -96,7 +96,7 @@ pub fn parse_bits(s: &str, index: usize) -> Result<Vec<bool>> {
 /// [`SimHasher`](super::SimHasher).
 ///
 /// ```
-/// use simhash_wasm::fingerprint::{parse_bits, simhash_bits, BitFeature};
+/// use simhash_wasm::{parse_bits, simhash_bits, BitFeature};
 /// let table = [("101001", 3.0), ("101110", 4.0), ("110001", 1.0), ("101000", 3.0),
 ///              ("101011", 5.0), ("101100", 5.0), ("111000", 5.0)];
 /// let features: Vec<_> = table.iter()

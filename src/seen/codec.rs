@@ -29,6 +29,7 @@ use super::{ContentSeen, SeenConfig, DEFAULT_THRESHOLD};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::index::Index;
+use crate::snapshot::formats::{FIRST, SEEN_SKETCHES};
 use crate::snapshot::{
     check_scheme, decode_index, encode_sorted_index_with_sketches, open, Kind, Reader, Writer,
 };
@@ -39,7 +40,7 @@ const COUNT_MIN_LEN: usize = 4 + 8;
 const ALIAS_MIN_LEN: usize = 4 + 4;
 
 impl ContentSeen {
-    /// A snapshot (`SEEN` envelope, see the [`snapshot`](self) module for the layout):
+    /// A snapshot (`SEEN` envelope, `src/seen/codec.rs` has the layout):
     /// the index snapshot (layout, scheme, entries, sketches), the html flag, the
     /// threshold (with sketches), the counts and the aliases; deterministic.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -48,7 +49,7 @@ impl ContentSeen {
             None => {
                 w.section(&self.index.to_bytes());
                 w.flag(self.config.html);
-                1
+                FIRST
             }
             Some(store) => {
                 let mut entries: Vec<(&String, u64)> = self.index.iter().collect();
@@ -65,7 +66,7 @@ impl ContentSeen {
                 ));
                 w.flag(self.config.html);
                 w.u64(self.config.threshold.to_bits());
-                2
+                SEEN_SKETCHES
             }
         };
         let mut counts: Vec<(&String, &u64)> = self.counts.iter().collect();
@@ -89,7 +90,7 @@ impl ContentSeen {
     /// With `expected`, a snapshot made with other settings (fingerprint scheme, `k`,
     /// layout, html, sketch scheme) is refused with [`Error::SchemeMismatch`], except that
     /// a version-1 snapshot (no sketches) loads into a sketching config (see the
-    /// [module docs](self)); the threshold is `expected`'s. With `None` the snapshot's own
+    /// `src/seen/codec.rs`); the threshold is `expected`'s. With `None` the snapshot's own
     /// settings are adopted.
     pub fn from_bytes(bytes: &[u8], expected: Option<&SeenConfig>) -> Result<ContentSeen> {
         let (version, payload) = open(Kind::Seen, bytes)?;
@@ -102,7 +103,7 @@ impl ContentSeen {
         let options =
             parts.scheme.ok_or_else(|| r.err_at(index_at, "the index snapshot has no fingerprint scheme"))?;
         let column = parts.sketches.take();
-        if (version >= 2) != column.is_some() {
+        if (version >= SEEN_SKETCHES) != column.is_some() {
             return Err(r.err_at(
                 index_at,
                 format!(
@@ -123,7 +124,7 @@ impl ContentSeen {
         let index = Index::<String>::from_parts(parts)?;
         let html = r.flag("html flag")?;
         let mut threshold = DEFAULT_THRESHOLD;
-        if version >= 2 {
+        if version >= SEEN_SKETCHES {
             let at = r.offset();
             threshold = f64::from_bits(r.u64("threshold")?);
             if !(threshold > 0.0 && threshold <= 1.0) {
