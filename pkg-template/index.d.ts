@@ -560,7 +560,9 @@ export type SimHashErrorCode =
   /** SimHashPool: the pool was closed (before the batch finished, or before the call). */
   | 'PoolClosed'
   /** SimHashPool: a worker stopped (crashed, or its script failed to load); it is replaced. */
-  | 'WorkerFailed';
+  | 'WorkerFailed'
+  /** RedisContentSeen: a Redis call failed (connection lost, client not connected); the check was not decided, retry it. */
+  | 'RedisError';
 
 /** Every error thrown by this package. The instance stays usable after it. */
 export class SimHashError extends Error {

@@ -204,7 +204,7 @@ impl SimHasher {
     }
 
     /// The outcome of every text, in order, going on past failures: what a worker of the
-    /// package's pool returns for its share of a batch (see `pkg-template/pool.cjs`).
+    /// package's pool returns for its share of a batch (see `pkg-template/web/pool.js`).
     pub fn fingerprint_each<'t, I>(&mut self, texts: I) -> Vec<Result<u64>>
     where
         I: IntoIterator<Item = &'t str>,

@@ -22,16 +22,60 @@ pub(super) fn bad_argument(argument: &'static str, expected: &str, got: &JsValue
     Error::option(argument, describe(got), expected).into()
 }
 
-/// A JS value as a message shows it, as JS writes it: JSON (`"text"`, `7`, `null`,
-/// `[1,2]`, `{"a":1}`), or else its type (`bigint`, `undefined`, `function`, `symbol`);
-/// cut at 80 bytes. Never Rust's debug form.
+/// A JS value as a message shows it, as JS writes it: `"text"`, `7`, `NaN`, `-1n`, `null`,
+/// `undefined`, `[1,2]`, `{"a":1}`, `a Map`, `a function`; cut at 80 characters. Never
+/// Rust's debug form. The same rules as `describe` in `pkg-template/args.cjs`, which
+/// describes the values the JS layer checks, so a message reads the same from either side.
 pub(super) fn describe(v: &JsValue) -> String {
-    let json = js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string());
-    let mut s = json.or_else(|| v.js_typeof().as_string()).unwrap_or_default();
-    if s.len() > 80 {
-        let mut end = 79;
-        while !s.is_char_boundary(end) {
-            end -= 1;
+    let string = |s: js_sys::JsString| String::from(s);
+    let mut s = if let Some(text) = v.as_string() {
+        js_sys::JSON::stringify(v).ok().map(string).unwrap_or(text)
+    } else if let Some(b) = v.dyn_ref::<js_sys::BigInt>() {
+        b.to_string(10).map(|d| format!("{}n", String::from(d))).unwrap_or_else(|_| "a bigint".into())
+    } else if v.is_function() {
+        "a function".into()
+    } else if v.is_symbol() {
+        "a symbol".into()
+    } else if v.is_null() {
+        "null".into()
+    } else if v.is_undefined() {
+        "undefined".into()
+    } else if let Some(b) = v.as_bool() {
+        b.to_string()
+    } else if let Some(x) = v.as_f64() {
+        // As `String(x)` writes it: `NaN`, `Infinity`, `1e+21`.
+        js_sys::Number::from(x).to_string_with_radix(10).map(string).unwrap_or_default()
+    } else {
+        let proto = js_sys::Object::get_prototype_of(v);
+        if js_sys::Array::is_array(v)
+            || proto.is_null()
+            || proto == js_sys::Object::get_prototype_of(&js_sys::Object::new())
+        {
+            let json = js_sys::JSON::stringify(v).ok().map(string);
+            json.unwrap_or_else(|| {
+                if js_sys::Array::is_array(v) {
+                    "an array".into()
+                } else {
+                    "an object".into()
+                }
+            })
+        } else {
+            let ctor = Reflect::get(v, &"constructor".into()).ok();
+            let name = ctor.and_then(|c| Reflect::get(&c, &"name".into()).ok()).and_then(|n| n.as_string());
+            let name = name.filter(|n| !n.is_empty()).unwrap_or_else(|| "Object".into());
+            let article = if name.starts_with(['A', 'E', 'I', 'O']) { "an" } else { "a" };
+            format!("{article} {name}")
+        }
+    };
+    // Cut as `s.slice(0, 79) + '…'` cuts: at 79 UTF-16 units, when longer than 80.
+    if s.encode_utf16().count() > 80 {
+        let (mut units, mut end) = (0, 0);
+        for c in s.chars() {
+            if units + c.len_utf16() > 79 {
+                break;
+            }
+            units += c.len_utf16();
+            end += c.len_utf8();
         }
         s.truncate(end);
         s.push('…');

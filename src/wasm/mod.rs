@@ -92,6 +92,13 @@ pub fn bench_core(texts: Vec<String>, rounds: u32) -> Result<f64, JsValue> {
     Ok(js_sys::Date::now() - start)
 }
 
+/// [`Error::CODES`], every `code` a core error can have, for the test that checks the
+/// typings' `SimHashErrorCode` against it. Not part of the public API.
+#[wasm_bindgen(js_name = __errorCodes, skip_typescript)]
+pub fn error_codes() -> Array {
+    Error::CODES.iter().map(|c| JsValue::from_str(c)).collect()
+}
+
 /// The module's `WebAssembly.Memory`, for memory tests (release builds of the Node glue
 /// do not expose it otherwise). Not part of the public API.
 #[wasm_bindgen(js_name = __memory, skip_typescript)]

@@ -11,7 +11,7 @@ import {
   toHex, fromHex, huffmanTable, htmlToText, dedup, fromFeatures, simhashBits,
 } from '../../pkg/index.mjs';
 
-const { SIGNATURES } = createRequire(import.meta.url)('../../pkg/args.cjs');
+const { SIGNATURES, describe } = createRequire(import.meta.url)('../../pkg/args.cjs');
 const TEXT = 'Near-duplicate detection finds pages that say the same thing under different addresses.';
 const MAX = 2n ** 64n - 1n;
 
@@ -145,8 +145,15 @@ test('every wasm export that takes fingerprints, texts, bytes or counts has its 
 test('ids are shown as JS writes them, never in Rust\'s debug form', () => {
   const strings = new SimHashIndex({ ids: 'string' });
   rejects(() => strings.insert(7, 1n), 'id', '7');
-  rejects(() => strings.insert(5n, 1n), 'id', 'bigint');
+  rejects(() => strings.insert(5n, 1n), 'id', '5n');
   rejects(() => strings.remove({ a: 1 }), 'id', '{"a":1}');
+  rejects(() => strings.remove(new Map()), 'id', 'a Map');
+  rejects(() => strings.insert(NaN, 1n), 'id', 'NaN');
+  rejects(() => strings.insert(() => 1, 1n), 'id', 'a function');
+  // The Rust describer (src/wasm/convert.rs) and args.cjs's write a value the same way.
+  for (const v of [5n, -1n, NaN, Infinity, true, [1, 2], { a: 1 }, new Map(), new Uint8Array(2), () => 1, Array(40).fill(12345)]) {
+    assert.throws(() => strings.insert(v, 1n), (e) => e.code === 'InvalidOption' && e.message.includes(`= ${describe(v)}:`), String(describe(v)));
+  }
   const numbers = new SimHashIndex({ ids: 'number' });
   rejects(() => numbers.insert('seven', 1n), 'id', '"seven"');
   rejects(() => numbers.insert(-1, 1n), 'id', '-1');

@@ -1,4 +1,3 @@
-'use strict';
 // The argument checks of the package's JS layer: one table, one helper. wasm-bindgen's
 // glue converts arguments without checking them: a bigint outside 0n ..= 2n ** 64n - 1n
 // wraps (`hamming(-1n, 0n)` would give 64), `null` or a number given as a text fails inside the
@@ -10,9 +9,9 @@
 // cost 5 kB of the browser build's gzipped wasm, over its 150 kB budget. Option objects
 // and ids are still checked in the wasm, which knows their names and meanings.)
 //
-// This file is the Node entry's (CommonJS); scripts/build.sh wraps the same text as an ES
-// module for the browser entries (web/args.js, full/args.js). It uses nothing but the
-// language: no require, no import.
+// Written once, as an ES module: the browser entries import it (web/args.js, full/args.js)
+// and scripts/build.sh generates the Node entry's CommonJS form (args.cjs) from it with
+// scripts/esm-to-cjs.mjs. It uses nothing but the language: no imports.
 
 const MAX = 0xffffffffffffffffn;
 const isFingerprint = (v) => typeof v === 'bigint' && v >= 0n && v <= MAX;
@@ -40,7 +39,7 @@ const KINDS = {
  * Every export that takes such arguments: `fn`, `Class#method`, `Class.static` or
  * `new Class`, with `name:kind` per argument (`-` for one the wasm checks: ids, options).
  */
-const SIGNATURES = {
+export const SIGNATURES = {
   hamming: ['a:fingerprint', 'b:fingerprint'],
   similarity: ['a:fingerprint', 'b:fingerprint'],
   toHex: ['fingerprint:fingerprint'],
@@ -88,7 +87,7 @@ const SIGNATURES = {
 };
 
 /** A value as a message shows it, as JS writes it: `"text"`, `-1n`, `null`, `[1,2]`, `a Map`. */
-function describe(v) {
+export function describe(v) {
   let s;
   if (typeof v === 'bigint') s = `${v}n`;
   else if (typeof v === 'function') s = 'a function';
@@ -104,7 +103,7 @@ function describe(v) {
 }
 
 /** Checks `args` against `spec`; throws for the first wrong one (or wrong item of one). */
-function check(spec, args, SimHashError) {
+export function check(spec, args, SimHashError) {
   for (let i = 0; i < spec.length; i++) {
     const [name, kind] = spec[i].split(':');
     if (kind === undefined) continue;
@@ -126,7 +125,7 @@ function check(spec, args, SimHashError) {
  * free functions are replaced in `api`, methods are wrapped on the classes' prototypes
  * (shared by every entry of the same build), constructors behind a Proxy in `api`.
  */
-function guard(api, SimHashError) {
+export function guard(api, SimHashError) {
   for (const [where, spec] of Object.entries(SIGNATURES)) {
     const m = /^(new )?(\w+)(?:([#.])(\w+))?$/.exec(where);
     const [, isNew, owner, sep, member] = m;
@@ -152,5 +151,3 @@ function guard(api, SimHashError) {
   }
   return api;
 }
-
-module.exports = { guard, check, describe, SIGNATURES };

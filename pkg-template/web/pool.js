@@ -1,4 +1,3 @@
-'use strict';
 // SimHashPool: fingerprints on every core. Each worker (Node: worker_threads; browsers:
 // module Web Workers) loads its own instance of the package's wasm; a batch is cut into
 // chunks of whole documents, the chunks go to whichever worker is free, and the results
@@ -9,9 +8,10 @@
 // report. This file moves texts and results, and decides nothing about them, so the
 // results are the single-thread ones, bit for bit.
 //
-// This file is the Node entry's (CommonJS); scripts/build.sh wraps the same text as an ES
-// module for the browser entries (web/pool.js, full/pool.js). It uses nothing but the
-// language: the entries give it the way to start a worker (`spawn`).
+// Written once, as an ES module: the browser entries import it (web/pool.js, full/pool.js)
+// and scripts/build.sh generates the Node entry's CommonJS form (pool.cjs) from it with
+// scripts/esm-to-cjs.mjs. It uses nothing but the language: the entries give it the way
+// to start a worker (`spawn`).
 
 /** A chunk holds whole documents, about this many characters (fewer for small batches). */
 const CHUNK_CHARS_MAX = 1 << 20;
@@ -26,7 +26,7 @@ const WORKER_HASHERS = 8;
  * worker) and `hooks` (its wasm module, for the pool's own calls). `post(message,
  * transfer)` replies.
  */
-function serve(api, post, hooks = api) {
+export function serve(api, post, hooks = api) {
   const hashers = new Map();
   return (msg) => {
     try {
@@ -68,7 +68,7 @@ function serve(api, post, hooks = api) {
  * API is `api` (with its `SimHashError` and argument `check`), and whose wasm module,
  * with the pool's hooks, is `hooks`.
  */
-function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
+export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
   /** The failed documents of a run, each with its own error (as one hasher call throws it). */
   const documentErrors = (r) => r.failed.map((f) => ({ index: f.index, error: new SimHashError(f.reason, f.code) }));
   const closedError = () => new SimHashError(
@@ -405,5 +405,3 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
   }
   return SimHashPool;
 }
-
-module.exports = { makePool, serve };
