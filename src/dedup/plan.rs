@@ -34,7 +34,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::candidates::{band_count, band_pairs};
+use super::candidates::{band_count, band_pairs, BUCKET_WINDOW};
 use super::{keep, measure, sketch_similarities, visible_texts, DedupOptions, DedupReport};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
@@ -177,7 +177,7 @@ impl DedupPlan {
             }
             None => join_part(&layout, &fps, 0..join_tables(&layout)),
         };
-        let candidates = with_band_pairs(candidates, &slot_sketches, &fps);
+        let candidates = at_most_window_each(with_band_pairs(candidates, &slot_sketches, &fps));
         let candidates = by_component(candidates);
         let ids: Vec<String> = report.fingerprints.iter().map(|f| f.0.clone()).collect();
         let sketches = by_sketch.then_some(by_id);
@@ -292,6 +292,31 @@ fn with_band_pairs(
     crate::sort::sort_by_u64_key_stable(&mut candidates, key);
     candidates.dedup_by(|a, b| key(a) == key(b));
     candidates
+}
+
+/// `candidates` with each document paired with at most [`BUCKET_WINDOW`] documents before
+/// it, the nearest in Hamming distance first (then the earliest): a document copied a
+/// thousand times costs the window per copy, not half a million verifications, and the
+/// copies still join one cluster. A document with fewer candidates keeps them all.
+fn at_most_window_each(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
+    let later = |c: &(u32, u32, u32)| c.0.max(c.1);
+    let mut count: HashMap<u32, usize> = HashMap::new();
+    for c in &candidates {
+        *count.entry(later(c)).or_default() += 1;
+    }
+    if count.values().all(|&n| n <= BUCKET_WINDOW) {
+        return candidates;
+    }
+    crate::sort::sort_by_key(&mut candidates, |c| (later(c), c.2, c.0.min(c.1)));
+    let mut out = Vec::with_capacity(candidates.len());
+    let mut run = (u32::MAX, 0usize);
+    for c in candidates {
+        run = if run.0 == later(&c) { (run.0, run.1 + 1) } else { (later(&c), 1) };
+        if run.1 <= BUCKET_WINDOW {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `candidates` ordered by the connected component they belong to (stably), so that
@@ -457,6 +482,27 @@ mod tests {
             let bad = vec![(0, fps.len() as u32, 3)];
             let e = DedupPlan::with_candidates(&docs, &known, &[], bad, &opts).unwrap_err();
             assert!(e.to_string().contains("candidates") && e.to_string().contains("slots of the"), "{e}");
+        }
+    }
+
+    /// A page mirrored 300 times: every copy is within k of every other, yet each is
+    /// verified against at most the window of copies before it, and all form one cluster.
+    #[test]
+    fn a_mirrored_page_costs_the_window_per_copy() {
+        let page = docs(21)[1].1.clone();
+        let mut all: Vec<(String, String)> = (0..300).map(|i| (format!("m{i:03}"), page.clone())).collect();
+        all.extend(docs(22).into_iter().skip(1));
+        for bands in [true, false] {
+            let opts = DedupOptions { bands, ..DedupOptions::default() };
+            let plan = DedupPlan::new(&all, &[], &opts).unwrap();
+            let mirror = plan.pairs().iter().filter(|p| p.0 < 300 && p.1 < 300).count();
+            let window: usize = (1..300).map(|j| j.min(BUCKET_WINDOW)).sum();
+            assert_eq!(mirror, window, "bands {bands}");
+            let texts: Vec<&str> = all.iter().map(|d| d.1.as_str()).collect();
+            let measured = jaccards(&texts, plan.pairs(), opts.shingle, false).unwrap();
+            let report = plan.finish(&measured).unwrap();
+            let big = report.clusters.iter().find(|c| c[0] == "m000").unwrap();
+            assert_eq!(big.len(), 300, "bands {bands}");
         }
     }
 
