@@ -32,6 +32,7 @@ const KINDS = {
   object: [(v) => v !== null && typeof v === 'object', 'an object'],
   size: [(v) => Number.isInteger(v) && v >= 1 && v <= 1024, 'a whole number of workers from 1 to 1024'],
   index: [() => false, 'a SimHashIndex'],
+  'function?': [(v) => v === undefined || typeof v === 'function', 'a function, or nothing'],
 };
 
 /**

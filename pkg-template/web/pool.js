@@ -169,9 +169,10 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * options, each document's sketch, `width` bytes each, one after another; else
      * empty); with `strict`,
      * rejects at the first failed document instead (as soon as every document before it
-     * is known to be good).
+     * is known to be good). `onChunk(n)`, when given, is told of each chunk of `n`
+     * documents done.
      */
-    #run(texts, options, strict, sketch) {
+    #run(texts, options, strict, sketch, onChunk) {
       if (this.#closed) return Promise.reject(closedError());
       const n = texts.length;
       const fingerprints = new BigUint64Array(n);
@@ -216,6 +217,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
               fingerprints.set(msg.fingerprints, base);
               if (width) sketches.set(msg.sketches, base * width);
               chunk.result = msg;
+              onChunk?.(msg.fingerprints.length);
               progress();
             },
             fail: (e) => settle(reject, e),
@@ -346,18 +348,31 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     /**
      * `dedup(ids, texts, options)` with the fingerprints made by the workers: the same
      * report. The fingerprint options are `options`' (not the pool's `hasher`).
+     * `onProgress(phase, done, total)`, when given, is told how the work goes: phase
+     * "hashing" (documents fingerprinted and sketched), "candidates", then "verifying"
+     * (candidate pairs measured); `done` and `total` count the phase's items.
      */
-    async dedup(ids, texts, options) {
-      check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
+    async dedup(ids, texts, options, { onProgress } = {}) {
+      check(['ids:strings', 'texts:strings', '-', 'onProgress:function?'], [ids, texts, options, onProgress], SimHashError);
       if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
+      const tell = onProgress ?? (() => {});
       const size = hooks.__dedupSketchSize(options);
-      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, size === undefined ? undefined : { size });
+      let hashed = 0;
+      tell('hashing', 0, texts.length);
+      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, size === undefined ? undefined : { size },
+        (n) => tell('hashing', (hashed += n), texts.length));
       const failed = Uint32Array.from(r.failed, (f) => f.index);
       const bad = new Set(failed);
+      tell('candidates', 0, 1);
       const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), options);
       const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, r.sketches, options, found);
+      tell('candidates', 1, 1);
       try {
-        return plan.finish(await this.#measure(texts, plan));
+        const pairs = plan.pairs().length / 2;
+        tell('verifying', 0, pairs);
+        const measured = await this.#measure(texts, plan);
+        tell('verifying', pairs, pairs);
+        return plan.finish(measured);
       } finally {
         plan.free();
       }

@@ -147,12 +147,13 @@ mod on {
         Ok(out.into())
     }
 
-    /// The sketch size of `dedup` options when they verify by sketches (the pool's workers
-    /// then make each document's sketch with its fingerprint), else `undefined`.
+    /// The sketch size of `dedup` options when they make sketches, to verify by or for
+    /// the band join (core: `DedupOptions::sketch_scheme`; the pool's workers then make
+    /// each document's sketch with its fingerprint), else `undefined`.
     #[wasm_bindgen(js_name = __dedupSketchSize, skip_typescript)]
     pub fn dedup_sketch_size(options: JsValue) -> Result<Option<u32>, JsValue> {
         let opts = dedup_options(&options)?;
-        Ok(opts.verify.and(opts.sketch).map(|s| s.size() as u32))
+        Ok(opts.sketch_scheme().map(|s| s.size() as u32))
     }
 
     /// `fingerprints[i]` known for every document but those listed in `failed`.
@@ -222,7 +223,7 @@ mod on {
         let known = known(docs.len(), &fingerprints, &failed)?;
         let opts = dedup_options(&options)?;
         // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed one).
-        let width = opts.sketch.map_or(0, |s| 2 + s.size());
+        let width = opts.sketch_scheme().map_or(0, |s| 2 + s.size());
         let mut given: Vec<Option<Sketch>> = Vec::new();
         if width > 0 && sketches.len() == width * docs.len() {
             given = sketches.chunks_exact(width).map(|b| Sketch::from_bytes(b).ok()).collect();

@@ -45,17 +45,23 @@ pub fn defaults() -> JsValue {
     // `layout: None` is "auto": picked for the collection's size.
     set(&dedup, "layout", "auto");
     set(&dedup, "shingle", DedupOptions::default().shingle as u32);
-    let by_size: js_sys::Array = DedupOptions::K_BY_SIZE
-        .iter()
-        .map(|&(n, k)| {
-            let row = Object::new();
-            set(&row, "upTo", n as f64);
-            set(&row, "k", k);
-            JsValue::from(row)
-        })
-        .collect();
-    set(&dedup, "kBySize", by_size);
-    set(&dedup, "kBeyond", DedupOptions::DEFAULT_K);
+    let by_size = |table: &[(usize, u32)]| -> js_sys::Array {
+        table
+            .iter()
+            .map(|&(n, k)| {
+                let row = Object::new();
+                set(&row, "upTo", n as f64);
+                set(&row, "k", k);
+                JsValue::from(row)
+            })
+            .collect()
+    };
+    // The verified default takes candidates from the sketches' bands too, at a smaller k;
+    // `verify: false` keeps the wider k of fingerprints alone.
+    set(&dedup, "kBySize", by_size(&DedupOptions::K_BY_SIZE_WITH_BANDS));
+    set(&dedup, "kBeyond", DedupOptions::DEFAULT_K_WITH_BANDS);
+    set(&dedup, "kBySizeUnverified", by_size(&DedupOptions::K_BY_SIZE));
+    set(&dedup, "kBeyondUnverified", DedupOptions::DEFAULT_K);
     set(&dedup, "sketchVerify", DedupOptions::DEFAULT_SKETCH_VERIFY);
     set(&out, "dedup", dedup);
     set(&out, "dedupFingerprintsOnly", dedup_to_js(&DedupOptions::fingerprints_only()));

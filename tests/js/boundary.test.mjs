@@ -199,7 +199,8 @@ test('dedup: an invalid shingle size throws instead of silently finding no clust
   }
   const r = dedup(ids, texts, { verify: false });
   assert.equal(r.verify, false);
-  assert.equal(r.k, 13);   // k by the collection's size: 13 up to 200k documents
+  assert.equal(r.k, 13);   // k by the collection's size without a verification (no band join): 13 up to 200k
+  assert.equal(dedup(ids, texts).k, 6);   // verified, with the band join: 6 up to 200k
   assert.deepEqual(r.alreadyIndexed, []);
 });
 
