@@ -1,7 +1,7 @@
 'use strict';
 // RedisContentSeen: one ContentSeen shared by every crawler process, on Redis. This file
 // only moves bytes: key names, stored formats, script arguments and the meaning of every
-// reply come from the wasm core (src/store/). See redis.d.ts for the API.
+// reply come from the wasm core (src/redis/). See redis.d.ts for the API.
 const { createHash } = require('node:crypto');
 const { SimHashError } = require('./errors.cjs');
 
@@ -49,7 +49,7 @@ function adapt(client) {
 function install(wasm) {
   const { __RedisStore: RedisStore } = wasm;
   const sources = {};
-  for (const name of ['check', 'open', 'lookup', 'import', 'check_sketch', 'import_sketch']) {
+  for (const name of RedisStore.scriptNames()) {
     const lua = RedisStore.script(name);
     sources[name] = { lua, sha: createHash('sha1').update(lua).digest('hex') };
   }
@@ -71,7 +71,7 @@ function install(wasm) {
       this._redis = adapt(client);
       this._store = new RedisStore(options);
       this._keys = this._store.keys();
-      /** Sketch mode (`sketch: true` or a size): its own script and plan (see src/store/sketch.rs). */
+      /** Sketch mode (`sketch: true` or a size): its own script and plan (see src/redis/sketch.rs). */
       this._sketch = this._store.sketchMode();
       this._retries = retries;
       /** Script calls repeated after a failed attempt (each may count its page once more). */
@@ -170,7 +170,7 @@ function install(wasm) {
     // Checks issued in the same turn of the event loop share script calls: each check's
     // entry (its arguments, made by wasm) waits here, and once the turn is over
     // (setImmediate) the waiting entries go out as CHECK calls of up to `batch` pages each:
-    // the meta, then the entries one after another (src/store/script.rs). The script
+    // the meta, then the entries one after another (src/redis/script.rs). The script
     // answers each page in order; a page that needs another call queues again. A failed
     // call fails each of its pages.
     _queue(entry) {
@@ -291,7 +291,8 @@ function install(wasm) {
         const [next, flat] = await this._redis.call(this._keys[4], ['HSCAN', this._keys[4], cursor, 'COUNT', '1000']);
         cursor = next.toString();
         for (let i = 0; i < flat.length; i += 2) {
-          if (flat[i + 1][0] === 2) aliases.push([flat[i].toString(), flat[i + 1].subarray(1).toString()]);
+          const cluster = this._store.aliasOf(flat[i + 1]);
+          if (cluster !== undefined) aliases.push([flat[i].toString(), cluster]);
         }
       } while (cursor !== '0');
       return this._store.exportSnapshot(pages, aliases);

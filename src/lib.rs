@@ -18,7 +18,7 @@
 //! | similarity sketches (odd sketch + b-bit MinHash) and their band index | [`sketch`] |
 //! | passages: sentences matched on the texts, merged into spans (plagiarism) | [`passage`] |
 //! | a crawler's content-seen test with counts (fingerprint + sketch) | [`seen`] |
-//! | the shared content-seen store's logic for Redis (keys, records, scripts) | [`store`] |
+//! | the shared content-seen test's Redis adapter (keys, records, Lua scripts; Cargo feature `redis`) | [`RedisSeen`] |
 //! | snapshots: versioned, checksummed; the compact (delta + Huffman) fingerprint set; IDF tables | [`snapshot`] |
 //! | exact verification of candidates (shingle Jaccard) | [`verify`] |
 //! | the main job: clusters of a collection | [`dedup`] |
@@ -51,8 +51,11 @@ pub mod passage;
 pub mod seen;
 pub mod sketch;
 pub mod snapshot;
+// The shared content-seen test's Redis adapter (keys, records, Lua scripts, the state
+// machine over replies), crate-private: its entry points are re-exported below.
+#[cfg(feature = "redis")]
+mod redis;
 mod sort;
-pub mod store;
 #[cfg(test)]
 mod test_rng;
 pub mod tokenize;
@@ -70,6 +73,9 @@ pub use hash::{hamming, similarity};
 pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::{check_argv, CheckPlan, Outcome, RedisSeen, SketchPlan, StoreConfig, StoreMatch, SCRIPTS};
 pub use seen::{Candidate, Check, ContentSeen, SeenConfig, SeenPage};
 pub use weight::{IdfTable, Weighting};
 

@@ -101,7 +101,7 @@ impl CheckPlan {
     }
 
     /// The page's entry in its next CHECK call (URL, query, evaluated, matches, replace,
-    /// each after its length: [`super::script`]); [`check_argv`] makes the `ARGV` of a
+    /// each after its length: `src/redis/script.rs`); [`check_argv`] makes the `ARGV` of a
     /// call for one or several entries.
     pub fn entry(&self) -> Vec<u8> {
         let s = &self.store;

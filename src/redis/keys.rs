@@ -265,6 +265,7 @@ impl TableGeometry {
     }
 
     /// Bytes of a hash field (the key bits).
+    #[cfg(test)]
     pub fn field_len(&self) -> usize {
         self.key_bits.div_ceil(8) as usize
     }
@@ -315,6 +316,7 @@ impl TableGeometry {
 
     /// `true` when `record` passes the pre-filter of query `fp`: the Rust twin of the
     /// script's test, used by the native tests and their model of the script.
+    #[cfg(test)]
     pub fn passes(&self, fp: u64, record: &[u8]) -> bool {
         nibbles_within(&self.record(fp), record, self.k)
     }
@@ -322,6 +324,7 @@ impl TableGeometry {
 
 /// `true` when at most `k` of the 4-bit nibbles of two equally long records differ (the
 /// script's pre-filter, see the module docs).
+#[cfg(test)]
 pub fn nibbles_within(query: &[u8], record: &[u8], k: u32) -> bool {
     let mut unequal = 0;
     for (&q, &a) in query.iter().zip(record) {

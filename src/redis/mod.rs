@@ -56,6 +56,10 @@ pub mod record;
 pub mod script;
 pub mod sketch;
 
+pub use decide::{check_argv, CheckPlan, Outcome, StoreMatch};
+pub use script::SCRIPTS;
+pub use sketch::SketchPlan;
+
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
@@ -63,10 +67,8 @@ use crate::fingerprint::SimHasher;
 use crate::index::Layout;
 use crate::seen::{ContentSeen, SeenConfig};
 use crate::sketch::{Sketch, SketchScheme};
-use decide::CheckPlan;
 use keys::TableGeometry;
 use record::{fp_from, PageRecord};
-use sketch::SketchPlan;
 
 /// Settings of a shared store: those of a [`ContentSeen`], the namespace, and whether the
 /// URL map is kept.
@@ -220,7 +222,7 @@ impl RedisSeen {
         self.store.sketch
     }
 
-    /// Starts a sketch-mode check of `url` ([`sketch`]): with the page's sketch (from
+    /// Starts a sketch-mode check of `url` (`src/redis/sketch.rs`): with the page's sketch (from
     /// [`fingerprint_and_sketch`](Self::fingerprint_and_sketch)), or without one
     /// (`checkFingerprint`: the stored pages within k are the duplicates, and a new page
     /// is stored without a sketch, as `ContentSeen::check_fingerprint` does).
@@ -320,6 +322,15 @@ impl RedisSeen {
             return Ok((fp, rec.url, rec.sketch.map(|(_, b)| b)));
         }
         Ok((fp_from(field)?, PageRecord::decode(value)?.url, None))
+    }
+
+    /// The cluster URL of one `HSCAN {NS}:u` value when it is an alias (a URL counted under
+    /// another stored page), `None` for a stored page.
+    pub fn alias_of(&self, value: &[u8]) -> Result<Option<String>> {
+        Ok(match record::UrlEntry::decode(value)? {
+            record::UrlEntry::Alias(url) => Some(url),
+            _ => None,
+        })
     }
 
     /// Import batches (`ARGV` of the IMPORT script, at most about `batch` pages each) for a

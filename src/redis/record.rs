@@ -118,7 +118,8 @@ pub enum UrlEntry {
 }
 
 impl UrlEntry {
-    /// The value's bytes.
+    /// The value's bytes (the scripts write them; the goldens test this twin).
+    #[cfg(test)]
     pub fn encode(&self) -> Vec<u8> {
         match self {
             UrlEntry::Stored(fp) => {

@@ -75,6 +75,7 @@ impl Bounds {
 
     /// The script's filter (its Rust twin): `true` when `stored` may reach the threshold
     /// against `query`.
+    #[cfg(test)]
     pub fn passes(&self, query: &Sketch, stored: &Sketch) -> bool {
         let z: u32 = query.odd().iter().zip(stored.odd()).map(|(a, b)| (a ^ b).count_ones()).sum();
         let total = u64::from(query.shingles()) + u64::from(stored.shingles());
@@ -104,7 +105,7 @@ struct Measured {
     duplicate: bool,
 }
 
-/// The state of one sketch-mode check (see the [module docs](self)).
+/// The state of one sketch-mode check (`src/redis/sketch.rs` documents the flow).
 pub struct SketchPlan {
     store: Arc<Store>,
     url: String,

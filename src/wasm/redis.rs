@@ -1,4 +1,4 @@
-//! JS bindings of [`crate::store`] (the Redis-shared content-seen test): types converted,
+//! JS bindings of [`crate::RedisSeen`] (the Redis-shared content-seen test): types converted,
 //! errors mapped, nothing decided here. The Node helper `redis.cjs` moves the bytes.
 
 use js_sys::{Array, Object, Uint8Array};
@@ -8,10 +8,10 @@ use super::convert::{big, field, opt_bool, opt_string, opt_whole_option, option_
 use super::crawler::seen_config_fields;
 use super::js_error;
 use crate::fingerprint::Options;
+use crate::redis::decide::{CheckPlan, Outcome};
+use crate::redis::sketch::SketchPlan;
+use crate::redis::{script, RedisSeen, StoreConfig};
 use crate::seen::SeenConfig;
-use crate::store::decide::{CheckPlan, Outcome};
-use crate::store::sketch::SketchPlan;
-use crate::store::{script, RedisSeen, StoreConfig};
 
 fn bytes_list(v: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
     if !Array::is_array(v) {
@@ -99,24 +99,22 @@ impl JsRedisStore {
         self.0.keys().iter().map(|k| JsValue::from(k.as_str())).collect()
     }
 
-    /// A script's Lua source: `"check"`, `"open"`, `"lookup"`, `"import"`.
+    /// A script's Lua source, by one of the names of `scriptNames()`.
     pub fn script(name: &str) -> Result<String, JsValue> {
-        Ok(match name {
-            "check" => script::CHECK,
-            "open" => script::OPEN,
-            "lookup" => script::LOOKUP,
-            "import" => script::IMPORT,
-            "check_sketch" => script::CHECK_SKETCH,
-            "import_sketch" => script::IMPORT_SKETCH,
-            _ => {
-                return Err(js_error(crate::Error::option(
-                    "script",
-                    crate::error::quoted(name),
-                    "check, open, lookup, import, check_sketch or import_sketch",
-                )))
-            }
-        }
-        .to_owned())
+        script::SCRIPTS.iter().find(|(n, _)| *n == name).map(|(_, lua)| (*lua).to_owned()).ok_or_else(|| {
+            let names: Vec<&str> = script::SCRIPTS.iter().map(|(n, _)| *n).collect();
+            js_error(crate::Error::option(
+                "script",
+                crate::error::quoted(name),
+                format!("one of {}", names.join(", ")),
+            ))
+        })
+    }
+
+    /// The scripts' names (the one list: [`script::SCRIPTS`]).
+    #[wasm_bindgen(js_name = scriptNames)]
+    pub fn script_names() -> Array {
+        script::SCRIPTS.iter().map(|(n, _)| JsValue::from(*n)).collect()
     }
 
     /// The settings (hasher options, k, layout, namespace, urls, batch).
@@ -206,6 +204,12 @@ impl JsRedisStore {
         let (fp, url, sketch) = self.0.page_entry(field, value).map_err(js_error)?;
         let sketch = sketch.map_or(JsValue::NULL, |b| Uint8Array::from(b.as_slice()).into());
         Ok(Array::of3(&big(fp), &JsValue::from(url), &sketch))
+    }
+
+    /// The cluster URL of one `HSCAN {NS}:u` value when it is an alias, else `null`.
+    #[wasm_bindgen(js_name = aliasOf)]
+    pub fn alias_of(&self, value: &[u8]) -> Result<Option<String>, JsValue> {
+        self.0.alias_of(value).map_err(js_error)
     }
 
     /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot.
