@@ -80,7 +80,7 @@ if (process.argv[2] === '--worker') {
   const client = createClient({ url });
   await client.connect();
   const sketch = mode === 'sketch';
-  const opts = sketch ? { sketch: true } : BATCH;
+  const opts = sketch ? { sketch: true } : { sketch: false, ...BATCH };
   const seen = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace: sketch ? 'bench-sketch' : 'bench', ...opts }) : null;
   // Warm-up (JIT, wasm tier-up), off the clock and off the bench namespace.
   const warm = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace: `warm-${process.pid}`, ...opts }) : null;
@@ -195,9 +195,9 @@ try {
   for (let i = 0; i < N; i++) base[i] = next();
   // The stored pages, through ContentSeen and the migration path.
   const load = async (urls) => {
-    const cs = new sw.ContentSeen({ k: 3, sketch: false }); // the shared store keeps fingerprints only, so far
+    const cs = new sw.ContentSeen({ k: 3, sketch: false }); // the fingerprint-only test
     for (let i = 0; i < N; i++) cs.checkFingerprint(`https://bench/b${i}`, base[i]);
-    const seen = await sw.RedisContentSeen.open(client, { namespace: 'bench', urls });
+    const seen = await sw.RedisContentSeen.open(client, { namespace: 'bench', urls, sketch: false });
     const t = performance.now();
     await seen.importSnapshot(cs.toBytes(), { batch: 2000 });
     const stored = await seen.size;
@@ -280,7 +280,7 @@ try {
   }
   const sketchMs = performance.now() - skLoad;
   const mem0 = usedMemory(server.port);
-  const fpSeen = await sw.RedisContentSeen.open(client, { namespace: 'bench-fp', urls: true });
+  const fpSeen = await sw.RedisContentSeen.open(client, { namespace: 'bench-fp', urls: true, sketch: false });
   await fpSeen.importSnapshot(fpOnly.toBytes(), { batch: 2000 });
   const fpPages = await fpSeen.size;
   fpSeen.close();

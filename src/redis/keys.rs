@@ -13,7 +13,8 @@
 //! | `{NS}:tT:HHH` | hash | index buckets of table `T` whose key bits start with the hex digits `HHH` ([Tables](#tables)) |
 //! | `{NS}:p` | hash | page records by fingerprint ([`super::record`]); only with the URL map |
 //! | `{NS}:c` | hash | counts by fingerprint of the pages seen more than once (no field: seen once); only with the URL map |
-//! | `{NS}:u` | hash | URL → its stored fingerprint or its cluster's URL; only with the URL map |
+//! | `{NS}:u` | hash | URL → its stored fingerprint or its cluster's URL, with check ids ([`super::record`]); only with the URL map |
+//! | `{NS}:r:ID` | string | without the URL map: the check with id `ID` (8 bytes) stored its page; expires after 10 minutes, the time within which a call repeated after a lost reply still gets its first answer |
 //!
 //! In sketch mode ([`super::sketch`]) pages are known by *page numbers* (4 bytes, big-endian,
 //! from 1, never reused) instead of fingerprints, since two stored pages may share a

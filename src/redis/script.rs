@@ -20,13 +20,18 @@
 //! within k: fingerprint, distance byte, table byte, record), *replace* (empty, or the
 //! URL's old fingerprint then per table its bucket's hash name, field and record, as long
 //! as the query's). The
-//! *query* is one string: the fingerprint (8 bytes BE), a byte 1 with the URL map else 0,
+//! *query* is one string: the fingerprint (8 bytes BE), the check id (8 bytes: random, the
+//! same in every call and retry of one check), a byte 1 with the URL map else 0,
 //! a byte k, a byte T (the number of tables), then per table the lengths of the bucket's
 //! hash name, field and record (a byte each), the name, the field and the query's record;
 //! the page record takes the rest. The reply holds one reply per page, in order (arrays
 //! of bulk strings):
 //!
 //! - `{"N"}`: no stored page within k; the page was stored (in the same atomic step);
+//! - `{"R"}` / `{"R", url, count, m1, m2, …}`: a repeated call whose check was decided
+//!   already (the URL map, or without it a `{NS}:r:` key, holds its check id): the page was
+//!   stored by it / counted under `url` by it (`count` is the count now; `m…` as for `"D"`);
+//!   nothing was written;
 //! - `{"C", blob}`: records that passed the pre-filter and are not in *evaluated*
 //!   (table byte + record each); nothing was written; wasm measures them and calls again;
 //! - `{"D", url, count, m1, m2, …}`: the nearest live match (distance, then URL) was
@@ -70,8 +75,10 @@ pub const CHECK: &str = include_str!("lua/check.lua");
 /// layout, once per new namespace), so a namespace deleted but for some of its table
 /// hashes is never reused with stale buckets. A key named `{NS}:t` itself would be store
 /// format 1's table hash (the namespace's data without a meta). In sketch mode `ARGV[3]`
-/// holds one byte, the number of bands, and every band hash (`{NS}:bB:HHHH`, 16,384 a band)
-/// is tested the same way (327,680 names with the default sketch).
+/// holds one byte, the number of bands (else it is empty), and every band hash
+/// (`{NS}:bB:HHHH`, 16,384 a band) is tested the same way (327,680 names with the default
+/// sketch). `ARGV[4]` is the meta a store-format-2 namespace with our settings holds: such
+/// a namespace is upgraded (its meta set to ours) and the reply is `{"U"}`.
 pub const OPEN: &str = include_str!("lua/open.lua");
 
 /// Looks a URL up: `ARGV[1]` = meta, `ARGV[2]` = URL. Replies `{}` for an unknown URL
@@ -104,9 +111,11 @@ pub const IMPORT: &str = include_str!("lua/import.lua");
 /// sketch), per band the lengths of the bucket's hash name and field (a byte each), the
 /// name and the field, the filter's bounds ([`super::sketch::Bounds`]: `zlim` 2 bytes,
 /// `c16` 4, `emin` 2, big-endian), and the page record (its sketch is the query's) to the
-/// end. Replies (arrays of bulk strings):
+/// end. The check id (8 bytes, as in [`CHECK`]) follows the fingerprint. Replies (arrays
+/// of bulk strings):
 ///
 /// - `{"N"}`: no stored page is a duplicate; the page was stored (same atomic step);
+/// - `{"R"}` / `{"R", url, count, m1, m2, …}`: as in [`CHECK`] (`m…` per page of *ranked*);
 /// - `{"C", n1, v1, n2, v2, …}`: pages not in *evaluated* (page number, page value): table
 ///   records passing the nibble pre-filter, and band references passing the sketch filter;
 ///   nothing was written; wasm measures them and calls again;

@@ -121,8 +121,15 @@ pub struct SketchPlan {
 }
 
 impl SketchPlan {
-    pub(super) fn new(store: Arc<Store>, url: &str, fp: u64, sketch: Option<Sketch>) -> Result<SketchPlan> {
+    pub(super) fn new(
+        store: Arc<Store>,
+        url: &str,
+        fp: u64,
+        sketch: Option<Sketch>,
+        check_id: u64,
+    ) -> Result<SketchPlan> {
         super::record::check_url(url)?;
+        super::decide::check_check_id(check_id)?;
         let scheme = store.sketch.expect("a sketch-mode store");
         if let Some(s) = &sketch {
             if s.scheme() != scheme {
@@ -139,6 +146,7 @@ impl SketchPlan {
         };
         let mut query = Vec::with_capacity(256 + url.len());
         query.extend_from_slice(&fp.to_be_bytes());
+        query.extend_from_slice(&check_id.to_be_bytes());
         query.push(store.k as u8);
         query.push(store.geometry.len() as u8);
         for g in &store.geometry {
@@ -200,15 +208,16 @@ impl SketchPlan {
         let status = reply.first().map(Vec::as_slice).unwrap_or(b"");
         let text = |i: usize| reply_text(reply, i);
         match status {
-            b"N" => Ok(Some(Outcome {
+            b"N" | b"R" if reply.len() == 1 => Ok(Some(Outcome {
                 duplicate: false,
                 matches: Vec::new(),
                 fingerprint: self.fp,
                 cluster: Some(self.url.clone()),
                 count: Some(1),
                 calls: self.calls,
+                replayed: status == b"R",
             })),
-            b"D" => {
+            b"D" | b"R" => {
                 let cluster = text(1)?;
                 let count = text(2)?.parse().map_err(|_| bad_reply("a count is not a number"))?;
                 let mut matches = Vec::new();
@@ -232,6 +241,7 @@ impl SketchPlan {
                     cluster: Some(cluster),
                     count: Some(count),
                     calls: self.calls,
+                    replayed: status == b"R",
                 }))
             }
             b"C" => {

@@ -56,6 +56,8 @@ fn outcome_to_js(o: &Outcome) -> JsValue {
     set(&out, "cluster", o.cluster.as_deref().map_or(JsValue::NULL, JsValue::from));
     set(&out, "count", o.count.map_or(JsValue::NULL, |n| JsValue::from(n as f64)));
     set(&out, "roundTrips", o.calls);
+    // Not part of the result the package returns (redis.cjs counts it in `stats.replayed`).
+    set(&out, "__replayed", o.replayed);
     out.into()
 }
 
@@ -65,7 +67,7 @@ pub struct JsRedisStore(RedisSeen);
 
 #[wasm_bindgen(js_class = __RedisStore)]
 impl JsRedisStore {
-    /// `{ namespace, urls, batch, k, layout, html, ...hasher options }`.
+    /// `{ namespace, urls, batch, retries, k, layout, html, sketch, threshold, ...hasher options }`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsRedisStore, JsValue> {
         let o = option_object(
@@ -73,9 +75,10 @@ impl JsRedisStore {
             &[&StoreConfig::NAMES, &SeenConfig::NAMES, &Options::NAMES],
             "{ namespace: 'crawl', k: 3 }",
         )?;
-        let mut d = StoreConfig::default();
-        // `sketch: true` turns sketch mode on with the default sketch (ContentSeen's
-        // default); the store's own default is fingerprint-only.
+        let urls = opt_bool(&o, "urls")?.unwrap_or(true);
+        let mut d = StoreConfig::defaults(urls);
+        // `sketch: true` is sketch mode with ContentSeen's default sketch (`false` or a size
+        // in bytes as in ContentSeen).
         let o = match &o {
             Some(obj) if field(&o, "sketch").as_bool() == Some(true) => {
                 let copy = Object::assign(&Object::new(), obj);
@@ -88,8 +91,9 @@ impl JsRedisStore {
         let config = StoreConfig {
             seen: seen_config_fields(&o, d.seen.clone())?,
             namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),
-            urls: opt_bool(&o, "urls")?.unwrap_or(d.urls),
+            urls,
             batch: opt_whole_option(&o, "batch")?.unwrap_or(d.batch),
+            retries: opt_whole_option(&o, "retries")?.unwrap_or(d.retries),
         };
         RedisSeen::new(config).map(JsRedisStore).map_err(js_error)
     }
@@ -117,7 +121,7 @@ impl JsRedisStore {
         script::SCRIPTS.iter().map(|(n, _)| JsValue::from(*n)).collect()
     }
 
-    /// The settings (hasher options, k, layout, namespace, urls, batch).
+    /// The settings (hasher options, k, layout, namespace, urls, batch, retries, sketch, threshold).
     pub fn options(&self) -> JsValue {
         let c = self.0.config();
         let o = options_to_js(&c.seen.options, c.seen.html);
@@ -126,6 +130,7 @@ impl JsRedisStore {
         set(&o, "namespace", c.namespace.as_str());
         set(&o, "urls", c.urls);
         set(&o, "batch", c.batch);
+        set(&o, "retries", c.retries);
         set(&o, "sketch", c.seen.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
         if c.seen.sketch.is_some() {
             set(&o, "threshold", c.seen.threshold);
@@ -139,16 +144,22 @@ impl JsRedisStore {
         self.0.sketch_scheme().is_some()
     }
 
-    /// Starts a sketch-mode check of a text (fingerprint and sketch in one pass).
+    /// Starts a sketch-mode check of a text (fingerprint and sketch in one pass);
+    /// `check_id`: random, not 0, the same for every retry of the check's calls.
     #[wasm_bindgen(js_name = beginSketch)]
-    pub fn begin_sketch(&mut self, url: &str, text: &str) -> Result<JsSketchCheck, JsValue> {
-        self.0.begin_sketch_text(url, text).map(JsSketchCheck).map_err(js_error)
+    pub fn begin_sketch(&mut self, url: &str, text: &str, check_id: u64) -> Result<JsSketchCheck, JsValue> {
+        self.0.begin_sketch_text(url, text, check_id).map(JsSketchCheck).map_err(js_error)
     }
 
     /// Starts a sketch-mode check of a fingerprint (no sketch: `checkFingerprint`).
     #[wasm_bindgen(js_name = beginSketchFingerprint)]
-    pub fn begin_sketch_fingerprint(&self, url: &str, fingerprint: u64) -> Result<JsSketchCheck, JsValue> {
-        self.0.begin_sketch(url, fingerprint, None).map(JsSketchCheck).map_err(js_error)
+    pub fn begin_sketch_fingerprint(
+        &self,
+        url: &str,
+        fingerprint: u64,
+        check_id: u64,
+    ) -> Result<JsSketchCheck, JsValue> {
+        self.0.begin_sketch(url, fingerprint, None, check_id).map(JsSketchCheck).map_err(js_error)
     }
 
     /// The meta string stored in the namespace.
@@ -161,9 +172,9 @@ impl JsRedisStore {
         self.0.fingerprint(text).map_err(js_error)
     }
 
-    /// Starts a check.
-    pub fn begin(&self, url: &str, fingerprint: u64) -> Result<JsStoreCheck, JsValue> {
-        self.0.begin(url, fingerprint).map(JsStoreCheck).map_err(js_error)
+    /// Starts a check (`check_id` as in `beginSketch`).
+    pub fn begin(&self, url: &str, fingerprint: u64, check_id: u64) -> Result<JsStoreCheck, JsValue> {
+        self.0.begin(url, fingerprint, check_id).map(JsStoreCheck).map_err(js_error)
     }
 
     #[wasm_bindgen(js_name = openArgs)]

@@ -40,7 +40,7 @@ async function crawlThroughAFault(t, target, connect, victim, n) {
   assert.ok(killed && restarted, 'the server was killed and restarted during the crawl');
   const client = await connect();
   try {
-    const seen = await RedisContentSeen.open(client, { namespace: 'fault' });
+    const seen = await RedisContentSeen.open(client, { namespace: 'fault', sketch: false });
     assert.equal(seen.created, false, 'the namespace survived the restart');
     // A check repeated after a lost reply finds itself: treat it as the page's own.
     const fixed = results.map((r) => (r.duplicate && r.cluster === r.url ? { ...r, duplicate: false } : r));

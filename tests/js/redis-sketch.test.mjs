@@ -167,7 +167,9 @@ test('sketch mode: the sketch setting is stored in the meta; other settings are 
   for (const c of [client, clusterClient]) {
     const a = await RedisContentSeen.open(c, { namespace: 'meta-sketch', sketch: true });
     await a.check('https://m/1', 'A page about the shared store, checked with its similarity sketch.');
-    await assert.rejects(RedisContentSeen.open(c, { namespace: 'meta-sketch' }), (e) => e.code === 'SchemeMismatch' && /sketch/.test(e.message));
+    await assert.rejects(RedisContentSeen.open(c, { namespace: 'meta-sketch', sketch: false }), (e) => e.code === 'SchemeMismatch' && /sketch/.test(e.message));
+    // The defaults are ContentSeen's: no sketch option is its default sketch.
+    assert.equal((await RedisContentSeen.open(c, { namespace: 'meta-sketch' })).created, false);
     await assert.rejects(RedisContentSeen.open(c, { namespace: 'meta-sketch', sketch: 64 }), (e) => e.code === 'SchemeMismatch' && /sk1:64/.test(e.message));
     await assert.rejects(RedisContentSeen.open(c, { namespace: 'meta-sketch', sketch: true, threshold: 0.9 }), (e) => e.code === 'SchemeMismatch' && /t=0\.9/.test(e.message));
     const b = await RedisContentSeen.open(c, { namespace: 'meta-sketch', sketch: 128, threshold: 0.81 });
@@ -175,7 +177,7 @@ test('sketch mode: the sketch setting is stored in the meta; other settings are 
     a.close();
     b.close();
     // A fingerprint-only namespace refuses a sketch-mode worker too.
-    const f = await RedisContentSeen.open(c, { namespace: 'meta-fp' });
+    const f = await RedisContentSeen.open(c, { namespace: 'meta-fp', sketch: false });
     await assert.rejects(RedisContentSeen.open(c, { namespace: 'meta-fp', sketch: true }), (e) => e.code === 'SchemeMismatch');
     f.close();
   }

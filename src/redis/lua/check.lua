@@ -18,6 +18,8 @@ if stored ~= ARGV[1] then
   return out
 end
 local KN, KP, KC, KU, KT = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+-- Without the URL map, '{NS}:r:' .. check id marks a check that stored its page, for a while.
+local KR, RETRY_MS = sub(KT, 1, -2) .. 'r:', 600000
 local function page_url(rec)
   if not rec then return '' end
   local v = byte(rec, 1)
@@ -25,14 +27,41 @@ local function page_url(rec)
   if v == 2 then return sub(rec, 4 + byte(rec, 3)) end
   return nil
 end
+-- A URL-map value's kind: 1 or 4 a stored page, 2 or 5 an alias (4 and 5 carry check ids).
+local function stored_kind(cur) local v = byte(cur, 1) return v == 1 or v == 4 end
 local function check(url, q, ev, mb, rep)
-local fp, urls, K, nt = sub(q, 1, 8), byte(q, 9) == 1, byte(q, 10), byte(q, 11)
-local H, F, R, pos = {}, {}, {}, 12
+local fp, cid, urls, K, nt = sub(q, 1, 8), sub(q, 9, 16), byte(q, 17) == 1, byte(q, 18), byte(q, 19)
+local H, F, R, pos = {}, {}, {}, 20
 for t = 1, nt do
   local hl, fl, rl = byte(q, pos, pos + 2)
   pos = pos + 3
   H[t], F[t], R[t] = KT .. sub(q, pos, pos + hl - 1), sub(q, pos + hl, pos + hl + fl - 1), sub(q, pos + hl + fl, pos + hl + fl + rl - 1)
   pos = pos + hl + fl + rl
+end
+-- A call repeated after a lost reply: its check id says what its first attempt decided.
+local cur = nil
+if urls then
+  cur = call('HGET', KU, url)
+  if cur then
+    local v = byte(cur, 1)
+    local replay = nil
+    if v == 4 and sub(cur, 10, 17) == cid then return {'R'} end
+    if v == 4 and sub(cur, 18, 25) == cid then replay = #cur > 25 and sub(cur, 26) or url end
+    if v == 5 and sub(cur, 2, 9) == cid then replay = sub(cur, 10) end
+    if replay then
+      local c = replay == url and cur or call('HGET', KU, replay)
+      local n = c and stored_kind(c) and call('HGET', KC, sub(c, 2, 9))
+      local res, j = {'R', replay, n or '1'}, 1
+      while j <= #mb do
+        local murl = page_url(call('HGET', KP, sub(mb, j, j + 7)))
+        res[#res + 1] = (murl and murl ~= '') and ('1' .. murl) or '0'
+        j = j + 10 + #R[byte(mb, j + 9) + 1]
+      end
+      return res
+    end
+  end
+elseif call('EXISTS', KR .. cid) == 1 then
+  return {'R'}
 end
 local seen = nil
 if #ev > 0 then
@@ -87,9 +116,11 @@ local function count_under(bestfp, best)
   if not urls then return '0' end
   local n = call('HINCRBY', KC, bestfp, 1)
   if n == 1 then n = 2; call('HSET', KC, bestfp, 2) end
-  if best ~= url then
-    local cur = call('HGET', KU, url)
-    if not cur or byte(cur, 1) ~= 1 then call('HSET', KU, url, '\2' .. best) end
+  if cur and stored_kind(cur) then
+    -- The URL is a stored page: it stays one; remember this check and its cluster (empty: itself).
+    call('HSET', KU, url, '\4' .. sub(cur, 2, 9) .. (byte(cur, 1) == 4 and sub(cur, 10, 17) or '\0\0\0\0\0\0\0\0') .. cid .. (best == url and '' or best))
+  elseif best ~= url then
+    call('HSET', KU, url, '\5' .. cid .. best)
   end
   return tostring(n)
 end
@@ -128,9 +159,8 @@ if #mb > 0 then
   end
 end
 if urls then
-  local cur = call('HGET', KU, url)
-  if cur and byte(cur, 1) == 1 then
-    local old = sub(cur, 2)
+  if cur and stored_kind(cur) then
+    local old = sub(cur, 2, 9)
     if sub(rep, 1, 8) ~= old then return {'M', old} end
     local j = 9
     for t = 1, nt do
@@ -153,7 +183,9 @@ for t = 1, nt do call('HSET', H[t], F[t], buckets[t] .. R[t]) end
 call('INCR', KN)
 if urls then
   call('HSET', KP, fp, sub(q, pos))
-  call('HSET', KU, url, '\1' .. fp)
+  call('HSET', KU, url, '\4' .. fp .. cid)
+else
+  call('SET', KR .. cid, '1', 'PX', RETRY_MS)
 end
 return {'N'}
 end

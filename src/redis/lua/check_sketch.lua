@@ -7,8 +7,8 @@ if stored ~= ARGV[1] then
 end
 local KN, KP, KC, KU, KT, KI, KB = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local url, q = ARGV[2], ARGV[3]
-local fp, K, nt = sub(q, 1, 8), byte(q, 9), byte(q, 10)
-local H, F, R, pos = {}, {}, {}, 11
+local fp, cid, K, nt = sub(q, 1, 8), sub(q, 9, 16), byte(q, 17), byte(q, 18)
+local H, F, R, pos = {}, {}, {}, 19
 for t = 1, nt do
   local hl, fl, rl = byte(q, pos, pos + 2)
   pos = pos + 3
@@ -35,6 +35,26 @@ local function page_url(v)
   if ver == 1 then return sub(v, 10) end
   if ver == 2 then return sub(v, 12 + byte(v, 11)) end
   return redis.error_reply('simhash-wasm: unknown page record version')
+end
+-- A URL-map value's kind: 3 or 6 a stored page, 2 or 5 an alias (6 and 5 carry check ids).
+local function stored_kind(c) local v = byte(c, 1) return v == 3 or v == 6 end
+-- A call repeated after a lost reply: its check id says what its first attempt decided.
+local cur = call('HGET', KU, url)
+if cur then
+  local v, replay = byte(cur, 1), nil
+  if v == 6 and sub(cur, 6, 13) == cid then return {'R'} end
+  if v == 6 and sub(cur, 14, 21) == cid then replay = #cur > 21 and sub(cur, 22) or url end
+  if v == 5 and sub(cur, 2, 9) == cid then replay = sub(cur, 10) end
+  if replay then
+    local c = replay == url and cur or call('HGET', KU, replay)
+    local n = c and stored_kind(c) and call('HGET', KC, sub(c, 2, 5))
+    local res, mb = {'R', replay, n or '1'}, ARGV[5]
+    for j = 1, #mb, 4 do
+      local v = call('HGET', KP, sub(mb, j, j + 3))
+      res[#res + 1] = v and ('1' .. page_url(v)) or '0'
+    end
+    return res
+  end
 end
 local buckets = {}
 for t = 1, nt do
@@ -134,16 +154,17 @@ if #mb > 0 then
   if bestpn then
     local n = call('HINCRBY', KC, bestpn, 1)
     if n == 1 then n = 2; call('HSET', KC, bestpn, 2) end
-    if best ~= url then
-      local cur = call('HGET', KU, url)
-      if not cur or byte(cur, 1) ~= 3 then call('HSET', KU, url, '\2' .. best) end
+    if cur and stored_kind(cur) then
+      -- The URL is a stored page: it stays one; remember this check and its cluster (empty: itself).
+      call('HSET', KU, url, '\6' .. sub(cur, 2, 5) .. (byte(cur, 1) == 6 and sub(cur, 6, 13) or '\0\0\0\0\0\0\0\0') .. cid .. (best == url and '' or best))
+    elseif best ~= url then
+      call('HSET', KU, url, '\5' .. cid .. best)
     end
     res[2], res[3] = best, tostring(n)
     return res
   end
 end
-local cur = call('HGET', KU, url)
-if cur and byte(cur, 1) == 3 then
+if cur and stored_kind(cur) then
   local old, rep = sub(cur, 2, 5), ARGV[6]
   if sub(rep, 1, 4) ~= old then return {'M', old, call('HGET', KP, old) or ''} end
   local j = 5
@@ -186,5 +207,5 @@ for t = 1, nt do call('HSET', H[t], F[t], buckets[t] .. R[t] .. pn) end
 for b = 1, nb do call('HSET', BH[b], BF[b], bb[b] .. pn) end
 call('INCR', KN)
 call('HSET', KP, pn, fp .. rec)
-call('HSET', KU, url, '\3' .. pn)
+call('HSET', KU, url, '\6' .. pn .. cid)
 return {'N'}

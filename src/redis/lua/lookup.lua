@@ -2,16 +2,23 @@
 local stored = redis.call('GET', KEYS[1])
 if not stored then return {'G'} end
 if stored ~= ARGV[1] then return {'X', stored} end
+local byte, sub = string.byte, string.sub
 local cur = redis.call('HGET', KEYS[5], ARGV[2])
 if not cur then return {} end
+-- URL-map kinds: 1 and 4 a fingerprint, 3 and 6 a page number, 2 and 5 an alias (4, 5 and 6
+-- carry check ids, after the fingerprint or page number; before the alias's URL).
 local cluster = ARGV[2]
-if string.byte(cur, 1) == 2 then
-  cluster = string.sub(cur, 2)
+local v = byte(cur, 1)
+if v == 2 or v == 5 then
+  cluster = sub(cur, v == 2 and 2 or 10)
   cur = redis.call('HGET', KEYS[5], cluster)
-  if not cur or string.byte(cur, 1) == 2 then return {} end
+  if not cur then return {} end
+  v = byte(cur, 1)
+  if v == 2 or v == 5 then return {} end
 end
-local fp = string.sub(cur, 2)
-local n = redis.call('HGET', KEYS[4], fp) or '1'
+local page = (v == 3 or v == 6) and sub(cur, 2, 5) or sub(cur, 2, 9)
+local n = redis.call('HGET', KEYS[4], page) or '1'
+local fp = page
 -- Sketch mode: a page number; its value starts with the fingerprint.
-if string.byte(cur, 1) == 3 then fp = string.sub(redis.call('HGET', KEYS[3], fp) or '', 1, 8) end
+if v == 3 or v == 6 then fp = sub(redis.call('HGET', KEYS[3], page) or '', 1, 8) end
 return {'U', cluster, n, fp}

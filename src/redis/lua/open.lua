@@ -10,7 +10,14 @@ for i = 1, #KEYS do
   end
 end
 local stored = redis.call('GET', KEYS[1])
-if stored then return {'S', stored} end
+if stored then
+  -- A namespace of the previous store format with our settings: upgraded in place.
+  if stored == ARGV[4] then
+    redis.call('SET', KEYS[1], ARGV[1])
+    return {'U'}
+  end
+  return {'S', stored}
+end
 if any then
   for i = 2, #KEYS do
     if redis.call('EXISTS', KEYS[i]) == 1 then return {'F', KEYS[i], 'data without a meta key'} end
@@ -33,7 +40,7 @@ for t = 1, #nb do
   end
 end
 -- Sketch mode: every band hash too (KEYS[8] is the band prefix; 2^14 names a band).
-local nbands = ARGV[3] and string.byte(ARGV[3]) or 0
+local nbands = string.byte(ARGV[3]) or 0
 for b = 0, nbands - 1 do
   local batch = {}
   for i = 0, 16383 do
