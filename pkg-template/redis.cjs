@@ -223,7 +223,8 @@ function install(wasm) {
     // Checks issued in the same turn of the event loop share script calls: each check's
     // entry (its arguments, made by wasm) waits here, and once the turn is over
     // (setImmediate) the waiting entries go out as CHECK calls of up to `batch` pages each:
-    // the meta, then the entries one after another (src/redis/script.rs). The script
+    // the meta, then the entries one after another (src/redis/script.rs; CHECK_SKETCH in
+    // sketch mode). The script
     // answers each page in order; a page that needs another call queues again. A failed
     // call fails each of its pages.
     _queue(entry) {
@@ -242,7 +243,7 @@ function install(wasm) {
         const entries = new Array(group.length);
         for (let j = 0; j < group.length; j++) entries[j] = group[j].entry;
         this.stats.calls++;
-        this._eval('check', [this._meta, Buffer.concat(entries)]).then(
+        this._eval(this._sketch ? 'check_sketch' : 'check', [this._meta, Buffer.concat(entries)]).then(
           (reply) => {
             for (let j = 0; j < group.length; j++) group[j].resolve(Array.isArray(reply) ? reply[j] : reply);
           },
@@ -253,12 +254,9 @@ function install(wasm) {
       }
     }
 
-    /** Sketch mode: the check_sketch script until the plan decides (1 call, 2 with candidates, 3 at most to replace a URL's content). */
+    /** Sketch mode: the check_sketch script until the plan decides (1 call, 2 with candidates, 3 at most to replace a URL's content), batched as the fingerprint-only checks are. */
     _checkSketch(plan) {
-      return this._drive(plan, () => {
-        this.stats.calls++;
-        return this._eval('check_sketch', plan.args());
-      });
+      return this._drive(plan, () => this._queue(plan.entry()));
     }
 
     /**

@@ -143,13 +143,7 @@ impl CheckPlan {
             query.extend(r);
         }
         query.extend_from_slice(&self.page_record);
-        let fields = [self.url.as_bytes(), &query, &self.evaluated, &matches, &replace];
-        let mut entry = Vec::with_capacity(fields.iter().map(|f| 4 + f.len()).sum());
-        for f in fields {
-            entry.extend_from_slice(&(f.len() as u32).to_be_bytes());
-            entry.extend_from_slice(f);
-        }
-        entry
+        frame(&[self.url.as_bytes(), &query, &self.evaluated, &matches, &replace])
     }
 
     /// The CHECK script's reply for this page: `Some(outcome)` when decided, `None` to call
@@ -282,6 +276,16 @@ impl CheckPlan {
         self.within.sort_by_key(|c| (c.distance, c.fingerprint));
         Ok(())
     }
+}
+
+/// An entry of a check call: each field after its length (4 bytes, big-endian).
+pub(super) fn frame(fields: &[&[u8]]) -> Vec<u8> {
+    let mut entry = Vec::with_capacity(fields.iter().map(|f| 4 + f.len()).sum());
+    for f in fields {
+        entry.extend_from_slice(&(f.len() as u32).to_be_bytes());
+        entry.extend_from_slice(f);
+    }
+    entry
 }
 
 /// Check ids are random and never 0 (0 is what a page record written without one holds).

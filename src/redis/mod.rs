@@ -6,7 +6,7 @@
 //!
 //! ## Design
 //!
-//! - **Keys** ([`keys`], store format 2): the buckets of each index table are spread over
+//! - **Keys** ([`keys`], store format 3): the buckets of each index table are spread over
 //!   small hashes (2,048 a table with the default layout, named by the key's high 11 bits;
 //!   field = the low 5 bits, value = the concatenated records, the other 48 bits, 6 bytes
 //!   each), small enough for Redis to keep each hash as one listpack. A page then costs
@@ -37,10 +37,14 @@
 //!   on a crash or power loss (`everysec`, Redis's default, may lose the last second; the
 //!   fault test uses `always`). A restarted server that lost the namespace is detected: its
 //!   meta key is gone, and every call fails with a clear error instead of starting afresh.
-//! - **Faults**: a dropped connection fails the check with an error (the JS side maps it to
-//!   `SimHashError`). A check whose call may or may not have run can be repeated: a
-//!   repeated new page finds itself (distance 0) and is counted once more, never stored
-//!   twice; so retries never break the invariants (at most a count is one higher).
+//! - **Faults**: a dropped connection fails the call with an error (the JS side maps it to
+//!   `SimHashError`), and the client may repeat it (`retries`). Every check carries a
+//!   random *check id*, the same in all its calls and their repeats, and the URL-map value
+//!   a check writes records it ([`record`]; without the URL map, a short-lived `{NS}:r:`
+//!   key): a repeated call whose first attempt was applied finds its id and gets that
+//!   attempt's answer (`{"R"}`, [`Outcome::replayed`]), writing nothing. So every stored
+//!   page is reported new to exactly one check, and counts are exact, however many replies
+//!   are lost; only a check that fails for good may have been applied unseen.
 //! - **Sketch mode** ([`sketch`], `sketch: true`): `ContentSeen`'s two-step flow (candidates
 //!   within k and from MinHash bands stored in Redis, confirmed by the estimated Jaccard
 //!   similarity), with pages known by page numbers; its own script (`CHECK_SKETCH`), which
@@ -290,7 +294,7 @@ impl RedisSeen {
 
     /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, the
     /// number of bands in sketch mode (else empty), and the meta of a version-2 namespace
-    /// with our settings, which OPEN upgrades in place ([`meta`]).
+    /// with our settings, which OPEN upgrades in place.
     pub fn open_args(&self) -> Vec<Vec<u8>> {
         let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
         // Sketch mode: the number of bands, whose hashes are tested too.

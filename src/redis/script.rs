@@ -100,9 +100,11 @@ pub const IMPORT: &str = include_str!("lua/import.lua");
 /// fingerprint's record followed by the page's 4-byte number; `{NS}:p` maps page numbers
 /// to page values ([`super::record`]).
 ///
-/// `ARGV`: 1 meta, 2 URL, 3 *query*, 4 *evaluated* (the 4-byte page numbers wasm has
-/// measured), 5 *ranked* (the page numbers wasm found to be duplicates, best first),
-/// 6 *replace* (empty, or the URL's old page number, then per table the lengths of its
+/// `ARGV`: 1 meta, 2 the pages' entries (a batch, as in [`CHECK`]: five fields each, each
+/// after its 4-byte length; one reply per page, in order): URL, *query*, *evaluated* (the
+/// 4-byte page numbers wasm has measured), *ranked* (the page numbers wasm found to be
+/// duplicates, best first),
+/// *replace* (empty, or the URL's old page number, then per table the lengths of its
 /// bucket's hash name, field and record (a byte each), the name, the field and the
 /// record with the page number, then a band count byte and per band the lengths of the
 /// band bucket's hash name and field, the name and the field). The *query*: the
@@ -123,7 +125,7 @@ pub const IMPORT: &str = include_str!("lua/import.lua");
 ///   (its URL and new count); per page of *ranked* `"1"..url` if still stored, else `"0"`;
 /// - `{"M", n, v}`: the URL is stored as page `n` (value `v`) and this page is not its
 ///   duplicate: call again with *replace*;
-/// - `{"X", meta}` / `{"G"}`: as [`CHECK`].
+/// - `{"X", meta}` / `{"G"}` / `{"F", what}`: as [`CHECK`].
 ///
 /// No distance-0 shortcut: equal fingerprints are confirmed by the estimate too.
 pub const CHECK_SKETCH: &str = include_str!("lua/check_sketch.lua");

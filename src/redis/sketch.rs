@@ -185,20 +185,15 @@ impl SketchPlan {
         self.estimate
     }
 
-    /// `ARGV` of the next `CHECK_SKETCH` call.
-    pub fn args(&self) -> Vec<Vec<u8>> {
+    /// The page's entry in its next `CHECK_SKETCH` call (URL, query, evaluated, ranked,
+    /// replace, each after its length, as [`CheckPlan::entry`](super::CheckPlan::entry));
+    /// [`check_argv`](super::check_argv) makes the `ARGV` of a call for one or several.
+    pub fn entry(&self) -> Vec<u8> {
         let mut ranked = Vec::new();
         for c in self.cands.iter().filter(|c| c.duplicate) {
             ranked.extend_from_slice(&c.page.to_be_bytes());
         }
-        vec![
-            self.store.meta.as_bytes().to_vec(),
-            self.url.as_bytes().to_vec(),
-            self.query.clone(),
-            self.evaluated.clone(),
-            ranked,
-            self.replace.clone(),
-        ]
+        super::decide::frame(&[self.url.as_bytes(), &self.query, &self.evaluated, &ranked, &self.replace])
     }
 
     /// The `CHECK_SKETCH` reply: `Some(outcome)` when decided, `None` to call again.
@@ -281,6 +276,10 @@ impl SketchPlan {
                 Err(bad_reply("the namespace's settings changed"))
             }
             b"G" => Err(super::decide::gone(&s.keys[0])),
+            b"F" => Err(super::decide::foreign(
+                &s.keys[0],
+                &String::from_utf8_lossy(reply.get(1).map(Vec::as_slice).unwrap_or(b"")),
+            )),
             _ => Err(bad_reply("an unknown status")),
         }
     }

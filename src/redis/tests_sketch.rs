@@ -212,9 +212,28 @@ impl Model {
         vec![s(b"N")]
     }
 
+    /// One page's call: the entry's fields as the script's `check` takes them.
+    fn call(&mut self, entry: &[u8]) -> Vec<Vec<u8>> {
+        let meta = self.meta.clone();
+        self.call_as(&meta, entry)
+    }
+
+    /// A call sent by a worker whose meta is `meta`.
+    fn call_as(&mut self, meta: &[u8], entry: &[u8]) -> Vec<Vec<u8>> {
+        let mut a = vec![meta.to_vec()];
+        let mut at = 0;
+        while at < entry.len() {
+            let n = u32::from_be_bytes(entry[at..at + 4].try_into().unwrap()) as usize;
+            a.push(entry[at + 4..at + 4 + n].to_vec());
+            at += 4 + n;
+        }
+        assert_eq!(a.len(), 6, "five fields");
+        self.check(&a)
+    }
+
     fn run(&mut self, plan: &mut SketchPlan) -> decide::Outcome {
         loop {
-            if let Some(o) = plan.feed(&self.check(&plan.args())).unwrap() {
+            if let Some(o) = plan.feed(&self.call(&plan.entry())).unwrap() {
                 return o;
             }
         }
@@ -337,7 +356,7 @@ fn a_page_stored_between_two_calls_is_not_missed_in_sketch_mode() {
         store.begin_sketch("decoy", fp ^ 1, Some(Sketch::from_shingles(scheme, &decoy)), id()).unwrap();
     assert!(!m.run(&mut p).duplicate);
     let mut b = store.begin_sketch("b", fp, Some(Sketch::from_shingles(scheme, &base)), id()).unwrap();
-    assert!(b.feed(&m.check(&b.args())).unwrap().is_none(), "the decoy is a candidate");
+    assert!(b.feed(&m.call(&b.entry())).unwrap().is_none(), "the decoy is a candidate");
     // Meanwhile another worker stores B's near-duplicate, its fingerprint 20 bits away.
     let mut near = base.clone();
     near[0] = 1;
@@ -369,7 +388,7 @@ fn sketch_settings_are_checked() {
     .unwrap();
     let mut m = Model { meta: a.meta().as_bytes().to_vec(), ..Model::default() };
     let mut plan = other.begin_sketch("u", 1, None, id()).unwrap();
-    let e = plan.feed(&m.check(&plan.args())).unwrap_err();
+    let e = plan.feed(&m.call_as(other.meta().as_bytes(), &plan.entry())).unwrap_err();
     assert!(matches!(e, Error::SchemeMismatch { field: "sketch", .. }), "{e}");
     assert!(RedisSeen::new(StoreConfig { urls: false, ..sketch_config() }).is_err());
     let big = SeenConfig { sketch: Some(SketchScheme::new(256).unwrap()), ..SeenConfig::default() };
@@ -449,9 +468,9 @@ fn a_repeated_call_gets_its_first_answer_in_sketch_mode() {
         let sketch = (i % 25 != 24).then(|| Sketch::from_shingles(scheme, &page.set));
         let mut plan = store.begin_sketch(&url, page.fp, sketch.clone(), id()).unwrap();
         let got = loop {
-            let args = plan.args();
-            let _lost = faulty.check(&args);
-            if let Some(o) = plan.feed(&faulty.check(&args)).unwrap() {
+            let entry = plan.entry();
+            let _lost = faulty.call(&entry);
+            if let Some(o) = plan.feed(&faulty.call(&entry)).unwrap() {
                 break o;
             }
         };

@@ -281,9 +281,9 @@ pub struct JsSketchCheck(SketchPlan);
 
 #[wasm_bindgen(js_class = __SketchCheck)]
 impl JsSketchCheck {
-    /// `ARGV` of the next `check_sketch` call.
-    pub fn args(&self) -> Array {
-        to_js_list(&self.0.args())
+    /// The page's entry in its next `check_sketch` call.
+    pub fn entry(&self) -> Uint8Array {
+        Uint8Array::from(self.0.entry().as_slice())
     }
 
     /// The reply: the result object (with `estimate`: the winner's estimated Jaccard

@@ -1,12 +1,32 @@
 -- simhash-wasm CHECK_SKETCH: the sketch-mode check (src/redis/script.rs documents its arguments and replies).
 local call, byte, sub, char, bxor, floor = redis.call, string.byte, string.sub, string.char, bit.bxor, math.floor
+local entries, at, fields = ARGV[2], 1, {}
+while at <= #entries do
+  local a, b, c, d = byte(entries, at, at + 3)
+  local n = d and ((a * 256 + b) * 256 + c) * 256 + d
+  if not n or at + 3 + n > #entries then return redis.error_reply('simhash-wasm CHECK_SKETCH: an entry is cut short (mixed versions?)') end
+  fields[#fields + 1] = sub(entries, at + 4, at + 3 + n)
+  at = at + 4 + n
+end
+if #fields % 5 ~= 0 then return redis.error_reply('simhash-wasm CHECK_SKETCH: an entry has a field missing (mixed versions?)') end
+local npages = #fields / 5
 local stored = call('GET', KEYS[1])
 if stored ~= ARGV[1] then
-  if not stored then return {'G'} end
-  return {'X', stored}
+  local r = stored and {'X', stored} or {'G'}
+  local out = {}
+  for i = 1, npages do out[i] = r end
+  return out
 end
 local KN, KP, KC, KU, KT, KI, KB = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local url, q = ARGV[2], ARGV[3]
+local function page_url(v)
+  local ver = byte(v, 9)
+  if ver == 1 then return sub(v, 10) end
+  if ver == 2 then return sub(v, 12 + byte(v, 11)) end
+  error('simhash-wasm: a page value of ' .. KP .. ' has an unknown record version (foreign data)')
+end
+-- A URL-map value's kind: 3 or 6 a stored page, 2 or 5 an alias (6 and 5 carry check ids).
+local function stored_kind(c) local v = byte(c, 1) return v == 3 or v == 6 end
+local function check(url, q, ev, mb, rep)
 local fp, cid, K, nt = sub(q, 1, 8), sub(q, 9, 16), byte(q, 17), byte(q, 18)
 local H, F, R, pos = {}, {}, {}, 19
 for t = 1, nt do
@@ -28,16 +48,8 @@ local zlim = byte(q, pos) * 256 + byte(q, pos + 1)
 local c16 = ((byte(q, pos + 2) * 256 + byte(q, pos + 3)) * 256 + byte(q, pos + 4)) * 256 + byte(q, pos + 5)
 local emin = byte(q, pos + 6) * 256 + byte(q, pos + 7)
 local rec = sub(q, pos + 8)
-local ev, seen, fresh, out = ARGV[4], {}, {}, {'C'}
+local seen, fresh, out = {}, {}, {'C'}
 for i = 1, #ev, 4 do seen[sub(ev, i, i + 3)] = true end
-local function page_url(v)
-  local ver = byte(v, 9)
-  if ver == 1 then return sub(v, 10) end
-  if ver == 2 then return sub(v, 12 + byte(v, 11)) end
-  return redis.error_reply('simhash-wasm: unknown page record version')
-end
--- A URL-map value's kind: 3 or 6 a stored page, 2 or 5 an alias (6 and 5 carry check ids).
-local function stored_kind(c) local v = byte(c, 1) return v == 3 or v == 6 end
 -- A call repeated after a lost reply: its check id says what its first attempt decided.
 local cur = call('HGET', KU, url)
 if cur then
@@ -48,7 +60,7 @@ if cur then
   if replay then
     local c = replay == url and cur or call('HGET', KU, replay)
     local n = c and stored_kind(c) and call('HGET', KC, sub(c, 2, 5))
-    local res, mb = {'R', replay, n or '1'}, ARGV[5]
+    local res = {'R', replay, n or '1'}
     for j = 1, #mb, 4 do
       local v = call('HGET', KP, sub(mb, j, j + 3))
       res[#res + 1] = v and ('1' .. page_url(v)) or '0'
@@ -62,7 +74,7 @@ for t = 1, nt do
   local rl = #r
   local st = rl + 4
   if b then
-    if #b % st ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. H[t] .. ' has a length that is not a multiple of its record size; the namespace holds foreign data') end
+    if #b % st ~= 0 then return {'F', 'a bucket of ' .. H[t] .. ' has a length that is not a multiple of its record size'} end
     -- BEGIN nibble setup
     local q1, q2, q3, q4, q5, q6, q7, q8 = byte(r, 1, rl)
     local l1, l2, l3, l4, l5, l6, l7, l8 = (q1 or 0) % 16, (q2 or 0) % 16, (q3 or 0) % 16, (q4 or 0) % 16, (q5 or 0) % 16, (q6 or 0) % 16, (q7 or 0) % 16, (q8 or 0) % 16
@@ -124,7 +136,7 @@ if nb > 0 then
   end
   for b = 1, nb do
     local v = call('HGET', BH[b], BF[b]) or ''
-    if #v % 4 ~= 0 then return redis.error_reply('simhash-wasm: a bucket of ' .. BH[b] .. ' has a length that is not a multiple of 4; the namespace holds foreign data') end
+    if #v % 4 ~= 0 then return {'F', 'a bucket of ' .. BH[b] .. ' has a length that is not a multiple of 4'} end
     bb[b] = v
     for o = 1, #v, 4 do
       local pn = sub(v, o, o + 3)
@@ -137,7 +149,6 @@ if nb > 0 then
   end
 end
 if #out > 1 then return out end
-local mb = ARGV[5]
 if #mb > 0 then
   local best, bestpn, res = nil, nil, {'D', '', ''}
   for j = 1, #mb, 4 do
@@ -165,7 +176,7 @@ if #mb > 0 then
   end
 end
 if cur and stored_kind(cur) then
-  local old, rep = sub(cur, 2, 5), ARGV[6]
+  local old = sub(cur, 2, 5)
   if sub(rep, 1, 4) ~= old then return {'M', old, call('HGET', KP, old) or ''} end
   local j = 5
   for t = 1, nt do
@@ -201,7 +212,7 @@ if cur and stored_kind(cur) then
   call('DECR', KN)
 end
 local id = call('HINCRBY', KI, 'n', 1)
-if id > 4294967295 then return redis.error_reply('simhash-wasm: the namespace has given out all 2^32 page numbers') end
+if id > 4294967295 then return {'F', 'the namespace has given out all 2^32 page numbers'} end
 local pn = char(floor(id / 16777216) % 256, floor(id / 65536) % 256, floor(id / 256) % 256, id % 256)
 for t = 1, nt do call('HSET', H[t], F[t], buckets[t] .. R[t] .. pn) end
 for b = 1, nb do call('HSET', BH[b], BF[b], bb[b] .. pn) end
@@ -209,3 +220,10 @@ call('INCR', KN)
 call('HSET', KP, pn, fp .. rec)
 call('HSET', KU, url, '\6' .. pn .. cid)
 return {'N'}
+end
+local out = {}
+for i = 0, npages - 1 do
+  local f = 5 * i
+  out[i + 1] = check(fields[f + 1], fields[f + 2], fields[f + 3], fields[f + 4], fields[f + 5])
+end
+return out
