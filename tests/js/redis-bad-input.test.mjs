@@ -155,6 +155,7 @@ test('bad input: the same argument gets the same SimHashError code from RedisCon
 test('bad input of the shared store alone: options, batches, namespaces, a dead server, closed clients and instances', { skip }, async () => {
   const server = await startServer();
   const client = createClient({ url: server.url });
+  client.on('error', () => {}); // the server is killed at the end
   await client.connect();
   try {
     const open = (o) => RedisContentSeen.open(client, { namespace: 'alone', ...o });
