@@ -16,8 +16,9 @@
 // option, default 32; 1 sends each check alone, as before batching). calls_per_check: the
 // script calls sent per check, with 4 workers.
 // Sketch mode (`sketch: true`, a phase of its own): SK_N stored pages of generated text
-// (200k; 20k with --quick; SIMHASH_BENCH_SKETCH_PAGES to change it: 1M sketched pages take
-// about half a gigabyte in Redis and minutes to sketch and load), loaded through the
+// (1M, as the fingerprint phase; 20k with --quick; SIMHASH_BENCH_SKETCH_PAGES to change
+// it: 1M sketched pages take about half a gigabyte in Redis and minutes to sketch and
+// load), loaded through the
 // migration path, then a stream of texts in which one in five is a near-duplicate (1 to 3
 // words changed) of a stored page, checked by 4 workers: sketch_checks_s_4w,
 // sketch_round_trips, sketch_p99_ms, and sketch_bytes_per_page (sketches and bands: the
@@ -46,7 +47,7 @@ const BATCH = process.env.SIMHASH_BENCH_BATCH ? { batch: Number(process.env.SIMH
 const WARM = 1500; // warm-up checks per worker
 const fsyncArg = process.argv.indexOf('--fsync');
 const FSYNC = fsyncArg > 0 ? process.argv[fsyncArg + 1] : 'everysec';
-const SK_N = Number(process.env.SIMHASH_BENCH_SKETCH_PAGES || (quick ? 20_000 : 200_000));
+const SK_N = Number(process.env.SIMHASH_BENCH_SKETCH_PAGES || (quick ? 20_000 : 1_000_000));
 const SK_CHECKS = quick ? 4_000 : 20_000;
 const FAULT_CHECKS = quick ? 2_000 : 10_000;
 
