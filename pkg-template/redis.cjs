@@ -35,6 +35,17 @@ function checkId() {
   }
 }
 
+// A check's id: a new one, or `options.checkId` (a failed check's, to repeat it).
+function idOf(options) {
+  if (options === undefined) return checkId();
+  check(['options:object'], [options], SimHashError);
+  const unknown = Object.keys(options).filter((k) => k !== 'checkId');
+  if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of a check; expected checkId`, 'InvalidOption');
+  if (options.checkId === undefined) return checkId();
+  check(['checkId:fingerprint'], [options.checkId], SimHashError);
+  return options.checkId; // 0n is refused by the core
+}
+
 // The arguments are checked as ContentSeen's are (args.cjs), so the same bad argument
 // gets the same SimHashError.
 const SIG = {
@@ -185,28 +196,44 @@ function install(wasm) {
     }
 
     /** `{ duplicate, matches: [{ id, fingerprint, distance }], fingerprint, cluster, count, roundTrips }`. */
-    async check(url, text) {
+    /**
+     * `options.checkId`: the `checkId` of a RedisError this check threw before (a bigint):
+     * repeating a failed check with it gets the answer its lost attempt got, if it was applied.
+     */
+    async check(url, text, options) {
       check(SIG.check, [url, text], SimHashError);
-      if (this._sketch) return this._checkSketch(this._live().beginSketch(url, text, checkId()));
-      return this._checkFingerprint(url, this._live().fingerprint(text));
+      const id = idOf(options);
+      if (this._sketch) return this._checkSketch(this._live().beginSketch(url, text, id), id);
+      return this._checkFingerprint(url, this._live().fingerprint(text), id);
     }
 
-    async checkFingerprint(url, fingerprint) {
+    async checkFingerprint(url, fingerprint, options) {
       check(SIG.checkFingerprint, [url, fingerprint], SimHashError);
-      return this._checkFingerprint(url, fingerprint);
+      return this._checkFingerprint(url, fingerprint, idOf(options));
     }
 
-    _checkFingerprint(url, fingerprint) {
-      if (this._sketch) return this._checkSketch(this._live().beginSketchFingerprint(url, fingerprint, checkId()));
-      const plan = this._live().begin(url, fingerprint, checkId());
-      return this._drive(plan, () => this._queue(plan.entry()));
+    _checkFingerprint(url, fingerprint, id) {
+      if (this._sketch) return this._checkSketch(this._live().beginSketchFingerprint(url, fingerprint, id), id);
+      const plan = this._live().begin(url, fingerprint, id);
+      return this._drive(plan, () => this._queue(plan.entry()), id);
     }
 
-    // Feeds a plan the replies of `call()` until it decides; frees it either way.
-    async _drive(plan, call) {
+    // Feeds a plan the replies of `call()` until it decides; frees it either way. A
+    // RedisError carries the check's id (`checkId`), with which the caller can repeat it.
+    async _drive(plan, call, id) {
       try {
         for (;;) {
-          const result = plan.feed(await call());
+          let reply;
+          try {
+            reply = await call();
+          } catch (err) {
+            if (!(err instanceof SimHashError) || err.code !== 'RedisError') throw err;
+            const e = new SimHashError(err.message, err.code); // one per check: a batch's calls share `err`
+            e.cause = err.cause;
+            e.checkId = id;
+            throw e;
+          }
+          const result = plan.feed(reply);
           if (result !== undefined) {
             this.stats.checks++;
             this.stats.roundTrips += result.roundTrips;
@@ -255,8 +282,8 @@ function install(wasm) {
     }
 
     /** Sketch mode: the check_sketch script until the plan decides (1 call, 2 with candidates, 3 at most to replace a URL's content), batched as the fingerprint-only checks are. */
-    _checkSketch(plan) {
-      return this._drive(plan, () => this._queue(plan.entry()));
+    _checkSketch(plan, id) {
+      return this._drive(plan, () => this._queue(plan.entry()), id);
     }
 
     /**
@@ -271,7 +298,8 @@ function install(wasm) {
         pages.map(async (p, i) => {
           try {
             if (p === null || typeof p !== 'object') check([`pages[${i}]:object`], [p], SimHashError);
-            return p.fingerprint !== undefined ? await this.checkFingerprint(p.url, p.fingerprint) : await this.check(p.url, p.text);
+            const o = p.checkId !== undefined ? { checkId: p.checkId } : undefined;
+            return p.fingerprint !== undefined ? await this.checkFingerprint(p.url, p.fingerprint, o) : await this.check(p.url, p.text, o);
           } catch (error) {
             return { url: p && p.url, error };
           }

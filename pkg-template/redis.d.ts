@@ -79,11 +79,15 @@ export declare class RedisContentSeen {
   readonly retriedCalls: number;
   options(): Record<string, unknown>;
   fingerprint(text: string): bigint;
-  check(url: string, htmlOrText: string): Promise<RedisCheck>;
-  checkFingerprint(url: string, fingerprint: bigint): Promise<RedisCheck>;
+  /**
+   * `options.checkId`: the `checkId` of a `RedisError` this check threw (its retries
+   * exhausted): the repeat gets the answer its lost attempt got, if that was applied.
+   */
+  check(url: string, htmlOrText: string, options?: { checkId?: bigint }): Promise<RedisCheck>;
+  checkFingerprint(url: string, fingerprint: bigint, options?: { checkId?: bigint }): Promise<RedisCheck>;
   /** The pages share script calls of up to `batch` pages; one entry per page, a failed (or malformed) page as `{ url, error }`. */
   checkBatch(
-    pages: ({ url: string; text: string } | { url: string; fingerprint: bigint })[],
+    pages: ({ url: string; text: string; checkId?: bigint } | { url: string; fingerprint: bigint; checkId?: bigint })[],
   ): Promise<(RedisCheck | { url: string; error: Error })[]>;
   count(url: string): Promise<number | undefined>;
   clusterOf(url: string): Promise<string | undefined>;

@@ -172,3 +172,45 @@ test('lost replies, 3-master cluster: every stored page is reported new exactly 
     await cluster.stop();
   }
 });
+
+test('a check that failed for good, repeated with its checkId, gets the answer its lost attempt got', { skip }, async () => {
+  const server = await startServer();
+  const proxy = await startProxy(server.port, { rate: 0 });
+  const c = createClient({ url: `redis://127.0.0.1:${proxy.port}`, socket: { reconnectStrategy: () => 10 } });
+  c.on('error', () => {});
+  await c.connect();
+  try {
+    for (const sketch of [false, true]) {
+      const seen = await RedisContentSeen.open(c, { namespace: `again-${sketch}`, sketch, retries: 1 });
+      const [warm, page] = textStream(2, { seed: 9 });
+      await seen.check('https://again/0', warm.text); // the script is loaded (no NOSCRIPT round)
+      const text = page.text;
+      // Every reply lost from now on, handshakes too: the call runs, its answer never arrives.
+      [proxy.rate, proxy.skip] = [1, 0];
+      const err = await seen.check('https://again/1', text).then(
+        () => assert.fail('the check succeeded with every reply lost'),
+        (e) => e,
+      );
+      [proxy.rate, proxy.skip] = [0, 3];
+      assert.equal(err.code, 'RedisError');
+      assert.equal(typeof err.checkId, 'bigint');
+      assert.ok(seen.retriedCalls >= 1);
+      // The page was stored by the lost attempt; the repeat with its id is told it is new.
+      const r = await seen.check('https://again/1', text, { checkId: err.checkId });
+      assert.equal(r.duplicate, false, `sketch ${sketch}`);
+      assert.equal(seen.stats.replayed, 1);
+      // Any other check of it is a duplicate, and the count is 2: the repeat counted nothing.
+      const again = await seen.check('https://again/1', text);
+      assert.equal(again.duplicate, true);
+      assert.equal(again.count, 2);
+      await assert.rejects(seen.check('https://again/2', text, { checkId: 0n }), (e) => e.code === 'InvalidOption' && /checkId/.test(e.message));
+      await assert.rejects(seen.check('https://again/2', text, { checkId: -1n }), (e) => e.code === 'InvalidOption');
+      await assert.rejects(seen.check('https://again/2', text, { other: 1 }), (e) => e.code === 'InvalidOption');
+      seen.close();
+    }
+  } finally {
+    await c.disconnect().catch(() => {});
+    await proxy.stop();
+    await server.stop();
+  }
+});

@@ -158,7 +158,7 @@ export async function stopBoth({ server, client, cluster, clusterClient } = {}) 
  * server (after the first `skip` of a connection: the client's handshake) is, with
  * probability `rate`, not forwarded, and both sides of the connection are closed. The
  * request reached the server and ran; only its reply is lost, as when a network path or
- * a client host fails at the wrong moment. `{ port, drops, forwarded, stop() }`.
+ * a client host fails at the wrong moment. `{ port, rate, drops, forwarded, stop() }`.
  */
 export async function startProxy(port, { rate = 0.05, skip = 3, seed = 1 } = {}) {
   let s = seed >>> 0 || 1;
@@ -170,7 +170,8 @@ export async function startProxy(port, { rate = 0.05, skip = 3, seed = 1 } = {})
     s >>>= 0;
     return s / 4294967296;
   };
-  const proxy = { drops: 0, forwarded: 0 };
+  // `rate` and `skip` may be changed while the proxy runs.
+  const proxy = { drops: 0, forwarded: 0, rate, skip };
   const sockets = new Set();
   const server = net.createServer((down) => {
     const up = net.connect(port, '127.0.0.1');
@@ -185,7 +186,7 @@ export async function startProxy(port, { rate = 0.05, skip = 3, seed = 1 } = {})
     };
     down.on('data', (d) => up.write(d));
     up.on('data', (d) => {
-      if (replies++ >= skip && random() < rate) {
+      if (replies++ >= proxy.skip && random() < proxy.rate) {
         proxy.drops++;
         close();
         return;
