@@ -201,6 +201,13 @@ async function badInput(client, idleClient) {
   const v1 = seen._store.meta().replace('simhash-wasm-redis 3', 'simhash-wasm-redis 1');
   await client.set('{old}:meta', v1);
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'old' }), (e) => e.code === 'SchemeMismatch' && /store format/.test(e.message) && /importSnapshot/.test(e.message));
+  // A namespace of store format 2 with the same settings is upgraded in place (format 3
+  // reads every format-2 value); its workers of the older build then stop at their next call.
+  await client.set('{up}:meta', seen._store.meta().replace('simhash-wasm-redis 3', 'simhash-wasm-redis 2'));
+  const up = await RedisContentSeen.open(client, { namespace: 'up', k: 3, sketch: false });
+  assert.equal(up.created, false);
+  assert.equal(await client.get('{up}:meta'), seen._store.meta());
+  up.close();
   await client.set('{junkmeta}:meta', 'not ours');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'junkmeta' }), (e) => /foreign/.test(e.message));
   // A bucket overwritten by another program: an error, not an answer.
