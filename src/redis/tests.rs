@@ -76,12 +76,16 @@ impl Model {
             if c[0] == 4 && c[9..17] == cid[..] {
                 return vec![s(b"R")];
             }
-            let replay = if c[0] == 4 && c.len() >= 25 && c[17..25] == cid[..] {
-                Some(if c.len() > 25 { c[25..].to_vec() } else { url.clone() })
-            } else if c[0] == 5 && c[1..9] == cid[..] {
-                Some(c[9..].to_vec())
-            } else {
-                None
+            let replay = match c[0] {
+                4 if c.len() > 17 => {
+                    let (ids, under) = counted(&c[17..]);
+                    ids.contains(&cid).then(|| if under.is_empty() { url.clone() } else { under })
+                }
+                5 => {
+                    let (ids, cluster) = counted(&c[1..]);
+                    ids.contains(&cid).then_some(cluster)
+                }
+                _ => None,
             };
             if let Some(cluster) = replay {
                 let cc = if cluster == *url { Some(c.clone()) } else { self.u.get(&cluster).cloned() };
@@ -133,11 +137,14 @@ impl Model {
             *n += 1;
             let n = *n;
             if let Some(c) = cur.as_ref().filter(|c| stored_kind(c)) {
-                let stored_by = if c[0] == 4 { c[9..17].to_vec() } else { vec![0; 8] };
+                let own = c[0] == 4;
+                let stored_by = if own { c[9..17].to_vec() } else { vec![0; 8] };
                 let under = if best == url.as_slice() { &[][..] } else { best };
-                m.u.insert(url.clone(), [&[4u8][..], &c[1..9], &stored_by, &cid, under].concat());
+                let list = with_id(own.then(|| &c[17..]), under, &cid);
+                m.u.insert(url.clone(), [&[4u8][..], &c[1..9], &stored_by, &list].concat());
             } else if best != url.as_slice() {
-                m.u.insert(url.clone(), [&[5u8][..], &cid, best].concat());
+                let prev = cur.as_ref().filter(|c| c[0] == 5).map(|c| &c[1..]);
+                m.u.insert(url.clone(), [&[5u8][..], &with_id(prev, best, &cid)].concat());
             }
             n.to_string().into_bytes()
         };
@@ -260,13 +267,31 @@ impl Model {
     }
 }
 
+/// A counted list (src/redis/record.rs): its ids and URL.
+fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let n = t[0] as usize;
+    ((0..n).map(|i| t[1 + 8 * i..9 + 8 * i].to_vec()).collect(), t[1 + 8 * n..].to_vec())
+}
+
+/// The counted list after check `id` was counted under `cluster` (the last four ids while
+/// the cluster stays the same).
+fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
+    let mut ids = vec![id.to_vec()];
+    if let Some((old, oc)) = prev.filter(|t| !t.is_empty()).map(counted) {
+        if oc == cluster {
+            ids.extend(old.into_iter().take(3));
+        }
+    }
+    [&[ids.len() as u8][..], &ids.concat(), cluster].concat()
+}
+
 /// URL-map values without their check ids (which differ between runs of the same checks).
 fn without_ids(u: &HashMap<Vec<u8>, Vec<u8>>) -> HashMap<Vec<u8>, Vec<u8>> {
     u.iter()
         .map(|(k, v)| {
             let v = match v[0] {
                 4 => [&[1u8][..], &v[1..9]].concat(),
-                5 => [&[2u8][..], &v[9..]].concat(),
+                5 => [&[2u8][..], &counted(&v[1..]).1].concat(),
                 _ => v.clone(),
             };
             (k.clone(), v)
@@ -626,5 +651,43 @@ fn a_repeated_call_gets_its_first_answer() {
         // Every page reported new is stored, once (a repeated URL with new content replaces its page).
         assert!(new as i64 >= clean.n && clean.n > 500, "{new} new, {} stored", clean.n);
         assert_eq!((&faulty.p, &faulty.c, &faulty.t), (&clean.p, &clean.c, &clean.t));
+    }
+}
+
+/// Two checks of one URL race around a lost reply: X is applied and its reply lost, Y is
+/// counted under the same page, then X's repeat still finds its id (the URL's counted list
+/// keeps the last four) and is answered from its first attempt: counted once.
+#[test]
+fn racing_checks_of_one_url_each_find_their_id() {
+    for url_stored in [false, true] {
+        let store = RedisSeen::new(config(3, true)).unwrap();
+        let mut m = Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let base = 0x0f0f_1234_5678_9abcu64;
+        assert!(!m.run(&store, "a", base).duplicate);
+        // The URL "u" is a stored page of its own (other content), or unknown.
+        if url_stored {
+            assert!(!m.run(&store, "u", !base).duplicate);
+        }
+        let near = base ^ 0b101;
+        let mut x = store.begin("u", near, id()).unwrap();
+        let lost_entry = loop {
+            let entry = x.entry();
+            let reply = m.call(&store, &entry);
+            if reply[0] != b"C" && reply[0] != b"M" {
+                break entry; // decided and applied; the reply is lost
+            }
+            assert!(x.feed(&reply).unwrap().is_none());
+        };
+        let y = m.run(&store, "u", near);
+        assert!(y.duplicate && y.cluster.as_deref() == Some("a"));
+        let got = x.feed(&m.call(&store, &lost_entry)).unwrap().unwrap();
+        assert!(got.replayed && got.duplicate, "{got:?}");
+        assert_eq!(got.cluster.as_deref(), Some("a"));
+        let fp = base.to_be_bytes().to_vec();
+        assert_eq!(m.c.get(&fp).copied(), Some(3), "a, X and Y: X counted once");
     }
 }

@@ -80,12 +80,16 @@ impl Model {
             if c[0] == 6 && c[5..13] == cid[..] {
                 return vec![s(b"R")];
             }
-            let replay = if c[0] == 6 && c.len() >= 21 && c[13..21] == cid[..] {
-                Some(if c.len() > 21 { c[21..].to_vec() } else { url.clone() })
-            } else if c[0] == 5 && c[1..9] == cid[..] {
-                Some(c[9..].to_vec())
-            } else {
-                None
+            let replay = match c[0] {
+                6 if c.len() > 13 => {
+                    let (ids, under) = counted(&c[13..]);
+                    ids.contains(&cid).then(|| if under.is_empty() { url.clone() } else { under })
+                }
+                5 => {
+                    let (ids, cluster) = counted(&c[1..]);
+                    ids.contains(&cid).then_some(cluster)
+                }
+                _ => None,
             };
             if let Some(cluster) = replay {
                 let cc = if cluster == *url { Some(c.clone()) } else { self.u.get(&cluster).cloned() };
@@ -151,11 +155,14 @@ impl Model {
                 *n += 1;
                 res[2] = n.to_string().into_bytes();
                 if let Some(c) = cur.as_ref().filter(|c| stored_kind(c)) {
-                    let stored_by = if c[0] == 6 { c[5..13].to_vec() } else { vec![0; 8] };
+                    let own = c[0] == 6;
+                    let stored_by = if own { c[5..13].to_vec() } else { vec![0; 8] };
                     let under = if burl == *url { &[][..] } else { &burl[..] };
-                    self.u.insert(url.clone(), [&[6u8][..], &c[1..5], &stored_by, &cid, under].concat());
+                    let list = with_id(own.then(|| &c[13..]), under, &cid);
+                    self.u.insert(url.clone(), [&[6u8][..], &c[1..5], &stored_by, &list].concat());
                 } else if burl != *url {
-                    self.u.insert(url.clone(), [&[5u8][..], &cid, &burl].concat());
+                    let prev = cur.as_ref().filter(|c| c[0] == 5).map(|c| &c[1..]);
+                    self.u.insert(url.clone(), [&[5u8][..], &with_id(prev, &burl, &cid)].concat());
                 }
                 res[1] = burl;
                 return res;
@@ -238,6 +245,24 @@ impl Model {
             }
         }
     }
+}
+
+/// A counted list (src/redis/record.rs): its ids and URL.
+fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let n = t[0] as usize;
+    ((0..n).map(|i| t[1 + 8 * i..9 + 8 * i].to_vec()).collect(), t[1 + 8 * n..].to_vec())
+}
+
+/// The counted list after check `id` was counted under `cluster` (the last four ids while
+/// the cluster stays the same).
+fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
+    let mut ids = vec![id.to_vec()];
+    if let Some((old, oc)) = prev.filter(|t| !t.is_empty()).map(counted) {
+        if oc == cluster {
+            ids.extend(old.into_iter().take(3));
+        }
+    }
+    [&[ids.len() as u8][..], &ids.concat(), cluster].concat()
 }
 
 fn sketch_config() -> StoreConfig {

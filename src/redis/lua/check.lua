@@ -29,6 +29,23 @@ local function page_url(rec)
 end
 -- A URL-map value's kind: 1 or 4 a stored page, 2 or 5 an alias (4 and 5 carry check ids).
 local function stored_kind(cur) local v = byte(cur, 1) return v == 1 or v == 4 end
+-- Counted-check lists (URL-map values of kinds 4, 5 and 6, src/redis/record.rs): a count
+-- byte n, the ids of the last n (at most 4) checks of the URL counted under one cluster,
+-- newest first, then that cluster's URL (empty: the URL's own page).
+local function counted(t) local n = byte(t, 1) return sub(t, 2, 1 + 8 * n), sub(t, 2 + 8 * n) end
+local function has_id(ids, id)
+  for o = 1, #ids, 8 do if sub(ids, o, o + 7) == id then return true end end
+  return false
+end
+local function with_id(t, cluster, id)
+  local ids = ''
+  if t and #t > 0 then
+    local old, oc = counted(t)
+    if oc == cluster then ids = sub(old, 1, 24) end
+  end
+  ids = id .. ids
+  return char(#ids / 8) .. ids .. cluster
+end
 local function check(url, q, ev, mb, rep)
 local fp, cid, urls, K, nt = sub(q, 1, 8), sub(q, 9, 16), byte(q, 17) == 1, byte(q, 18), byte(q, 19)
 local H, F, R, pos = {}, {}, {}, 20
@@ -46,8 +63,13 @@ if urls then
     local v = byte(cur, 1)
     local replay = nil
     if v == 4 and sub(cur, 10, 17) == cid then return {'R'} end
-    if v == 4 and sub(cur, 18, 25) == cid then replay = #cur > 25 and sub(cur, 26) or url end
-    if v == 5 and sub(cur, 2, 9) == cid then replay = sub(cur, 10) end
+    if v == 4 and #cur > 17 then
+      local ids, c = counted(sub(cur, 18))
+      if has_id(ids, cid) then replay = c == '' and url or c end
+    elseif v == 5 then
+      local ids, c = counted(sub(cur, 2))
+      if has_id(ids, cid) then replay = c end
+    end
     if replay then
       local c = replay == url and cur or call('HGET', KU, replay)
       local n = c and stored_kind(c) and call('HGET', KC, sub(c, 2, 9))
@@ -118,9 +140,10 @@ local function count_under(bestfp, best)
   if n == 1 then n = 2; call('HSET', KC, bestfp, 2) end
   if cur and stored_kind(cur) then
     -- The URL is a stored page: it stays one; remember this check and its cluster (empty: itself).
-    call('HSET', KU, url, '\4' .. sub(cur, 2, 9) .. (byte(cur, 1) == 4 and sub(cur, 10, 17) or '\0\0\0\0\0\0\0\0') .. cid .. (best == url and '' or best))
+    local own = byte(cur, 1) == 4
+    call('HSET', KU, url, '\4' .. sub(cur, 2, 9) .. (own and sub(cur, 10, 17) or '\0\0\0\0\0\0\0\0') .. with_id(own and sub(cur, 18), best == url and '' or best, cid))
   elseif best ~= url then
-    call('HSET', KU, url, '\5' .. cid .. best)
+    call('HSET', KU, url, '\5' .. with_id(cur and byte(cur, 1) == 5 and sub(cur, 2), best, cid))
   end
   return tostring(n)
 end

@@ -26,6 +26,23 @@ local function page_url(v)
 end
 -- A URL-map value's kind: 3 or 6 a stored page, 2 or 5 an alias (6 and 5 carry check ids).
 local function stored_kind(c) local v = byte(c, 1) return v == 3 or v == 6 end
+-- Counted-check lists (URL-map values of kinds 4, 5 and 6, src/redis/record.rs): a count
+-- byte n, the ids of the last n (at most 4) checks of the URL counted under one cluster,
+-- newest first, then that cluster's URL (empty: the URL's own page).
+local function counted(t) local n = byte(t, 1) return sub(t, 2, 1 + 8 * n), sub(t, 2 + 8 * n) end
+local function has_id(ids, id)
+  for o = 1, #ids, 8 do if sub(ids, o, o + 7) == id then return true end end
+  return false
+end
+local function with_id(t, cluster, id)
+  local ids = ''
+  if t and #t > 0 then
+    local old, oc = counted(t)
+    if oc == cluster then ids = sub(old, 1, 24) end
+  end
+  ids = id .. ids
+  return char(#ids / 8) .. ids .. cluster
+end
 local function check(url, q, ev, mb, rep)
 local fp, cid, K, nt = sub(q, 1, 8), sub(q, 9, 16), byte(q, 17), byte(q, 18)
 local H, F, R, pos = {}, {}, {}, 19
@@ -55,8 +72,13 @@ local cur = call('HGET', KU, url)
 if cur then
   local v, replay = byte(cur, 1), nil
   if v == 6 and sub(cur, 6, 13) == cid then return {'R'} end
-  if v == 6 and sub(cur, 14, 21) == cid then replay = #cur > 21 and sub(cur, 22) or url end
-  if v == 5 and sub(cur, 2, 9) == cid then replay = sub(cur, 10) end
+  if v == 6 and #cur > 13 then
+    local ids, c = counted(sub(cur, 14))
+    if has_id(ids, cid) then replay = c == '' and url or c end
+  elseif v == 5 then
+    local ids, c = counted(sub(cur, 2))
+    if has_id(ids, cid) then replay = c end
+  end
   if replay then
     local c = replay == url and cur or call('HGET', KU, replay)
     local n = c and stored_kind(c) and call('HGET', KC, sub(c, 2, 5))
@@ -167,9 +189,10 @@ if #mb > 0 then
     if n == 1 then n = 2; call('HSET', KC, bestpn, 2) end
     if cur and stored_kind(cur) then
       -- The URL is a stored page: it stays one; remember this check and its cluster (empty: itself).
-      call('HSET', KU, url, '\6' .. sub(cur, 2, 5) .. (byte(cur, 1) == 6 and sub(cur, 6, 13) or '\0\0\0\0\0\0\0\0') .. cid .. (best == url and '' or best))
+      local own = byte(cur, 1) == 6
+      call('HSET', KU, url, '\6' .. sub(cur, 2, 5) .. (own and sub(cur, 6, 13) or '\0\0\0\0\0\0\0\0') .. with_id(own and sub(cur, 14), best == url and '' or best, cid))
     elseif best ~= url then
-      call('HSET', KU, url, '\5' .. cid .. best)
+      call('HSET', KU, url, '\5' .. with_id(cur and byte(cur, 1) == 5 and sub(cur, 2), best, cid))
     end
     res[2], res[3] = best, tostring(n)
     return res

@@ -6,11 +6,12 @@ local byte, sub = string.byte, string.sub
 local cur = redis.call('HGET', KEYS[5], ARGV[2])
 if not cur then return {} end
 -- URL-map kinds: 1 and 4 a fingerprint, 3 and 6 a page number, 2 and 5 an alias (4, 5 and 6
--- carry check ids, after the fingerprint or page number; before the alias's URL).
+-- carry check ids, after the fingerprint or page number; before the alias's URL, after
+-- their count byte).
 local cluster = ARGV[2]
 local v = byte(cur, 1)
 if v == 2 or v == 5 then
-  cluster = sub(cur, v == 2 and 2 or 10)
+  cluster = v == 2 and sub(cur, 2) or sub(cur, 3 + 8 * byte(cur, 2))
   cur = redis.call('HGET', KEYS[5], cluster)
   if not cur then return {} end
   v = byte(cur, 1)
