@@ -19,6 +19,7 @@
 //! | passages matched between texts (plagiarism) | [`passage`] | [`PassageChecker`], [`PassageOptions`] |
 //! | the main job: clusters of a collection | [`dedup`](mod@dedup) | [`dedup()`](fn@dedup), [`DedupOptions`], [`DedupReport`] |
 //! | the compact fingerprint set and the snapshot id types | [`snapshot`] | [`CompactSet`] |
+//! | the shared content-seen test's Redis adapter: keys, records, Lua scripts (Cargo feature `redis`) | (root) | `RedisSeen`, `StoreConfig`, `SCRIPTS` |
 //! | errors with data and advice | (root) | [`Error`], [`Result`] |
 //!
 //! Every type with bytes has `to_bytes` / `from_bytes`: a versioned, checksummed snapshot.
@@ -31,7 +32,7 @@
 //! `weight.rs` (weights, IDF tables), `fingerprint/` (per-bit weighted sums, the sign
 //! step, `explain`), `scan.rs` (the sketch's shingles, gathered by the fingerprint's scan),
 //! `html.rs`, `verify.rs` (exact shingle Jaccard of candidates), `sets.rs` (operations on
-//! sorted hash sets), `math.rs` (IEEE-only `ln`), `store/` (the shared content-seen store's
+//! sorted hash sets), `math.rs` (IEEE-only `ln`), `redis/` (the shared content-seen store's
 //! logic for Redis) and `error.rs`. `src/wasm/` is the JS binding, compiled for `wasm32`
 //! only. The modules form layers that point one way, checked by `tests/tree.rs`.
 //!
@@ -69,8 +70,11 @@ pub mod seen;
 mod sets;
 pub mod sketch;
 pub mod snapshot;
+// The shared content-seen test's Redis adapter (keys, records, Lua scripts, the state
+// machine over replies), crate-private: its entry points are re-exported below.
+#[cfg(feature = "redis")]
+mod redis;
 mod sort;
-pub mod store;
 #[cfg(test)]
 mod test_rng;
 mod tokenize;
@@ -93,6 +97,9 @@ pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
 pub use passage::{PassageChecker, PassageOptions};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::{check_argv, CheckPlan, Outcome, RedisSeen, SketchPlan, StoreConfig, StoreMatch, SCRIPTS};
 pub use seen::{Check, ContentSeen, SeenCandidate, SeenConfig, SeenPage};
 pub use sketch::{estimate_jaccard, Sketch, SketchScheme};
 pub use snapshot::CompactSet;

@@ -33,8 +33,8 @@ const LAYERS: &[&[&str]] = &[
     // Components users build.
     &["seen"],
     &["dedup", "passage"],
-    // The Redis store's logic, over content-seen.
-    &["store"],
+    // The Redis adapter's logic, over content-seen.
+    &["redis"],
     // The JS bindings.
     &["wasm"],
 ];

@@ -406,7 +406,7 @@ async function dedupRedis(o) {
   const opts = { namespace: o.namespace, html: Boolean(o.html), retries: 5 };
   if (o.k !== undefined) opts.k = int('k', o.k, 0, 63);
   // --sketch: the store's sketch mode (ContentSeen's default flow), --sketch-size its bytes.
-  if (o.sketch) opts.sketch = o['sketch-size'] === undefined ? true : num('sketch-size', o['sketch-size']);
+  opts.sketch = !o.sketch ? false : o['sketch-size'] === undefined ? true : num('sketch-size', o['sketch-size']);
   const seen = await wasm.RedisContentSeen.open(client, opts);
   let dups = 0;
   let failed = 0;

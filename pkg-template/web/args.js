@@ -16,6 +16,9 @@
 const MAX = 0xffffffffffffffffn;
 const isFingerprint = (v) => typeof v === 'bigint' && v >= 0n && v <= MAX;
 const isCount = (v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+// A name that is stored and compared (a URL, a namespace): a string with no lone surrogate,
+// which the UTF-8 conversion would replace by U+FFFD, merging two different names.
+const isName = (v) => typeof v === 'string' && !/[\uD800-\uDFFF]/u.test(v);
 
 /** Argument kinds: [test, what is expected, the test of each item (arrays)]. */
 const KINDS = {
@@ -23,6 +26,7 @@ const KINDS = {
   fingerprints: [(v) => v instanceof BigUint64Array || Array.isArray(v),
     'a BigUint64Array, or an array of bigints from 0n to 2n ** 64n - 1n', isFingerprint],
   string: [(v) => typeof v === 'string', 'a string'],
+  name: [isName, 'a string without lone surrogates (half of a UTF-16 pair on its own)'],
   strings: [Array.isArray, 'an array of strings', (v) => typeof v === 'string'],
   bytes: [(v) => v instanceof Uint8Array, 'a Uint8Array'],
   array: [Array.isArray, 'an array'],
@@ -74,11 +78,11 @@ export const SIGNATURES = {
   'CompactSet.fromBytes': ['bytes:bytes'],
   'CompactSet#containsWithin': ['fingerprint:fingerprint', 'k:count'],
   'CompactSet#countContainedWithin': ['fingerprints:fingerprints', 'k:count'],
-  'ContentSeen#check': ['url:string', 'htmlOrText:string'],
-  'ContentSeen#checkFingerprint': ['url:string', 'fingerprint:fingerprint'],
+  'ContentSeen#check': ['url:name', 'htmlOrText:string'],
+  'ContentSeen#checkFingerprint': ['url:name', 'fingerprint:fingerprint'],
   'ContentSeen#fingerprint': ['htmlOrText:string'],
-  'ContentSeen#count': ['url:string'],
-  'ContentSeen#clusterOf': ['url:string'],
+  'ContentSeen#count': ['url:name'],
+  'ContentSeen#clusterOf': ['url:name'],
   'ContentSeen.fromBytes': ['bytes:bytes'],
   'PassageChecker#addReference': ['text:string'],
   'PassageChecker#passages': ['doc:count'],

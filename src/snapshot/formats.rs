@@ -103,13 +103,13 @@ mod tests {
     fn code_rows() -> Vec<(String, u32, Vec<u32>)> {
         let mut rows: Vec<_> =
             TABLE.iter().map(|v| (v.name.to_string(), v.current, (v.oldest..=v.current).collect())).collect();
-        // The Redis store format: its meta's first line. The meta parser reads its own
-        // version only (an older namespace is refused with advice), so one readable version.
-        // The Redis adapter is compiled with the `redis` feature.
+        // The Redis store format: its meta's first line. Opening a namespace of the version
+        // before upgrades it in place; older ones are refused with advice. The Redis adapter
+        // is compiled with the `redis` feature.
         #[cfg(feature = "redis")]
         {
-            let redis = crate::store::meta::META_VERSION;
-            rows.push((REDIS_ROW.to_string(), redis, vec![redis]));
+            use crate::redis::meta::{META_VERSION, UPGRADES_FROM};
+            rows.push((REDIS_ROW.to_string(), META_VERSION, vec![UPGRADES_FROM, META_VERSION]));
         }
         rows
     }

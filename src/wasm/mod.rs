@@ -56,7 +56,7 @@ mod seen;
 // RedisContentSeen's bindings: Node only (redis.cjs is installed by the Node entry), so
 // the browser builds leave them out (feature `redis`).
 #[cfg(feature = "redis")]
-mod store;
+mod redis;
 
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

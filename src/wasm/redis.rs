@@ -1,4 +1,4 @@
-//! JS bindings of [`crate::store`] (the Redis-shared content-seen test): types converted,
+//! JS bindings of [`crate::RedisSeen`] (the Redis-shared content-seen test): types converted,
 //! errors mapped, nothing decided here. The Node helper `redis.cjs` moves the bytes.
 
 use js_sys::{Array, Object, Uint8Array};
@@ -8,10 +8,10 @@ use super::convert::{big, field, opt_bool, opt_string, opt_whole_option, option_
 use super::js_error;
 use super::seen::seen_config_fields;
 use crate::fingerprint::Options;
+use crate::redis::decide::{CheckPlan, Outcome};
+use crate::redis::sketch::SketchPlan;
+use crate::redis::{script, RedisSeen, StoreConfig};
 use crate::seen::SeenConfig;
-use crate::store::decide::{CheckPlan, Outcome};
-use crate::store::sketch::SketchPlan;
-use crate::store::{script, RedisSeen, StoreConfig};
 
 fn bytes_list(v: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
     if !Array::is_array(v) {
@@ -56,6 +56,8 @@ fn outcome_to_js(o: &Outcome) -> JsValue {
     set(&out, "cluster", o.cluster.as_deref().map_or(JsValue::NULL, JsValue::from));
     set(&out, "count", o.count.map_or(JsValue::NULL, |n| JsValue::from(n as f64)));
     set(&out, "roundTrips", o.calls);
+    // Not part of the result the package returns (redis.cjs counts it in `stats.replayed`).
+    set(&out, "__replayed", o.replayed);
     out.into()
 }
 
@@ -65,7 +67,7 @@ pub struct JsRedisStore(RedisSeen);
 
 #[wasm_bindgen(js_class = __RedisStore)]
 impl JsRedisStore {
-    /// `{ namespace, urls, batch, k, layout, html, ...hasher options }`.
+    /// `{ namespace, urls, batch, retries, k, layout, html, sketch, threshold, ...hasher options }`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsRedisStore, JsValue> {
         let o = option_object(
@@ -73,9 +75,10 @@ impl JsRedisStore {
             &[&StoreConfig::NAMES, &SeenConfig::NAMES, &Options::NAMES],
             "{ namespace: 'crawl', k: 3 }",
         )?;
-        let mut d = StoreConfig::default();
-        // `sketch: true` turns sketch mode on with the default sketch (ContentSeen's
-        // default); the store's own default is fingerprint-only.
+        let urls = opt_bool(&o, "urls")?.unwrap_or(true);
+        let mut d = StoreConfig::defaults(urls);
+        // `sketch: true` is sketch mode with ContentSeen's default sketch (`false` or a size
+        // in bytes as in ContentSeen).
         let o = match &o {
             Some(obj) if field(&o, "sketch").as_bool() == Some(true) => {
                 let copy = Object::assign(&Object::new(), obj);
@@ -88,8 +91,9 @@ impl JsRedisStore {
         let config = StoreConfig {
             seen: seen_config_fields(&o, d.seen.clone())?,
             namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),
-            urls: opt_bool(&o, "urls")?.unwrap_or(d.urls),
+            urls,
             batch: opt_whole_option(&o, "batch")?.unwrap_or(d.batch),
+            retries: opt_whole_option(&o, "retries")?.unwrap_or(d.retries),
         };
         RedisSeen::new(config).map(JsRedisStore).map_err(js_error)
     }
@@ -99,27 +103,25 @@ impl JsRedisStore {
         self.0.keys().iter().map(|k| JsValue::from(k.as_str())).collect()
     }
 
-    /// A script's Lua source: `"check"`, `"open"`, `"lookup"`, `"import"`.
+    /// A script's Lua source, by one of the names of `scriptNames()`.
     pub fn script(name: &str) -> Result<String, JsValue> {
-        Ok(match name {
-            "check" => script::CHECK,
-            "open" => script::OPEN,
-            "lookup" => script::LOOKUP,
-            "import" => script::IMPORT,
-            "check_sketch" => script::CHECK_SKETCH,
-            "import_sketch" => script::IMPORT_SKETCH,
-            _ => {
-                return Err(js_error(crate::Error::option(
-                    "script",
-                    crate::error::quoted(name),
-                    "check, open, lookup, import, check_sketch or import_sketch",
-                )))
-            }
-        }
-        .to_owned())
+        script::SCRIPTS.iter().find(|(n, _)| *n == name).map(|(_, lua)| (*lua).to_owned()).ok_or_else(|| {
+            let names: Vec<&str> = script::SCRIPTS.iter().map(|(n, _)| *n).collect();
+            js_error(crate::Error::option(
+                "script",
+                crate::error::quoted(name),
+                format!("one of {}", names.join(", ")),
+            ))
+        })
     }
 
-    /// The settings (hasher options, k, layout, namespace, urls, batch).
+    /// The scripts' names (the one list: [`script::SCRIPTS`]).
+    #[wasm_bindgen(js_name = scriptNames)]
+    pub fn script_names() -> Array {
+        script::SCRIPTS.iter().map(|(n, _)| JsValue::from(*n)).collect()
+    }
+
+    /// The settings (hasher options, k, layout, namespace, urls, batch, retries, sketch, threshold).
     pub fn options(&self) -> JsValue {
         let c = self.0.config();
         let o = options_to_js(&c.seen.options, c.seen.html);
@@ -128,6 +130,7 @@ impl JsRedisStore {
         set(&o, "namespace", c.namespace.as_str());
         set(&o, "urls", c.urls);
         set(&o, "batch", c.batch);
+        set(&o, "retries", c.retries);
         set(&o, "sketch", c.seen.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
         if c.seen.sketch.is_some() {
             set(&o, "threshold", c.seen.threshold);
@@ -141,16 +144,22 @@ impl JsRedisStore {
         self.0.sketch_scheme().is_some()
     }
 
-    /// Starts a sketch-mode check of a text (fingerprint and sketch in one pass).
+    /// Starts a sketch-mode check of a text (fingerprint and sketch in one pass);
+    /// `check_id`: random, not 0, the same for every retry of the check's calls.
     #[wasm_bindgen(js_name = beginSketch)]
-    pub fn begin_sketch(&mut self, url: &str, text: &str) -> Result<JsSketchCheck, JsValue> {
-        self.0.begin_sketch_text(url, text).map(JsSketchCheck).map_err(js_error)
+    pub fn begin_sketch(&mut self, url: &str, text: &str, check_id: u64) -> Result<JsSketchCheck, JsValue> {
+        self.0.begin_sketch_text(url, text, check_id).map(JsSketchCheck).map_err(js_error)
     }
 
     /// Starts a sketch-mode check of a fingerprint (no sketch: `checkFingerprint`).
     #[wasm_bindgen(js_name = beginSketchFingerprint)]
-    pub fn begin_sketch_fingerprint(&self, url: &str, fingerprint: u64) -> Result<JsSketchCheck, JsValue> {
-        self.0.begin_sketch(url, fingerprint, None).map(JsSketchCheck).map_err(js_error)
+    pub fn begin_sketch_fingerprint(
+        &self,
+        url: &str,
+        fingerprint: u64,
+        check_id: u64,
+    ) -> Result<JsSketchCheck, JsValue> {
+        self.0.begin_sketch(url, fingerprint, None, check_id).map(JsSketchCheck).map_err(js_error)
     }
 
     /// The meta string stored in the namespace.
@@ -163,9 +172,9 @@ impl JsRedisStore {
         self.0.fingerprint(text).map_err(js_error)
     }
 
-    /// Starts a check.
-    pub fn begin(&self, url: &str, fingerprint: u64) -> Result<JsStoreCheck, JsValue> {
-        self.0.begin(url, fingerprint).map(JsStoreCheck).map_err(js_error)
+    /// Starts a check (`check_id` as in `beginSketch`).
+    pub fn begin(&self, url: &str, fingerprint: u64, check_id: u64) -> Result<JsStoreCheck, JsValue> {
+        self.0.begin(url, fingerprint, check_id).map(JsStoreCheck).map_err(js_error)
     }
 
     #[wasm_bindgen(js_name = openArgs)]
@@ -206,6 +215,12 @@ impl JsRedisStore {
         let (fp, url, sketch) = self.0.page_entry(field, value).map_err(js_error)?;
         let sketch = sketch.map_or(JsValue::NULL, |b| Uint8Array::from(b.as_slice()).into());
         Ok(Array::of3(&big(fp), &JsValue::from(url), &sketch))
+    }
+
+    /// The cluster URL of one `HSCAN {NS}:u` value when it is an alias, else `null`.
+    #[wasm_bindgen(js_name = aliasOf)]
+    pub fn alias_of(&self, value: &[u8]) -> Result<Option<String>, JsValue> {
+        self.0.alias_of(value).map_err(js_error)
     }
 
     /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot.
@@ -266,9 +281,9 @@ pub struct JsSketchCheck(SketchPlan);
 
 #[wasm_bindgen(js_class = __SketchCheck)]
 impl JsSketchCheck {
-    /// `ARGV` of the next `check_sketch` call.
-    pub fn args(&self) -> Array {
-        to_js_list(&self.0.args())
+    /// The page's entry in its next `check_sketch` call.
+    pub fn entry(&self) -> Uint8Array {
+        Uint8Array::from(self.0.entry().as_slice())
     }
 
     /// The reply: the result object (with `estimate`: the winner's estimated Jaccard

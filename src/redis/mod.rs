@@ -6,7 +6,7 @@
 //!
 //! ## Design
 //!
-//! - **Keys** ([`keys`], store format 2): the buckets of each index table are spread over
+//! - **Keys** ([`keys`], store format 3): the buckets of each index table are spread over
 //!   small hashes (2,048 a table with the default layout, named by the key's high 11 bits;
 //!   field = the low 5 bits, value = the concatenated records, the other 48 bits, 6 bytes
 //!   each), small enough for Redis to keep each hash as one listpack. A page then costs
@@ -37,10 +37,14 @@
 //!   on a crash or power loss (`everysec`, Redis's default, may lose the last second; the
 //!   fault test uses `always`). A restarted server that lost the namespace is detected: its
 //!   meta key is gone, and every call fails with a clear error instead of starting afresh.
-//! - **Faults**: a dropped connection fails the check with an error (the JS side maps it to
-//!   `SimHashError`). A check whose call may or may not have run can be repeated: a
-//!   repeated new page finds itself (distance 0) and is counted once more, never stored
-//!   twice; so retries never break the invariants (at most a count is one higher).
+//! - **Faults**: a dropped connection fails the call with an error (the JS side maps it to
+//!   `SimHashError`), and the client may repeat it (`retries`). Every check carries a
+//!   random *check id*, the same in all its calls and their repeats, and the URL-map value
+//!   a check writes records it ([`record`]; without the URL map, a short-lived `{NS}:r:`
+//!   key): a repeated call whose first attempt was applied finds its id and gets that
+//!   attempt's answer (`{"R"}`, [`Outcome::replayed`]), writing nothing. So every stored
+//!   page is reported new to exactly one check, and counts are exact, however many replies
+//!   are lost; only a check that fails for good may have been applied unseen.
 //! - **Sketch mode** ([`sketch`], `sketch: true`): `ContentSeen`'s two-step flow (candidates
 //!   within k and from MinHash bands stored in Redis, confirmed by the estimated Jaccard
 //!   similarity), with pages known by page numbers; its own script (`CHECK_SKETCH`), which
@@ -56,6 +60,10 @@ pub mod record;
 pub mod script;
 pub mod sketch;
 
+pub use decide::{check_argv, CheckPlan, Outcome, StoreMatch};
+pub use script::SCRIPTS;
+pub use sketch::SketchPlan;
+
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
@@ -63,13 +71,12 @@ use crate::fingerprint::SimHasher;
 use crate::index::Layout;
 use crate::seen::{ContentSeen, SeenConfig};
 use crate::sketch::{Sketch, SketchScheme};
-use decide::CheckPlan;
 use keys::TableGeometry;
 use record::{fp_from, PageRecord};
-use sketch::SketchPlan;
 
-/// Settings of a shared store: those of a [`ContentSeen`], the namespace, and whether the
-/// URL map is kept.
+/// Settings of a shared store: those of a [`ContentSeen`] (with its defaults, so that the
+/// same options give the same decisions), the namespace, whether the URL map is kept, and
+/// the client's batching and retries.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoreConfig {
     /// The content-seen settings (k, layout, scheme, html).
@@ -82,12 +89,16 @@ pub struct StoreConfig {
     /// the checks a worker issues together share calls of up to this many pages. A call
     /// runs atomically, so a larger batch holds the server longer (about 30 µs a page).
     pub batch: u32,
+    /// Times a failed Redis call is repeated (or a reconnecting client waited for) before
+    /// the check fails (default 0, at most [`StoreConfig::MAX_RETRIES`]). A repeated call
+    /// gets the answer its first attempt got, by the check's id ([`RedisSeen::begin`]).
+    pub retries: u32,
 }
 
 impl StoreConfig {
     /// The option names of a shared store besides [`SeenConfig::NAMES`] and
     /// [`crate::Options::NAMES`], as the JS API spells them.
-    pub const NAMES: [&'static str; 3] = ["namespace", "urls", "batch"];
+    pub const NAMES: [&'static str; 4] = ["namespace", "urls", "batch", "retries"];
     /// The namespace when none is given.
     pub const DEFAULT_NAMESPACE: &'static str = "simhash";
     /// Pages a script call checks at most, by default: 32 new pages hold a server for
@@ -95,16 +106,29 @@ impl StoreConfig {
     pub const DEFAULT_BATCH: u32 = 32;
     /// The largest `batch` accepted (a call of 1,000 pages holds the server ~30 ms).
     pub const MAX_BATCH: u32 = 1000;
+    /// The most `retries` accepted: with waits of 50 ms doubling to 500 ms, about 8
+    /// minutes, within the 10 minutes for which a check without the URL map is
+    /// remembered by its id (`{NS}:r:` keys).
+    pub const MAX_RETRIES: u32 = 1000;
+
+    /// The defaults for a store with or without the URL map: [`ContentSeen`]'s (its
+    /// default sketch and threshold) with the URL map; fingerprints only without it
+    /// (sketch mode keeps the URL map: pages are known by number there).
+    pub fn defaults(urls: bool) -> StoreConfig {
+        StoreConfig {
+            seen: if urls { SeenConfig::default() } else { SeenConfig::fingerprint_only() },
+            namespace: StoreConfig::DEFAULT_NAMESPACE.to_owned(),
+            urls,
+            batch: StoreConfig::DEFAULT_BATCH,
+            retries: 0,
+        }
+    }
 }
 
 impl Default for StoreConfig {
+    /// [`StoreConfig::defaults`] with the URL map: the same defaults as [`ContentSeen`].
     fn default() -> Self {
-        StoreConfig {
-            seen: SeenConfig::fingerprint_only(),
-            namespace: StoreConfig::DEFAULT_NAMESPACE.to_owned(),
-            urls: true,
-            batch: StoreConfig::DEFAULT_BATCH,
-        }
+        StoreConfig::defaults(true)
     }
 }
 
@@ -138,6 +162,16 @@ impl RedisSeen {
                 config.batch,
                 format!("the most pages a script call checks: 1 to {}", StoreConfig::MAX_BATCH),
             ));
+        }
+        if config.retries > StoreConfig::MAX_RETRIES {
+            return Err(Error::option(
+                "retries",
+                config.retries,
+                format!("0 to {} repeats of a failed Redis call", StoreConfig::MAX_RETRIES),
+            ));
+        }
+        if config.seen.k >= 64 {
+            return Err(Error::option("k", config.seen.k, "a number of differing bits from 0 to 63"));
         }
         if let Some(sk) = config.seen.sketch {
             if sk.size() > record::MAX_SKETCH_BYTES {
@@ -210,9 +244,12 @@ impl RedisSeen {
         self.hasher.fingerprint(text)
     }
 
-    /// Starts a check of `url` with a fingerprint.
-    pub fn begin(&self, url: &str, fp: u64) -> Result<CheckPlan> {
-        CheckPlan::new(Arc::clone(&self.store), url, fp)
+    /// Starts a check of `url` with a fingerprint. `check_id` is a random id, not 0,
+    /// drawn once per check and sent again by every retry of its calls: a call repeated
+    /// after a lost reply then gets the answer its first attempt got (the page it stored
+    /// is still reported new; see [`Outcome::replayed`]).
+    pub fn begin(&self, url: &str, fp: u64, check_id: u64) -> Result<CheckPlan> {
+        CheckPlan::new(Arc::clone(&self.store), url, fp, check_id)
     }
 
     /// The sketch setting (`None`: the fingerprint-only store).
@@ -220,23 +257,30 @@ impl RedisSeen {
         self.store.sketch
     }
 
-    /// Starts a sketch-mode check of `url` ([`sketch`]): with the page's sketch (from
+    /// Starts a sketch-mode check of `url` (`src/redis/sketch.rs`): with the page's sketch (from
     /// [`fingerprint_and_sketch`](Self::fingerprint_and_sketch)), or without one
     /// (`checkFingerprint`: the stored pages within k are the duplicates, and a new page
     /// is stored without a sketch, as `ContentSeen::check_fingerprint` does).
-    pub fn begin_sketch(&self, url: &str, fp: u64, sketch: Option<Sketch>) -> Result<SketchPlan> {
+    /// `check_id` as in [`begin`](Self::begin).
+    pub fn begin_sketch(
+        &self,
+        url: &str,
+        fp: u64,
+        sketch: Option<Sketch>,
+        check_id: u64,
+    ) -> Result<SketchPlan> {
         if self.store.sketch.is_none() {
             return Err(Error::option("sketch", "false", "a sketch-mode store for a sketch check"));
         }
-        SketchPlan::new(Arc::clone(&self.store), url, fp, sketch)
+        SketchPlan::new(Arc::clone(&self.store), url, fp, sketch, check_id)
     }
 
     /// Starts a sketch-mode check of a text: the URL is checked first (a bad URL costs no
     /// fingerprint), then the fingerprint and sketch are made in one pass.
-    pub fn begin_sketch_text(&mut self, url: &str, text: &str) -> Result<SketchPlan> {
+    pub fn begin_sketch_text(&mut self, url: &str, text: &str, check_id: u64) -> Result<SketchPlan> {
         record::check_url(url)?;
         let (fp, sketch) = self.fingerprint_and_sketch(text)?;
-        self.begin_sketch(url, fp, Some(sketch))
+        self.begin_sketch(url, fp, Some(sketch), check_id)
     }
 
     /// The fingerprint and sketch of `text` (sketch mode).
@@ -248,25 +292,30 @@ impl RedisSeen {
         self.hasher.fingerprint_and_sketch(text, scheme)
     }
 
-    /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, and in
-    /// sketch mode the number of bands.
+    /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, the
+    /// number of bands in sketch mode (else empty), and the meta of a version-2 namespace
+    /// with our settings, which OPEN upgrades in place.
     pub fn open_args(&self) -> Vec<Vec<u8>> {
         let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
-        let mut args = vec![self.store.meta.as_bytes().to_vec(), bits];
-        if let Some(sk) = self.store.sketch {
-            // Sketch mode: the number of bands, whose hashes are tested too.
-            args.push(vec![crate::sketch::bands::bands_for(sk) as u8]);
-        }
-        args
+        // Sketch mode: the number of bands, whose hashes are tested too.
+        let bands =
+            self.store.sketch.map_or(Vec::new(), |sk| vec![crate::sketch::bands::bands_for(sk) as u8]);
+        vec![
+            self.store.meta.as_bytes().to_vec(),
+            bits,
+            bands,
+            meta::upgradable(&self.store.meta).into_bytes(),
+        ]
     }
 
     /// The OPEN script's reply: `Ok(true)` when this call created the namespace,
-    /// `Ok(false)` when it existed with the same settings.
+    /// `Ok(false)` when it existed with the same settings (upgraded from version 2 or not).
     pub fn open_reply(&self, reply: &[Vec<u8>]) -> Result<bool> {
         let field =
             |i: usize| reply.get(i).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
         match reply.first().map(Vec::as_slice) {
             Some(b"C") => Ok(true),
+            Some(b"U") => Ok(false),
             Some(b"S") => meta::compare(reply.get(1).map(Vec::as_slice).unwrap_or(b""), &self.store.meta, &self.store.keys[0])
                 .map(|()| false),
             Some(b"F") => Err(Error::option(
@@ -320,6 +369,15 @@ impl RedisSeen {
             return Ok((fp, rec.url, rec.sketch.map(|(_, b)| b)));
         }
         Ok((fp_from(field)?, PageRecord::decode(value)?.url, None))
+    }
+
+    /// The cluster URL of one `HSCAN {NS}:u` value when it is an alias (a URL counted under
+    /// another stored page), `None` for a stored page.
+    pub fn alias_of(&self, value: &[u8]) -> Result<Option<String>> {
+        Ok(match record::UrlEntry::decode(value)? {
+            record::UrlEntry::Alias(url) | record::UrlEntry::AliasBy { cluster: url, .. } => Some(url),
+            _ => None,
+        })
     }
 
     /// Import batches (`ARGV` of the IMPORT script, at most about `batch` pages each) for a

@@ -9,6 +9,12 @@ use super::keys::nibbles_within;
 use super::*;
 use crate::test_rng::Rng;
 
+/// A fresh check id (distinct, never 0), as the JS side draws random ones.
+fn id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 /// A Rust model of `script::CHECK` over in-memory hashes.
 #[derive(Default)]
 struct Model {
@@ -21,6 +27,8 @@ struct Model {
     c: HashMap<Vec<u8>, u64>,
     u: HashMap<Vec<u8>, Vec<u8>>,
     t: Vec<HashMap<Vec<u8>, Vec<u8>>>,
+    /// `{NS}:r:` keys: check ids that stored their page without the URL map.
+    r: HashSet<Vec<u8>>,
 }
 
 fn s(b: &[u8]) -> Vec<u8> {
@@ -36,11 +44,11 @@ impl Model {
         }
         // a[i] is ARGV[i + 1]; the query a[2] is parsed as the script does.
         let (url, q) = (&a[1], &a[2]);
-        let (fp, urls, k) = (&q[..8].to_vec(), q[8] == 1, u32::from(q[9]));
-        let nt = q[10] as usize;
+        let (fp, cid, urls, k) = (&q[..8].to_vec(), q[8..16].to_vec(), q[16] == 1, u32::from(q[17]));
+        let nt = q[18] as usize;
         assert_eq!(nt, self.tables);
         // fs[t]: the bucket's place, hash name then field (fixed lengths per table).
-        let (mut fs, mut rs, mut pos) = (Vec::new(), Vec::new(), 11);
+        let (mut fs, mut rs, mut pos) = (Vec::new(), Vec::new(), 19);
         for _ in 0..nt {
             let (hl, fl, rl) = (q[pos] as usize, q[pos + 1] as usize, q[pos + 2] as usize);
             pos += 3;
@@ -55,6 +63,45 @@ impl Model {
         let f = |t: usize| &fs[t];
         let r = |t: usize| &rs[t];
         let rl = |t: usize| r(t).len();
+        let page_url = |p: &HashMap<Vec<u8>, Vec<u8>>, fp: &[u8]| -> Vec<u8> {
+            p.get(fp).map(|r| PageRecord::decode(r).unwrap().url.into_bytes()).unwrap_or_default()
+        };
+        let stored_kind = |c: &[u8]| c[0] == 1 || c[0] == 4;
+        // A repeated call: its check id says what its first attempt decided.
+        let cur = if urls { self.u.get(url).cloned() } else { None };
+        if !urls && self.r.contains(&cid) {
+            return vec![s(b"R")];
+        }
+        if let Some(c) = &cur {
+            if c[0] == 4 && c[9..17] == cid[..] {
+                return vec![s(b"R")];
+            }
+            let replay = match c[0] {
+                4 if c.len() > 17 => {
+                    let (ids, under) = counted(&c[17..]);
+                    ids.contains(&cid).then(|| if under.is_empty() { url.clone() } else { under })
+                }
+                5 => {
+                    let (ids, cluster) = counted(&c[1..]);
+                    ids.contains(&cid).then_some(cluster)
+                }
+                _ => None,
+            };
+            if let Some(cluster) = replay {
+                let cc = if cluster == *url { Some(c.clone()) } else { self.u.get(&cluster).cloned() };
+                let n =
+                    cc.filter(|x| stored_kind(x)).and_then(|x| self.c.get(&x[1..9]).copied()).unwrap_or(1);
+                let mut res = vec![s(b"R"), cluster, n.to_string().into_bytes()];
+                let mb = &a[4];
+                let mut j = 0;
+                while j < mb.len() {
+                    let murl = page_url(&self.p, &mb[j..j + 8]);
+                    res.push(if murl.is_empty() { s(b"0") } else { [&b"1"[..], &murl].concat() });
+                    j += 10 + rl(mb[j + 9] as usize);
+                }
+                return res;
+            }
+        }
         let mut seen = HashSet::new();
         let ev = &a[3];
         let mut i = 0;
@@ -81,9 +128,6 @@ impl Model {
             }
             buckets.push(b);
         }
-        let page_url = |p: &HashMap<Vec<u8>, Vec<u8>>, fp: &[u8]| -> Vec<u8> {
-            p.get(fp).map(|r| PageRecord::decode(r).unwrap().url.into_bytes()).unwrap_or_default()
-        };
         let count_under = |m: &mut Model, bestfp: &[u8], best: &[u8]| -> Vec<u8> {
             if !urls {
                 return s(b"0");
@@ -92,10 +136,15 @@ impl Model {
             let n = m.c.entry(bestfp.to_vec()).or_insert(1);
             *n += 1;
             let n = *n;
-            if best != url.as_slice() && m.u.get(url).is_none_or(|c| c[0] != 1) {
-                let mut v = vec![2];
-                v.extend_from_slice(best);
-                m.u.insert(url.clone(), v);
+            if let Some(c) = cur.as_ref().filter(|c| stored_kind(c)) {
+                let own = c[0] == 4;
+                let stored_by = if own { c[9..17].to_vec() } else { vec![0; 8] };
+                let under = if best == url.as_slice() { &[][..] } else { best };
+                let list = with_id(own.then(|| &c[17..]), under, &cid);
+                m.u.insert(url.clone(), [&[4u8][..], &c[1..9], &stored_by, &list].concat());
+            } else if best != url.as_slice() {
+                let prev = cur.as_ref().filter(|c| c[0] == 5).map(|c| &c[1..]);
+                m.u.insert(url.clone(), [&[5u8][..], &with_id(prev, best, &cid)].concat());
             }
             n.to_string().into_bytes()
         };
@@ -135,8 +184,8 @@ impl Model {
             }
         }
         if urls {
-            if let Some(cur) = self.u.get(url).cloned().filter(|c| c[0] == 1) {
-                let (old, rep) = (&cur[1..], &a[5]);
+            if let Some(cur) = cur.clone().filter(|c| stored_kind(c)) {
+                let (old, rep) = (&cur[1..9], &a[5]);
                 if rep.len() < 8 || &rep[..8] != old {
                     return vec![s(b"M"), old.to_vec()];
                 }
@@ -171,9 +220,9 @@ impl Model {
         self.n += 1;
         if urls {
             self.p.insert(fp.clone(), page_record);
-            let mut v = vec![1];
-            v.extend_from_slice(fp);
-            self.u.insert(url.clone(), v);
+            self.u.insert(url.clone(), [&[4u8][..], fp, &cid].concat());
+        } else {
+            self.r.insert(cid);
         }
         vec![s(b"N")]
     }
@@ -208,7 +257,7 @@ impl Model {
     }
 
     fn run(&mut self, seen: &RedisSeen, url: &str, fp: u64) -> decide::Outcome {
-        let mut plan = seen.begin(url, fp).unwrap();
+        let mut plan = seen.begin(url, fp, id()).unwrap();
         loop {
             let args = plan.entry();
             if let Some(o) = plan.feed(&self.call(seen, &args)).unwrap() {
@@ -218,12 +267,45 @@ impl Model {
     }
 }
 
+/// A counted list (src/redis/record.rs): its ids and URL.
+fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let n = t[0] as usize;
+    ((0..n).map(|i| t[1 + 8 * i..9 + 8 * i].to_vec()).collect(), t[1 + 8 * n..].to_vec())
+}
+
+/// The counted list after check `id` was counted under `cluster` (the last four ids while
+/// the cluster stays the same).
+fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
+    let mut ids = vec![id.to_vec()];
+    if let Some((old, oc)) = prev.filter(|t| !t.is_empty()).map(counted) {
+        if oc == cluster {
+            ids.extend(old.into_iter().take(3));
+        }
+    }
+    [&[ids.len() as u8][..], &ids.concat(), cluster].concat()
+}
+
+/// URL-map values without their check ids (which differ between runs of the same checks).
+fn without_ids(u: &HashMap<Vec<u8>, Vec<u8>>) -> HashMap<Vec<u8>, Vec<u8>> {
+    u.iter()
+        .map(|(k, v)| {
+            let v = match v[0] {
+                4 => [&[1u8][..], &v[1..9]].concat(),
+                5 => [&[2u8][..], &counted(&v[1..]).1].concat(),
+                _ => v.clone(),
+            };
+            (k.clone(), v)
+        })
+        .collect()
+}
+
 fn config(k: u32, urls: bool) -> StoreConfig {
     StoreConfig {
         seen: SeenConfig { k, ..SeenConfig::fingerprint_only() },
         namespace: "t".into(),
         urls,
         batch: 32,
+        retries: 0,
     }
 }
 
@@ -324,7 +406,7 @@ fn batches_decide_as_one_check_at_a_time_in_their_order() {
                 } else {
                     format!("u{next}")
                 };
-                pending.push((url.clone(), fps[next], store.begin(&url, fps[next]).unwrap()));
+                pending.push((url.clone(), fps[next], store.begin(&url, fps[next], id()).unwrap()));
                 next += 1;
             }
             let steps: Vec<Vec<u8>> = pending.iter().map(|(_, _, p)| p.entry()).collect();
@@ -358,7 +440,10 @@ fn batches_decide_as_one_check_at_a_time_in_their_order() {
             reordered += usize::from(url.strip_prefix('u').and_then(|n| n.parse::<usize>().ok()) != Some(j));
         }
         assert!(reordered > 0, "some pages were decided after pages that came after them");
-        assert_eq!((one.n, &one.p, &one.c, &one.u), (model.n, &model.p, &model.c, &model.u));
+        assert_eq!(
+            (one.n, &one.p, &one.c, without_ids(&one.u)),
+            (model.n, &model.p, &model.c, without_ids(&model.u))
+        );
         assert_eq!(one.t, model.t);
     }
 }
@@ -405,7 +490,7 @@ fn a_page_stored_between_two_calls_is_not_missed() {
     let decoy = base ^ 0b1111_1000; // 5 bits, all in the lowest 12-bit piece of table 0
     assert!(!m.run(&store, "decoy", decoy).duplicate);
     let b_fp = base;
-    let mut b = store.begin("b", b_fp).unwrap();
+    let mut b = store.begin("b", b_fp, id()).unwrap();
     let args = b.entry();
     assert!(b.feed(&m.call(&store, &args)).unwrap().is_none(), "the decoy is a candidate");
     // Meanwhile another worker stores a page 2 bits from B.
@@ -430,25 +515,39 @@ fn settings_and_namespace_are_checked() {
     let b = RedisSeen::new(config(4, true)).unwrap();
     let mut m =
         Model { tables: a.layout().tables(), meta: Some(a.meta().as_bytes().to_vec()), ..Model::default() };
-    let mut plan = b.begin("u", 1).unwrap();
+    let mut plan = b.begin("u", 1, id()).unwrap();
     let args = plan.entry();
     let e = plan.feed(&m.call(&b, &args)).unwrap_err();
     assert!(matches!(e, Error::SchemeMismatch { field: "layout", .. }), "{e}");
     m.meta = None;
-    let mut plan = a.begin("u", 1).unwrap();
+    let mut plan = a.begin("u", 1, id()).unwrap();
     let args = plan.entry();
     assert!(plan.feed(&m.call(&a, &args)).unwrap_err().to_string().contains("meta key is gone"));
-    assert!(a.begin("", 1).is_err());
-    assert!(a.begin(&"x".repeat(record::MAX_URL_BYTES + 1), 1).is_err());
+    assert!(a.begin("", 1, id()).is_err());
+    assert!(a.begin(&"x".repeat(record::MAX_URL_BYTES + 1), 1, id()).is_err());
     assert!(RedisSeen::new(StoreConfig { namespace: "a}b".into(), ..config(3, true) }).is_err());
     for batch in [0, StoreConfig::MAX_BATCH + 1] {
         let e = RedisSeen::new(StoreConfig { batch, ..config(3, true) }).err().unwrap().to_string();
         assert!(e.contains("batch") && e.contains("1 to 1000"), "{e}");
     }
     assert!(RedisSeen::new(StoreConfig { batch: StoreConfig::MAX_BATCH, ..config(3, true) }).is_ok());
+    let e = RedisSeen::new(StoreConfig { retries: StoreConfig::MAX_RETRIES + 1, ..config(3, true) });
+    assert!(matches!(e, Err(Error::InvalidOption { option: "retries", .. })));
+    assert!(RedisSeen::new(StoreConfig { retries: StoreConfig::MAX_RETRIES, ..config(3, true) }).is_ok());
+    let mut k64 = config(3, true);
+    k64.seen.k = 64;
+    assert!(matches!(RedisSeen::new(k64), Err(Error::InvalidOption { option: "k", .. })));
+    assert!(matches!(a.begin("u", 1, 0), Err(Error::InvalidOption { option: "checkId", .. })));
+    // The defaults are ContentSeen's (its sketch and threshold); without the URL map, fingerprints only.
+    assert_eq!(StoreConfig::default().seen, SeenConfig::default());
+    assert_eq!(StoreConfig::defaults(false).seen, SeenConfig::fingerprint_only());
     // OPEN replies.
     assert_eq!(a.open_reply(&[s(b"C")]), Ok(true));
     assert_eq!(a.open_reply(&[s(b"S"), a.meta().as_bytes().to_vec()]), Ok(false));
+    assert_eq!(a.open_reply(&[s(b"U")]), Ok(false), "upgraded from store format 2");
+    let args = a.open_args();
+    assert_eq!(args[3], meta::upgradable(a.meta()).into_bytes());
+    assert!(args[2].is_empty(), "no bands without a sketch");
     assert!(matches!(
         a.open_reply(&[s(b"S"), b.meta().as_bytes().to_vec()]),
         Err(Error::SchemeMismatch { .. })
@@ -456,7 +555,7 @@ fn settings_and_namespace_are_checked() {
     let e = a.open_reply(&[s(b"F"), s(b"{t}:p"), s(b"list")]).unwrap_err();
     assert!(e.to_string().contains("foreign"), "{e}");
     // Garbage replies are errors, never answers.
-    let mut plan = a.begin("u", 1).unwrap();
+    let mut plan = a.begin("u", 1, id()).unwrap();
     assert!(plan.feed(&[s(b"?")]).is_err());
     assert!(plan.feed(&[s(b"C"), vec![9, 1, 2]]).is_err());
 }
@@ -502,4 +601,93 @@ fn snapshots_export_and_import_through_the_namespace() {
     // Inconsistent counts are refused.
     pages[0].2 = 0;
     assert!(store.export_snapshot(&pages, &aliases).is_err());
+}
+
+/// Drives `plan` to its decision, answering every call twice: the first reply is lost (as
+/// when the connection drops after the server ran the call) and the call is repeated with
+/// the same entry. Returns the outcome and whether a repeat found its first attempt.
+fn run_losing_replies(m: &mut Model, store: &RedisSeen, plan: &mut CheckPlan) -> Outcome {
+    loop {
+        let args = plan.entry();
+        let _lost = m.call(store, &args);
+        if let Some(o) = plan.feed(&m.call(store, &args)).unwrap() {
+            return o;
+        }
+    }
+}
+
+/// Every call's first reply is lost and the call repeated: each repeated call gets the
+/// answer its first attempt got (by the check id), so every stored page is reported new
+/// exactly once, and counts and stored pages are those of the same checks without faults.
+#[test]
+fn a_repeated_call_gets_its_first_answer() {
+    for urls in [true, false] {
+        let store = RedisSeen::new(config(3, urls)).unwrap();
+        let fresh = || Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let (mut faulty, mut clean) = (fresh(), fresh());
+        let mut rng = Rng(91);
+        let fps = stream(&mut rng, 1500, 3);
+        let (mut replayed, mut new) = (0, 0);
+        for (i, &fp) in fps.iter().enumerate() {
+            // Every 30th check repeats an earlier URL (counted under itself, or replaced).
+            let url = if i % 30 == 29 { format!("u{}", i / 2) } else { format!("u{i}") };
+            let mut plan = store.begin(&url, fp, id()).unwrap();
+            let got = run_losing_replies(&mut faulty, &store, &mut plan);
+            let want = clean.run(&store, &url, fp);
+            replayed += usize::from(got.replayed);
+            new += usize::from(!got.duplicate);
+            let (mut g, mut w) = (got.clone(), want.clone());
+            (g.calls, g.replayed, w.calls) = (0, false, 0);
+            assert_eq!(g, w, "#{i} urls={urls}");
+        }
+        // With the URL map every repeated deciding call is a replay; without it, those of new
+        // pages (a duplicate's repeat decides again, which writes nothing without counts).
+        assert_eq!(replayed, if urls { fps.len() } else { new }, "urls={urls}");
+        assert_eq!(faulty.n, clean.n);
+        // Every page reported new is stored, once (a repeated URL with new content replaces its page).
+        assert!(new as i64 >= clean.n && clean.n > 500, "{new} new, {} stored", clean.n);
+        assert_eq!((&faulty.p, &faulty.c, &faulty.t), (&clean.p, &clean.c, &clean.t));
+    }
+}
+
+/// Two checks of one URL race around a lost reply: X is applied and its reply lost, Y is
+/// counted under the same page, then X's repeat still finds its id (the URL's counted list
+/// keeps the last four) and is answered from its first attempt: counted once.
+#[test]
+fn racing_checks_of_one_url_each_find_their_id() {
+    for url_stored in [false, true] {
+        let store = RedisSeen::new(config(3, true)).unwrap();
+        let mut m = Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let base = 0x0f0f_1234_5678_9abcu64;
+        assert!(!m.run(&store, "a", base).duplicate);
+        // The URL "u" is a stored page of its own (other content), or unknown.
+        if url_stored {
+            assert!(!m.run(&store, "u", !base).duplicate);
+        }
+        let near = base ^ 0b101;
+        let mut x = store.begin("u", near, id()).unwrap();
+        let lost_entry = loop {
+            let entry = x.entry();
+            let reply = m.call(&store, &entry);
+            if reply[0] != b"C" && reply[0] != b"M" {
+                break entry; // decided and applied; the reply is lost
+            }
+            assert!(x.feed(&reply).unwrap().is_none());
+        };
+        let y = m.run(&store, "u", near);
+        assert!(y.duplicate && y.cluster.as_deref() == Some("a"));
+        let got = x.feed(&m.call(&store, &lost_entry)).unwrap().unwrap();
+        assert!(got.replayed && got.duplicate, "{got:?}");
+        assert_eq!(got.cluster.as_deref(), Some("a"));
+        let fp = base.to_be_bytes().to_vec();
+        assert_eq!(m.c.get(&fp).copied(), Some(3), "a, X and Y: X counted once");
+    }
 }

@@ -13,7 +13,8 @@
 //! | `{NS}:tT:HHH` | hash | index buckets of table `T` whose key bits start with the hex digits `HHH` ([Tables](#tables)) |
 //! | `{NS}:p` | hash | page records by fingerprint ([`super::record`]); only with the URL map |
 //! | `{NS}:c` | hash | counts by fingerprint of the pages seen more than once (no field: seen once); only with the URL map |
-//! | `{NS}:u` | hash | URL → its stored fingerprint or its cluster's URL; only with the URL map |
+//! | `{NS}:u` | hash | URL → its stored fingerprint or its cluster's URL, with check ids ([`super::record`]); only with the URL map |
+//! | `{NS}:r:ID` | string | without the URL map: the check with id `ID` (8 bytes) stored its page; expires after 10 minutes, the time within which a call repeated after a lost reply still gets its first answer |
 //!
 //! In sketch mode ([`super::sketch`]) pages are known by *page numbers* (4 bytes, big-endian,
 //! from 1, never reused) instead of fingerprints, since two stored pages may share a
@@ -265,6 +266,7 @@ impl TableGeometry {
     }
 
     /// Bytes of a hash field (the key bits).
+    #[cfg(test)]
     pub fn field_len(&self) -> usize {
         self.key_bits.div_ceil(8) as usize
     }
@@ -315,6 +317,7 @@ impl TableGeometry {
 
     /// `true` when `record` passes the pre-filter of query `fp`: the Rust twin of the
     /// script's test, used by the native tests and their model of the script.
+    #[cfg(test)]
     pub fn passes(&self, fp: u64, record: &[u8]) -> bool {
         nibbles_within(&self.record(fp), record, self.k)
     }
@@ -322,6 +325,7 @@ impl TableGeometry {
 
 /// `true` when at most `k` of the 4-bit nibbles of two equally long records differ (the
 /// script's pre-filter, see the module docs).
+#[cfg(test)]
 pub fn nibbles_within(query: &[u8], record: &[u8], k: u32) -> bool {
     let mut unequal = 0;
     for (&q, &a) in query.iter().zip(record) {

@@ -21,10 +21,26 @@
 //!
 //! ## URL-map values
 //!
+//! Written by store format 2 and read by every later one:
+//!
 //! - `0x01` + 8-byte big-endian fingerprint: the URL is a stored page;
 //! - `0x02` + URL: the URL was a duplicate, counted under that stored page's URL (it follows
 //!   the URL, as `ContentSeen`'s aliases do when a stored page's content is replaced);
 //! - `0x03` + 4-byte big-endian page number: the URL is that stored page (sketch mode).
+//!
+//! Written by store format 3 (the checks' writes; imports still write the ones above),
+//! with *check ids* (8 bytes each, [`super::RedisSeen::begin`]): a call repeated after a
+//! lost reply finds its own id and gets its first attempt's answer.
+//!
+//! - `0x04` + fingerprint + the id of the check that stored the page, then optionally the
+//!   *counted list*: a byte `n` (1 to 4), the ids of the last `n` checks of this URL counted
+//!   as duplicates under one page (newest first), and that page's URL (empty: this one): a
+//!   stored page;
+//! - `0x05` + a counted list (its URL the cluster's): an alias;
+//! - `0x06` + page number, then as `0x04`: a stored page (sketch mode).
+//!
+//! A counted list is kept while the URL's checks are counted under the same page, so that
+//! up to four checks of one URL racing each other around lost replies each find their id.
 //!
 //! ## Index records
 //!
@@ -115,43 +131,113 @@ pub enum UrlEntry {
     Alias(String),
     /// The URL is a stored page with this page number (sketch mode).
     Page(u32),
+    /// A stored page (fingerprint, or page number in sketch mode), with the check that
+    /// stored it and the last check of this URL counted as a duplicate, with the URL it
+    /// was counted under (`None`: this page).
+    StoredBy { page: StoredAs, stored_by: u64, counted: Option<(Vec<u64>, Option<String>)> },
+    /// An alias, with the last checks that counted the URL (newest first).
+    AliasBy { counted_by: Vec<u64>, cluster: String },
+}
+
+/// How a stored page is known: by fingerprint, or (sketch mode) by page number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoredAs {
+    /// The fingerprint-only store.
+    Fingerprint(u64),
+    /// Sketch mode.
+    Number(u32),
 }
 
 impl UrlEntry {
-    /// The value's bytes.
+    /// The value's bytes (the scripts write them; the goldens test this twin).
+    #[cfg(test)]
     pub fn encode(&self) -> Vec<u8> {
+        let mut v = Vec::new();
         match self {
             UrlEntry::Stored(fp) => {
-                let mut v = vec![1];
+                v.push(1);
                 v.extend_from_slice(&fp.to_be_bytes());
-                v
             }
             UrlEntry::Alias(url) => {
-                let mut v = vec![2];
+                v.push(2);
                 v.extend_from_slice(url.as_bytes());
-                v
             }
             UrlEntry::Page(n) => {
-                let mut v = vec![3];
+                v.push(3);
                 v.extend_from_slice(&n.to_be_bytes());
-                v
+            }
+            UrlEntry::StoredBy { page, stored_by, counted } => {
+                match page {
+                    StoredAs::Fingerprint(fp) => {
+                        v.push(4);
+                        v.extend_from_slice(&fp.to_be_bytes());
+                    }
+                    StoredAs::Number(n) => {
+                        v.push(6);
+                        v.extend_from_slice(&n.to_be_bytes());
+                    }
+                }
+                v.extend_from_slice(&stored_by.to_be_bytes());
+                if let Some((ids, under)) = counted {
+                    v.push(ids.len() as u8);
+                    ids.iter().for_each(|c| v.extend_from_slice(&c.to_be_bytes()));
+                    v.extend_from_slice(under.as_deref().unwrap_or("").as_bytes());
+                }
+            }
+            UrlEntry::AliasBy { counted_by, cluster } => {
+                v.push(5);
+                v.push(counted_by.len() as u8);
+                counted_by.iter().for_each(|c| v.extend_from_slice(&c.to_be_bytes()));
+                v.extend_from_slice(cluster.as_bytes());
             }
         }
+        v
     }
 
     /// Reads a value.
     pub fn decode(bytes: &[u8]) -> Result<UrlEntry> {
         const W: &str = "Redis URL-map value";
+        let id = |b: &[u8]| u64::from_be_bytes(b.try_into().expect("8 bytes"));
+        let url = |b: &[u8]| {
+            std::str::from_utf8(b)
+                .map(str::to_owned)
+                .map_err(|_| Error::corrupt(W, 1, "the URL is not UTF-8"))
+        };
+        // A counted list: n, n ids, a URL.
+        let list = |b: &[u8]| -> Result<(Vec<u64>, String)> {
+            let n = *b.first().ok_or_else(|| Error::corrupt(W, 0, "a counted list is empty"))? as usize;
+            if !(1..=4).contains(&n) || b.len() < 1 + 8 * n {
+                return Err(Error::corrupt(W, 0, "a counted list is cut short"));
+            }
+            Ok(((0..n).map(|i| id(&b[1 + 8 * i..9 + 8 * i])).collect(), url(&b[1 + 8 * n..])?))
+        };
+        let counted = |b: &[u8]| -> Result<Option<(Vec<u64>, Option<String>)>> {
+            if b.is_empty() {
+                return Ok(None);
+            }
+            let (ids, under) = list(b)?;
+            Ok(Some((ids, (!under.is_empty()).then_some(under))))
+        };
+        let n = bytes.len();
         match bytes.first() {
-            Some(1) if bytes.len() == 9 => Ok(UrlEntry::Stored(fp_from(&bytes[1..])?)),
-            Some(2) => std::str::from_utf8(&bytes[1..])
-                .map(|s| UrlEntry::Alias(s.to_owned()))
-                .map_err(|_| Error::corrupt(W, 1, "the URL is not UTF-8")),
-            Some(3) if bytes.len() == 5 => Ok(UrlEntry::Page(page_number(&bytes[1..])?)),
+            Some(1) if n == 9 => Ok(UrlEntry::Stored(fp_from(&bytes[1..])?)),
+            Some(2) => Ok(UrlEntry::Alias(url(&bytes[1..])?)),
+            Some(3) if n == 5 => Ok(UrlEntry::Page(page_number(&bytes[1..])?)),
+            Some(4) if n >= 17 => Ok(UrlEntry::StoredBy {
+                page: StoredAs::Fingerprint(fp_from(&bytes[1..9])?),
+                stored_by: id(&bytes[9..17]),
+                counted: counted(&bytes[17..])?,
+            }),
+            Some(6) if n >= 13 => Ok(UrlEntry::StoredBy {
+                page: StoredAs::Number(page_number(&bytes[1..5])?),
+                stored_by: id(&bytes[5..13]),
+                counted: counted(&bytes[13..])?,
+            }),
+            Some(5) => list(&bytes[1..]).map(|(counted_by, cluster)| UrlEntry::AliasBy { counted_by, cluster }),
             _ => Err(Error::corrupt(
                 W,
                 0,
-                "neither a stored fingerprint (0x01), an alias (0x02) nor a stored page number (0x03)",
+                "neither a stored page (0x01, 0x03, 0x04, 0x06) nor an alias (0x02, 0x05) of the sizes this build writes",
             )),
         }
     }
@@ -228,6 +314,30 @@ mod tests {
         assert_eq!(UrlEntry::Page(0x0102_0304).encode(), b"\x03\x01\x02\x03\x04");
         assert_eq!(UrlEntry::decode(b"\x03\0\0\x01\x00").unwrap(), UrlEntry::Page(256));
         assert!(UrlEntry::decode(b"\x03\0\0\x01").is_err());
+        // Store format 3: check ids (golden bytes).
+        let by = UrlEntry::StoredBy { page: StoredAs::Fingerprint(0x0102), stored_by: 7, counted: None };
+        assert_eq!(by.encode(), b"\x04\0\0\0\0\0\0\x01\x02\0\0\0\0\0\0\0\x07");
+        let by2 =
+            UrlEntry::StoredBy { page: StoredAs::Number(9), stored_by: 7, counted: Some((vec![8], None)) };
+        assert_eq!(by2.encode(), b"\x06\0\0\0\x09\0\0\0\0\0\0\0\x07\x01\0\0\0\0\0\0\0\x08");
+        let by3 = UrlEntry::StoredBy {
+            page: StoredAs::Number(9),
+            stored_by: 7,
+            counted: Some((vec![8, 3], Some("x".into()))),
+        };
+        assert_eq!(
+            by3.encode(),
+            b"\x06\0\0\0\x09\0\0\0\0\0\0\0\x07\x02\0\0\0\0\0\0\0\x08\0\0\0\0\0\0\0\x03x"
+        );
+        let al = UrlEntry::AliasBy { counted_by: vec![5], cluster: "https://c/".into() };
+        assert_eq!(al.encode(), b"\x05\x01\0\0\0\0\0\0\0\x05https://c/");
+        for e in [by, by2, by3, al] {
+            let b = e.encode();
+            assert_eq!(UrlEntry::decode(&b).unwrap(), e);
+            let _ = UrlEntry::decode(&b[..b.len() - 1]); // never panics
+        }
+        assert!(UrlEntry::decode(b"\x05abc").is_err());
+        assert!(UrlEntry::decode(b"\x05\x05").is_err(), "at most 4 ids");
         let r = PageRecord { url: "u".into(), sketch: Some((1, vec![5; 4])) };
         let v = encode_page_value(0x0a0b, &r).unwrap();
         assert_eq!(v, b"\0\0\0\0\0\0\x0a\x0b\x02\x01\x04\x05\x05\x05\x05u");

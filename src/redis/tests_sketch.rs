@@ -8,6 +8,12 @@ use super::sketch::Bounds;
 use super::*;
 use crate::test_rng::Rng;
 
+/// A fresh check id (distinct, never 0), as the JS side draws random ones.
+fn id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 /// A Rust model of `script::CHECK_SKETCH` over in-memory hashes (table and band hashes
 /// keyed by name followed by field).
 #[derive(Default)]
@@ -37,8 +43,8 @@ impl Model {
             return vec![s(b"X"), self.meta.clone()];
         }
         let (url, q) = (&a[1], &a[2]);
-        let (fp, k, nt) = (q[..8].to_vec(), u32::from(q[8]), q[9] as usize);
-        let mut pos = 10;
+        let (fp, cid, k, nt) = (q[..8].to_vec(), q[8..16].to_vec(), u32::from(q[16]), q[17] as usize);
+        let mut pos = 18;
         let (mut places, mut recs) = (Vec::new(), Vec::new());
         for _ in 0..nt {
             let (hl, fl, rl) = (q[pos] as usize, q[pos + 1] as usize, q[pos + 2] as usize);
@@ -66,6 +72,36 @@ impl Model {
         let mut query_value = fp.clone();
         query_value.extend_from_slice(&rec);
         let qsketch = sketch_of(&query_value);
+        let url_of = |v: &[u8]| PageRecord::decode(&v[8..]).unwrap().url.into_bytes();
+        let stored_kind = |c: &[u8]| c[0] == 3 || c[0] == 6;
+        // A repeated call: its check id says what its first attempt decided.
+        let cur = self.u.get(url).cloned();
+        if let Some(c) = &cur {
+            if c[0] == 6 && c[5..13] == cid[..] {
+                return vec![s(b"R")];
+            }
+            let replay = match c[0] {
+                6 if c.len() > 13 => {
+                    let (ids, under) = counted(&c[13..]);
+                    ids.contains(&cid).then(|| if under.is_empty() { url.clone() } else { under })
+                }
+                5 => {
+                    let (ids, cluster) = counted(&c[1..]);
+                    ids.contains(&cid).then_some(cluster)
+                }
+                _ => None,
+            };
+            if let Some(cluster) = replay {
+                let cc = if cluster == *url { Some(c.clone()) } else { self.u.get(&cluster).cloned() };
+                let n =
+                    cc.filter(|x| stored_kind(x)).and_then(|x| self.c.get(&x[1..5]).copied()).unwrap_or(1);
+                let mut res = vec![s(b"R"), cluster, n.to_string().into_bytes()];
+                for pn in a[4].chunks(4) {
+                    res.push(self.p.get(pn).map_or(s(b"0"), |v| [&b"1"[..], &url_of(v)].concat()));
+                }
+                return res;
+            }
+        }
         let seen: std::collections::HashSet<&[u8]> = a[3].chunks(4).collect();
         let mut fresh = std::collections::HashSet::new();
         let mut out = vec![s(b"C")];
@@ -98,7 +134,6 @@ impl Model {
         if out.len() > 1 {
             return out;
         }
-        let url_of = |v: &[u8]| PageRecord::decode(&v[8..]).unwrap().url.into_bytes();
         let ranked = &a[4];
         if !ranked.is_empty() {
             let mut res = vec![s(b"D"), Vec::new(), Vec::new()];
@@ -119,16 +154,21 @@ impl Model {
                 let n = self.c.entry(pn).or_insert(1);
                 *n += 1;
                 res[2] = n.to_string().into_bytes();
-                if burl != *url && self.u.get(url).is_none_or(|c| c[0] != 3) {
-                    let mut v = vec![2];
-                    v.extend_from_slice(&burl);
-                    self.u.insert(url.clone(), v);
+                if let Some(c) = cur.as_ref().filter(|c| stored_kind(c)) {
+                    let own = c[0] == 6;
+                    let stored_by = if own { c[5..13].to_vec() } else { vec![0; 8] };
+                    let under = if burl == *url { &[][..] } else { &burl[..] };
+                    let list = with_id(own.then(|| &c[13..]), under, &cid);
+                    self.u.insert(url.clone(), [&[6u8][..], &c[1..5], &stored_by, &list].concat());
+                } else if burl != *url {
+                    let prev = cur.as_ref().filter(|c| c[0] == 5).map(|c| &c[1..]);
+                    self.u.insert(url.clone(), [&[5u8][..], &with_id(prev, &burl, &cid)].concat());
                 }
                 res[1] = burl;
                 return res;
             }
         }
-        if let Some(cur) = self.u.get(url).cloned().filter(|c| c[0] == 3) {
+        if let Some(cur) = cur.clone().filter(|c| stored_kind(c)) {
             let (old, rep) = (&cur[1..5], &a[5]);
             if rep.len() < 4 || &rep[..4] != old {
                 return vec![s(b"M"), old.to_vec(), self.p.get(old).cloned().unwrap_or_default()];
@@ -175,23 +215,58 @@ impl Model {
         }
         self.n += 1;
         self.p.insert(pn.clone(), query_value);
-        let mut v = vec![3];
-        v.extend_from_slice(&pn);
-        self.u.insert(url.clone(), v);
+        self.u.insert(url.clone(), [&[6u8][..], &pn, &cid].concat());
         vec![s(b"N")]
+    }
+
+    /// One page's call: the entry's fields as the script's `check` takes them.
+    fn call(&mut self, entry: &[u8]) -> Vec<Vec<u8>> {
+        let meta = self.meta.clone();
+        self.call_as(&meta, entry)
+    }
+
+    /// A call sent by a worker whose meta is `meta`.
+    fn call_as(&mut self, meta: &[u8], entry: &[u8]) -> Vec<Vec<u8>> {
+        let mut a = vec![meta.to_vec()];
+        let mut at = 0;
+        while at < entry.len() {
+            let n = u32::from_be_bytes(entry[at..at + 4].try_into().unwrap()) as usize;
+            a.push(entry[at + 4..at + 4 + n].to_vec());
+            at += 4 + n;
+        }
+        assert_eq!(a.len(), 6, "five fields");
+        self.check(&a)
     }
 
     fn run(&mut self, plan: &mut SketchPlan) -> decide::Outcome {
         loop {
-            if let Some(o) = plan.feed(&self.check(&plan.args())).unwrap() {
+            if let Some(o) = plan.feed(&self.call(&plan.entry())).unwrap() {
                 return o;
             }
         }
     }
 }
 
+/// A counted list (src/redis/record.rs): its ids and URL.
+fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let n = t[0] as usize;
+    ((0..n).map(|i| t[1 + 8 * i..9 + 8 * i].to_vec()).collect(), t[1 + 8 * n..].to_vec())
+}
+
+/// The counted list after check `id` was counted under `cluster` (the last four ids while
+/// the cluster stays the same).
+fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
+    let mut ids = vec![id.to_vec()];
+    if let Some((old, oc)) = prev.filter(|t| !t.is_empty()).map(counted) {
+        if oc == cluster {
+            ids.extend(old.into_iter().take(3));
+        }
+    }
+    [&[ids.len() as u8][..], &ids.concat(), cluster].concat()
+}
+
 fn sketch_config() -> StoreConfig {
-    StoreConfig { seen: SeenConfig::default(), namespace: "s".into(), urls: true, batch: 32 }
+    StoreConfig { seen: SeenConfig::default(), namespace: "s".into(), urls: true, batch: 32, retries: 0 }
 }
 
 /// A page of the test stream: fingerprint and shingle set.
@@ -257,11 +332,11 @@ fn one_worker_decides_as_content_seen_with_sketches() {
         let sketch = Sketch::from_shingles(scheme, &page.set);
         let by_fp = i % 30 == 29;
         let (want, mut plan) = if by_fp {
-            (cs.check_fingerprint(&url, page.fp), store.begin_sketch(&url, page.fp, None).unwrap())
+            (cs.check_fingerprint(&url, page.fp), store.begin_sketch(&url, page.fp, None, id()).unwrap())
         } else {
             (
                 cs.check_fingerprint_and_sketch(&url, page.fp, sketch.clone()).unwrap(),
-                store.begin_sketch(&url, page.fp, Some(sketch)).unwrap(),
+                store.begin_sketch(&url, page.fp, Some(sketch), id()).unwrap(),
             )
         };
         let got = model.run(&mut plan);
@@ -302,10 +377,11 @@ fn a_page_stored_between_two_calls_is_not_missed_in_sketch_mode() {
     let fp = 0x1234_5678_9abc_def0u64;
     // A decoy within k of B, with unrelated content: a candidate, not a duplicate.
     let decoy: Vec<u64> = (0..300).map(|_| rng.next()).collect();
-    let mut p = store.begin_sketch("decoy", fp ^ 1, Some(Sketch::from_shingles(scheme, &decoy))).unwrap();
+    let mut p =
+        store.begin_sketch("decoy", fp ^ 1, Some(Sketch::from_shingles(scheme, &decoy)), id()).unwrap();
     assert!(!m.run(&mut p).duplicate);
-    let mut b = store.begin_sketch("b", fp, Some(Sketch::from_shingles(scheme, &base))).unwrap();
-    assert!(b.feed(&m.check(&b.args())).unwrap().is_none(), "the decoy is a candidate");
+    let mut b = store.begin_sketch("b", fp, Some(Sketch::from_shingles(scheme, &base)), id()).unwrap();
+    assert!(b.feed(&m.call(&b.entry())).unwrap().is_none(), "the decoy is a candidate");
     // Meanwhile another worker stores B's near-duplicate, its fingerprint 20 bits away.
     let mut near = base.clone();
     near[0] = 1;
@@ -314,6 +390,7 @@ fn a_page_stored_between_two_calls_is_not_missed_in_sketch_mode() {
             "a",
             !fp & 0xffff_f000_0000_0000 | fp & 0xfff_ffff_ffff,
             Some(Sketch::from_shingles(scheme, &near)),
+            id(),
         )
         .unwrap();
     assert!(!m.run(&mut a).duplicate);
@@ -335,17 +412,17 @@ fn sketch_settings_are_checked() {
     })
     .unwrap();
     let mut m = Model { meta: a.meta().as_bytes().to_vec(), ..Model::default() };
-    let mut plan = other.begin_sketch("u", 1, None).unwrap();
-    let e = plan.feed(&m.check(&plan.args())).unwrap_err();
+    let mut plan = other.begin_sketch("u", 1, None, id()).unwrap();
+    let e = plan.feed(&m.call_as(other.meta().as_bytes(), &plan.entry())).unwrap_err();
     assert!(matches!(e, Error::SchemeMismatch { field: "sketch", .. }), "{e}");
     assert!(RedisSeen::new(StoreConfig { urls: false, ..sketch_config() }).is_err());
     let big = SeenConfig { sketch: Some(SketchScheme::new(256).unwrap()), ..SeenConfig::default() };
     assert!(RedisSeen::new(StoreConfig { seen: big, ..sketch_config() }).is_err());
     let fp_only =
         RedisSeen::new(StoreConfig { seen: SeenConfig::fingerprint_only(), ..sketch_config() }).unwrap();
-    assert!(fp_only.begin_sketch("u", 1, None).is_err());
+    assert!(fp_only.begin_sketch("u", 1, None, id()).is_err());
     let small = Sketch::from_shingles(SketchScheme::new(64).unwrap(), &[1, 2, 3]);
-    assert!(matches!(a.begin_sketch("u", 1, Some(small)), Err(Error::SchemeMismatch { .. })));
+    assert!(matches!(a.begin_sketch("u", 1, Some(small), id()), Err(Error::SchemeMismatch { .. })));
 }
 
 #[test]
@@ -395,4 +472,44 @@ fn sketch_snapshots_import_and_export() {
     assert_eq!(pages.len(), cs.len());
     assert!(pages.iter().any(|p| p.3.is_none()) && pages.iter().any(|p| p.3.is_some()));
     assert_eq!(store.export_snapshot(&pages, &aliases).unwrap(), snap, "export gives back the same bytes");
+}
+
+/// Sketch mode: every call's first reply is lost and the call repeated; each repeated call
+/// gets its first attempt's answer (by the check id), so every stored page is reported new
+/// exactly once, and the namespace ends as after the same checks without faults.
+#[test]
+fn a_repeated_call_gets_its_first_answer_in_sketch_mode() {
+    let store = RedisSeen::new(sketch_config()).unwrap();
+    let scheme = store.sketch_scheme().unwrap();
+    let (mut faulty, mut clean) = (
+        Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() },
+        Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() },
+    );
+    let mut rng = Rng(515);
+    let pages = stream(&mut rng, 1200);
+    let mut replayed = 0;
+    for (i, page) in pages.iter().enumerate() {
+        let url = if i % 30 == 29 { format!("u{}", i / 2) } else { format!("u{i}") };
+        let sketch = (i % 25 != 24).then(|| Sketch::from_shingles(scheme, &page.set));
+        let mut plan = store.begin_sketch(&url, page.fp, sketch.clone(), id()).unwrap();
+        let got = loop {
+            let entry = plan.entry();
+            let _lost = faulty.call(&entry);
+            if let Some(o) = plan.feed(&faulty.call(&entry)).unwrap() {
+                break o;
+            }
+        };
+        let want = clean.run(&mut store.begin_sketch(&url, page.fp, sketch, id()).unwrap());
+        replayed += usize::from(got.replayed);
+        assert_eq!(
+            decide::Outcome { calls: 0, replayed: false, ..got },
+            decide::Outcome { calls: 0, ..want },
+            "#{i}"
+        );
+    }
+    assert_eq!(replayed, pages.len());
+    assert_eq!(
+        (faulty.n, &faulty.p, &faulty.c, &faulty.t, &faulty.b),
+        (clean.n, &clean.p, &clean.c, &clean.t, &clean.b)
+    );
 }

@@ -59,6 +59,10 @@ pub struct Outcome {
     pub count: Option<u64>,
     /// Script calls this check took.
     pub calls: u32,
+    /// `true` when a call repeated after a lost reply found that its first attempt had
+    /// already decided the check (by the check id): the answer is that decision, and
+    /// nothing was counted again.
+    pub replayed: bool,
 }
 
 /// Most calls one check may take before it gives up (each extra call means other workers
@@ -70,6 +74,7 @@ pub struct CheckPlan {
     store: Arc<Store>,
     url: String,
     fp: u64,
+    check_id: u64,
     page_record: Vec<u8>,
     evaluated: Vec<u8>,
     known: std::collections::HashSet<(u8, Vec<u8>)>,
@@ -79,13 +84,15 @@ pub struct CheckPlan {
 }
 
 impl CheckPlan {
-    pub(super) fn new(store: Arc<Store>, url: &str, fp: u64) -> Result<CheckPlan> {
+    pub(super) fn new(store: Arc<Store>, url: &str, fp: u64, check_id: u64) -> Result<CheckPlan> {
         super::record::check_url(url)?;
+        check_check_id(check_id)?;
         let page_record = PageRecord { url: url.to_owned(), sketch: None }.encode()?;
         Ok(CheckPlan {
             store,
             url: url.to_owned(),
             fp,
+            check_id,
             page_record,
             evaluated: Vec::new(),
             known: Default::default(),
@@ -101,7 +108,7 @@ impl CheckPlan {
     }
 
     /// The page's entry in its next CHECK call (URL, query, evaluated, matches, replace,
-    /// each after its length: [`super::script`]); [`check_argv`] makes the `ARGV` of a
+    /// each after its length: `src/redis/script.rs`); [`check_argv`] makes the `ARGV` of a
     /// call for one or several entries.
     pub fn entry(&self) -> Vec<u8> {
         let s = &self.store;
@@ -124,6 +131,7 @@ impl CheckPlan {
         // The query: everything that does not change between calls, in one field.
         let mut query = Vec::with_capacity(16 + 8 * s.geometry.len() + self.page_record.len());
         query.extend_from_slice(&self.fp.to_be_bytes());
+        query.extend_from_slice(&self.check_id.to_be_bytes());
         query.push(u8::from(s.urls));
         query.push(s.k as u8);
         query.push(s.geometry.len() as u8);
@@ -135,13 +143,7 @@ impl CheckPlan {
             query.extend(r);
         }
         query.extend_from_slice(&self.page_record);
-        let fields = [self.url.as_bytes(), &query, &self.evaluated, &matches, &replace];
-        let mut entry = Vec::with_capacity(fields.iter().map(|f| 4 + f.len()).sum());
-        for f in fields {
-            entry.extend_from_slice(&(f.len() as u32).to_be_bytes());
-            entry.extend_from_slice(f);
-        }
-        entry
+        frame(&[self.url.as_bytes(), &query, &self.evaluated, &matches, &replace])
     }
 
     /// The CHECK script's reply for this page: `Some(outcome)` when decided, `None` to call
@@ -165,6 +167,7 @@ impl CheckPlan {
                 cluster: s.urls.then(|| self.url.clone()),
                 count: s.urls.then_some(1),
                 calls: self.calls,
+                replayed: false,
             },
             b"E" => {
                 let url = text(1)?;
@@ -176,11 +179,29 @@ impl CheckPlan {
                     cluster: url,
                     count: count(2)?,
                     calls: self.calls,
+                    replayed: false,
                 }
             }
-            b"D" => {
+            b"R" if reply.len() == 1 => Outcome {
+                duplicate: false,
+                matches: Vec::new(),
+                fingerprint: self.fp,
+                cluster: s.urls.then(|| self.url.clone()),
+                count: s.urls.then_some(1),
+                calls: self.calls,
+                replayed: true,
+            },
+            b"D" | b"R" => {
                 let cluster = text(1)?;
                 let mut matches = Vec::new();
+                if status == b"R" && self.within.is_empty() {
+                    // Decided on an exact copy ("E"), before any candidate was measured.
+                    matches.push(StoreMatch {
+                        url: Some(cluster.clone()),
+                        fingerprint: self.fp,
+                        distance: 0,
+                    });
+                }
                 for (i, c) in self.within.iter().enumerate() {
                     let m = reply.get(3 + i).ok_or_else(|| bad_reply("a match is missing"))?;
                     if m.first() == Some(&b'1') {
@@ -201,6 +222,7 @@ impl CheckPlan {
                     cluster: s.urls.then_some(cluster),
                     count: count(2)?,
                     calls: self.calls,
+                    replayed: status == b"R",
                 }
             }
             b"C" => {
@@ -254,6 +276,24 @@ impl CheckPlan {
         self.within.sort_by_key(|c| (c.distance, c.fingerprint));
         Ok(())
     }
+}
+
+/// An entry of a check call: each field after its length (4 bytes, big-endian).
+pub(super) fn frame(fields: &[&[u8]]) -> Vec<u8> {
+    let mut entry = Vec::with_capacity(fields.iter().map(|f| 4 + f.len()).sum());
+    for f in fields {
+        entry.extend_from_slice(&(f.len() as u32).to_be_bytes());
+        entry.extend_from_slice(f);
+    }
+    entry
+}
+
+/// Check ids are random and never 0 (0 is what a page record written without one holds).
+pub(super) fn check_check_id(id: u64) -> Result<()> {
+    if id == 0 {
+        return Err(Error::option("checkId", 0, "a random id per check, not 0 (its retries reuse it)"));
+    }
+    Ok(())
 }
 
 /// `None` (call again) while a check has taken fewer than [`MAX_CALLS`] calls, else the

@@ -75,6 +75,7 @@ impl Bounds {
 
     /// The script's filter (its Rust twin): `true` when `stored` may reach the threshold
     /// against `query`.
+    #[cfg(test)]
     pub fn passes(&self, query: &Sketch, stored: &Sketch) -> bool {
         let z: u32 = query.odd().iter().zip(stored.odd()).map(|(a, b)| (a ^ b).count_ones()).sum();
         let total = u64::from(query.shingles()) + u64::from(stored.shingles());
@@ -104,7 +105,7 @@ struct Measured {
     duplicate: bool,
 }
 
-/// The state of one sketch-mode check (see the [module docs](self)).
+/// The state of one sketch-mode check (`src/redis/sketch.rs` documents the flow).
 pub struct SketchPlan {
     store: Arc<Store>,
     url: String,
@@ -120,8 +121,15 @@ pub struct SketchPlan {
 }
 
 impl SketchPlan {
-    pub(super) fn new(store: Arc<Store>, url: &str, fp: u64, sketch: Option<Sketch>) -> Result<SketchPlan> {
+    pub(super) fn new(
+        store: Arc<Store>,
+        url: &str,
+        fp: u64,
+        sketch: Option<Sketch>,
+        check_id: u64,
+    ) -> Result<SketchPlan> {
         super::record::check_url(url)?;
+        super::decide::check_check_id(check_id)?;
         let scheme = store.sketch.expect("a sketch-mode store");
         if let Some(s) = &sketch {
             if s.scheme() != scheme {
@@ -138,6 +146,7 @@ impl SketchPlan {
         };
         let mut query = Vec::with_capacity(256 + url.len());
         query.extend_from_slice(&fp.to_be_bytes());
+        query.extend_from_slice(&check_id.to_be_bytes());
         query.push(store.k as u8);
         query.push(store.geometry.len() as u8);
         for g in &store.geometry {
@@ -176,20 +185,15 @@ impl SketchPlan {
         self.estimate
     }
 
-    /// `ARGV` of the next `CHECK_SKETCH` call.
-    pub fn args(&self) -> Vec<Vec<u8>> {
+    /// The page's entry in its next `CHECK_SKETCH` call (URL, query, evaluated, ranked,
+    /// replace, each after its length, as [`CheckPlan::entry`](super::CheckPlan::entry));
+    /// [`check_argv`](super::check_argv) makes the `ARGV` of a call for one or several.
+    pub fn entry(&self) -> Vec<u8> {
         let mut ranked = Vec::new();
         for c in self.cands.iter().filter(|c| c.duplicate) {
             ranked.extend_from_slice(&c.page.to_be_bytes());
         }
-        vec![
-            self.store.meta.as_bytes().to_vec(),
-            self.url.as_bytes().to_vec(),
-            self.query.clone(),
-            self.evaluated.clone(),
-            ranked,
-            self.replace.clone(),
-        ]
+        super::decide::frame(&[self.url.as_bytes(), &self.query, &self.evaluated, &ranked, &self.replace])
     }
 
     /// The `CHECK_SKETCH` reply: `Some(outcome)` when decided, `None` to call again.
@@ -199,15 +203,16 @@ impl SketchPlan {
         let status = reply.first().map(Vec::as_slice).unwrap_or(b"");
         let text = |i: usize| reply_text(reply, i);
         match status {
-            b"N" => Ok(Some(Outcome {
+            b"N" | b"R" if reply.len() == 1 => Ok(Some(Outcome {
                 duplicate: false,
                 matches: Vec::new(),
                 fingerprint: self.fp,
                 cluster: Some(self.url.clone()),
                 count: Some(1),
                 calls: self.calls,
+                replayed: status == b"R",
             })),
-            b"D" => {
+            b"D" | b"R" => {
                 let cluster = text(1)?;
                 let count = text(2)?.parse().map_err(|_| bad_reply("a count is not a number"))?;
                 let mut matches = Vec::new();
@@ -231,6 +236,7 @@ impl SketchPlan {
                     cluster: Some(cluster),
                     count: Some(count),
                     calls: self.calls,
+                    replayed: status == b"R",
                 }))
             }
             b"C" => {
@@ -270,6 +276,10 @@ impl SketchPlan {
                 Err(bad_reply("the namespace's settings changed"))
             }
             b"G" => Err(super::decide::gone(&s.keys[0])),
+            b"F" => Err(super::decide::foreign(
+                &s.keys[0],
+                &String::from_utf8_lossy(reply.get(1).map(Vec::as_slice).unwrap_or(b"")),
+            )),
             _ => Err(bad_reply("an unknown status")),
         }
     }
