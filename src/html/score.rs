@@ -116,7 +116,9 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
             continue;
         }
         let s = 1.0 + o.punct.min(30) as f32 * 0.5 + (text as f32 / 100.0).min(3.0);
-        let mut a = nodes[i].parent;
+        // Text straight in a container (a `div` of text and `br`s) is a paragraph of its
+        // own inside it; a paragraph element's container is its parent.
+        let mut a = if is_container(nodes[i].tag) { i as u32 } else { nodes[i].parent };
         let mut level = 0;
         while a != NONE && level < 5 {
             let ai = a as usize;
@@ -150,6 +152,46 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
     if best == f32::MIN {
         top = 0;
     }
+    if let Some(needle) = std::env::var_os("EXTRACT_FIND") {
+        let needle = needle.to_string_lossy().to_string();
+        if let Some(t) =
+            (0..n).find(|&i| nodes[i].tag == Tag::Text && tree.text_of(&nodes[i]).contains(&needle))
+        {
+            let mut a = t as u32;
+            while a != NONE {
+                let nd = &nodes[a as usize];
+                eprintln!(
+                    "FIND {} {:?} flags={} score={} chars={} raw={} link={} dropped={}",
+                    a,
+                    nd.tag,
+                    nd.flags,
+                    score[a as usize],
+                    st[a as usize].chars,
+                    raw[a as usize],
+                    st[a as usize].link,
+                    dropped[a as usize]
+                );
+                a = nd.parent;
+            }
+        }
+    }
+    if std::env::var_os("EXTRACT_DEBUG").is_some() {
+        let mut a = top as u32;
+        while a != NONE {
+            let nd = &nodes[a as usize];
+            eprintln!(
+                "DBG {} {:?} flags={} score={} chars={} link={} dropped={}",
+                a,
+                nd.tag,
+                nd.flags,
+                score[a as usize],
+                st[a as usize].chars,
+                st[a as usize].link,
+                dropped[a as usize]
+            );
+            a = nd.parent;
+        }
+    }
     let mut w = Writer { out, pending: Gap::None };
     let parent = nodes[top].parent;
     if parent == NONE {
@@ -167,6 +209,20 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
         }
         c = nodes[c].end as usize;
     }
+}
+
+fn is_container(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Div
+            | Tag::Section
+            | Tag::Article
+            | Tag::Main
+            | Tag::Td
+            | Tag::Other
+            | Tag::Root
+            | Tag::Blockquote
+    )
 }
 
 /// A sibling of the top candidate that continues the article.
@@ -234,7 +290,8 @@ fn is_template(node: &Node, chars: u32, total: u32, _has_body: bool, _nodes: &[N
     let part = matches!(
         node.tag,
         Tag::Nav | Tag::Header | Tag::Footer | Tag::Aside | Tag::Form | Tag::Button | Tag::Menu | Tag::Option
-    ) || node.flags & (ROLE_BOILER | STRONG_NEG) != 0;
+    ) || node.flags & ROLE_BOILER != 0
+        || node.flags & (STRONG_NEG | POS) == STRONG_NEG;
     if !part || node.flags & (BODY | ROLE_MAIN) != 0 {
         return false;
     }

@@ -543,7 +543,6 @@ const STRONG_NEG_WORDS: &[&[u8]] = &[
     b"pagination",
     b"pager",
     b"toolbar",
-    b"widget",
     b"tags",
     b"tagcloud",
     b"byline",
@@ -572,6 +571,7 @@ const NEG_WORDS: &[&[u8]] = &[
     b"date",
     b"topics",
     b"utility",
+    b"widget",
 ];
 
 /// Words that name content.

@@ -111,6 +111,9 @@ fn main() {
     let truth = truth.as_object().expect("an object");
     let mut ids: Vec<&String> = truth.keys().collect();
     ids.sort();
+    if let Some(prefix) = &show {
+        ids.retain(|id| id.starts_with(prefix.as_str()));
+    }
     let mut htmls = Vec::new();
     for id in &ids {
         let mut gz = flate2::read::GzDecoder::new(
