@@ -327,7 +327,15 @@ fn is_template(node: &Node, chars: u32, total: u32, _has_body: bool, _nodes: &[N
     }
     let part = matches!(
         node.tag,
-        Tag::Nav | Tag::Header | Tag::Footer | Tag::Aside | Tag::Form | Tag::Button | Tag::Menu | Tag::Option
+        Tag::Nav
+            | Tag::Header
+            | Tag::Footer
+            | Tag::Aside
+            | Tag::Form
+            | Tag::Button
+            | Tag::Menu
+            | Tag::Option
+            | Tag::Figcaption
     ) || node.flags & ROLE_BOILER != 0
         || node.flags & (STRONG_NEG | POS) == STRONG_NEG;
     if !part || node.flags & (BODY | ROLE_MAIN) != 0 {

@@ -546,6 +546,10 @@ const STRONG_NEG_WORDS: &[&[u8]] = &[
     b"tags",
     b"tagcloud",
     b"byline",
+    b"gallery",
+    b"slideshow",
+    b"carousel",
+    b"caption",
     b"dateline",
     b"timestamp",
 ];
@@ -557,7 +561,6 @@ const NEG_WORDS: &[&[u8]] = &[
     b"banner",
     b"author",
     b"bio",
-    b"caption",
     b"credit",
     b"hidden",
     b"print",
