@@ -27,6 +27,8 @@
 //! around it); see [`Content`].
 
 mod score;
+#[cfg(test)]
+mod tests;
 mod text;
 mod tree;
 

@@ -190,46 +190,6 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
         }
         a = nodes[a as usize].parent;
     }
-    if let Some(needle) = std::env::var_os("EXTRACT_FIND") {
-        let needle = needle.to_string_lossy().to_string();
-        if let Some(t) =
-            (0..n).find(|&i| nodes[i].tag == Tag::Text && tree.text_of(&nodes[i]).contains(&needle))
-        {
-            let mut a = t as u32;
-            while a != NONE {
-                let nd = &nodes[a as usize];
-                eprintln!(
-                    "FIND {} {:?} flags={} score={} chars={} raw={} link={} dropped={}",
-                    a,
-                    nd.tag,
-                    nd.flags,
-                    score[a as usize],
-                    st[a as usize].chars,
-                    raw[a as usize],
-                    st[a as usize].link,
-                    dropped[a as usize]
-                );
-                a = nd.parent;
-            }
-        }
-    }
-    if std::env::var_os("EXTRACT_DEBUG").is_some() {
-        let mut a = top as u32;
-        while a != NONE {
-            let nd = &nodes[a as usize];
-            eprintln!(
-                "DBG {} {:?} flags={} score={} chars={} link={} dropped={}",
-                a,
-                nd.tag,
-                nd.flags,
-                score[a as usize],
-                st[a as usize].chars,
-                st[a as usize].link,
-                dropped[a as usize]
-            );
-            a = nd.parent;
-        }
-    }
     let mut w = Writer { out, pending: Gap::None };
     let parent = nodes[top].parent;
     if parent == NONE {
