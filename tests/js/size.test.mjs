@@ -37,6 +37,9 @@
 // store (353.1 -> 368.5); the store's bindings (feature `redis`, RedisContentSeen is Node
 // only) then left the full browser build: 318.4 kB by Node's zlib (310.2 by gzip -9). The
 // Node build keeps them (it has no size guard).
+// Main-content extraction (src/html/tree.rs, score.rs) takes the full build to 364.0 kB by
+// Node's zlib (355.1 by gzip -9), much of it a second copy of html5gum's tokenizer for the
+// tree's emitter (the tokenizer is generic over its emitter); the guard is 365 kB for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -97,6 +100,6 @@ test(`the browser build's wasm is at most 150 kB gzipped (gzip -9: ${kb(web.gnu)
   else assert.ok(web.node <= 157_500, `${web.node} bytes by Node's zlib (no gzip here)`);
 });
 
-test(`the full build does not grow back: at most 355 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
-  assert.ok(full.node <= 355_000, `${full.node} bytes by Node's zlib`);
+test(`the full build does not grow back: at most 365 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
+  assert.ok(full.node <= 365_000, `${full.node} bytes by Node's zlib`);
 });
