@@ -12,7 +12,7 @@
 //! | what | module | at the root |
 //! | --- | --- | --- |
 //! | fingerprints: normalise, tokenize, hash, weigh, sum, sign | (root) | [`SimHasher`], [`Options`], [`Tokenizer`], [`NormalizeOptions`], [`Punctuation`], [`Weighting`], [`IdfTable`], [`Explanation`]; [`hamming`], [`similarity`], [`to_hex`], [`from_hex`], [`HASH_VERSION`]; fingerprints of given features: [`fingerprint_features`], [`simhash_bits`] |
-//! | HTML to visible text (Cargo feature `html`) | (root) | `html_to_text` |
+//! | HTML to visible text, or to the page's main content (Cargo feature `html`) | `html` | `html_to_text` |
 //! | the multi-table near-duplicate index | [`index`] | [`Index`], [`Layout`], [`Match`], [`Pair`], [`FlatMatches`], [`Stats`], [`IndexId`] |
 //! | similarity sketches (odd sketch + b-bit MinHash) and their band index | [`sketch`] | [`Sketch`], [`SketchScheme`], [`estimate_jaccard`] |
 //! | a crawler's content-seen test with counts | [`seen`] | [`ContentSeen`], [`SeenConfig`], [`Check`], [`SeenPage`] |
@@ -60,7 +60,8 @@ mod error;
 mod fingerprint;
 mod hash;
 #[cfg(feature = "html")]
-mod html;
+#[cfg_attr(docsrs, doc(cfg(feature = "html")))]
+pub mod html;
 pub mod index;
 mod math;
 mod normalize;

@@ -101,16 +101,18 @@ mod tests {
 
     /// The rows the code says FORMATS.md must hold.
     fn code_rows() -> Vec<(String, u32, Vec<u32>)> {
-        let mut rows: Vec<_> =
+        let rows: Vec<_> =
             TABLE.iter().map(|v| (v.name.to_string(), v.current, (v.oldest..=v.current).collect())).collect();
         // The Redis store format: its meta's first line. Opening a namespace of the version
         // before upgrades it in place; older ones are refused with advice. The Redis adapter
         // is compiled with the `redis` feature.
         #[cfg(feature = "redis")]
-        {
+        let rows = {
             use crate::redis::meta::{META_VERSION, UPGRADES_FROM};
+            let mut rows = rows;
             rows.push((REDIS_ROW.to_string(), META_VERSION, vec![UPGRADES_FROM, META_VERSION]));
-        }
+            rows
+        };
         rows
     }
 
