@@ -12,4 +12,6 @@ bash scripts/bench.sh fingerprint --quick
 node scripts/bench-shared.mjs --quick | tail -n 1
 bash scripts/quality.sh
 bash scripts/quality-passages.sh --quick | tail -n 1
+bash scripts/quality-html.sh --quick | tail -n 1
+bash scripts/bench-dedup.sh --quick | tail -n 1
 part_done bench:quick
