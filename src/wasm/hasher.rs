@@ -18,7 +18,7 @@ pub fn html_to_text(html: &str, options: JsValue) -> Result<String, JsValue> {
     use crate::html::Content;
     let o = option_object(&options, &[&[Content::OPTION]], "{ content: \"main\" }")?;
     let content = match convert::opt_string(&o, Content::OPTION)? {
-        Some(name) => Content::from_name(&name).map_err(js_error)?,
+        Some(name) => Content::from_name(&name)?,
         None => Content::default(),
     };
     Ok(crate::html::extract(html, content))
