@@ -179,6 +179,32 @@ pub struct Check {
     /// Every candidate examined, duplicates first in the order of `matches`, then the
     /// rejected ones by estimate (empty without sketches: there `matches` says it all).
     pub candidates: Vec<Candidate>,
+    /// `true` when the page has no content to compare: its text (with `html`, its visible
+    /// text) has no feature, or fewer units than one n-gram (a page of scripts, an empty
+    /// body, a one-word page). Nothing was stored or counted; `duplicate` is `false`,
+    /// `fingerprint` 0, `cluster` empty and `count` 0 (see [`Check::empty`]).
+    pub empty: bool,
+}
+
+impl Check {
+    /// The answer for a page with no content to compare (the field `empty`):
+    /// not a duplicate, not stored, nothing counted. A page that cannot be compared is not
+    /// evidence of anything, so it neither joins a cluster (all such pages would be
+    /// "duplicates" of each other) nor replaces what a URL held before.
+    pub fn empty() -> Check {
+        Check {
+            duplicate: false,
+            matches: Vec::new(),
+            fingerprint: 0,
+            cluster: String::new(),
+            count: 0,
+            sketch: None,
+            distance: None,
+            estimate: None,
+            candidates: Vec::new(),
+            empty: true,
+        }
+    }
 }
 
 /// A stored page with its count, as [`ContentSeen::clusters`] lists them.
@@ -254,18 +280,19 @@ impl ContentSeen {
     /// [`check_fingerprint`](Self::check_fingerprint)) is a duplicate when within `k` bits,
     /// as in the fingerprint-only test.
     ///
-    /// Errors: the text cannot be fingerprinted ([`Error::EmptyText`],
-    /// [`Error::TextTooShort`]); nothing is changed then.
+    /// A page with no content to compare (no feature, or fewer units than one n-gram:
+    /// [`Error::is_no_content`]) is not an error: the answer is [`Check::empty`], and
+    /// nothing is changed.
     pub fn check(&mut self, url: &str, text: &str) -> Result<Check> {
-        match self.config.sketch {
-            None => {
-                let fingerprint = self.hasher.fingerprint(text)?;
-                Ok(self.check_fingerprint(url, fingerprint))
-            }
-            Some(scheme) => {
-                let (fingerprint, sketch) = self.hasher.fingerprint_and_sketch(text, scheme)?;
-                self.check_fingerprint_and_sketch(url, fingerprint, sketch)
-            }
+        let made = match self.config.sketch {
+            None => self.hasher.fingerprint(text).map(|f| (f, None)),
+            Some(scheme) => self.hasher.fingerprint_and_sketch(text, scheme).map(|(f, s)| (f, Some(s))),
+        };
+        match made {
+            Ok((fingerprint, None)) => Ok(self.check_fingerprint(url, fingerprint)),
+            Ok((fingerprint, Some(sketch))) => self.check_fingerprint_and_sketch(url, fingerprint, sketch),
+            Err(e) if e.is_no_content() => Ok(Check::empty()),
+            Err(e) => Err(e),
         }
     }
 
@@ -357,6 +384,7 @@ impl ContentSeen {
                 distance: Some(distance),
                 estimate,
                 candidates,
+                empty: false,
             };
         }
         let id = url.to_owned();
@@ -385,6 +413,7 @@ impl ContentSeen {
             distance: None,
             estimate: None,
             candidates,
+            empty: false,
         }
     }
 

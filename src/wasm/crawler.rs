@@ -160,12 +160,21 @@ pub(super) fn seen_config_fields(o: &Option<Object>, d: SeenConfig) -> Result<Se
     Ok(SeenConfig { k, layout, options: options_from(o)?, html, sketch, threshold })
 }
 
+/// `sketch` (the size in bytes, or `false` for the fingerprint-only test) and `threshold`
+/// (unused without a sketch) of a ContentSeen's settings.
+pub(super) fn set_sketch_settings(o: &Object, c: &SeenConfig) {
+    set(o, "sketch", c.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
+    set(o, "threshold", c.threshold);
+}
+
 fn check_to_js(c: &Check) -> JsValue {
     let o = Object::new();
     set(&o, "duplicate", c.duplicate);
+    set(&o, "empty", c.empty);
     set(&o, "matches", matches_to_js(&c.matches));
-    set(&o, "fingerprint", big(c.fingerprint));
-    set(&o, "cluster", c.cluster.as_str());
+    // A page with no content has no fingerprint and joins no cluster: null, not 0n or "".
+    set(&o, "fingerprint", if c.empty { JsValue::NULL } else { big(c.fingerprint) });
+    set(&o, "cluster", if c.empty { JsValue::NULL } else { c.cluster.as_str().into() });
     set(&o, "count", c.count as f64);
     // The best match's distance and estimated Jaccard (null when none or no sketch), and
     // the page's own sketch bytes (null in the fingerprint-only test).
@@ -193,7 +202,8 @@ impl JsContentSeen {
         ContentSeen::new(config).map(JsContentSeen).map_err(js_error)
     }
 
-    /// `{ duplicate, matches: [{ id, distance }], fingerprint, cluster, count }`.
+    /// `{ duplicate, empty, matches: [{ id, distance }], fingerprint, cluster, count,
+    /// distance, estimate, sketch }`; a page with no content is `empty: true`, not stored.
     pub fn check(&mut self, url: &str, text: &str) -> Result<JsValue, JsValue> {
         self.0.check(url, text).map(|c| check_to_js(&c)).map_err(js_error)
     }
@@ -247,12 +257,13 @@ impl JsContentSeen {
         self.0.len() as f64
     }
 
-    /// The settings: hasher options plus `k` and `layout`.
+    /// The settings: hasher options plus `k`, `layout`, `sketch` and `threshold`.
     pub fn options(&self) -> JsValue {
         let c = self.0.config();
         let o = options_to_js(&c.options, c.html);
         set(&o, "k", c.k);
         set(&o, "layout", c.layout.as_ref().map(|l| l.to_string()).unwrap_or_default());
+        set_sketch_settings(&o, c);
         o.into()
     }
 

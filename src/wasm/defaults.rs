@@ -39,6 +39,8 @@ pub fn defaults() -> JsValue {
     let content_seen = Object::new();
     set(&content_seen, "k", seen.k);
     set(&content_seen, "layout", "default");
+    set(&content_seen, "sketch", seen.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
+    set(&content_seen, "threshold", seen.threshold);
     set(&out, "contentSeen", content_seen);
 
     let dedup = dedup_to_js(&DedupOptions::default());
