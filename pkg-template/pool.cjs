@@ -309,7 +309,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
      * document (`document #i: ...`, with `error.index` = i).
      */
     async fingerprintBatch(texts) {
-      check(['texts:strings'], [texts], SimHashError);
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
       return (await this.#run(texts, this.#hasher, true)).fingerprints;
     }
 
@@ -319,7 +319,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
      * `hasher.fingerprint(text)` throws it) and `fingerprints[index]` is 0n for them.
      */
     async fingerprintEach(texts) {
-      check(['texts:strings'], [texts], SimHashError);
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
       const r = await this.#run(texts, this.#hasher, false);
       return { fingerprints: r.fingerprints, failed: documentErrors(r) };
     }
@@ -330,7 +330,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
      * empty for a failed document). [full build]
      */
     async fingerprintAndSketchEach(texts, options) {
-      check(['texts:strings'], [texts], SimHashError);
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
       if (hooks.__sketchWidth === undefined) {
         const h = new api.SimHasher();
         try { h.fingerprintAndSketch('', options); } finally { h.free(); } // throws FeatureDisabled
@@ -348,7 +348,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
      * report. The fingerprint options are `options`' (not the pool's `hasher`).
      */
     async dedup(ids, texts, options) {
-      check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
+      [ids, texts] = check(['ids:strings', 'texts:texts'], [ids, texts], SimHashError, hooks.__utf8);
       if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
       const size = hooks.__dedupSketchSize(options);
       const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, size === undefined ? undefined : { size });
@@ -365,7 +365,7 @@ function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */
     async dedupInto(index, ids, texts, options) {
-      check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
+      [ids, texts] = check(['ids:strings', 'texts:texts'], [ids, texts], SimHashError, hooks.__utf8);
       if (!(index instanceof api.SimHashIndex)) check(['index:index'], [index], SimHashError);
       if (index.__dedupKnown === undefined) return index.dedup(ids, texts, options); // FeatureDisabled
       const r = await this.#run(texts, hooks.__dedupHasherOptions(options, true), false);

@@ -174,9 +174,7 @@ impl SimHasher {
     /// The fingerprint of UTF-8 bytes. Invalid UTF-8 is an [`Error::InvalidUtf8`] (never
     /// replaced silently: a wrong charset would give a wrong fingerprint).
     pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64> {
-        let text =
-            std::str::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 { valid_up_to: e.valid_up_to() })?;
-        self.fingerprint(text)
+        self.fingerprint(crate::error::utf8(bytes)?)
     }
 
     /// Fingerprints of many texts, in order. Stops at the first text that fails, and says

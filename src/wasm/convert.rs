@@ -45,6 +45,15 @@ pub(super) fn describe(v: &JsValue) -> String {
 
 // ---- arguments --------------------------------------------------------------------------
 
+/// UTF-8 bytes (a `Uint8Array` or Node `Buffer` given where a text is taken) as a JS
+/// string, validated by the core: invalid UTF-8 throws `InvalidUtf8` with the offset of
+/// the first bad byte. The package's JS layer calls it for every such argument
+/// (`pkg-template/args.cjs`). Not part of the public API.
+#[wasm_bindgen(js_name = __utf8, skip_typescript)]
+pub fn utf8(bytes: &[u8]) -> Result<String, JsValue> {
+    crate::error::utf8(bytes).map(str::to_owned).map_err(js_error)
+}
+
 // ---- option objects ---------------------------------------------------------------------
 
 /// An option object: `undefined`/`null` is `None`; anything but a plain object, or an
