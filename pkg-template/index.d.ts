@@ -227,7 +227,17 @@ export function hashVersion(): number;
  * and comments dropped, entities decoded, block elements as line breaks, whitespace collapsed.
  * [full build]
  */
-export function htmlToText(html: Text): string;
+export function htmlToText(html: Text, options?: HtmlToTextOptions): string;
+
+/** Options of `htmlToText`. */
+export interface HtmlToTextOptions {
+  /**
+   * `"all"` (default): all the visible text. `"main"`: only the page's main content (its
+   * article or body text), without the navigation, header, footer, sidebars, comments and
+   * widgets of its template; works on any site, in any language, with no site rules.
+   */
+  content?: 'main' | 'all';
+}
 
 /** Index ids: all numbers (non-negative safe integers) or all strings, per index. */
 export type Id = number | string;

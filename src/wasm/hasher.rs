@@ -11,10 +11,17 @@ use crate::fingerprint::{self, BitFeature};
 
 /// The visible text of an HTML document: scripts, styles, comments, `<head>` and
 /// templates dropped, entities decoded, block elements as line breaks.
+/// `htmlToText(html, { content: "main" | "all" })`: the main content, or all the text.
 #[cfg(feature = "html")]
 #[wasm_bindgen(js_name = htmlToText)]
-pub fn html_to_text(html: &str) -> String {
-    crate::html::html_to_text(html)
+pub fn html_to_text(html: &str, options: JsValue) -> Result<String, JsValue> {
+    use crate::html::Content;
+    let o = option_object(&options, &[&[Content::OPTION]], "{ content: \"main\" }")?;
+    let content = match convert::opt_string(&o, Content::OPTION)? {
+        Some(name) => Content::from_name(&name).map_err(js_error)?,
+        None => Content::default(),
+    };
+    Ok(crate::html::extract(html, content))
 }
 
 /// Computes SimHash fingerprints with fixed options.

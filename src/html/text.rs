@@ -1,34 +1,12 @@
-//! HTML to text, so that a page's fingerprint depends on what a reader sees and not on its
-//! template, markup, scripts, styles, comments or entity spelling.
-//!
-//! The HTML is tokenized by [`html5gum`] (a WHATWG tokenizer: the spec's states, the full
-//! named-entity table, and no tree builder), through an emitter of our own that keeps only
-//! tag names and character data (no token is allocated). On top of that:
-//!
-//! - the content of `script`, `style`, `noscript`, `template`, `head` (with its `title`),
-//!   `iframe`, `object`, `svg` and `math` is dropped, and so are comments and doctypes;
-//! - character references (`&amp;`, `&#233;`, `&eacute;`, `&nbsp;` ...) are decoded;
-//! - block-level elements (`p`, `div`, `li`, `h1`, `br`, `td` ...) become a line break, and
-//!   inline ones (`b`, `a`, `span` ...) become nothing, so `<b>W</b>ord` reads `Word`;
-//! - runs of whitespace become one space, or one line break where a block ended; the result
-//!   is trimmed.
-//!
-//! Tag soup never fails: unclosed, stray or misnested tags are tolerated the way the
-//! tokenizer recovers from them, and no input panics.
-//!
-//! ```
-//! use simhash_wasm::html::html_to_text;
-//! let html = "<html><head><title>T</title><style>p{}</style></head>\
-//!             <body><p>Fish &amp; chips</p><!-- ad --><script>x()</script><p>caf&eacute;</p></body></html>";
-//! assert_eq!(html_to_text(html), "Fish & chips\ncafé");
-//! ```
+//! All of a page's visible text: an html5gum emitter that writes text as it goes, with no
+//! tree.
 
 use std::convert::Infallible;
 
 use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 
 /// Elements whose whole content is not text a reader sees.
-const SKIP: &[&[u8]] = &[
+pub(super) const SKIP: &[&[u8]] = &[
     b"script",
     b"style",
     b"noscript",
@@ -46,7 +24,7 @@ const SKIP: &[&[u8]] = &[
 ];
 
 /// Elements that start and end a block of text (a line break on either side).
-const BLOCK: &[&[u8]] = &[
+pub(super) const BLOCK: &[&[u8]] = &[
     b"address",
     b"article",
     b"aside",
@@ -98,7 +76,7 @@ const BLOCK: &[&[u8]] = &[
     b"ul",
 ];
 
-/// The visible text of an HTML document or fragment (see the [module docs](self)).
+/// The visible text of an HTML document or fragment (see the [module docs](crate::html)).
 pub fn html_to_text(html: &str) -> String {
     let mut out = String::with_capacity(html.len() / 2);
     html_to_text_into(html, &mut out);
@@ -255,7 +233,7 @@ impl Emitter for TextEmitter<'_> {
     fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
 }
 
-fn is_void(name: &[u8]) -> bool {
+pub(super) fn is_void(name: &[u8]) -> bool {
     matches!(
         name,
         b"br"
@@ -275,7 +253,7 @@ fn is_void(name: &[u8]) -> bool {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Gap {
+pub(super) enum Gap {
     None,
     Space,
     Line,
@@ -283,17 +261,17 @@ enum Gap {
 
 /// Appends text with whitespace collapsed: a pending gap is written only before the next
 /// visible character, so the result has no leading or trailing whitespace.
-struct Writer<'a> {
-    out: &'a mut String,
-    pending: Gap,
+pub(super) struct Writer<'a> {
+    pub(super) out: &'a mut String,
+    pub(super) pending: Gap,
 }
 
 impl Writer<'_> {
-    fn block(&mut self) {
+    pub(super) fn block(&mut self) {
         self.pending = Gap::Line;
     }
 
-    fn text(&mut self, s: &str) {
+    pub(super) fn text(&mut self, s: &str) {
         for c in s.chars() {
             if c.is_whitespace() {
                 if self.pending == Gap::None {
