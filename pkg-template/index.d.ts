@@ -366,6 +366,15 @@ export interface ContentSeenOptions extends HasherOptions {
   /** For `layout: "auto"`: a memory budget in bytes. */
   memoryBudget?: number;
   /**
+   * With `html: true`, which text of a page is compared (default "main"): `"main"`, its
+   * main content (the article, without the navigation, header, footer, sidebars, comments
+   * and widgets of its template: see `htmlToText`), so that a print version or the same
+   * article in another site's template is a duplicate and short pages of one template are
+   * not; `"all"`, all its visible text. Snapshots record it: `fromBytes` with the other
+   * value throws `SchemeMismatch` (snapshots made before this option read `"all"`).
+   */
+  content?: 'main' | 'all';
+  /**
    * The similarity sketch kept per stored page, in bytes: a multiple of 8 from 32 to 256
    * (default 128). Candidates (pages within k bits, and pages sharing a MinHash band of
    * the sketch, which finds pages of Jaccard ≥ 0.8 however far their fingerprints are)
@@ -390,6 +399,8 @@ export interface ResolvedContentSeenOptions extends ResolvedHasherOptions {
   sketch: number | false;
   /** The estimate a candidate needs to be a duplicate (unused without a sketch). */
   threshold: number;
+  /** Which text of an HTML page is compared. */
+  content: 'main' | 'all';
 }
 
 /** The answer of `ContentSeen.check` for a page with content. */
@@ -612,7 +623,7 @@ export class PassageChecker {
 export interface Defaults {
   hasher: ResolvedHasherOptions;
   index: { k: number; layout: 'default'; expectedSize: number };
-  contentSeen: { k: number; layout: 'default'; sketch: number; threshold: number };
+  contentSeen: { k: number; layout: 'default'; sketch: number; threshold: number; content: 'main' | 'all' };
   dedup: {
     /** `"auto"`: by the collection's size, from `kBySize` (first row with `upTo >= N`), else `kBeyond`. */
     k: 'auto';

@@ -58,6 +58,9 @@ pub struct SimHasher {
     opts: Options,
     idf: Option<Arc<IdfTable>>,
     html: bool,
+    /// Which text of an HTML input is read (with `html`).
+    #[cfg(feature = "html")]
+    content: crate::html::Content,
     /// The visible text of the last HTML input (a reused buffer).
     #[cfg(feature = "html")]
     text: String,
@@ -77,6 +80,8 @@ impl SimHasher {
             opts,
             idf: None,
             html: false,
+            #[cfg(feature = "html")]
+            content: crate::html::Content::All,
             #[cfg(feature = "html")]
             text: String::new(),
             norm: String::new(),
@@ -112,6 +117,20 @@ impl SimHasher {
         }
         self.html = html;
         Ok(())
+    }
+
+    /// Which text of an HTML input is fingerprinted: all the visible text (the default)
+    /// or the main content ([`crate::html::main_content`]). Like `html`, not part of the
+    /// fingerprint scheme.
+    #[cfg(feature = "html")]
+    pub fn set_content(&mut self, content: crate::html::Content) {
+        self.content = content;
+    }
+
+    /// Which text of an HTML input is read (see [`set_content`](Self::set_content)).
+    #[cfg(feature = "html")]
+    pub fn content(&self) -> crate::html::Content {
+        self.content
     }
 
     /// `true` when inputs are read as HTML (see [`set_html`](Self::set_html)).
@@ -225,7 +244,10 @@ impl SimHasher {
         #[cfg(feature = "html")]
         if self.html {
             let mut buf = std::mem::take(&mut self.text);
-            crate::html::html_to_text_into(text, &mut buf);
+            match self.content {
+                crate::html::Content::All => crate::html::html_to_text_into(text, &mut buf),
+                crate::html::Content::Main => buf = crate::html::main_content(text),
+            }
             normalize_into(&buf, &self.opts.normalize, &mut self.norm);
             self.text = buf;
             return;

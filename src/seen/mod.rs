@@ -72,6 +72,12 @@ pub struct SeenConfig {
     /// Read inputs as HTML and fingerprint their visible text (the `html` module, Cargo
     /// feature `html`).
     pub html: bool,
+    /// With `html`, which text of a page is read: its main content (the default: the
+    /// article, not the template around it, so that a print version, the same article in
+    /// another site's template and short pages of one template are judged by their own
+    /// text) or all the visible text.
+    #[cfg(feature = "html")]
+    pub content: crate::html::Content,
     /// The similarity sketch kept per page (default: 128 bytes); `None` for the
     /// fingerprint-only test (8 bytes a page, pages within `k` bits are duplicates).
     pub sketch: Option<SketchScheme>,
@@ -83,8 +89,8 @@ pub struct SeenConfig {
 impl SeenConfig {
     /// The option names of a ContentSeen, as the JS API spells them (besides
     /// [`crate::Options::NAMES`]).
-    pub const NAMES: [&'static str; 7] =
-        ["k", "layout", "expectedSize", "memoryBudget", "html", "sketch", "threshold"];
+    pub const NAMES: [&'static str; 8] =
+        ["k", "layout", "expectedSize", "memoryBudget", "html", "content", "sketch", "threshold"];
 
     /// The `sketch` option as the JS API gives it: `false` for the fingerprint-only test,
     /// a size in bytes, or nothing for the default (128 bytes).
@@ -103,6 +109,8 @@ impl Default for SeenConfig {
             layout: None,
             options: Options::default(),
             html: false,
+            #[cfg(feature = "html")]
+            content: crate::html::Content::Main,
             sketch: Some(SketchScheme::default()),
             threshold: DEFAULT_THRESHOLD,
         }
@@ -251,6 +259,8 @@ impl ContentSeen {
         config.validate_threshold()?;
         let mut hasher = SimHasher::new(config.options)?;
         hasher.set_html(config.html)?;
+        #[cfg(feature = "html")]
+        hasher.set_content(config.content);
         let mut index = Index::new(layout.clone());
         index.set_scheme(Some(config.options));
         Ok(ContentSeen {

@@ -157,12 +157,22 @@ pub(super) fn seen_config_fields(o: &Option<Object>, d: SeenConfig) -> Result<Se
         return Err(convert::bad_argument("sketch", "false or a size in bytes, like 128", &v));
     };
     let threshold = opt_number(o, "threshold")?.unwrap_or(d.threshold);
-    Ok(SeenConfig { k, layout, options: options_from(o)?, html, sketch, threshold })
+    let content = match convert::opt_string(o, "content")? {
+        Some(name) => content_from(&name)?,
+        None => d.content,
+    };
+    Ok(SeenConfig { k, layout, options: options_from(o)?, html, content, sketch, threshold })
+}
+
+/// The `content` option (`"main"` or `"all"`), checked by the core.
+fn content_from(name: &str) -> Result<crate::html::Content, JsValue> {
+    crate::html::Content::from_name(name).map_err(js_error)
 }
 
 /// `sketch` (the size in bytes, or `false` for the fingerprint-only test) and `threshold`
 /// (unused without a sketch) of a ContentSeen's settings.
 pub(super) fn set_sketch_settings(o: &Object, c: &SeenConfig) {
+    set(o, "content", c.content.name());
     set(o, "sketch", c.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
     set(o, "threshold", c.threshold);
 }

@@ -41,6 +41,8 @@ pub fn defaults() -> JsValue {
     set(&content_seen, "layout", "default");
     set(&content_seen, "sketch", seen.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
     set(&content_seen, "threshold", seen.threshold);
+    #[cfg(feature = "html")]
+    set(&content_seen, "content", seen.content.name());
     set(&out, "contentSeen", content_seen);
 
     let dedup = dedup_to_js(&DedupOptions::default());

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 import {
-  SimHasher, SimHashIndex, ContentSeen, PassageChecker, dedup, sketchInfo, defaults,
+  SimHasher, SimHashIndex, ContentSeen, PassageChecker, dedup, sketchInfo, defaults, htmlToText,
 } from '../../pkg/index.mjs';
 
 const ts = createRequire(import.meta.url)('typescript');
@@ -101,6 +101,7 @@ test('every option the runtime takes is declared, and every declared option is t
     ['DedupIntoOptions', (o) => ix.dedup(['a'], ['some text here'], o)],
     ['PassageOptions', (o) => new PassageChecker(o)],
     ['SketchOptions', (o) => new SimHasher().sketch('some text', o)],
+    ['HtmlToTextOptions', (o) => htmlToText('<p>x</p>', o)],
   ];
   for (const [iface, call] of cases) {
     assert.deepEqual(accepted(call), [...members(declared(iface)).keys()].sort(), iface);
