@@ -45,6 +45,12 @@ export interface HasherOptions {
    */
   html?: boolean;
   /**
+   * With `html: true`, which text of a page is read (default "all"): `"all"`, all its
+   * visible text; `"main"`, its main content only (see `htmlToText`). Like `html`, not part
+   * of the fingerprint scheme. [full build]
+   */
+  content?: 'main' | 'all';
+  /**
    * Weigh each feature by tf × idf from this table (see `IdfTable`). The hasher takes the
    * table as it is now: later `add`s or `free()` do not change it. Not part of the
    * `scheme` string: fingerprints made with and without a table are not comparable.
@@ -514,6 +520,11 @@ export interface DedupIntoOptions extends HasherOptions {
   verify?: number | boolean | 'exact' | 'sketch' | `sketch:${number}`;
   /** Grapheme clusters per shingle for the verification, 1 to 16 (default 4); out of range throws `InvalidOption`. */
   shingle?: number;
+  /**
+   * With `html: true`, which text of a page is compared (default "main"): its main
+   * content (the article, not the template: see `htmlToText`), or `"all"` its visible text.
+   */
+  content?: 'main' | 'all';
 }
 
 /** What `dedup` found. */
@@ -634,6 +645,7 @@ export interface Defaults {
     sketchVerify: number;
     layout: 'auto';
     shingle: number;
+    content: 'main' | 'all';
   };
   /** The CLI's `--load/--save` runs: fingerprints alone decide (the rest as `dedup`). */
   dedupFingerprintsOnly: { k: number; verify: number | false };

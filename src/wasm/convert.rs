@@ -15,9 +15,40 @@ use crate::index::Layout;
 /// The option of the JS `SimHasher` besides [`Options::NAMES`]: `html` (`SimHasher::set_html`).
 pub(super) const HTML: &str = "html";
 
+/// The option of the JS `SimHasher` that says which text of an HTML input is read:
+/// `"main"` or `"all"` (`SimHasher::set_content`).
+pub(super) const CONTENT: &str = "content";
+
 /// The keys of a `SimHasher` option object: the core's lists, for [`option_object`]
 /// (`idf`: an `IdfTable`, see `idf.rs`).
-pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML, super::idf::IDF]];
+pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML, CONTENT, super::idf::IDF]];
+
+/// Sets the hasher's `html` and `content` options from an option object (checked by the
+/// core; `content` in a build without HTML is `FeatureDisabled`, like `html: true`).
+pub(super) fn set_reading(h: &mut crate::SimHasher, o: &Option<Object>) -> Result<(), JsValue> {
+    h.set_html(opt_bool(o, HTML)?.unwrap_or(false)).map_err(js_error)?;
+    if let Some(name) = opt_string(o, CONTENT)? {
+        #[cfg(feature = "html")]
+        h.set_content(crate::html::Content::from_name(&name).map_err(js_error)?);
+        #[cfg(not(feature = "html"))]
+        {
+            let _ = name;
+            return Err(js_error(Error::html_disabled()));
+        }
+    }
+    Ok(())
+}
+
+/// The name of the hasher's `content` setting (`"all"` in a build without HTML).
+pub(super) fn content_name(h: &crate::SimHasher) -> &'static str {
+    #[cfg(feature = "html")]
+    return h.content().name();
+    #[cfg(not(feature = "html"))]
+    {
+        let _ = h;
+        "all"
+    }
+}
 
 // ---- errors -----------------------------------------------------------------------------
 

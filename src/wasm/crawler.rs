@@ -327,6 +327,7 @@ pub(super) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsV
         return Err(convert::bad_argument("verify", Verify::EXPECTED, &v));
     };
     let layout = convert::layout_arg(o)?;
+    let content = convert::opt_string(o, convert::CONTENT)?;
     let names = DedupNames {
         k: opt_number(o, "k")?,
         layout: layout.name.as_deref(),
@@ -334,6 +335,7 @@ pub(super) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsV
         verify,
         shingle: opt_number(o, "shingle")?,
         html: opt_bool(o, convert::HTML)?,
+        content: content.as_deref(),
     };
     DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names).map_err(js_error)
 }

@@ -27,6 +27,7 @@ fn dedup_to_js(d: &DedupOptions) -> Object {
 pub fn defaults() -> JsValue {
     let out = Object::new();
     let hasher = options_to_js(&Options::default(), false);
+    set(&hasher, super::convert::CONTENT, "all");
     set(&out, "hasher", hasher);
 
     let index = Object::new();
@@ -49,6 +50,8 @@ pub fn defaults() -> JsValue {
     // `layout: None` is "auto": picked for the collection's size.
     set(&dedup, "layout", "auto");
     set(&dedup, "shingle", DedupOptions::default().shingle as u32);
+    #[cfg(feature = "html")]
+    set(&dedup, super::convert::CONTENT, DedupOptions::default().content.name());
     let by_size: js_sys::Array = DedupOptions::K_BY_SIZE
         .iter()
         .map(|&(n, k)| {

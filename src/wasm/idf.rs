@@ -20,9 +20,7 @@ mod on {
     use js_sys::{Object, Reflect};
     use wasm_bindgen::prelude::*;
 
-    use super::super::convert::{
-        bad_argument, field, opt_bool, option_object, options_from, HASHER_KEYS, HTML,
-    };
+    use super::super::convert::{bad_argument, field, option_object, options_from, set_reading, HASHER_KEYS};
     use super::super::js_error;
     use crate::fingerprint::SimHasher;
     use crate::weight::IdfTable;
@@ -88,7 +86,7 @@ mod on {
             ));
         }
         let mut h = SimHasher::new(options_from(&o)?).map_err(js_error)?;
-        h.set_html(opt_bool(&o, HTML)?.unwrap_or(false)).map_err(js_error)?;
+        set_reading(&mut h, &o)?;
         Ok(h)
     }
 

@@ -63,7 +63,9 @@ mod crawler {
     use super::super::crawler::{dedup_options_from, docs_from, report_to_js};
     use super::super::index::JsIndex;
     use super::super::js_error;
-    use crate::dedup::{candidate_tables, candidates, dedup_into_known, jaccards, DedupOptions, DedupPlan};
+    use crate::dedup::{
+        candidate_tables, candidates, dedup_into_known, jaccards, DedupNames, DedupOptions, DedupPlan,
+    };
     use crate::error::Error;
     use crate::fingerprint::Options;
     use crate::sketch::Sketch;
@@ -83,6 +85,8 @@ mod crawler {
         };
         let opts = dedup_options_from(&o)?;
         let out = options_to_js(&opts.fingerprint, opts.html);
+        #[cfg(feature = "html")]
+        super::super::convert::set(&out, super::super::convert::CONTENT, opts.content.name());
         Reflect::delete_property(&out, &JsValue::from("scheme"))?;
         Ok(out.into())
     }
@@ -222,7 +226,7 @@ mod crawler {
             )),
         }
         .map_err(js_error)?;
-        Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: opts.html })
+        Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: reading_to_js(&opts) })
     }
 
     /// A JS string, converted to UTF-8 the first time it is read.
@@ -239,7 +243,19 @@ mod crawler {
     pub struct JsDedupPlan {
         plan: Option<DedupPlan>,
         shingle: u32,
-        html: bool,
+        html: JsValue,
+    }
+
+    /// How the texts are read, as `__jaccards` takes it: `false` (as they are), or the
+    /// `content` read of them as HTML (`"main"`, `"all"`).
+    fn reading_to_js(opts: &DedupOptions) -> JsValue {
+        if !opts.html {
+            return JsValue::FALSE;
+        }
+        #[cfg(feature = "html")]
+        return opts.content.name().into();
+        #[cfg(not(feature = "html"))]
+        JsValue::TRUE
     }
 
     #[wasm_bindgen(js_class = __DedupPlan)]
@@ -262,10 +278,10 @@ mod crawler {
             self.shingle
         }
 
-        /// Whether the texts are HTML (`__jaccards`' argument).
+        /// How the texts are read (`__jaccards`' argument): `false`, `"main"` or `"all"`.
         #[wasm_bindgen(getter)]
-        pub fn html(&self) -> bool {
-            self.html
+        pub fn html(&self) -> JsValue {
+            self.html.clone()
         }
 
         /// The report, given one Jaccard per pair, in order (once).
@@ -283,13 +299,22 @@ mod crawler {
         texts: Vec<String>,
         pairs: Vec<u32>,
         shingle: u32,
-        html: bool,
+        html: JsValue,
     ) -> Result<Vec<f64>, JsValue> {
         if !pairs.len().is_multiple_of(2) {
             return Err(js_error(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)")));
         }
         let pairs: Vec<(u32, u32)> = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        jaccards(&texts, &pairs, shingle as usize, html).map_err(js_error)
+        let content = html.as_string();
+        let names = DedupNames {
+            shingle: Some(f64::from(shingle)),
+            html: Some(content.is_some() || html.is_truthy()),
+            content: content.as_deref(),
+            ..DedupNames::default()
+        };
+        let opts = DedupOptions::from_names(DedupOptions::default(), Default::default(), &names)
+            .map_err(js_error)?;
+        jaccards(&texts, &pairs, &opts).map_err(js_error)
     }
 
     #[wasm_bindgen(js_class = SimHashIndex)]
