@@ -359,7 +359,7 @@ export function huffmanTable(fingerprints: BigUint64Array): Array<{ symbol: numb
  * Options of a ContentSeen: the hasher options, the index's k and layout, and the
  * similarity sketch that confirms candidates.
  */
-export interface ContentSeenOptions extends HasherOptions {
+export interface ContentSeenOptions extends Omit<HasherOptions, 'idf'> {
   /**
    * Pages within k bits of a stored page are candidates (default 3); without a sketch
    * (`sketch: false`) they are the duplicates.
@@ -508,7 +508,7 @@ export interface DedupOptions extends DedupIntoOptions {
 }
 
 /** Options of `SimHashIndex.dedup`: those of `dedup` but `k` and `layout` (the index's). */
-export interface DedupIntoOptions extends HasherOptions {
+export interface DedupIntoOptions extends Omit<HasherOptions, 'idf'> {
   /**
    * Keep a pair only when the texts' shingle Jaccard is at least this, 0 to 1
    * (default 0.8); false keeps every pair within k; true is the default threshold. `"sketch"`:

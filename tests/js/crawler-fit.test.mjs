@@ -19,7 +19,10 @@ const throwsCode = (fn, code, re) => assert.throws(fn, (e) => {
 });
 
 test('every text argument takes UTF-8 bytes (Buffer, Uint8Array, a view into a bigger buffer) with the same answer as the string', () => {
-  const bytes = (s) => [Buffer.from(s), new Uint8Array(Buffer.from(s)), new Uint8Array(Buffer.from(`xx${s}yy`).buffer.slice(0)).subarray(2, 2 + Buffer.byteLength(s))];
+  const bytes = (s) => {
+    const big = Buffer.from(`xx${s}yy`);   // a view into a bigger buffer, at an offset
+    return [Buffer.from(s), new Uint8Array(Buffer.from(s)), new Uint8Array(big.buffer, big.byteOffset + 2, Buffer.byteLength(s))];
+  };
   const h = new SimHasher();
   const seenS = new ContentSeen({ html: true });
   const pc = new PassageChecker();

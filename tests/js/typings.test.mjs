@@ -13,7 +13,9 @@ import {
 
 const ts = createRequire(import.meta.url)('typescript');
 const DTS = new URL('../../pkg-template/index.d.ts', import.meta.url).pathname;
-const program = ts.createProgram([DTS], { noEmit: true, strict: true, types: [] });
+const program = ts.createProgram([DTS], {
+  noEmit: true, strict: true, types: [], target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.esnext.disposable.d.ts'],
+});
 const checker = program.getTypeChecker();
 const source = program.getSourceFile(DTS);
 
