@@ -80,12 +80,24 @@ test('invalid UTF-8 throws InvalidUtf8 naming the first bad byte, and nothing ch
   assert.equal(h.fingerprint(Buffer.from(TEXT)), h.fingerprint(TEXT));
 });
 
-test('the pool takes bytes too', async () => {
+test('the pool takes bytes too, and reads HTML as one thread does', async () => {
   const pool = await SimHashPool.create({ size: 2 });
   try {
     const h = new SimHasher();
     assert.deepEqual(await pool.fingerprintBatch([Buffer.from(TEXT), TEXT]), h.fingerprintBatch([TEXT, TEXT]));
     await assert.rejects(pool.fingerprintBatch([BAD]), (e) => e.code === 'InvalidUtf8');
+    // dedup reads the main content of HTML by default, on the workers as on one thread.
+    const article = '<p>The quick brown fox jumps over the lazy dog near the river bank, again and again, while the farmers watch the harvest.</p>';
+    const links = (words) => words.split(' ').map((w) => `<a href="/${w}">${w}</a>`).join(' · ');
+    const tpl = (body, n) => `<html><body><nav>${links('Home News Sport Weather Travel Opinion')} ${n}</nav><article>${body}</article>`
+      + `<footer>${links('About Contact Careers Privacy Terms Cookies Advertise Sitemap Archive Help')} © Example News ${n}</footer></body></html>`;
+    const pages = [tpl(article, 1), `<html><body><h1>Print</h1>${article}</body></html>`, tpl('<p>Contact us by email at news@example.org on weekdays.</p>', 2)];
+    const ids = ['a', 'print', 'contact'];
+    const one = dedup(ids, pages, { html: true });
+    assert.deepEqual(one.clusters, [['a', 'print']]);
+    assert.deepEqual(await pool.dedup(ids, pages.map((p) => Buffer.from(p)), { html: true }), one);
+    assert.deepEqual(dedup(ids, pages, { html: true, content: 'all' }).clusters, []);
+    assert.deepEqual(await pool.dedup(ids, pages, { html: true, content: 'all' }), dedup(ids, pages, { html: true, content: 'all' }));
   } finally {
     await pool.close();
   }
