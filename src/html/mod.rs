@@ -27,9 +27,13 @@
 //! around it); see [`Content`].
 
 mod score;
+pub mod template;
+#[cfg(test)]
+mod tests;
 mod text;
 mod tree;
 
+pub use template::TemplateModel;
 pub use text::{html_to_text, html_to_text_into};
 
 use crate::error::{Error, Result};

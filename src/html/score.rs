@@ -19,7 +19,16 @@ struct Stat {
     punct: u32,
     /// Text blocks (paragraphs) of some length.
     paras: u32,
+    /// Characters outside links in those paragraphs that are not mostly links.
+    good: u32,
 }
+
+/// The share of paragraph text in what an ancestor adds for the ancestor to replace the
+/// best container.
+const ASCEND: f32 = 0.8;
+
+/// The score, relative to the best, of a chunk of the article elsewhere under an ancestor.
+const CHUNK: f32 = 0.3;
 
 /// The weight of one character for the length measures.
 fn char_weight(c: char) -> u32 {
@@ -95,6 +104,9 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
         }
         if own[i].chars >= 25 {
             st[i].paras += 1;
+            if own[i].link * 2 < own[i].chars {
+                st[i].good += own[i].chars - own[i].link;
+            }
         }
         let p = node.parent as usize;
         let s = st[i];
@@ -102,6 +114,7 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
         st[p].link += s.link;
         st[p].punct += s.punct;
         st[p].paras += s.paras;
+        st[p].good += s.good;
     }
     // Scores: each paragraph gives its container a score, and the levels above less.
     let mut score = vec![0f32; n];
@@ -116,7 +129,9 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
             continue;
         }
         let s = 1.0 + o.punct.min(30) as f32 * 0.5 + (text as f32 / 100.0).min(3.0);
-        let mut a = nodes[i].parent;
+        // Text straight in a container (a `div` of text and `br`s) is a paragraph of its
+        // own inside it; a paragraph element's container is its parent.
+        let mut a = if is_container(nodes[i].tag) { i as u32 } else { nodes[i].parent };
         let mut level = 0;
         while a != NONE && level < 5 {
             let ai = a as usize;
@@ -150,6 +165,31 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
     if best == f32::MIN {
         top = 0;
     }
+    // An article cut into chunks (between ads, or in several grid cells) has its chunks
+    // in an ancestor of the best one: go up as long as what is added is mostly paragraphs.
+    let mut a = nodes[top].parent;
+    while a != NONE && !dropped[a as usize] {
+        let (up, t) = (&st[a as usize], &st[top]);
+        let added_good = up.good - t.good;
+        let added = up.chars - t.chars;
+        if added > 0 {
+            if (added_good as f32) < ASCEND * added as f32 {
+                break;
+            }
+            // The added paragraphs must include a chunk that scores as a container of
+            // the article, not just teasers or captions.
+            let ai = a as usize;
+            let (t0, t1) = (top, nodes[top].end as usize);
+            let chunk = (ai + 1..nodes[ai].end as usize)
+                .filter(|&j| (j < t0 || j >= t1) && scored[j] && !dropped[j])
+                .any(|j| score[j] >= CHUNK * best);
+            if !chunk {
+                break;
+            }
+            top = ai;
+        }
+        a = nodes[a as usize].parent;
+    }
     let mut w = Writer { out, pending: Gap::None };
     let parent = nodes[top].parent;
     if parent == NONE {
@@ -167,6 +207,20 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
         }
         c = nodes[c].end as usize;
     }
+}
+
+fn is_container(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Div
+            | Tag::Section
+            | Tag::Article
+            | Tag::Main
+            | Tag::Td
+            | Tag::Other
+            | Tag::Root
+            | Tag::Blockquote
+    )
 }
 
 /// A sibling of the top candidate that continues the article.
@@ -233,8 +287,17 @@ fn is_template(node: &Node, chars: u32, total: u32, _has_body: bool, _nodes: &[N
     }
     let part = matches!(
         node.tag,
-        Tag::Nav | Tag::Header | Tag::Footer | Tag::Aside | Tag::Form | Tag::Button | Tag::Menu | Tag::Option
-    ) || node.flags & (ROLE_BOILER | STRONG_NEG) != 0;
+        Tag::Nav
+            | Tag::Header
+            | Tag::Footer
+            | Tag::Aside
+            | Tag::Form
+            | Tag::Button
+            | Tag::Menu
+            | Tag::Option
+            | Tag::Figcaption
+    ) || node.flags & ROLE_BOILER != 0
+        || node.flags & (STRONG_NEG | POS) == STRONG_NEG;
     if !part || node.flags & (BODY | ROLE_MAIN) != 0 {
         return false;
     }
@@ -278,6 +341,10 @@ fn write_subtree(tree: &Tree, root: usize, dropped: &[bool], st: &[Stat], w: &mu
 fn is_junk(node: &Node, st: &Stat) -> bool {
     if node.tag == Tag::Text || node.tag == Tag::A {
         return false;
+    }
+    // The page's title: a reader sees it above the article, it is not its text.
+    if node.tag == Tag::Heading(1) {
+        return true;
     }
     let ld = link_density(st);
     let text = st.chars.saturating_sub(st.link);

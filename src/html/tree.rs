@@ -543,10 +543,13 @@ const STRONG_NEG_WORDS: &[&[u8]] = &[
     b"pagination",
     b"pager",
     b"toolbar",
-    b"widget",
     b"tags",
     b"tagcloud",
     b"byline",
+    b"gallery",
+    b"slideshow",
+    b"carousel",
+    b"caption",
     b"dateline",
     b"timestamp",
 ];
@@ -558,7 +561,6 @@ const NEG_WORDS: &[&[u8]] = &[
     b"banner",
     b"author",
     b"bio",
-    b"caption",
     b"credit",
     b"hidden",
     b"print",
@@ -572,6 +574,7 @@ const NEG_WORDS: &[&[u8]] = &[
     b"date",
     b"topics",
     b"utility",
+    b"widget",
 ];
 
 /// Words that name content.
