@@ -333,7 +333,11 @@ fn short_zh_set(docs: &[Doc], originals: usize) -> (Vec<Doc>, HashSet<(usize, us
                     }
                 }
             }
-            out.push(Doc { id: format!("{}#copy{copy}", out[o].id), text: t.into_iter().collect(), zh: true });
+            out.push(Doc {
+                id: format!("{}#copy{copy}", out[o].id),
+                text: t.into_iter().collect(),
+                zh: true,
+            });
         }
     }
     let sets: Vec<HashSet<String>> = out.iter().map(|d| truth_shingles(&d.text)).collect();
@@ -607,7 +611,10 @@ fn main() {
     for odd in [true, false] {
         let (name, other) = if odd { ("t_odd", "MinHash's") } else { ("t_mh", "the odd sketch's") };
         println!("  {name} ({other} at {DEFAULT_THRESHOLD}): the dev corpus | the short Chinese set");
-        println!("  {:>5} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6}", name, "P", "R", "F1", "P_sz", "R_sz", "F1_sz");
+        println!(
+            "  {:>5} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6}",
+            name, "P", "R", "F1", "P_sz", "R_sz", "F1_sz"
+        );
         for &th in &thresholds {
             let (to, tm) = if odd { (th, DEFAULT_THRESHOLD) } else { (DEFAULT_THRESHOLD, th) };
             let (p, r, f) = score_by(&pairs, t[0] + t[1], to, tm);
