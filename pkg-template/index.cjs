@@ -1,8 +1,9 @@
 'use strict';
 // Node entry (CommonJS): the --target nodejs build, which loads its .wasm synchronously,
 // plus the SimHashError class (registered with the wasm so it throws instances of it), the
-// argument checks (args.cjs), the worker pool (pool.cjs) and the Node-only file helpers (saveIndex/loadIndex,
-// saveSeen/loadSeen).
+// argument checks (args.cjs), the worker pool (pool.cjs) and the Node-only file helpers
+// (saveIndex/loadIndex, saveSeen/loadSeen). errors.cjs, args.cjs and pool.cjs are generated
+// by the build from the ES modules in web/ (scripts/esm-to-cjs.mjs), the one source.
 const wasm = require('./node/simhash_wasm.js');
 const { SimHashError } = require('./errors.cjs');
 const { guard, check } = require('./args.cjs');

@@ -497,10 +497,12 @@ export class ContentSeen {
 /** Options of `dedup`: the hasher options plus the search and its verification. */
 export interface DedupOptions extends DedupIntoOptions {
   /**
-   * Candidate pairs differ in at most k bits, 0 to 63 (default "auto": by the
-   * collection's size, `defaults().dedup.kBySize`: 13 up to 200k documents, 12 up to 2M,
-   * then 10). A wider k finds short near-duplicates whose fingerprints sit 11–13 bits
-   * apart, at a self-join cost that grows with N².
+   * Candidate pairs differ in at most k bits, 0 to 63, or (when verifying) their
+   * similarity sketches share a MinHash band (default "auto": by the collection's size,
+   * `defaults().dedup.kBySize`: 6 up to 200k documents, 4 up to 2M, then 3; with
+   * `verify: false`, `kBySizeUnverified`: 13, 12, then 10). The band join finds the short
+   * near-duplicates whose fingerprints sit far apart at a cost that grows with N log N,
+   * where a wider k's self-join grows with N².
    */
   k?: number;
   /** Index layout (default "auto": picked for the collection's size). */
@@ -640,6 +642,9 @@ export interface Defaults {
     k: 'auto';
     kBySize: Array<{ upTo: number; k: number }>;
     kBeyond: number;
+    /** `k: "auto"` with `verify: false` (no band join): from `kBySizeUnverified`, else `kBeyondUnverified`. */
+    kBySizeUnverified: Array<{ upTo: number; k: number }>;
+    kBeyondUnverified: number;
     verify: number | false;
     /** The threshold of `verify: "sketch"`. */
     sketchVerify: number;
@@ -665,7 +670,9 @@ export type SimHashErrorCode =
   /** SimHashPool: the pool was closed (before the batch finished, or before the call). */
   | 'PoolClosed'
   /** SimHashPool: a worker stopped (crashed, or its script failed to load); it is replaced. */
-  | 'WorkerFailed';
+  | 'WorkerFailed'
+  /** RedisContentSeen: a Redis call failed (connection lost, client not connected); the check was not decided, retry it. */
+  | 'RedisError';
 
 /** Every error thrown by this package. The instance stays usable after it. */
 export class SimHashError extends Error {
@@ -722,7 +729,13 @@ export class SimHashPool {
    * `dedup(ids, texts, options)` on the workers: they fingerprint the texts and measure the
    * candidate pairs; the index is built on this thread. The same result. [full build]
    */
-  dedup(ids: string[], texts: Text[], options?: DedupOptions): Promise<DedupResult>;
+  dedup(ids: string[], texts: Text[], options?: DedupOptions, progress?: {
+    /**
+     * Told how the work goes: "hashing" (documents fingerprinted and sketched, per chunk),
+     * "candidates" (0 of 1, then 1 of 1), "verifying" (candidate pairs measured).
+     */
+    onProgress?: (phase: 'hashing' | 'candidates' | 'verifying', done: number, total: number) => void;
+  }): Promise<DedupResult>;
   /** `index.dedup(ids, texts, options)` with the fingerprints made on the workers (the pairs are measured on this thread). [full build] */
   dedupInto(index: SimHashIndex, ids: string[], texts: Text[], options?: DedupIntoOptions): Promise<DedupResult>;
   /** Stops the workers; running batches and later calls reject with `PoolClosed`. */

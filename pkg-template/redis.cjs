@@ -1,9 +1,10 @@
 'use strict';
 // RedisContentSeen: one ContentSeen shared by every crawler process, on Redis. This file
 // only moves bytes: key names, stored formats, script arguments and the meaning of every
-// reply come from the wasm core (src/store/). See redis.d.ts for the API.
-const { createHash } = require('node:crypto');
+// reply come from the wasm core (src/redis/). See redis.d.ts for the API.
+const { createHash, randomFillSync } = require('node:crypto');
 const { SimHashError } = require('./errors.cjs');
+const { check, SIGNATURES } = require('./args.cjs');
 
 // RESP blob strings as Buffers (node-redis' RESP_TYPES.BLOB_STRING is '$').
 const BLOB_STRING = 36;
@@ -11,13 +12,49 @@ const BLOB_STRING = 36;
 function redisError(what, err) {
   const msg = err && err.message ? err.message : String(err);
   const e = new SimHashError(
-    `Redis ${what} failed: ${msg}. The check was not decided (or its effect is unknown); ` +
-      'nothing wrong was stored: retry it once the connection is back (a repeated check counts the page once more, never stores it twice)',
+    `Redis ${what} failed: ${msg}. Nothing wrong was stored; the check may or may not have been applied: ` +
+      'retry it once the connection is back (with the `retries` option, calls are repeated for you and get the answer their first attempt got)',
     'RedisError',
   );
   e.cause = err;
   return e;
 }
+
+// Check ids: random, never 0, one per check, sent again by every retry of its calls
+// (src/redis/script.rs), drawn 512 at a time.
+const ids = new BigUint64Array(512);
+let idsLeft = 0;
+function checkId() {
+  for (;;) {
+    if (idsLeft === 0) {
+      randomFillSync(ids);
+      idsLeft = ids.length;
+    }
+    const id = ids[--idsLeft];
+    if (id !== 0n) return id;
+  }
+}
+
+// A check's id: a new one, or `options.checkId` (a failed check's, to repeat it).
+function idOf(options) {
+  if (options === undefined) return checkId();
+  check(['options:object'], [options], SimHashError);
+  const unknown = Object.keys(options).filter((k) => k !== 'checkId');
+  if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of a check; expected checkId`, 'InvalidOption');
+  if (options.checkId === undefined) return checkId();
+  check(['checkId:fingerprint'], [options.checkId], SimHashError);
+  return options.checkId; // 0n is refused by the core
+}
+
+// The arguments are checked as ContentSeen's are (args.cjs), so the same bad argument
+// gets the same SimHashError.
+const SIG = {
+  check: SIGNATURES['ContentSeen#check'],
+  checkFingerprint: SIGNATURES['ContentSeen#checkFingerprint'],
+  count: SIGNATURES['ContentSeen#count'],
+  clusterOf: SIGNATURES['ContentSeen#clusterOf'],
+  fingerprint: SIGNATURES['ContentSeen#fingerprint'],
+};
 
 /** Wraps a node-redis client or cluster, or an ioredis client or cluster, as one call function. */
 function adapt(client) {
@@ -49,7 +86,7 @@ function adapt(client) {
 function install(wasm) {
   const { __RedisStore: RedisStore } = wasm;
   const sources = {};
-  for (const name of ['check', 'open', 'lookup', 'import', 'check_sketch', 'import_sketch']) {
+  for (const name of RedisStore.scriptNames()) {
     const lua = RedisStore.script(name);
     sources[name] = { lua, sha: createHash('sha1').update(lua).digest('hex') };
   }
@@ -61,23 +98,26 @@ function install(wasm) {
      * throws SchemeMismatch.
      */
     static async open(client, options = {}) {
-      const { retries, ...rest } = options || {};
-      const seen = new RedisContentSeen(client, rest, retries);
+      const seen = new RedisContentSeen(client, options);
       await seen._open();
       return seen;
     }
 
-    constructor(client, options, retries = 0) {
+    constructor(client, options = {}) {
+      if (options !== null && typeof options === 'object' && typeof options.namespace === 'string') {
+        check(['namespace:name'], [options.namespace], SimHashError);
+      }
       this._redis = adapt(client);
       this._store = new RedisStore(options);
       this._keys = this._store.keys();
-      /** Sketch mode (`sketch: true` or a size): its own script and plan (see src/store/sketch.rs). */
+      /** Sketch mode (`sketch: true` or a size): its own script and plan (see src/redis/sketch.rs). */
       this._sketch = this._store.sketchMode();
-      this._retries = retries;
-      /** Script calls repeated after a failed attempt (each may count its page once more). */
+      this._retries = this._store.options().retries;
+      /** Redis calls repeated after a failed attempt (a repeated check call gets its first attempt's answer). */
       this.retriedCalls = 0;
       this._closed = false;
-      this.stats = { checks: 0, roundTrips: 0, calls: 0 };
+      /** `replayed`: checks whose repeated call found its first attempt applied (answered from it, counted once). */
+      this.stats = { checks: 0, roundTrips: 0, calls: 0, replayed: 0 };
       // Check steps waiting for the next script call (see _queue).
       this._waiting = [];
       this._batch = this._store.options().batch;
@@ -85,44 +125,59 @@ function install(wasm) {
     }
 
     _live() {
-      if (this._closed) throw new SimHashError('this RedisContentSeen was closed; open a new one with RedisContentSeen.open', 'InvalidOption');
+      if (this._closed) throw new SimHashError('this RedisContentSeen was closed; open a new one with RedisContentSeen.open', 'Closed');
       return this._store;
     }
 
-    async _eval(name, argv) {
+    // One Redis command (`send()` returns its promise), repeated up to `retries` times
+    // after a failure, or while the client is not connected; every failure is a SimHashError.
+    async _call(what, send) {
       this._live();
-      const s = sources[name];
-      const keys = this._keys;
-      // Empty arguments go as '' (node-redis writes strings and buffers as separate chunks).
-      const tail = [String(keys.length), ...keys, ...argv.map((a) => (a.byteLength ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : ''))];
       for (let attempt = 0; ; attempt++) {
         if (!this._redis.ready()) {
-          // Not connected (never, or reconnecting after a drop): wait like a failed call
-          // when retries are allowed (no call was sent, so retriedCalls stays), else a clear error.
+          // Not connected (never, closed, or reconnecting after a drop): wait like a failed
+          // call when retries are allowed (no call was sent, so retriedCalls stays), else a clear error.
           if (attempt >= this._retries) {
-            throw new SimHashError('the Redis client is not connected: call `await client.connect()` before using RedisContentSeen (or wait for it to reconnect)', 'RedisError');
+            throw new SimHashError(`Redis ${what}: the Redis client is not connected: call \`await client.connect()\` before using RedisContentSeen (or wait for it to reconnect)`, 'RedisError');
           }
           await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
+          this._live();
           continue;
         }
         try {
-          try {
-            return await this._redis.call(keys[0], ['EVALSHA', s.sha, ...tail]);
-          } catch (e) {
-            if (!/NOSCRIPT/.test(e && e.message)) throw e;
-            return await this._redis.call(keys[0], ['EVAL', s.lua, ...tail]);
-          }
+          return await send();
         } catch (e) {
           if (e instanceof SimHashError) throw e;
           const msg = String(e && e.message);
           if (/WRONGTYPE|simhash-wasm:/.test(msg)) {
             throw new SimHashError(`the namespace ${JSON.stringify(this._store.options().namespace)} holds foreign data (${msg}); choose another namespace or delete its keys`, 'InvalidOption');
           }
-          if (attempt >= this._retries) throw redisError(`script ${name}`, e);
+          if (attempt >= this._retries) throw redisError(what, e);
           this.retriedCalls++;
           await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
+          this._live();
         }
       }
+    }
+
+    // A plain command on `key` (reads: size, HSCAN, HMGET).
+    _command(key, args) {
+      return this._call(args[0], () => this._redis.call(key, args));
+    }
+
+    async _eval(name, argv) {
+      const s = sources[name];
+      const keys = this._keys;
+      // Empty arguments go as '' (node-redis writes strings and buffers as separate chunks).
+      const tail = [String(keys.length), ...keys, ...argv.map((a) => (a.byteLength ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : ''))];
+      return this._call(`script ${name}`, async () => {
+        try {
+          return await this._redis.call(keys[0], ['EVALSHA', s.sha, ...tail]);
+        } catch (e) {
+          if (!/NOSCRIPT/.test(e && e.message)) throw e;
+          return await this._redis.call(keys[0], ['EVAL', s.lua, ...tail]);
+        }
+      });
     }
 
     async _open() {
@@ -136,29 +191,54 @@ function install(wasm) {
 
     /** The fingerprint of a text with the namespace's settings (nothing stored). */
     fingerprint(text) {
+      check(SIG.fingerprint, [text], SimHashError);
       return this._live().fingerprint(text);
     }
 
     /** `{ duplicate, matches: [{ id, fingerprint, distance }], fingerprint, cluster, count, roundTrips }`. */
-    async check(url, text) {
-      if (this._sketch) return this._checkSketch(this._live().beginSketch(url, text));
-      return this.checkFingerprint(url, this._live().fingerprint(text));
+    /**
+     * `options.checkId`: the `checkId` of a RedisError this check threw before (a bigint):
+     * repeating a failed check with it gets the answer its lost attempt got, if it was applied.
+     */
+    async check(url, text, options) {
+      check(SIG.check, [url, text], SimHashError);
+      const id = idOf(options);
+      if (this._sketch) return this._checkSketch(this._live().beginSketch(url, text, id), id);
+      return this._checkFingerprint(url, this._live().fingerprint(text), id);
     }
 
-    async checkFingerprint(url, fingerprint) {
-      if (this._sketch) return this._checkSketch(this._live().beginSketchFingerprint(url, BigInt(fingerprint)));
-      const plan = this._live().begin(url, BigInt(fingerprint));
-      return this._drive(plan, () => this._queue(plan.entry()));
+    async checkFingerprint(url, fingerprint, options) {
+      check(SIG.checkFingerprint, [url, fingerprint], SimHashError);
+      return this._checkFingerprint(url, fingerprint, idOf(options));
     }
 
-    // Feeds a plan the replies of `call()` until it decides; frees it either way.
-    async _drive(plan, call) {
+    _checkFingerprint(url, fingerprint, id) {
+      if (this._sketch) return this._checkSketch(this._live().beginSketchFingerprint(url, fingerprint, id), id);
+      const plan = this._live().begin(url, fingerprint, id);
+      return this._drive(plan, () => this._queue(plan.entry()), id);
+    }
+
+    // Feeds a plan the replies of `call()` until it decides; frees it either way. A
+    // RedisError carries the check's id (`checkId`), with which the caller can repeat it.
+    async _drive(plan, call, id) {
       try {
         for (;;) {
-          const result = plan.feed(await call());
+          let reply;
+          try {
+            reply = await call();
+          } catch (err) {
+            if (!(err instanceof SimHashError) || err.code !== 'RedisError') throw err;
+            const e = new SimHashError(err.message, err.code); // one per check: a batch's calls share `err`
+            e.cause = err.cause;
+            e.checkId = id;
+            throw e;
+          }
+          const result = plan.feed(reply);
           if (result !== undefined) {
             this.stats.checks++;
             this.stats.roundTrips += result.roundTrips;
+            if (result.__replayed) this.stats.replayed++;
+            delete result.__replayed;
             return result;
           }
         }
@@ -170,7 +250,8 @@ function install(wasm) {
     // Checks issued in the same turn of the event loop share script calls: each check's
     // entry (its arguments, made by wasm) waits here, and once the turn is over
     // (setImmediate) the waiting entries go out as CHECK calls of up to `batch` pages each:
-    // the meta, then the entries one after another (src/store/script.rs). The script
+    // the meta, then the entries one after another (src/redis/script.rs; CHECK_SKETCH in
+    // sketch mode). The script
     // answers each page in order; a page that needs another call queues again. A failed
     // call fails each of its pages.
     _queue(entry) {
@@ -189,7 +270,7 @@ function install(wasm) {
         const entries = new Array(group.length);
         for (let j = 0; j < group.length; j++) entries[j] = group[j].entry;
         this.stats.calls++;
-        this._eval('check', [this._meta, Buffer.concat(entries)]).then(
+        this._eval(this._sketch ? 'check_sketch' : 'check', [this._meta, Buffer.concat(entries)]).then(
           (reply) => {
             for (let j = 0; j < group.length; j++) group[j].resolve(Array.isArray(reply) ? reply[j] : reply);
           },
@@ -200,12 +281,9 @@ function install(wasm) {
       }
     }
 
-    /** Sketch mode: the check_sketch script until the plan decides (1 call, 2 with candidates, 3 at most to replace a URL's content). */
-    _checkSketch(plan) {
-      return this._drive(plan, () => {
-        this.stats.calls++;
-        return this._eval('check_sketch', plan.args());
-      });
+    /** Sketch mode: the check_sketch script until the plan decides (1 call, 2 with candidates, 3 at most to replace a URL's content), batched as the fingerprint-only checks are. */
+    _checkSketch(plan, id) {
+      return this._drive(plan, () => this._queue(plan.entry()), id);
     }
 
     /**
@@ -214,12 +292,16 @@ function install(wasm) {
      * entry per page, in order: the check result, or `{ url, error }` for a page that failed.
      */
     async checkBatch(pages) {
+      check(['pages:array'], [pages], SimHashError);
+      this._live();
       return Promise.all(
-        pages.map(async (p) => {
+        pages.map(async (p, i) => {
           try {
-            return p.fingerprint !== undefined ? await this.checkFingerprint(p.url, p.fingerprint) : await this.check(p.url, p.text);
+            if (p === null || typeof p !== 'object') check([`pages[${i}]:object`], [p], SimHashError);
+            const o = p.checkId !== undefined ? { checkId: p.checkId } : undefined;
+            return p.fingerprint !== undefined ? await this.checkFingerprint(p.url, p.fingerprint, o) : await this.check(p.url, p.text, o);
           } catch (error) {
-            return { url: p.url, error };
+            return { url: p && p.url, error };
           }
         }),
       );
@@ -231,19 +313,21 @@ function install(wasm) {
 
     /** How many times the content of `url` was seen, or `undefined`. */
     async count(url) {
+      check(SIG.count, [url], SimHashError);
       const r = await this._lookup(url);
       return r && r.count;
     }
 
     /** The stored page `url` is counted under, or `undefined`. */
     async clusterOf(url) {
+      check(SIG.clusterOf, [url], SimHashError);
       const r = await this._lookup(url);
       return r && r.cluster;
     }
 
     /** Number of stored pages (a Promise). */
     get size() {
-      return this._redis.call(this._keys[1], ['GET', this._keys[1]]).then((b) => Number(b ? b.toString() : 0));
+      return this._command(this._keys[1], ['GET', this._keys[1]]).then((b) => Number(b ? b.toString() : 0));
     }
 
     /**
@@ -258,7 +342,7 @@ function install(wasm) {
     async *_pages(batch) {
       let cursor = '0';
       do {
-        const [next, flat] = await this._redis.call(this._keys[2], ['HSCAN', this._keys[2], cursor, 'COUNT', String(batch)]);
+        const [next, flat] = await this._command(this._keys[2], ['HSCAN', this._keys[2], cursor, 'COUNT', String(batch)]);
         cursor = next.toString();
         const fields = [];
         const pages = [];
@@ -268,7 +352,7 @@ function install(wasm) {
           pages.push({ id, fingerprint, count: 0, sketch });
         }
         if (fields.length) {
-          const counts = await this._redis.call(this._keys[3], ['HMGET', this._keys[3], ...fields]);
+          const counts = await this._command(this._keys[3], ['HMGET', this._keys[3], ...fields]);
           counts.forEach((c, i) => (pages[i].count = c ? Number(c.toString()) : 1)); // no field: seen once
         }
         yield* pages;
@@ -277,6 +361,7 @@ function install(wasm) {
 
     /** Loads a ContentSeen snapshot (same settings) into an empty namespace. */
     async importSnapshot(bytes, { batch = 500 } = {}) {
+      check(['bytes:bytes', 'batch:count'], [bytes, batch], SimHashError);
       const script = this._sketch ? 'import_sketch' : 'import';
       for (const argv of this._live().importBatches(bytes, batch)) await this._eval(script, argv);
     }
@@ -288,10 +373,11 @@ function install(wasm) {
       const aliases = [];
       let cursor = '0';
       do {
-        const [next, flat] = await this._redis.call(this._keys[4], ['HSCAN', this._keys[4], cursor, 'COUNT', '1000']);
+        const [next, flat] = await this._command(this._keys[4], ['HSCAN', this._keys[4], cursor, 'COUNT', '1000']);
         cursor = next.toString();
         for (let i = 0; i < flat.length; i += 2) {
-          if (flat[i + 1][0] === 2) aliases.push([flat[i].toString(), flat[i + 1].subarray(1).toString()]);
+          const cluster = this._store.aliasOf(flat[i + 1]);
+          if (cluster !== undefined) aliases.push([flat[i].toString(), cluster]);
         }
       } while (cursor !== '0');
       return this._store.exportSnapshot(pages, aliases);

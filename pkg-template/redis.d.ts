@@ -11,19 +11,25 @@ export interface RedisContentSeenOptions {
    * The most pages one script call checks (default 32, 1 to 1000). Checks issued together
    * (`checkBatch`, or `check`s started in the same turn of the event loop) share calls of up
    * to this many pages, each call one atomic step on the server. Not stored: workers may differ.
-   * Fingerprint-only store; sketch mode sends one call a check.
    */
   batch?: number;
   /**
-   * Sketch mode: `true` (128 bytes) or a sketch size in bytes (32 to 128, a multiple of 8):
-   * ContentSeen's two-step flow, shared (candidates within k and from MinHash bands,
-   * duplicates when the estimated Jaccard similarity reaches `threshold`). About 500 bytes
-   * a page in Redis instead of 29 + the URL map. Default `false` (fingerprints only).
+   * The similarity sketch, as in ContentSeen (the same defaults, so the same options give
+   * the same decisions): by default 128 bytes (`true` says the same), or a size in bytes
+   * (32 to 128, a multiple of 8): ContentSeen's two-step flow, shared (candidates within k
+   * and from MinHash bands, duplicates when the estimated Jaccard similarity reaches
+   * `threshold`), about 500 bytes a page in Redis. `false`: fingerprints only (29 bytes a
+   * page plus the URL map), the default with `urls: false`.
    */
   sketch?: boolean | number;
   /** Sketch mode's threshold on the estimated Jaccard similarity (default 0.81). */
   threshold?: number;
-  /** Retries of a failed Redis call, or waits for a client that is reconnecting (50 ms doubling to 500 ms), before a `RedisError` is thrown (default 0). */
+  /**
+   * Repeats of a failed Redis call, or waits for a client that is reconnecting (50 ms
+   * doubling to 500 ms), before a `RedisError` is thrown (default 0, at most 1000). A
+   * repeated call gets the answer its first attempt got, even when only the reply was
+   * lost: every stored page is reported new to exactly one check.
+   */
   retries?: number;
   k?: number;
   layout?: 'default' | 'auto' | number[];
@@ -52,25 +58,36 @@ export interface RedisCheck {
 
 /**
  * The same meaning as ContentSeen, async, shared through Redis. Decisions are atomic and
- * linearizable across workers. Errors are SimHashError: `RedisError` (connection; retry),
- * `SchemeMismatch` (the namespace was made with other settings), `InvalidOption`.
+ * linearizable across workers. Errors are SimHashError: `RedisError` (connection, after
+ * the retries), `SchemeMismatch` (the namespace was made with other settings),
+ * `UnsupportedVersion` (a newer store format), `InvalidOption` (a bad argument: the same
+ * checks as ContentSeen; URLs and namespaces with lone surrogates are refused), `Closed`
+ * (after `close()`).
  */
 export declare class RedisContentSeen {
   /** Opens (or creates) a namespace with a connected node-redis or ioredis client or cluster. */
   static open(client: unknown, options?: RedisContentSeenOptions): Promise<RedisContentSeen>;
   /** true when this open created the namespace. */
   readonly created: boolean;
-  /** Checks decided, their script calls summed per check (`roundTrips`), and the script calls sent (`calls`, shared by batched checks). */
-  readonly stats: { checks: number; roundTrips: number; calls: number };
-  /** Script calls repeated after a failed attempt (with `retries`); each may count its page once more: counts are at-least-once, stored pages exactly-once. */
+  /**
+   * Checks decided, their script calls summed per check (`roundTrips`), the script calls
+   * sent (`calls`, shared by batched checks), and the checks whose repeated call found its
+   * first attempt applied and was answered from it (`replayed`).
+   */
+  readonly stats: { checks: number; roundTrips: number; calls: number; replayed: number };
+  /** Redis calls repeated after a failed attempt (with `retries`). */
   readonly retriedCalls: number;
   options(): Record<string, unknown>;
   fingerprint(text: string): bigint;
-  check(url: string, htmlOrText: string): Promise<RedisCheck>;
-  checkFingerprint(url: string, fingerprint: bigint): Promise<RedisCheck>;
-  /** The pages share script calls of up to `batch` pages; one entry per page, a failed page as `{ url, error }`. */
+  /**
+   * `options.checkId`: the `checkId` of a `RedisError` this check threw (its retries
+   * exhausted): the repeat gets the answer its lost attempt got, if that was applied.
+   */
+  check(url: string, htmlOrText: string, options?: { checkId?: bigint }): Promise<RedisCheck>;
+  checkFingerprint(url: string, fingerprint: bigint, options?: { checkId?: bigint }): Promise<RedisCheck>;
+  /** The pages share script calls of up to `batch` pages; one entry per page, a failed (or malformed) page as `{ url, error }`. */
   checkBatch(
-    pages: ({ url: string; text: string } | { url: string; fingerprint: bigint })[],
+    pages: ({ url: string; text: string; checkId?: bigint } | { url: string; fingerprint: bigint; checkId?: bigint })[],
   ): Promise<(RedisCheck | { url: string; error: Error })[]>;
   count(url: string): Promise<number | undefined>;
   clusterOf(url: string): Promise<string | undefined>;

@@ -68,7 +68,7 @@ const poolThroughput = async (texts) => {
 };
 const poolAll = await poolThroughput(all);
 const threads = pool.size;
-// Where more cores stop helping (DESIGN.md, "Every core"). The calling thread serialises each
+// Where more cores stop helping (docs/decisions/022-worker-pool.md). The calling thread serialises each
 // chunk of texts into a worker's message (the structured clone: V8's serializer, measured
 // here as v8.serialize on chunks of 1024 documents), so fingerprintBatch scales to about
 // post_mb_s / wasm_mb_s workers. dedup's index build, self-join and report stay on the

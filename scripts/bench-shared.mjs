@@ -16,17 +16,23 @@
 // option, default 32; 1 sends each check alone, as before batching). calls_per_check: the
 // script calls sent per check, with 4 workers.
 // Sketch mode (`sketch: true`, a phase of its own): SK_N stored pages of generated text
-// (200k; 20k with --quick; SIMHASH_BENCH_SKETCH_PAGES to change it: 1M sketched pages take
-// about half a gigabyte in Redis and minutes to sketch and load), loaded through the
+// (1M, as the fingerprint phase; 20k with --quick; SIMHASH_BENCH_SKETCH_PAGES to change
+// it: 1M sketched pages take about half a gigabyte in Redis and minutes to sketch and
+// load), loaded through the
 // migration path, then a stream of texts in which one in five is a near-duplicate (1 to 3
 // words changed) of a stored page, checked by 4 workers: sketch_checks_s_4w,
 // sketch_round_trips, sketch_p99_ms, and sketch_bytes_per_page (sketches and bands: the
 // namespace's bytes a page in sketch mode less the same pages' fingerprint-only bytes
-// with the URL map, both from INFO memory).
+// with the URL map, both from INFO memory). sketch_ratio: sketch_checks_s_4w / checks_s_4w.
+// The fault phase: FAULT_CHECKS checks in each mode (fresh namespaces, 4 in-process
+// workers, each page checked by two of them) through a loopback proxy that loses 2% of the
+// replies after the server ran the call (tests/js/redis-server.mjs startProxy), with
+// retries; new_lost counts the stored pages that no check was told were new (must be 0),
+// fault_replayed the checks answered from their first attempt.
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { startServer, usedMemory } from '../tests/js/redis-server.mjs';
+import { startServer, startProxy, usedMemory } from '../tests/js/redis-server.mjs';
 import { rng } from '../tests/js/redis-common.mjs';
 
 const require = createRequire(import.meta.url);
@@ -41,8 +47,9 @@ const BATCH = process.env.SIMHASH_BENCH_BATCH ? { batch: Number(process.env.SIMH
 const WARM = 1500; // warm-up checks per worker
 const fsyncArg = process.argv.indexOf('--fsync');
 const FSYNC = fsyncArg > 0 ? process.argv[fsyncArg + 1] : 'everysec';
-const SK_N = Number(process.env.SIMHASH_BENCH_SKETCH_PAGES || (quick ? 20_000 : 200_000));
+const SK_N = Number(process.env.SIMHASH_BENCH_SKETCH_PAGES || (quick ? 20_000 : 1_000_000));
 const SK_CHECKS = quick ? 4_000 : 20_000;
+const FAULT_CHECKS = quick ? 2_000 : 10_000;
 
 // `n` values of `f(i)`, made by a plain loop. Not Array.from(…, callback): the driver
 // died three times in V8's deoptimizer ("Fatal error … unreachable code" in
@@ -80,7 +87,7 @@ if (process.argv[2] === '--worker') {
   const client = createClient({ url });
   await client.connect();
   const sketch = mode === 'sketch';
-  const opts = sketch ? { sketch: true } : BATCH;
+  const opts = sketch ? { sketch: true } : { sketch: false, ...BATCH };
   const seen = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace: sketch ? 'bench-sketch' : 'bench', ...opts }) : null;
   // Warm-up (JIT, wasm tier-up), off the clock and off the bench namespace.
   const warm = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace: `warm-${process.pid}`, ...opts }) : null;
@@ -96,6 +103,9 @@ if (process.argv[2] === '--worker') {
   if (warm) {
     warm.close();
   }
+  // Sketch mode: [serial, text id, edit] become the texts before the clock starts (a
+  // crawler has the page's text in hand when it checks it; making it is not the store's work).
+  const texts = sketch ? fill(fps.length, (i) => textOf(fps[i][1], fps[i][2])) : null;
   const cpu0 = process.cpuUsage();
   const lat = [];
   const out = [];
@@ -108,8 +118,7 @@ if (process.argv[2] === '--worker') {
         const i = next++;
         const s = performance.now();
         if (sketch) {
-          // [serial, text id, edit]: the text is made here, as a crawler would have it.
-          const r = await seen.check(`https://bench/s${fps[i][0]}`, textOf(fps[i][1], fps[i][2]));
+          const r = await seen.check(`https://bench/s${fps[i][0]}`, texts[i]);
           rts += r.roundTrips;
           out.push([fps[i][0], r.duplicate ? 1 : 0]);
         } else if (seen) {
@@ -195,9 +204,9 @@ try {
   for (let i = 0; i < N; i++) base[i] = next();
   // The stored pages, through ContentSeen and the migration path.
   const load = async (urls) => {
-    const cs = new sw.ContentSeen({ k: 3, sketch: false }); // the shared store keeps fingerprints only, so far
+    const cs = new sw.ContentSeen({ k: 3, sketch: false }); // the fingerprint-only test
     for (let i = 0; i < N; i++) cs.checkFingerprint(`https://bench/b${i}`, base[i]);
-    const seen = await sw.RedisContentSeen.open(client, { namespace: 'bench', urls });
+    const seen = await sw.RedisContentSeen.open(client, { namespace: 'bench', urls, sketch: false });
     const t = performance.now();
     await seen.importSnapshot(cs.toBytes(), { batch: 2000 });
     const stored = await seen.size;
@@ -280,7 +289,7 @@ try {
   }
   const sketchMs = performance.now() - skLoad;
   const mem0 = usedMemory(server.port);
-  const fpSeen = await sw.RedisContentSeen.open(client, { namespace: 'bench-fp', urls: true });
+  const fpSeen = await sw.RedisContentSeen.open(client, { namespace: 'bench-fp', urls: true, sketch: false });
   await fpSeen.importSnapshot(fpOnly.toBytes(), { batch: 2000 });
   const fpPages = await fpSeen.size;
   fpSeen.close();
@@ -314,6 +323,60 @@ try {
   const skFound = sk.out.filter(([i, d]) => d === 1).length / sk.out.length;
   console.log(`sketch mode, 4 workers: ${Math.round(sk.rate)}/s p50 ${sk.p50.toFixed(3)} ms p99 ${sk.p99.toFixed(3)} ms round trips ${sk.rts.toFixed(3)}, duplicates ${(skFound * 100).toFixed(1)}%`);
 
+  // The fault phase: lost replies, both modes.
+  const proxy = await startProxy(server.port, { rate: 0.02, seed: 5 });
+  let newLost = 0;
+  let faultReplayed = 0;
+  let faultChecks = 0;
+  for (const sketch of [false, true]) {
+    const namespace = sketch ? 'bench-fault-s' : 'bench-fault-f';
+    const n = FAULT_CHECKS / 2;
+    const pages = fill(n, (i) => {
+      const near = next() % 5n === 0n;
+      if (sketch) return { url: `https://fault/s${i}`, text: near ? textOf(Number(next() % BigInt(SK_N)), 1 + i) : textOf(20_000_000 + i) };
+      let fp = near ? base[Number(next() % BigInt(N))] : next();
+      if (near) fp ^= 1n << (next() % 64n);
+      return { url: `https://fault/f${i}`, fp };
+    });
+    const clients = [];
+    const seens = [];
+    for (let w = 0; w < 4; w++) {
+      const c = createClient({ url: `redis://127.0.0.1:${proxy.port}`, socket: { reconnectStrategy: () => 10 } });
+      c.on('error', () => {});
+      await c.connect();
+      clients.push(c);
+      seens.push(await sw.RedisContentSeen.open(c, { namespace, sketch, retries: 100 }));
+    }
+    const reportedNew = new Map();
+    await Promise.all(
+      seens.map(async (seen, w) => {
+        // Worker w checks pages w and w + 1 (mod 4) of every four: each page by two workers.
+        const mine = pages.filter((_, i) => i % 4 === w || (i + 3) % 4 === w);
+        let at = 0;
+        await Promise.all(
+          fill(INFLIGHT, () => (async () => {
+            while (at < mine.length) {
+              const p = mine[at++];
+              const r = sketch ? await seen.check(p.url, p.text) : await seen.checkFingerprint(p.url, p.fp);
+              faultChecks++;
+              if (!r.duplicate) reportedNew.set(p.url, (reportedNew.get(p.url) || 0) + 1);
+            }
+          })()),
+        );
+      }),
+    );
+    for (const seen of seens) {
+      faultReplayed += seen.stats.replayed;
+      seen.close();
+    }
+    for (const c of clients) await c.disconnect().catch(() => {});
+    const check = await sw.RedisContentSeen.open(client, { namespace, sketch });
+    for await (const p of check.clusters()) if (reportedNew.get(p.id) !== 1) newLost++;
+    check.close();
+  }
+  await proxy.stop();
+  console.log(`fault phase: ${faultChecks} checks, ${proxy.drops} replies lost, ${faultReplayed} answered from their first attempt, ${newLost} stored pages not reported new exactly once`);
+
   await client.quit();
   const f = (x, d = 0) => x.toFixed(d);
   console.log(
@@ -323,7 +386,8 @@ try {
       `near_dup_share=${f(four.out.filter(([, d]) => d === 1).length / four.out.length, 3)} server_us=${f(serverUs, 1)} script_us=${f(scriptUs, 1)} client_us=${f(four.clientUs, 1)} get_client_us=${f(gets.clientUs, 1)} aof=${FSYNC} bytes_per_page=${f(indexBytes, 1)} ` +
       `map_bytes_per_page=${f(fullBytes - indexBytes, 1)} pages=${full.stored} lost=${lost} double_kept=${doubleKept} ` +
       `sketch_checks_s_4w=${f(sk.rate)} sketch_round_trips=${f(sk.rts, 3)} sketch_p50_ms=${f(sk.p50, 3)} sketch_p99_ms=${f(sk.p99, 3)} ` +
-      `sketch_script_us=${f(skScriptUs, 1)} sketch_client_us=${f(sk.clientUs, 1)} sketch_near_dup_share=${f(skFound, 3)} sketch_bytes_per_page=${f(skNet, 1)} sketch_total_bytes_per_page=${f(skTotal, 1)} sketch_pages=${skPages} aof_rewrites=${timedRewrites}`,
+      `sketch_script_us=${f(skScriptUs, 1)} sketch_client_us=${f(sk.clientUs, 1)} sketch_near_dup_share=${f(skFound, 3)} sketch_bytes_per_page=${f(skNet, 1)} sketch_total_bytes_per_page=${f(skTotal, 1)} sketch_pages=${skPages} aof_rewrites=${timedRewrites} ` +
+      `sketch_ratio=${f(sk.rate / four.rate, 3)} new_lost=${newLost} fault_replayed=${faultReplayed} fault_lost_replies=${proxy.drops}`,
   );
 } finally {
   await server.stop();

@@ -8,12 +8,13 @@
 #              FeatureDisabled error there; fingerprints are the same bit for bit.
 #   pkg/full/  --target web, every feature but `redis` (the Node-only Redis store), opt-level 3:
 #              `simhash-wasm/full` in browsers.
-# With --if-stale, does nothing when both builds exist and no source is newer than them.
+# With --if-stale, does nothing when the three builds exist and no source (nor this script)
+# is newer than them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = --if-stale ] && [ -f pkg/node/simhash_wasm_bg.wasm ] && [ -f pkg/web/simhash_wasm_bg.wasm ] \
    && [ -f pkg/full/simhash_wasm_bg.wasm ] \
-   && [ -z "$(find src pkg-template Cargo.toml Cargo.lock -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ]; then
+   && [ -z "$(find src pkg-template build.rs Cargo.toml Cargo.lock scripts/build.sh scripts/esm-to-cjs.mjs -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ]; then
   exit 0
 fi
 bash scripts/setup.sh
@@ -34,18 +35,11 @@ CARGO_PROFILE_RELEASE_OPT_LEVEL=z build wasm-web web --no-default-features
 rm -rf pkg && mkdir -p pkg/node
 cp -R pkg-template/. pkg/
 cp -R pkg-template/web/. pkg/full/   # the same browser entry, over the full build
-# The argument checks, written once as CommonJS (args.cjs), wrapped as an ES module for
-# the browser entries.
-for dir in web full; do
-  { echo "// Made by scripts/build.sh from args.cjs: the same checks, as an ES module."
-    echo "const module = {};   // args.cjs's module.exports line assigns to it, unused here"
-    cat pkg-template/args.cjs
-    echo "export { guard, check, describe, SIGNATURES };"; } > "pkg/$dir/args.js"
-  # The worker pool's logic (pool.cjs), the same way.
-  { echo "// Made by scripts/build.sh from pool.cjs: the same pool, as an ES module."
-    echo "const module = {};   // pool.cjs's module.exports line assigns to it, unused here"
-    cat pkg-template/pool.cjs
-    echo "export { makePool, serve };"; } > "pkg/$dir/pool.js"
+# The modules shared by every entry (the error class, the argument checks, the worker pool)
+# are written once as ES modules in pkg-template/web/ (copied above into web/ and full/);
+# the Node entry's CommonJS forms are generated from them.
+for m in errors args pool; do
+  node scripts/esm-to-cjs.mjs "pkg-template/web/$m.js" "pkg/$m.cjs"
 done
 for dir in node:wasm-nodejs web:wasm-web full:wasm-full; do
   cp "target/${dir#*:}"/simhash_wasm{.js,_bg.wasm,.d.ts} "pkg/${dir%%:*}/"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run quality:passages`: planted copies in English and Chinese, found or not by the
-# passage checker (see tests/bench/passages.rs), then the size (200 references of
+# passage checker (see tools/quality/passages.rs), then the size (200 references of
 # 20 kB and a 20 kB submission) in Chromium through the demo's worker
 # (scripts/bench-passages-browser.mjs). One RESULT line with the keys of both.
 # Extra arguments go to both: --quick.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run quality`: precision/recall per k on the dev corpus, the crawler flow (fingerprint only
-# vs fingerprint + sketch), the verified dedup and the sketch cost (see tests/bench/quality.rs).
+# vs fingerprint + sketch), the verified dedup and the sketch cost (see tools/quality/quality.rs).
 # Extra arguments go to it: --sweep (the grid behind the defaults), --json FILE.
 set -euo pipefail
 cd "$(dirname "$0")/.."

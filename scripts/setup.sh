@@ -32,7 +32,7 @@ for c in rustfmt clippy; do
   fi
 done
 # The oldest Rust the crate claims to build with (Cargo.toml's rust-version), for the
-# gate in scripts/test.sh: minimal profile (rustc, cargo, std), ~20 s, ~550 MB.
+# gate in `npm run check` (scripts/test/check.sh): minimal profile (rustc, cargo, std), ~20 s, ~550 MB.
 msrv=$(sed -n 's/^rust-version = "\([0-9.]*\)".*/\1/p' Cargo.toml)
 if ! rustup toolchain list | grep -q "^$msrv-"; then
   say "installing Rust $msrv (rust-version; minimal profile)"

@@ -46,6 +46,8 @@ pub enum Error {
         index: usize,
         /// The weight, printed (`NaN`, `-1`, ...).
         weight: String,
+        /// The largest weight allowed.
+        max: f64,
     },
     /// Hash bits supplied for the teaching form of the algorithm are malformed.
     InvalidBits {
@@ -134,10 +136,10 @@ impl fmt::Display for Error {
                 "the bytes are not valid UTF-8 (the first {valid_up_to} bytes are valid); decode \
                  the text with its real charset first, or pass it as a string"
             ),
-            Error::InvalidWeight { index, weight } => write!(
+            Error::InvalidWeight { index, weight, max } => write!(
                 f,
                 "feature #{index} has weight {weight}: weights must be finite numbers from 0 to {}",
-                number(crate::weight::MAX_WEIGHT)
+                number(*max)
             ),
             Error::InvalidBits { index, reason } => {
                 write!(f, "feature #{index} has malformed hash bits: {reason}")
@@ -164,8 +166,7 @@ impl fmt::Display for Error {
             Error::FeatureDisabled { feature, what } => write!(
                 f,
                 "{what} needs the `{feature}` feature, which this build was compiled without; \
-                 from npm, import 'simhash-wasm/full' (the default browser build leaves it out \
-                 to stay small); from Rust, enable the Cargo feature `{feature}`"
+                 from Rust, enable the Cargo feature `{feature}`"
             ),
             Error::SchemeMismatch { field, found, expected } => write!(
                 f,
@@ -180,8 +181,27 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 impl Error {
-    /// A short stable name for the kind of error, e.g. `"InvalidOption"`.
-    /// The JS bindings use it as the `code` of the thrown `Error`.
+    /// Every code [`code`](Error::code) returns, in the order of the variants. The JS
+    /// package's `SimHashErrorCode` is these and the codes its JS layer adds.
+    pub const CODES: [&'static str; 14] = [
+        "InvalidOption",
+        "EmptyText",
+        "TextTooShort",
+        "InvalidUtf8",
+        "InvalidWeight",
+        "InvalidBits",
+        "WeightOverflow",
+        "InvalidLayout",
+        "DuplicateId",
+        "UnknownId",
+        "Corrupt",
+        "UnsupportedVersion",
+        "SchemeMismatch",
+        "FeatureDisabled",
+    ];
+
+    /// A short stable name for the kind of error, e.g. `"InvalidOption"`, one of
+    /// [`Error::CODES`]. The JS bindings use it as the `code` of the thrown `Error`.
     pub fn code(&self) -> &'static str {
         match self {
             Error::InvalidOption { .. } => "InvalidOption",
@@ -304,7 +324,66 @@ pub(crate) fn number(x: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::number;
+    use super::{number, Error};
+
+    /// One error of each variant. The match below has no wildcard, so a new variant does
+    /// not compile until it is added here (and its code to `Error::CODES`).
+    fn one_of_each() -> Vec<Error> {
+        let all = vec![
+            Error::option("k", 99, "0 to 63"),
+            Error::EmptyText,
+            Error::TextTooShort { units: 1, needed: 6, unit: "characters" },
+            Error::InvalidUtf8 { valid_up_to: 0 },
+            Error::InvalidWeight { index: 0, weight: "NaN".into(), max: 1.0 },
+            Error::InvalidBits { index: 0, reason: "empty".into() },
+            Error::WeightOverflow,
+            Error::InvalidLayout { reason: "no".into() },
+            Error::DuplicateId { id: "1".into() },
+            Error::UnknownId { id: "1".into() },
+            Error::corrupt("snapshot", 0, "short"),
+            Error::UnsupportedVersion { what: "snapshot", found: 9, supported: 2 },
+            Error::InDocument { index: 0, error: Box::new(Error::EmptyText) },
+            Error::FeatureDisabled { feature: "html", what: "reading HTML" },
+            Error::SchemeMismatch { field: "ngram", found: "5".into(), expected: "6".into() },
+        ];
+        for e in &all {
+            match e {
+                Error::InvalidOption { .. }
+                | Error::EmptyText
+                | Error::TextTooShort { .. }
+                | Error::InvalidUtf8 { .. }
+                | Error::InvalidWeight { .. }
+                | Error::InvalidBits { .. }
+                | Error::WeightOverflow
+                | Error::InvalidLayout { .. }
+                | Error::DuplicateId { .. }
+                | Error::UnknownId { .. }
+                | Error::Corrupt { .. }
+                | Error::UnsupportedVersion { .. }
+                | Error::InDocument { .. }
+                | Error::FeatureDisabled { .. }
+                | Error::SchemeMismatch { .. } => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn codes_lists_every_code_once() {
+        let codes: Vec<&str> = one_of_each().iter().map(Error::code).collect();
+        for code in &codes {
+            assert!(Error::CODES.contains(code), "{code} is not in Error::CODES");
+        }
+        for code in Error::CODES {
+            assert!(codes.contains(&code), "Error::CODES lists {code}, which no error has");
+            assert_eq!(Error::CODES.iter().filter(|c| **c == code).count(), 1, "{code} twice");
+        }
+        // A wrapped error reports the code of what went wrong inside.
+        assert_eq!(
+            Error::InDocument { index: 3, error: Box::new(Error::WeightOverflow) }.code(),
+            "WeightOverflow"
+        );
+    }
 
     #[test]
     fn numbers_print_as_javascript_would_to_six_digits() {

@@ -49,7 +49,7 @@ pub const fn mix(mut z: u64) -> u64 {
 /// Hashes a feature's bytes. This is the function the fingerprint scheme is defined by.
 ///
 /// ```
-/// use simhash_wasm::hash::hash_bytes;
+/// use simhash_wasm::__private::hash::hash_bytes;
 /// assert_eq!(hash_bytes(b"the "), hash_bytes("the ".as_bytes()));
 /// assert_ne!(hash_bytes(b"the "), hash_bytes(b"the"));
 /// assert_eq!(format!("{:016x}", hash_bytes(b"")), "be3194f25caef870");
@@ -128,7 +128,7 @@ pub fn similarity(a: u64, b: u64) -> f64 {
 /// A fingerprint as 16 lower-case hex digits, most significant first.
 ///
 /// ```
-/// assert_eq!(simhash_wasm::hash::to_hex(0xABC), "0000000000000abc");
+/// assert_eq!(simhash_wasm::to_hex(0xABC), "0000000000000abc");
 /// ```
 pub fn to_hex(fp: u64) -> String {
     format!("{fp:016x}")
@@ -137,7 +137,7 @@ pub fn to_hex(fp: u64) -> String {
 /// Parses 1 to 16 hex digits, with or without a `0x` prefix.
 ///
 /// ```
-/// use simhash_wasm::hash::{from_hex, to_hex};
+/// use simhash_wasm::{from_hex, to_hex};
 /// assert_eq!(from_hex("0x0000000000000ABC").unwrap(), 0xABC);
 /// assert_eq!(from_hex(&to_hex(u64::MAX)).unwrap(), u64::MAX);
 /// assert!(from_hex("xyz").is_err());

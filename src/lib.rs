@@ -4,25 +4,37 @@
 //! Jain and Das Sarma, WWW 2007), as a plain Rust library and, through `src/wasm/`, an
 //! npm package for Node and browsers.
 //!
-//! The pipeline, one module per step:
+//! # The API
 //!
-//! | step | module |
-//! | --- | --- |
-//! | NFKC, lower case, whitespace, punctuation | [`normalize`] |
-//! | character n-grams over grapheme clusters, word shingles | [`tokenize`] |
-//! | the pinned 64-bit feature hash | [`hash`] |
-//! | binary / tf / sublinear weights, IDF tables | [`weight`] |
-//! | per-bit weighted sums, the sign step, `explain` | [`fingerprint`] |
-//! | HTML to visible text (optional, before normalisation; Cargo feature `html`) | `html` |
-//! | the multi-table near-duplicate index | [`index`] |
-//! | similarity sketches (odd sketch + b-bit MinHash) and their band index | [`sketch`] |
-//! | passages: sentences matched on the texts, merged into spans (plagiarism) | [`passage`] |
-//! | a crawler's content-seen test with counts (fingerprint + sketch) | [`seen`] |
-//! | the shared content-seen store's logic for Redis (keys, records, scripts) | [`store`] |
-//! | snapshots: versioned, checksummed; the compact (delta + Huffman) fingerprint set; IDF tables | [`snapshot`] |
-//! | exact verification of candidates (shingle Jaccard) | [`verify`] |
-//! | the main job: clusters of a collection | [`dedup`] |
-//! | errors with data and advice | [`error`] |
+//! Six public modules, one per thing a user builds, each holding that thing's whole
+//! family (options, reports, limits); the root re-exports the types most code names:
+//!
+//! | what | module | at the root |
+//! | --- | --- | --- |
+//! | fingerprints: normalise, tokenize, hash, weigh, sum, sign | (root) | [`SimHasher`], [`Options`], [`Tokenizer`], [`NormalizeOptions`], [`Punctuation`], [`Weighting`], [`IdfTable`], [`Explanation`]; [`hamming`], [`similarity`], [`to_hex`], [`from_hex`], [`HASH_VERSION`]; fingerprints of given features: [`fingerprint_features`], [`simhash_bits`] |
+//! | HTML to visible text, or to the page's main content (Cargo feature `html`) | `html` | `html_to_text` |
+//! | the multi-table near-duplicate index | [`index`] | [`Index`], [`Layout`], [`Match`], [`Pair`], [`FlatMatches`], [`Stats`], [`IndexId`] |
+//! | similarity sketches (odd sketch + b-bit MinHash) and their band index | [`sketch`] | [`Sketch`], [`SketchScheme`], [`estimate_jaccard`] |
+//! | a crawler's content-seen test with counts | [`seen`] | [`ContentSeen`], [`SeenConfig`], [`Check`], [`SeenPage`] |
+//! | passages matched between texts (plagiarism) | [`passage`] | [`PassageChecker`], [`PassageOptions`] |
+//! | the main job: clusters of a collection | [`dedup`](mod@dedup) | [`dedup()`](fn@dedup), [`DedupOptions`], [`DedupReport`] |
+//! | the compact fingerprint set and the snapshot id types | [`snapshot`] | [`CompactSet`] |
+//! | the shared content-seen test's Redis adapter: keys, records, Lua scripts (Cargo feature `redis`) | (root) | `RedisSeen`, `StoreConfig`, `SCRIPTS` |
+//! | errors with data and advice | (root) | [`Error`], [`Result`] |
+//!
+//! Every type with bytes has `to_bytes` / `from_bytes`: a versioned, checksummed snapshot.
+//!
+//! # Inside
+//!
+//! One private module per step of the scheme, so they can change without breaking users:
+//! `normalize.rs` (NFKC, lower case, whitespace, punctuation), `tokenize.rs` (n-grams over
+//! grapheme clusters, word shingles), `hash.rs` (the pinned 64-bit feature hash),
+//! `weight.rs` (weights, IDF tables), `fingerprint/` (per-bit weighted sums, the sign
+//! step, `explain`), `scan.rs` (the sketch's shingles, gathered by the fingerprint's scan),
+//! `html.rs`, `verify.rs` (exact shingle Jaccard of candidates), `sets.rs` (operations on
+//! sorted hash sets), `math.rs` (IEEE-only `ln`), `redis/` (the shared content-seen store's
+//! logic for Redis) and `error.rs`. `src/wasm/` is the JS binding, compiled for `wasm32`
+//! only. The modules form layers that point one way, checked by `tests/tree.rs`.
 //!
 //! ```
 //! use simhash_wasm::{SimHasher, Options, hamming};
@@ -38,40 +50,106 @@
 // items behind a Cargo feature say which one.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The public API: six modules, one per thing a Rust user builds (the index, sketches,
+// content-seen tests, passages, dedup, snapshots), and the root re-exports below. The
+// steps of the scheme (normalise, tokenize, hash, weigh, fingerprint) are private: their
+// types that users name are re-exported, the rest may change freely. `__private` holds
+// what the crate's own tests and benchmarks reach into; it is not part of the API.
 pub mod dedup;
-pub mod error;
-pub mod fingerprint;
-pub mod hash;
+mod error;
+mod fingerprint;
+mod hash;
 #[cfg(feature = "html")]
 #[cfg_attr(docsrs, doc(cfg(feature = "html")))]
 pub mod html;
 pub mod index;
-pub mod normalize;
+mod math;
+mod normalize;
 pub mod passage;
+mod scan;
 pub mod seen;
+mod sets;
 pub mod sketch;
 pub mod snapshot;
+// The shared content-seen test's Redis adapter (keys, records, Lua scripts, the state
+// machine over replies), crate-private: its entry points are re-exported below.
+#[cfg(feature = "redis")]
+mod redis;
 mod sort;
-pub mod store;
 #[cfg(test)]
 mod test_rng;
-pub mod tokenize;
-pub mod verify;
-pub mod weight;
+mod tokenize;
+mod verify;
+mod weight;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+pub use dedup::{dedup, DedupOptions, DedupReport};
 pub use error::{Error, Result};
-pub use fingerprint::{Options, SimHasher, Tokenizer};
-pub use hash::{hamming, similarity};
+pub use fingerprint::{
+    fingerprint_features, parse_bits, simhash_bits, BitFeature, BitsSimhash, ExplainedToken, Explanation,
+    Options, SimHasher, Tokenizer,
+};
+pub use hash::{from_hex, hamming, similarity, to_hex, HASH_VERSION};
 #[cfg(feature = "html")]
 #[cfg_attr(docsrs, doc(cfg(feature = "html")))]
 pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
-pub use seen::{Candidate, Check, ContentSeen, SeenConfig, SeenPage};
+pub use passage::{PassageChecker, PassageOptions};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::{check_argv, CheckPlan, Outcome, RedisSeen, SketchPlan, StoreConfig, StoreMatch, SCRIPTS};
+pub use seen::{Check, ContentSeen, SeenCandidate, SeenConfig, SeenPage};
+pub use sketch::{estimate_jaccard, Sketch, SketchScheme};
+pub use snapshot::CompactSet;
 pub use weight::{IdfTable, Weighting};
+
+/// Internals that the crate's own integration tests (`tests/*.rs`) and benchmarks
+/// (`tests/bench/`) check against oracles. Not part of the API: no semver promise, hidden
+/// from the documentation, and may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    #![allow(missing_docs)]
+    // One module per crate-private module, holding what the tests and benchmarks name.
+    pub mod hash {
+        pub use crate::hash::{hash_bytes, hash_str, mix};
+    }
+    pub mod index {
+        pub use crate::index::{join_part, join_tables};
+        pub mod brute_force {
+            pub use crate::index::brute_force::{clusters, query, self_join};
+        }
+    }
+    pub mod normalize {
+        pub use crate::normalize::{normalize, normalize_into, normalize_reference};
+    }
+    pub mod passage {
+        pub use crate::passage::shingle::is_cjk;
+        pub use crate::sets::containment;
+    }
+    pub mod sketch {
+        pub use crate::sketch::bands::{band_key, bands_for};
+    }
+    pub mod snapshot {
+        pub use crate::snapshot::envelope::{crc32c, Kind, FORMAT_VERSION};
+        pub use crate::snapshot::index::{decode_index, encode_index, encode_sorted_index_with_sketches};
+        pub use crate::snapshot::scheme::check_scheme;
+    }
+    pub mod tokenize {
+        pub use crate::tokenize::{char_ngrams, grapheme_starts, word_shingles};
+    }
+    pub mod verify {
+        pub use crate::verify::ShingleSet;
+    }
+    pub mod weight {
+        pub use crate::weight::quantize;
+    }
+    pub mod math {
+        pub use crate::math::ln;
+    }
+}
 
 // The README's Rust example runs as a doctest (`cargo test --doc`), so it cannot go stale.
 #[cfg(doctest)]

@@ -2,8 +2,8 @@
 //!
 //! Every `sort_unstable_by` on a new element type or with a new closure is a new copy of
 //! the standard library's sort (pattern-defeating quicksort with its small-sort networks):
-//! 6 to 17 kB of wasm each at `opt-level = 3`. Before this module the crate had 17 of them
-//! (about 155 kB of the release wasm's code). The sorts that are not on a hot path go
+//! 6 to 17 kB of wasm each at `opt-level = 3` (17 such copies would be about 155 kB of the
+//! release wasm's code). The sorts that are not on a hot path go
 //! through [`sort_by`]: it sorts a permutation of indices with one shared, type-erased
 //! comparator, so the whole crate carries one copy of the sort for all of them, plus a
 //! small permutation step per element type. Hot sorts of plain `u64` keys keep calling
@@ -79,8 +79,8 @@ pub(crate) fn sort_by_u64_key<T>(
 /// Sorts `v` by a 64-bit key, stably: equal keys keep their order (the passage index,
 /// built in the order its ties should have, sorts by its hashes alone). A least
 /// significant digit radix sort, a byte a pass, skipping a byte that every key shares:
-/// no comparisons, so the long runs of a common key cost nothing extra (the comparison
-/// sort took 4 times as long on the passage index of 200 references).
+/// no comparisons, so the long runs of a common key cost nothing extra (a comparison sort
+/// takes 4 times as long on the passage index of 200 references).
 pub(crate) fn sort_by_u64_key_stable<T: Copy>(v: &mut Vec<T>, key: impl Fn(&T) -> u64) {
     if v.len() < 2 {
         return;

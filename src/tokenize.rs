@@ -5,7 +5,7 @@
 //! offsets, so a page can highlight it.
 //!
 //! ```
-//! use simhash_wasm::tokenize::{char_ngrams, word_shingles};
+//! use simhash_wasm::__private::tokenize::{char_ngrams, word_shingles};
 //! let grams: Vec<_> = char_ngrams("the cat", 2).map(|g| g.text).collect();
 //! assert_eq!(grams, ["th", "he", "e ", " c", "ca", "at"]);
 //!
@@ -24,6 +24,7 @@
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::hash::hash_at;
+use crate::normalize::ideograph_len;
 
 /// One feature cut from a text: its bytes and where they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +49,7 @@ fn simple(c: char) -> bool {
 
 /// The UTF-8 length of the character at `bytes[i]` if it is [`simple`], else 0, read from
 /// its lead bytes without decoding it: printable ASCII is one byte; the rest are three
-/// bytes: U+3000..U+3029 are E3 80 80..A9, and the ideographs are [`ideograph_len`]'s.
+/// bytes: U+3000..U+3029 are E3 80 80..A9, and the ideographs are `ideograph_len`'s (in `normalize.rs`).
 /// `i` must be a char boundary.
 #[inline(always)]
 pub(crate) fn simple_len(bytes: &[u8], i: usize) -> usize {
@@ -59,21 +60,8 @@ pub(crate) fn simple_len(bytes: &[u8], i: usize) -> usize {
     }
 }
 
-/// 3 if the character at `bytes[i]` is a CJK ideograph of U+3400..U+4DBF or
-/// U+4E00..U+9FFF, else 0, read from its lead bytes: E3 90..BF, E4 (but not E4 B7, which
-/// is U+4DC0..U+4DFF, the Yijing hexagrams) and E5..E9. `i` must be a char boundary.
-#[inline(always)]
-pub(crate) fn ideograph_len(bytes: &[u8], i: usize) -> usize {
-    match bytes[i] {
-        0xE5..=0xE9 => 3,
-        0xE3 if bytes[i + 1] >= 0x90 => 3,
-        0xE4 if bytes[i + 1] != 0xB7 => 3,
-        _ => 0,
-    }
-}
-
 /// Appends the byte offset of every grapheme cluster start in `text` to `out`, then
-/// `text.len()`. See [`for_each_grapheme_start`].
+/// `text.len()`. See `for_each_grapheme_start`.
 pub fn grapheme_starts(text: &str, out: &mut Vec<u32>) {
     for_each_grapheme_start(text, |i| out.push(i as u32));
 }
@@ -291,7 +279,7 @@ impl<'a> Iterator for CharNgrams<'a> {
 /// Word shingles of `text`: every run of `n` consecutive Unicode words (UAX #29 words
 /// that contain a letter or digit; each CJK ideograph is a word of its own). A shingle's
 /// span runs from its first word's start to its last word's end; its feature is the
-/// words joined by single spaces (see [`Shingle::feature_into`]), so punctuation and
+/// words joined by single spaces (see `Shingle::feature_into`), so punctuation and
 /// spacing between words do not change it.
 pub fn word_shingles(text: &str, n: usize) -> WordShingles<'_> {
     WordShingles {

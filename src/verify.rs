@@ -12,7 +12,7 @@
 //! hashes: exact up to a 2^-64 chance of two different shingles sharing a hash.
 //!
 //! ```
-//! use simhash_wasm::verify::ShingleSet;
+//! use simhash_wasm::__private::verify::ShingleSet;
 //! let a = ShingleSet::new("the cat sat on the mat", 4).unwrap();
 //! let b = ShingleSet::new("The cat sat on the mat!", 4).unwrap();
 //! let c = ShingleSet::new("we all scream for ice cream", 4).unwrap();
@@ -25,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::fingerprint::MAX_NGRAM;
 use crate::hash::hash_bytes;
 use crate::normalize::{normalize_into, NormalizeOptions, Punctuation};
+use crate::sets;
 use crate::tokenize::for_each_char_ngram;
 
 /// The shingle size the verification defaults to: 4, as the dev corpus's ground truth.
@@ -45,29 +46,6 @@ pub fn check_shingle(n: usize) -> Result<()> {
 /// The error for a shingle size out of range, showing `value` as given.
 pub(crate) fn shingle_error(value: impl std::fmt::Display) -> Error {
     Error::option("shingle", value, format!("an integer from 1 to {MAX_SHINGLE}"))
-}
-
-/// The number of elements in both sorted, distinct sets (one merge pass).
-pub(crate) fn sorted_intersection(a: &[u64], b: &[u64]) -> usize {
-    let mut n = 0;
-    for_each_common(a, b, |_| n += 1);
-    n
-}
-
-/// Calls `f` with each element of both sorted, distinct sets, in order (one merge pass).
-pub(crate) fn for_each_common(a: &[u64], b: &[u64], mut f: impl FnMut(u64)) {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                f(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
 }
 
 /// The distinct shingle hashes of one text, sorted.
@@ -112,18 +90,12 @@ impl ShingleSet {
 
     /// Shingles in both sets.
     pub fn intersection(&self, other: &ShingleSet) -> usize {
-        sorted_intersection(&self.hashes, &other.hashes)
+        sets::intersection(&self.hashes, &other.hashes)
     }
 
-    /// `|A ∩ B| / |A ∪ B|`, from 0 to 1.
+    /// `|A ∩ B| / |A ∪ B|`, from 0 to 1 (`sets::jaccard`).
     pub fn jaccard(&self, other: &ShingleSet) -> f64 {
-        let inter = self.intersection(other);
-        let union = self.len() + other.len() - inter;
-        if union == 0 {
-            1.0
-        } else {
-            inter as f64 / union as f64
-        }
+        sets::jaccard(&self.hashes, &other.hashes)
     }
 
     /// `true` when the Jaccard similarity is at least `threshold`. Cheap when the set
@@ -137,14 +109,14 @@ impl ShingleSet {
     }
 }
 
-/// The Jaccard similarity of the `n`-shingle sets of two texts.
-pub fn jaccard(a: &str, b: &str, n: usize) -> Result<f64> {
-    Ok(ShingleSet::new(a, n)?.jaccard(&ShingleSet::new(b, n)?))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The Jaccard similarity of the `n`-shingle sets of two texts.
+    fn jaccard(a: &str, b: &str, n: usize) -> Result<f64> {
+        Ok(ShingleSet::new(a, n)?.jaccard(&ShingleSet::new(b, n)?))
+    }
 
     #[test]
     fn jaccard_counts_distinct_shingles() {

@@ -9,12 +9,13 @@
 //! Weights are added in fixed point: each weight is rounded to a multiple of 2^-16
 //! ([`quantize`]) and the per-bit sums are exact 64-bit integers. The fingerprint is thus
 //! independent of the order features are added in and identical on every platform, to
-//! the last bit. Logarithms are computed by [`ln`], which uses only IEEE-754 `+ - × ÷`
+//! the last bit. Logarithms are computed by `ln` (`math.rs`), which uses only IEEE-754 `+ - × ÷`
 //! (correctly rounded everywhere, wasm included), never the platform's `log`.
 
 use std::collections::HashMap;
 
 use crate::error::{Error, Result};
+use crate::math::ln;
 
 /// The largest weight a feature may have (2^20).
 pub const MAX_WEIGHT: f64 = 1_048_576.0;
@@ -58,7 +59,7 @@ impl Weighting {
     /// The weight of a feature that occurs `tf >= 1` times.
     ///
     /// ```
-    /// use simhash_wasm::weight::Weighting;
+    /// use simhash_wasm::Weighting;
     /// assert_eq!(Weighting::Binary.tf_weight(7), 1.0);
     /// assert_eq!(Weighting::Tf.tf_weight(7), 7.0);
     /// assert_eq!(Weighting::Sublinear.tf_weight(1), 1.0);
@@ -84,57 +85,8 @@ pub fn check_weight(index: usize, w: f64) -> Result<()> {
     if w.is_finite() && (0.0..=MAX_WEIGHT).contains(&w) {
         Ok(())
     } else {
-        Err(Error::InvalidWeight { index, weight: crate::error::number(w) })
+        Err(Error::InvalidWeight { index, weight: crate::error::number(w), max: MAX_WEIGHT })
     }
-}
-
-/// Natural logarithm of `x > 0`, bit-identical on every platform.
-///
-/// Writes `x = m · 2^e` with `m` in [√½, √2), then `ln m = 2·atanh(z)`, `z = (m−1)/(m+1)`,
-/// summed as a fixed 14-term series in Horner form (|z| < 0.1716, so the error is below
-/// 1e-16 relative). Only `+ − × ÷` are used. Returns `-inf` for 0 and NaN below 0.
-///
-/// ```
-/// use simhash_wasm::weight::ln;
-/// for x in [1.0, 2.0, 10.0, 12345.678, 1e300, 1e-300] {
-///     assert!((ln(x) - x.ln()).abs() <= 1e-14 * x.ln().abs().max(1.0));
-/// }
-/// assert_eq!(ln(1.0), 0.0);
-/// ```
-pub fn ln(x: f64) -> f64 {
-    if x.is_nan() || x < 0.0 {
-        return f64::NAN;
-    }
-    if x == 0.0 {
-        return f64::NEG_INFINITY;
-    }
-    if x.is_infinite() {
-        return x;
-    }
-    // Split x into mantissa and exponent exactly, from the bits (subnormals scaled first).
-    let (mut bits, mut e) = (x.to_bits(), 0i64);
-    if bits >> 52 == 0 {
-        bits = (x * 18_014_398_509_481_984.0).to_bits(); // 2^54
-        e -= 54;
-    }
-    e += ((bits >> 52) & 0x7FF) as i64 - 1023;
-    let mut m = f64::from_bits((bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000); // [1, 2)
-    if m > std::f64::consts::SQRT_2 {
-        m *= 0.5;
-        e += 1;
-    }
-    let z = (m - 1.0) / (m + 1.0);
-    let z2 = z * z;
-    // atanh(z)/z = sum z2^k / (2k+1), k = 0..14
-    let mut s = 1.0 / 29.0;
-    for k in (0..14).rev() {
-        s = s * z2 + 1.0 / (2 * k + 1) as f64;
-    }
-    // ln 2 split in two (fdlibm's constants) so that e·LN2_HI is exact.
-    const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
-    const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
-    let ef = e as f64;
-    ef * LN2_HI + (2.0 * z * s + ef * LN2_LO)
 }
 
 /// Inverse document frequencies of features, learnt from a set of documents.
@@ -194,70 +146,9 @@ impl IdfTable {
     }
 }
 
-impl IdfTable {
-    /// A table learnt from `texts`, each cut into features as `hasher` cuts them (its
-    /// options, and its HTML setting): see [`add_texts`](Self::add_texts).
-    ///
-    /// ```
-    /// use simhash_wasm::{IdfTable, Options, SimHasher};
-    /// let mut h = SimHasher::new(Options::default())?;
-    /// let t = IdfTable::learn(&mut h, ["the cat sat on the mat", "the dog sat on the log"])?;
-    /// assert_eq!(t.documents(), 2);
-    /// let (one, both) = (h.feature_hashes("the ca")?[0], h.feature_hashes("sat on")?[0]);
-    /// assert_eq!((t.df(one), t.df(both)), (1, 2));
-    /// assert!(t.idf(one) > t.idf(both));
-    /// assert!(IdfTable::learn(&mut h, ["long enough text", "short"]).is_err());
-    /// # Ok::<(), simhash_wasm::Error>(())
-    /// ```
-    pub fn learn<'t>(
-        hasher: &mut crate::fingerprint::SimHasher,
-        texts: impl IntoIterator<Item = &'t str>,
-    ) -> Result<IdfTable> {
-        let mut table = IdfTable::new();
-        table.add_texts(hasher, texts)?;
-        Ok(table)
-    }
-
-    /// Counts every text of `texts` as one document, with the distinct features `hasher`
-    /// finds in it. A text with no feature (empty, or shorter than one n-gram) is an error
-    /// naming its index ([`Error::InDocument`]), and nothing of this call is counted.
-    pub fn add_texts<'t>(
-        &mut self,
-        hasher: &mut crate::fingerprint::SimHasher,
-        texts: impl IntoIterator<Item = &'t str>,
-    ) -> Result<()> {
-        let mut docs = Vec::new();
-        for (index, text) in texts.into_iter().enumerate() {
-            docs.push(
-                hasher.feature_hashes(text).map_err(|e| Error::InDocument { index, error: Box::new(e) })?,
-            );
-        }
-        for d in docs {
-            self.add_document(d);
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ln_is_accurate_over_a_wide_range() {
-        let mut x = 1e-310;
-        while x < 1e300 {
-            let (a, b) = (ln(x), x.ln());
-            assert!((a - b).abs() <= 4.0 * f64::EPSILON * b.abs().max(1.0), "{x}: {a} vs {b}");
-            x *= 1.37;
-        }
-        for tf in 1..5000u32 {
-            let (a, b) = (ln(f64::from(tf)), f64::from(tf).ln());
-            assert!((a - b).abs() <= 2.0 * f64::EPSILON * b.max(1.0), "{tf}");
-        }
-        assert!(ln(-1.0).is_nan());
-        assert_eq!(ln(0.0), f64::NEG_INFINITY);
-    }
 
     #[test]
     fn weights_are_checked() {

@@ -8,9 +8,10 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test;
 
+use simhash_wasm::__private::hash::{hash_bytes, hash_str};
 use simhash_wasm::dedup::DedupOptions;
-use simhash_wasm::fingerprint::{fingerprint_features, parse_bits, simhash_bits, BitFeature};
-use simhash_wasm::hash::{hash_bytes, hash_str, HASH_VERSION};
+use simhash_wasm::HASH_VERSION;
+use simhash_wasm::{fingerprint_features, parse_bits, simhash_bits, BitFeature};
 use simhash_wasm::{Error, NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
 
 /// (feature, sh64 v1 hash)
@@ -240,8 +241,8 @@ fn other_settings_are_pinned_too() {
     assert_eq!(features, 0xfa0de1629dc6a65b);
 }
 
-/// The teaching material's worked example, exactly (DESIGN.md). The slide prints −24 for
-/// the second column; the right sum is −14, and the fingerprint is the same.
+/// The teaching material's worked example, exactly (docs/decisions/003-exact-fixed-point-sums.md).
+/// The slide prints −24 for the second column; the right sum is −14, and the fingerprint is the same.
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn worked_example_six_bit_hashes() {

@@ -3,7 +3,7 @@
 //! probability near 1/2). Inputs are the kind of features the scheme hashes: short
 //! n-grams of text, sequential and near-identical.
 
-use simhash_wasm::hash::hash_bytes;
+use simhash_wasm::__private::hash::hash_bytes;
 
 fn features() -> Vec<Vec<u8>> {
     // 40,000 near-identical n-grams: the worst case for a weak hash.

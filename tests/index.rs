@@ -9,7 +9,8 @@
 mod common;
 use common::Rng;
 
-use simhash_wasm::index::{brute_force, join_part, join_tables, Index, IndexId, Layout, Match, Stats};
+use simhash_wasm::__private::index::{brute_force, join_part, join_tables};
+use simhash_wasm::index::{Index, IndexId, Layout, Match, Stats};
 use simhash_wasm::Error;
 
 struct Config {
@@ -249,8 +250,8 @@ fn check_batch(name: &str, index: &Index<u64>, entries: &[(u64, u64)], qs: &[u64
 
 // Batches of every length (a group of 16 queries, partial groups, many groups) against
 // brute force, on a bulk-built index and an online one (several segments, the write
-// buffer, tombstones), with a repeated query in the batch. Any other batch strategy (issue
-// 16 tried two, see DESIGN.md) must pass this too.
+// buffer, tombstones), with a repeated query in the batch. Any other batch strategy (see
+// docs/decisions/008-index-batch-queries.md) must pass this too.
 every_config!(large_batches_match_oracle);
 fn large_batches_match_oracle(cfg: &Config) {
     let layout = cfg.layout.clone();

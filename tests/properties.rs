@@ -1,10 +1,11 @@
 //! Property tests: every fast path equals its naive reference on random input (the memchr
 //! model), and the fingerprint has the properties the scheme promises.
 
-use simhash_wasm::fingerprint::fingerprint_features;
-use simhash_wasm::normalize::{normalize, normalize_reference, NormalizeOptions, Punctuation};
-use simhash_wasm::tokenize::grapheme_starts;
+use simhash_wasm::__private::normalize::{normalize, normalize_reference};
+use simhash_wasm::__private::tokenize::grapheme_starts;
+use simhash_wasm::fingerprint_features;
 use simhash_wasm::{hamming, NormalizeOptions as N, Options, SimHasher, Tokenizer, Weighting};
+use simhash_wasm::{NormalizeOptions, Punctuation};
 use unicode_segmentation::UnicodeSegmentation;
 
 mod common;
@@ -321,8 +322,8 @@ fn every_setting_handles_random_text_without_panicking() {
 /// on texts long enough to span several blocks of starts, for every n and weighting.
 #[test]
 fn fast_fingerprint_equals_a_naive_reference() {
-    use simhash_wasm::hash::hash_str;
-    use simhash_wasm::tokenize::char_ngrams;
+    use simhash_wasm::__private::hash::hash_str;
+    use simhash_wasm::__private::tokenize::char_ngrams;
     use std::collections::HashMap;
     let mut rng = Rng(6);
     let (mut checked, mut too_short, mut total) = (0, 0, 0);
@@ -400,8 +401,8 @@ fn fast_fingerprint_equals_a_naive_reference() {
 /// marks, CJK, emoji ZWJ sequences, controls), and run past several blocks of starts.
 #[test]
 fn fingerprint_equals_one_built_from_the_reference_parts() {
-    use simhash_wasm::hash::hash_bytes;
-    use simhash_wasm::weight::quantize;
+    use simhash_wasm::__private::hash::hash_bytes;
+    use simhash_wasm::__private::weight::quantize;
     use std::collections::HashMap;
     let mut rng = Rng(15);
     let words = ["The", "cat", "SAT", "on", "the", "mat", "--", "!!!", "a\u{301}", "上海", "👩\u{200D}👧"];

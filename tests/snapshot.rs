@@ -5,8 +5,9 @@
 mod common;
 use common::Rng;
 
+use simhash_wasm::__private::snapshot::{self, crc32c, Kind, FORMAT_VERSION};
 use simhash_wasm::sketch::{Sketch, SketchScheme};
-use simhash_wasm::snapshot::{self, crc32c, CompactSet, Kind, FORMAT_VERSION};
+use simhash_wasm::CompactSet;
 use simhash_wasm::{Error, IdfTable, Options, Tokenizer};
 
 impl Rng {
@@ -492,7 +493,9 @@ fn golden_idf() -> IdfTable {
     let mut t = IdfTable::new();
     for _ in 0..20 {
         let n = rng.below(12) + 1;
-        t.add_document((0..n).map(|_| simhash_wasm::hash::hash_bytes(&rng.below(40).to_le_bytes())));
+        t.add_document(
+            (0..n).map(|_| simhash_wasm::__private::hash::hash_bytes(&rng.below(40).to_le_bytes())),
+        );
     }
     t
 }
@@ -529,7 +532,7 @@ fn golden_v1_index_snapshot() {
     // Pinned: if this changes, the format changed; that needs a new FORMAT_VERSION and a
     // new golden file, with the v1 reader kept.
     assert_eq!(
-        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
         (1545, 0x4c89_6cb5_2ff2_60e1),
         "golden_v1.snap changed"
     );
@@ -559,7 +562,10 @@ fn golden_fingerprint_sets_of_both_versions() {
     let v2 = golden("golden_v2.fset", &CompactSet::with_version(&fps, 16, 2).unwrap().to_bytes());
     // Pinned: a change here is a format change (a new version, the old reader kept).
     assert_eq!(
-        [(v1.len(), simhash_wasm::hash::hash_bytes(&v1)), (v2.len(), simhash_wasm::hash::hash_bytes(&v2))],
+        [
+            (v1.len(), simhash_wasm::__private::hash::hash_bytes(&v1)),
+            (v2.len(), simhash_wasm::__private::hash::hash_bytes(&v2))
+        ],
         [(1400, 0x5a06_d095_ea58_9572), (1377, 0xe98e_ccf0_19cd_1894)],
         "golden_v1.fset / golden_v2.fset changed"
     );
@@ -649,7 +655,7 @@ fn golden_v1_idf_table() {
     let t = golden_idf();
     let bytes = golden("golden_v1.idf", &t.to_bytes());
     assert_eq!(
-        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
         (474, 0x1e0e_6425_f0b4_3af2),
         "golden_v1.idf changed"
     );
@@ -663,7 +669,8 @@ fn golden_v1_idf_table() {
 // Index::to_bytes / from_bytes
 // ---------------------------------------------------------------------------------------
 
-use simhash_wasm::index::{brute_force, Index, Layout};
+use simhash_wasm::__private::index::brute_force;
+use simhash_wasm::index::{Index, Layout};
 
 fn sorted_entries<I: simhash_wasm::IndexId>(index: &Index<I>) -> Vec<(I, u64)> {
     let mut v: Vec<(I, u64)> = index.iter().map(|(i, f)| (i.clone(), f)).collect();
@@ -820,7 +827,7 @@ fn golden_v1_content_seen() {
     let fresh = seen.to_bytes();
     let bytes = golden("golden_v1.seen", &fresh);
     assert_eq!(
-        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
         (3414, 0x61ac_fdbc_7142_e91d),
         "golden_v1.seen changed"
     );
@@ -876,7 +883,7 @@ fn golden_v2_index_snapshot() {
     let bytes = golden("golden_v2.snap", &fresh);
     assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "format version 2");
     assert_eq!(
-        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
         (GOLDEN_V2_SNAP_LEN, GOLDEN_V2_SNAP_HASH),
         "golden_v2.snap changed"
     );
@@ -977,7 +984,7 @@ fn golden_v2_content_seen() {
     let bytes = golden("golden_v2.seen", &fresh);
     assert_eq!(&bytes[8..12], &2u32.to_le_bytes(), "format version 2");
     assert_eq!(
-        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
         (GOLDEN_V2_SEEN_LEN, GOLDEN_V2_SEEN_HASH),
         "golden_v2.seen changed"
     );
@@ -1077,7 +1084,7 @@ fn golden_v3_content_seen_reads_main_content_and_older_files_read_all() {
     let bytes = golden("golden_v3.seen", &fresh);
     assert_eq!(&bytes[8..12], &3u32.to_le_bytes(), "format version 3");
     assert_eq!(
-        (bytes.len(), simhash_wasm::hash::hash_bytes(&bytes)),
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
         (GOLDEN_V3_SEEN_LEN, GOLDEN_V3_SEEN_HASH),
         "golden_v3.seen changed"
     );

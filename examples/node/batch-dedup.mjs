@@ -28,7 +28,7 @@ function score(result) {
 }
 
 const t0 = performance.now();
-const verified = dedup(ids, texts); // k by the collection's size, verify 0.8: the defaults
+const verified = dedup(ids, texts); // k by the collection's size and MinHash bands, verify 0.8: the defaults
 const ms = performance.now() - t0;
 const raw = dedup(ids, texts, { verify: false });
 
@@ -40,13 +40,15 @@ const v = score(verified);
 const r = score(raw);
 const line = (name, s) => `${name.padEnd(32)} ${String(s.pairs).padStart(5)} ${s.precision.toFixed(3).padStart(9)} ${s.recall.toFixed(3).padStart(7)}`;
 console.log(`\n${'against the true pairs'.padEnd(32)} ${'pairs'.padStart(5)} ${'precision'.padStart(9)} ${'recall'.padStart(7)}`);
-console.log(line(`k = ${verified.k}, verified (default)`, v));
+console.log(line(`k = ${verified.k} or a band, verified (default)`, v));
 console.log(line(`k = ${raw.k}, fingerprints only`, r));
 
-// The verification removes false pairs and keeps the true ones it is given.
+// The verification removes false pairs and keeps the true ones it is given; the band join
+// gives it the pairs whose fingerprints sit far apart.
 assert.equal(verified.skipped.length, 0);
 assert.ok(v.precision >= 0.95, `verified precision ${v.precision}`);
-assert.ok(v.recall >= 0.7, `verified recall ${v.recall}`);
+assert.ok(v.recall >= 0.99, `verified recall ${v.recall}`);
 assert.ok(r.pairs >= v.pairs && r.precision < v.precision, 'fingerprints alone give more, less precise pairs');
-for (const p of verified.pairs) assert.ok(p.jaccard >= 0.8 && p.distance <= verified.k, `${p.a} ${p.b}`);
+for (const p of verified.pairs) assert.ok(p.jaccard >= 0.8, `${p.a} ${p.b}`);
+assert.ok(verified.pairs.some((p) => p.distance > verified.k), 'some pairs come from the bands alone');
 console.log('batch dedup example: ok');

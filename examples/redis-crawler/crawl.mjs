@@ -25,10 +25,20 @@ const arg = (name, dflt) => {
 const NS = 'example-crawl';
 
 // ---- the site --------------------------------------------------------------------------
-const WORDS = 'river mountain library engine garden harbour signal market winter lantern orbit canyon meadow circuit archive'.split(' ');
+// Article text: words drawn (seeded) from 3,000 made-up words, so that, as with real
+// articles, two different stories share few of their 4-character shingles.
+function lcg(seed) {
+  let x = seed >>> 0;
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0);
+}
+const WORDS = (() => {
+  const r = lcg(7);
+  return Array.from({ length: 3000 }, () => String.fromCharCode(...Array.from({ length: 3 + (r() % 7) }, () => 97 + (r() % 26))));
+})();
 function article(i) {
-  const w = (j) => WORDS[(i * 7 + j * 3) % WORDS.length];
-  return Array.from({ length: 6 }, (_, p) => `Paragraph ${p} of story ${i}: the ${w(p)} near the ${w(p + 1)} was described at length, with notes on the ${w(p + 2)} and the ${w(p + 4)} that visitors remember, and a closing remark about story ${i}.`).join('\n\n');
+  const r = lcg(1000 + i);
+  const sentence = () => Array.from({ length: 8 + (r() % 10) }, () => WORDS[r() % WORDS.length]).join(' ');
+  return Array.from({ length: 6 }, (_, p) => `Story ${i}, part ${p}: ${sentence()}, ${sentence()}; a closing ${sentence()}.`).join('\n\n');
 }
 const pages = new Map();
 const link = (u) => `<a href="${u}">${u}</a>`;

@@ -2,7 +2,7 @@
 // simhash-wasm command line: near-duplicate clusters, fingerprints and explanations.
 // Run `simhash-wasm --help` for usage. Every piece of logic is the wasm core's; this file
 // reads inputs, parses flags and prints.
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { join, relative, extname, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -34,7 +34,9 @@ dedup with no PATH runs on the sample corpus shipped with the package (SPDX lice
 options:
   --k N              candidates differ in at most N bits (default: by the collection's
                      size, ${D.dedup.kBySize.map((r) => `${r.k} up to ${r.upTo} documents`).join(', ')},
-                     then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save)
+                     then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save); when
+                     verifying, documents whose sketches share a MinHash band are
+                     candidates too
   --verify J|sketch[:J]|off
                      keep a candidate pair when the ${D.dedup.shingle}-gram Jaccard of the texts is at
                      least J (default ${D.dedup.verify}); sketch: when the estimate from the texts'
@@ -111,9 +113,12 @@ function hasherOptions(o) {
   return h;
 }
 
-/** Documents as [{ id, text }], from a folder, a JSONL file, a text file, or stdin. */
-function readDocs(path) {
-  if (path === '-') return parseJsonl(readFileSync(0, 'utf8'), 'stdin');
+/**
+ * Documents as [{ id, text }], from a folder, a JSONL file, a text file, or stdin; a JSONL
+ * file's reading is told to `bar` (bytes read of its size).
+ */
+function readDocs(path, bar) {
+  if (path === '-') return parseJsonl(0, 'stdin');
   let st;
   try { st = statSync(path); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
   if (st.isDirectory()) {
@@ -131,20 +136,53 @@ function readDocs(path) {
     walk(path);
     return docs;
   }
-  const text = readFileSync(path, 'utf8');
-  if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(text, path);
-  return [{ id: path, text }];
+  if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(path, path, bar, st.size);
+  return [{ id: path, text: readFileSync(path, 'utf8') }];
 }
 
-function parseJsonl(text, where) {
+/**
+ * The documents of a JSONL file (or of stdin, fd 0), read in chunks of bytes and parsed a
+ * line at a time: a collection may be larger than the longest string V8 can hold (512 MB).
+ */
+function parseJsonl(path, where, bar, size) {
   const docs = [];
-  text.split('\n').forEach((line, i) => {
+  let fd = 0;
+  if (path !== 0) {
+    try { fd = openSync(path, 'r'); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
+  }
+  const chunk = Buffer.allocUnsafe(1 << 24);
+  let rest = Buffer.alloc(0);
+  let lineNo = 0;
+  let read = 0;
+  const take = (bytes) => {
+    lineNo++;
+    const line = bytes.toString('utf8');
     if (!line.trim()) return;
     let d;
-    try { d = JSON.parse(line); } catch { fail(`${where}:${i + 1}: not a JSON line`); }
-    if (typeof d.text !== 'string') fail(`${where}:${i + 1}: expected {"id": ..., "text": "..."}`);
+    try { d = JSON.parse(line); } catch { fail(`${where}:${lineNo}: not a JSON line`); }
+    if (typeof d.text !== 'string') fail(`${where}:${lineNo}: expected {"id": ..., "text": "..."}`);
     docs.push({ id: String(d.id ?? docs.length), text: d.text });
-  });
+  };
+  for (;;) {
+    let n;
+    try { n = readSync(fd, chunk, 0, chunk.length, null); } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      if (e.code === 'EOF') break;
+      throw e;
+    }
+    if (n === 0) break;
+    read += n;
+    bar?.tell('reading (MB)', Math.round(read / 1e6), Math.round(size / 1e6));
+    let data = rest.length ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    let start = 0;
+    for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
+      take(data.subarray(start, nl));
+      start = nl + 1;
+    }
+    rest = Buffer.from(data.subarray(start));
+  }
+  if (rest.length) take(rest);
+  if (fd !== 0) closeSync(fd);
   return docs;
 }
 
@@ -170,12 +208,25 @@ async function openPool(o, docs, hasher) {
   return threads > 1 ? SimHashPool.create({ size: threads, hasher }) : null;
 }
 
-function progress(done, total) {
-  if (!process.stderr.isTTY || total < 3000) return;
-  if (done !== total && done % 500 !== 0) return;
-  const width = 30;
-  const filled = Math.round((done / total) * width);
-  process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+/**
+ * Progress on a terminal (stderr), one line rewritten in place: the phase, its count, and
+ * the seconds left in it (by its pace so far). Silent when stderr is not a terminal.
+ */
+function progressLine() {
+  if (!process.stderr.isTTY) return { tell() {}, end() {} };
+  let phase = ''; let started = 0; let last = 0;
+  return {
+    tell(name, done, total) {
+      const now = Date.now();
+      if (name !== phase) { phase = name; started = now; }
+      if (done !== total && now - last < 200) return;
+      last = now;
+      const s = (now - started) / 1000;
+      const left = done > 0 && done < total ? `, ${Math.ceil((s * (total - done)) / done)} s left` : '';
+      process.stderr.write(`\r\x1b[K${name}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}${left}`);
+    },
+    end() { if (phase) process.stderr.write('\r\x1b[K'); },
+  };
 }
 
 /** The output format: --format, else a table for a terminal and JSON lines for a pipe. */
@@ -195,18 +246,18 @@ async function dedup(o) {
   const verify = o.verify === undefined ? undefined : o.verify === 'off' ? false
     : /^(exact|sketch(:.*)?)$/.test(o.verify) ? o.verify : num('verify', o.verify);
   const layout = layoutOption(o.layout);
-  const docs = readDocs(path);
+  const bar = progressLine();
+  const docs = readDocs(path, bar);
   const ids = docs.map((d) => d.id);
   const texts = docs.map((d) => d.text);
   let r; let index;
-  progress(0, docs.length);
   const pool = await openPool(o, docs, hasherOptions(o));
   try {
   if (!incremental) {
     // The whole job in the core: index candidates within k, verified against the texts
     // (the fingerprints made by the pool's workers, when there is one).
     const options = { ...hasherOptions(o), k, verify, layout };
-    r = pool ? await pool.dedup(ids, texts, options) : wasm.dedup(ids, texts, options);
+    r = pool ? await pool.dedup(ids, texts, options, { onProgress: bar.tell }) : wasm.dedup(ids, texts, options);
   } else {
     // The same job into an index kept between runs: the core adds what is new to it.
     if (o.load !== undefined && existsSync(o.load)) {
@@ -232,17 +283,23 @@ async function dedup(o) {
   } finally {
     await pool?.close();
   }
-  progress(docs.length, docs.length);
+  bar.end();
   for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
   const fps = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
   const fingerprintOf = (id) => fps.get(id) ?? index?.get(id);
   const { clusters, pairs } = r;
   if (format === 'jsonl') {
+    // Each pair under its cluster, found through its first id (linear in the output).
+    const clusterOf = new Map();
+    clusters.forEach((ids, n) => { for (const id of ids) clusterOf.set(id, n); });
+    const links = clusters.map(() => []);
+    for (const p of pairs) links[clusterOf.get(p.a)]?.push(p);
+    let buf = '';
     clusters.forEach((ids, n) => {
-      const set = new Set(ids);
-      const links = pairs.filter((p) => set.has(p.a));
-      process.stdout.write(`${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs: links })}\n`);
+      buf += `${JSON.stringify({ cluster: n + 1, size: ids.length, ids, pairs: links[n] })}\n`;
+      if (buf.length > 1 << 20) { process.stdout.write(buf); buf = ''; }
     });
+    process.stdout.write(buf);
   } else {
     process.stdout.write(`${'cluster'.padEnd(8)} ${'fingerprint'.padEnd(16)}  id\n`);
     clusters.forEach((ids, n) => {
@@ -354,7 +411,7 @@ async function dedupRedis(o) {
   const opts = { namespace: o.namespace, html: Boolean(o.html), retries: 5 };
   if (o.k !== undefined) opts.k = int('k', o.k, 0, 63);
   // --sketch: the store's sketch mode (ContentSeen's default flow), --sketch-size its bytes.
-  if (o.sketch) opts.sketch = o['sketch-size'] === undefined ? true : num('sketch-size', o['sketch-size']);
+  opts.sketch = !o.sketch ? false : o['sketch-size'] === undefined ? true : num('sketch-size', o['sketch-size']);
   const seen = await wasm.RedisContentSeen.open(client, opts);
   let dups = 0;
   let failed = 0;

@@ -1,7 +1,7 @@
 // Browser and bundler entry: the --target web build, initialised once with top-level
 // await, so `import { SimHasher } from 'simhash-wasm'` is ready to use as in Node; with
-// the same argument checks as the Node entry (args.js, made from args.cjs by the build),
-// and the worker pool (SimHashPool).
+// the same argument checks as the Node entry (args.js, of which the Node entry's args.cjs
+// is generated), and the worker pool (SimHashPool).
 import init, * as wasm from './simhash_wasm.js';
 import { SimHashError } from './errors.js';
 import { guard, check } from './args.js';
@@ -35,7 +35,7 @@ export const {
 } = api;
 export { SimHashError };
 
-// SimHashPool (pool.js, made from pool.cjs): fingerprints on every core, with module Web
+// SimHashPool (pool.js): fingerprints on every core, with module Web
 // Workers that load this same build (pool-worker.js).
 export const SimHashPool = makePool({
   spawn() {

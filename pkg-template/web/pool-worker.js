@@ -1,8 +1,8 @@
 // A worker of SimHashPool in browsers (a module Web Worker): its own instance of this
-// build, which answers the pool's messages (pool.js, made from pool.cjs). It initialises
-// the wasm itself, without the entry's top-level await, so bundlers that build workers as
-// classic scripts (Vite's default worker format, iife) can bundle it; messages that come
-// before the wasm is ready wait for it, in order.
+// build, which answers the pool's messages (pool.js). It initialises the wasm itself,
+// without the entry's top-level await, so bundlers that build workers as classic scripts
+// (Vite's default worker format, iife) can bundle it; messages that come before the wasm
+// is ready wait for it, in order.
 import init, * as wasm from './simhash_wasm.js';
 import { SimHashError } from './errors.js';
 import { guard } from './args.js';

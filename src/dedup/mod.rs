@@ -1,38 +1,27 @@
 //! The main job: near-duplicate clusters of a collection of documents.
 //!
-//! Every document is fingerprinted, all fingerprints go into the multi-table [`Index`],
-//! the self-join gives every pair within `k` bits, and (by default) each such candidate is
-//! verified by the exact shingle Jaccard of the two texts ([`crate::verify`]). Clusters are
-//! the connected components of the kept pairs.
+//! Every document is fingerprinted and sketched in one scan. The candidate pairs are the
+//! pairs within `k` bits (the self-join of the multi-table [`Index`]'s tables) and, when
+//! verifying, the pairs whose sketches share a MinHash band ([`DedupOptions::bands`]); by
+//! default each candidate is verified by the exact shingle Jaccard of the two texts
+//! (`verify.rs`). Clusters are the connected components of the kept pairs.
 //!
-//! The defaults come from `npm run quality` on the dev corpus (truth: 4-gram Jaccard ≥ 0.8):
-//! fingerprints alone reach F1 0.79 at best (k = 8); candidates verified at Jaccard ≥ 0.8
-//! keep precision 1.0, and their recall is capped by the candidate `k` alone.
+//! The defaults come from the dev corpus (truth: 4-gram Jaccard ≥ 0.8): fingerprints alone
+//! reach F1 0.79 at best (k = 8); candidates verified at Jaccard ≥ 0.8 keep precision 1.0,
+//! and their recall is capped by the candidate step alone.
 //!
-//! # The candidate k
+//! # The candidate step
 //!
 //! Short texts (poems, titles, forum posts) with Jaccard ≥ 0.8 often have fingerprints 10–16
-//! bits apart, so `k = 10` missed 9 % of the true pairs (Chinese: 13 %). A batch job knows
-//! its collection's size `N`, and a wider `k` costs a self-join that grows with `N²`, so
-//! `k` follows `N` ([`DedupOptions::K_BY_SIZE`]): 13 up to 200k documents, 12 up to 2M,
-//! then 10. Measured by `cargo bench --bench dedup_k` (2-core machine, CPU seconds):
-//!
-//! | k | P | R | F1 | F1 en | F1 zh | join 10k | join 100k | join 1M | index B/fp at 1M |
-//! | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-//! | 10 | 1.000 | 0.910 | 0.953 | 0.956 | 0.932 | 0.00 s | 0.42 s | 30.6 s | 5402 |
-//! | 11 | 1.000 | 0.932 | 0.965 | 0.967 | 0.951 | 0.01 s | 0.57 s | 25.4 s | 1497 |
-//! | 12 | 1.000 | 0.954 | 0.976 | 0.977 | 0.973 | 0.02 s | 0.91 s | 52.2 s | 1853 |
-//! | 13 | 1.000 | 0.970 | 0.985 | 0.985 | 0.983 | 0.03 s | 1.34 s | 95.9 s | 2267 |
-//!
-//! (Quality: the exact flow on the dev corpus, 11,291 documents, 1,154 true pairs. Cost:
-//! the self-join of `fp/set_1m.u64`'s first N fingerprints with [`Layout::auto`]; candidate
-//! pairs there are 65k at k = 10 and 529k at k = 13 for N = 1M, and each costs one
-//! verification.) The goal, F1 ≥ 0.97 overall and ≥ 0.95 for Chinese, needs k ≥ 12. Up to
-//! 200k documents k = 13 costs seconds and reaches 0.985 / 0.983; up to 2M, k = 12 keeps
-//! the join within minutes (52 s at 1M; about 4× that at 2M) at 0.976 / 0.973; beyond, the
-//! `N²` growth (k = 12 at 10M: over an hour) makes 10 the default, and a user who can
-//! afford more gives `k`. At 1M, k = 12 costs 1.7× the join time of k = 10 and less index
-//! memory, because [`Layout::auto`] picks a wider layout at k = 10.
+//! bits apart: within `k = 13` alone the exact flow reaches F1 0.985, and a self-join at such
+//! a `k` grows with `N²` (about 5 minutes and 2.3 kB of index a document at 1M). The band
+//! join finds those pairs instead, at a sort per band: with it, every true pair of the dev
+//! corpus is a candidate from `k = 3` up (F1 1.000, English and Chinese), and the
+//! fingerprint part keeps a small `k` by collection size
+//! ([`DedupOptions::K_BY_SIZE_WITH_BANDS`]: 6 up to 200k documents, 4 up to 2M, then 3),
+//! whose self-join takes seconds at 1M. Without a verification there is no band join, and
+//! `k` follows [`DedupOptions::K_BY_SIZE`]. The measurements are in decision record 090
+//! (`cargo bench --bench dedup_k`).
 //!
 //! # Verification by sketches
 //!
@@ -75,7 +64,9 @@ use crate::index::{clusters_of_slots, Index, Layout};
 use crate::sketch::{self, Sketch, SketchScheme};
 use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 
+mod candidates;
 mod plan;
+pub use candidates::BUCKET_WINDOW;
 pub use plan::{candidate_tables, candidates, jaccards, DedupPlan};
 
 /// How [`dedup`] works.
@@ -101,8 +92,8 @@ pub struct DedupOptions {
     /// `verify` ([`DedupOptions::DEFAULT_SKETCH_VERIFY`] by default). `None` (the default):
     /// the exact shingle Jaccard of the texts.
     pub sketch: Option<SketchScheme>,
-    /// Shingle size for the verification, 1 to [`verify::MAX_SHINGLE`] (default
-    /// [`DEFAULT_SHINGLE`]).
+    /// Shingle size for the verification, 1 to 16 (default
+    /// 4).
     pub shingle: usize,
     /// Read the texts as HTML: fingerprint and verify their visible text (default false;
     /// needs the Cargo feature `html`).
@@ -111,6 +102,12 @@ pub struct DedupOptions {
     /// [`crate::html::main_content`]) or all the visible text.
     #[cfg(feature = "html")]
     pub content: crate::html::Content,
+    /// When verifying, also take as candidates the pairs whose similarity sketches share a
+    /// MinHash band (default true): each document's sketch is made in its fingerprint's
+    /// scan, and the band join finds the near copies of short texts whose fingerprints sit
+    /// far apart, at a cost that grows with `N log N`, so the fingerprint part keeps a
+    /// small `k` ([`DedupOptions::K_BY_SIZE_WITH_BANDS`]).
+    pub bands: bool,
 }
 
 impl Default for DedupOptions {
@@ -125,6 +122,7 @@ impl Default for DedupOptions {
             html: false,
             #[cfg(feature = "html")]
             content: crate::html::Content::Main,
+            bands: true,
         }
     }
 }
@@ -195,7 +193,7 @@ pub struct DedupNames<'a> {
     pub widths: Option<&'a [u32]>,
     /// `verify`.
     pub verify: Option<Verify>,
-    /// `shingle`: a whole number from 1 to [`verify::MAX_SHINGLE`].
+    /// `shingle`: a whole number from 1 to 16.
     pub shingle: Option<f64>,
     /// `html`.
     pub html: Option<bool>,
@@ -224,13 +222,49 @@ impl DedupOptions {
         Self::K_BY_SIZE.iter().find(|&&(limit, _)| n <= limit).map_or(Self::DEFAULT_K, |&(_, k)| k)
     }
 
+    /// The candidate `k` of the fingerprint part when MinHash bands give candidates too
+    /// ([`DedupOptions::bands`]), by collection size as [`DedupOptions::K_BY_SIZE`]; larger
+    /// collections take [`DedupOptions::DEFAULT_K_WITH_BANDS`].
+    pub const K_BY_SIZE_WITH_BANDS: [(usize, u32); 2] = [(200_000, 6), (2_000_000, 4)];
+    /// The candidate `k` of collections larger than every row of
+    /// [`DedupOptions::K_BY_SIZE_WITH_BANDS`].
+    pub const DEFAULT_K_WITH_BANDS: u32 = 3;
+
+    /// Whether the band join gives candidates: [`DedupOptions::bands`] and a verification.
+    pub fn uses_bands(&self) -> bool {
+        self.bands && self.verify.is_some()
+    }
+
+    /// The candidate `k` of a dedup of `n` documents: `k` when given, else by the
+    /// collection's size ([`DedupOptions::K_BY_SIZE_WITH_BANDS`] when bands give
+    /// candidates too, else [`DedupOptions::k_for_size`]).
+    pub fn k_of(&self, n: usize) -> u32 {
+        self.k.unwrap_or_else(|| match self.uses_bands() {
+            true => Self::K_BY_SIZE_WITH_BANDS
+                .iter()
+                .find(|&&(limit, _)| n <= limit)
+                .map_or(Self::DEFAULT_K_WITH_BANDS, |&(_, k)| k),
+            false => DedupOptions::k_for_size(n),
+        })
+    }
+
+    /// The sketch scheme the dedup makes sketches of: for the verification
+    /// ([`DedupOptions::sketch`]) or the band join ([`DedupOptions::uses_bands`]).
+    pub fn sketch_scheme(&self) -> Option<SketchScheme> {
+        match (self.sketch, self.uses_bands()) {
+            (Some(s), _) if self.verify.is_some() => Some(s),
+            (_, true) => Some(SketchScheme::default()),
+            _ => None,
+        }
+    }
+
     /// The index layout of a dedup of `n` fingerprinted documents: `layout` when given,
-    /// else [`Layout::auto`] for `n` at `k` (or [`DedupOptions::k_for_size`]).
+    /// else [`Layout::auto`] for `n` at [`DedupOptions::k_of`].
     pub fn layout_for(&self, n: usize) -> Result<Layout> {
         let n = n.max(1);
         match &self.layout {
             Some(l) => Ok(l.clone()),
-            None => Layout::auto(n, self.k.unwrap_or_else(|| DedupOptions::k_for_size(n)), None),
+            None => Layout::auto(n, self.k_of(n), None),
         }
     }
     /// The default Jaccard threshold of the verification.
@@ -330,6 +364,7 @@ impl DedupOptions {
             html,
             #[cfg(feature = "html")]
             content,
+            bands: base.bands,
         };
         o.validate()?;
         Ok(o)
@@ -433,13 +468,12 @@ fn visible_texts<S, T: AsRef<str>>(docs: &[(S, T)], opts: &DedupOptions) -> Resu
     }
 }
 
-/// What candidate pairs are verified against: the documents' texts (exact), or their
-/// sketches (`verify: "sketch"`, made in the fingerprint's pass; the texts are not kept).
-/// [`DedupPlan`] keeps no texts: the caller measures the pairs it lists ([`jaccards`]).
+/// What [`dedup_into`]'s candidate pairs are verified against: the documents' texts
+/// (exact), or their sketches (`verify: "sketch"`, made in the fingerprint's pass; the
+/// texts are not kept).
 enum Evidence<'t> {
     Texts(HashMap<&'t str, &'t str>),
     Sketches(HashMap<String, Sketch>),
-    Deferred,
 }
 
 impl<'t> Evidence<'t> {
@@ -447,14 +481,6 @@ impl<'t> Evidence<'t> {
         match (opts.verify, opts.sketch) {
             (Some(_), Some(_)) => Evidence::Sketches(HashMap::with_capacity(capacity)),
             _ => Evidence::Texts(HashMap::with_capacity(capacity)),
-        }
-    }
-
-    /// As [`Evidence::new`], but texts are not kept: their pairs are measured by the caller.
-    fn deferred(opts: &DedupOptions, capacity: usize) -> Evidence<'t> {
-        match Evidence::new(opts, capacity) {
-            Evidence::Texts(_) => Evidence::Deferred,
-            sketches => sketches,
         }
     }
 
@@ -477,7 +503,6 @@ impl<'t> Evidence<'t> {
                 m.insert(id, text);
                 Ok(fp)
             }
-            (Evidence::Deferred, _) => hasher.fingerprint(text),
             (Evidence::Sketches(_), None) => unreachable!("sketch evidence needs a sketch scheme"),
         }
     }
@@ -514,7 +539,7 @@ impl<'t> Evidence<'t> {
             (Evidence::Texts(m), _) => {
                 m.insert(id, text);
             }
-            (Evidence::Deferred, _) | (Evidence::Sketches(_), None) => {}
+            (Evidence::Sketches(_), None) => {}
         }
     }
 }
@@ -657,7 +682,6 @@ fn cluster(
     let Some(threshold) = opts.verify else { return keep(ids, candidates, None, opts, report) };
     let similarities = match evidence {
         Evidence::Sketches(sketches) => sketch_similarities(ids, &candidates, sketches, threshold)?,
-        Evidence::Deferred => unreachable!("a plan's pairs are measured by its caller"),
         Evidence::Texts(texts) => {
             measure(candidates.iter().map(|&(x, y, _)| (x, y)), opts.shingle, |slot| {
                 let id = index.slot_id(slot).as_str();
@@ -788,7 +812,9 @@ mod tests {
         // A known value is taken as given: a wrong one changes the report (so it is used).
         let mut wrong = each.clone();
         wrong[1] = Some(!each[1].unwrap());
-        assert!(dedup_known(&docs, &wrong, &opts).unwrap().clusters.is_empty());
+        assert_ne!(dedup_known(&docs, &wrong, &opts).unwrap(), whole);
+        let no_bands = DedupOptions { bands: false, ..opts.clone() };
+        assert!(dedup_known(&docs, &wrong, &no_bands).unwrap().clusters.is_empty());
         let fresh = || Index::<String>::new(Layout::default_for_k(10).unwrap());
         let (mut i1, mut i2) = (fresh(), fresh());
         assert_eq!(
@@ -829,8 +855,19 @@ mod tests {
             last = k;
         }
         assert_eq!(DedupOptions::k_for_size(usize::MAX), DedupOptions::DEFAULT_K);
+        let mut last = u32::MAX;
+        for n in [1, 1000, 200_000, 200_001, 2_000_000, 2_000_001, usize::MAX] {
+            let k = d().k_of(n);
+            assert!(k <= last && k >= DedupOptions::DEFAULT_K_WITH_BANDS, "{n}: {k}");
+            assert!(k < DedupOptions::k_for_size(n), "bands let k be smaller: {n}");
+            last = k;
+        }
         let docs = [("a", A), ("b", B), ("c", C)];
-        assert_eq!(dedup(&docs, &d()).unwrap().k, DedupOptions::k_for_size(3));
+        assert_eq!(dedup(&docs, &d()).unwrap().k, d().k_of(3));
+        let no_bands = DedupOptions { bands: false, ..d() };
+        assert_eq!(dedup(&docs, &no_bands).unwrap().k, DedupOptions::k_for_size(3));
+        let unverified = DedupOptions { verify: None, ..d() };
+        assert_eq!(unverified.k_of(3), DedupOptions::k_for_size(3), "no bands without a verification");
         assert_eq!(dedup(&docs, &DedupOptions { k: Some(7), ..d() }).unwrap().k, 7);
     }
 

@@ -34,9 +34,11 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::{keep, measure, sketch_similarities, visible_texts, DedupOptions, DedupReport, Evidence};
+use super::candidates::{band_count, band_pairs, BUCKET_WINDOW};
+use super::{keep, measure, sketch_similarities, visible_texts, DedupOptions, DedupReport};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
+use crate::hash::hamming;
 use crate::index::{component_roots, join_part, join_tables, too_many, MAX_LEN};
 use crate::sketch::Sketch;
 use crate::verify::check_shingle;
@@ -110,40 +112,46 @@ impl DedupPlan {
         opts.validate()?;
         visible_texts::<&str, &str>(&[], opts)?; // the build can read HTML
         let mut hasher = SimHasher::new(opts.fingerprint)?;
-        let mut evidence = Evidence::deferred(opts, docs.len());
-        // Texts are read here only to fingerprint what `known` lacks (and so give its
-        // reason), or for their sketches: only those are parsed when they are HTML.
-        let given = |i: usize| known.get(i).copied().flatten().zip(sketches.get(i).cloned().flatten());
-        let by_sketch = matches!(evidence, Evidence::Sketches(_));
-        let read = |i: usize| known.get(i).copied().flatten().is_none() || (by_sketch && given(i).is_none());
-        let visible: Vec<Option<String>> = docs
-            .iter()
-            .enumerate()
-            .map(|(i, (_, t))| {
-                (opts.html && read(i)).then(|| visible(t.as_ref(), opts).map(Cow::into_owned)).transpose()
-            })
-            .collect::<Result<_>>()?;
+        // Sketches serve the verification (`verify: "sketch"`, kept by id) and the band
+        // join (kept by slot); either way each document's is made in its fingerprint's scan.
+        let scheme = opts.sketch_scheme();
+        let by_sketch = opts.verify.is_some() && opts.sketch.is_some();
+        let bands = opts.uses_bands();
+        let mut by_id: HashMap<String, Sketch> = HashMap::new();
+        let mut slot_sketches: Vec<Sketch> = Vec::new();
         let mut report = DedupReport::default();
         // The document of each fingerprint (of each slot).
         let mut doc_of: Vec<u32> = Vec::with_capacity(docs.len());
         for (i, (id, text)) in docs.iter().enumerate() {
             let id = id.as_ref();
-            let fingerprint = match (&mut evidence, given(i), known.get(i).copied().flatten()) {
-                (Evidence::Sketches(m), Some((fp, sketch)), _) => {
-                    m.insert(id.to_owned(), sketch);
-                    Ok(fp)
+            let known = known.get(i).copied().flatten();
+            let given = sketches.get(i).cloned().flatten();
+            // A text is read only for what is not given (a caller may hand over texts it
+            // converts on demand), and parsed as HTML only then.
+            let read = || -> Result<Cow<'_, str>> { visible(text.as_ref(), opts) };
+            let made: Result<(u64, Option<Sketch>)> = match (known, scheme, given) {
+                (Some(fp), None, _) => Ok((fp, None)),
+                (Some(fp), Some(_), Some(sk)) => Ok((fp, Some(sk))),
+                (Some(fp), Some(scheme), None) => {
+                    read().and_then(|t| hasher.sketch(&t, scheme)).map(|sk| (fp, Some(sk)))
                 }
-                // The text is not read (a caller may hand over texts it converts on demand).
-                (Evidence::Deferred, _, Some(fp)) => Ok(fp),
-                (evidence, _, k) => {
-                    let text = visible[i].as_deref().unwrap_or_else(|| text.as_ref());
-                    evidence.known_or_fingerprint(k, &mut hasher, id, text, opts)
-                }
+                (None, None, _) => read().and_then(|t| hasher.fingerprint(&t)).map(|fp| (fp, None)),
+                (None, Some(scheme), _) => read()
+                    .and_then(|t| hasher.fingerprint_and_sketch(&t, scheme))
+                    .map(|(fp, sk)| (fp, Some(sk))),
             };
-            match fingerprint {
-                Ok(fp) => {
+            match made {
+                Ok((fp, sketch)) => {
                     report.fingerprints.push((id.to_owned(), fp));
                     doc_of.push(i as u32);
+                    if let Some(sk) = sketch {
+                        if by_sketch {
+                            by_id.insert(id.to_owned(), sk.clone());
+                        }
+                        if bands {
+                            slot_sketches.push(sk);
+                        }
+                    }
                 }
                 Err(e) => report.skipped.push((id.to_owned(), e)),
             }
@@ -155,6 +163,7 @@ impl DedupPlan {
         if n >= MAX_LEN {
             return Err(too_many());
         }
+        let fps: Vec<u64> = report.fingerprints.iter().map(|f| f.1).collect();
         let candidates = match candidates {
             Some(c) => {
                 if let Some(&(x, y, _)) = c.iter().find(|&&(x, y, _)| x.max(y) as usize >= n) {
@@ -166,17 +175,12 @@ impl DedupPlan {
                 }
                 c
             }
-            None => {
-                let fps: Vec<u64> = report.fingerprints.iter().map(|f| f.1).collect();
-                join_part(&layout, &fps, 0..join_tables(&layout))
-            }
+            None => join_part(&layout, &fps, 0..join_tables(&layout)),
         };
+        let candidates = at_most_window_each(with_band_pairs(candidates, &slot_sketches, &fps));
         let candidates = by_component(candidates);
         let ids: Vec<String> = report.fingerprints.iter().map(|f| f.0.clone()).collect();
-        let sketches = match evidence {
-            Evidence::Sketches(m) => Some(m),
-            _ => None,
-        };
+        let sketches = by_sketch.then_some(by_id);
         let pairs = if opts.verify.is_some() && sketches.is_none() {
             candidates.iter().map(|&(x, y, _)| (doc_of[x as usize], doc_of[y as usize])).collect()
         } else {
@@ -266,6 +270,53 @@ pub fn candidate_tables(n: usize, opts: &DedupOptions) -> Result<usize> {
 pub fn candidates(fps: &[u64], opts: &DedupOptions, tables: Range<usize>) -> Result<Vec<(u32, u32, u32)>> {
     opts.validate()?;
     Ok(join_part(&opts.layout_for(fps.len())?, fps, tables))
+}
+
+/// The fingerprint candidates with the band join's pairs added (over `sketches`, one per
+/// slot, or none), each pair once, with its Hamming distance.
+fn with_band_pairs(
+    mut candidates: Vec<(u32, u32, u32)>,
+    sketches: &[Sketch],
+    fps: &[u64],
+) -> Vec<(u32, u32, u32)> {
+    if sketches.is_empty() {
+        return candidates;
+    }
+    let refs: Vec<&Sketch> = sketches.iter().collect();
+    let banded = band_pairs(&refs, 0..band_count(&refs));
+    candidates.reserve(banded.len());
+    for (x, y) in banded {
+        candidates.push((x, y, hamming(fps[x as usize], fps[y as usize])));
+    }
+    let key = |c: &(u32, u32, u32)| u64::from(c.0.min(c.1)) << 32 | u64::from(c.0.max(c.1));
+    crate::sort::sort_by_u64_key_stable(&mut candidates, key);
+    candidates.dedup_by(|a, b| key(a) == key(b));
+    candidates
+}
+
+/// `candidates` with each document paired with at most [`BUCKET_WINDOW`] documents before
+/// it, the nearest in Hamming distance first (then the earliest): a document copied a
+/// thousand times costs the window per copy, not half a million verifications, and the
+/// copies still join one cluster. A document with fewer candidates keeps them all.
+fn at_most_window_each(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
+    let later = |c: &(u32, u32, u32)| c.0.max(c.1);
+    let mut count: HashMap<u32, usize> = HashMap::new();
+    for c in &candidates {
+        *count.entry(later(c)).or_default() += 1;
+    }
+    if count.values().all(|&n| n <= BUCKET_WINDOW) {
+        return candidates;
+    }
+    crate::sort::sort_by_key(&mut candidates, |c| (later(c), c.2, c.0.min(c.1)));
+    let mut out = Vec::with_capacity(candidates.len());
+    let mut run = (u32::MAX, 0usize);
+    for c in candidates {
+        run = if run.0 == later(&c) { (run.0, run.1 + 1) } else { (later(&c), 1) };
+        if run.1 <= BUCKET_WINDOW {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `candidates` ordered by the connected component they belong to (stably), so that
@@ -364,7 +415,8 @@ mod tests {
             [(1, Some(0.8), Some(12)), (2, Some(0.6), Some(16)), (3, None, Some(10)), (4, Some(0.8), None)]
         {
             let docs = docs(seed);
-            let opts = DedupOptions { verify, k, ..DedupOptions::default() };
+            // The index path has no band join: the plan is compared without it.
+            let opts = DedupOptions { verify, k, bands: false, ..DedupOptions::default() };
             let plan = DedupPlan::new(&docs, &[], &opts).unwrap();
             let layout = Layout::auto(
                 docs.len() - 1,
@@ -395,9 +447,12 @@ mod tests {
     /// ideal share of bytes unless one pair alone is.
     #[test]
     fn a_self_join_made_in_parts_gives_the_same_report() {
-        for (seed, verify, k) in [(11, Some(0.8), Some(12)), (12, None, Some(10)), (13, Some(0.7), None)] {
+        for (seed, verify, k, bands) in
+            [(11, Some(0.8), Some(12), false), (12, None, Some(10), true), (13, Some(0.7), None, false)]
+        {
             let docs = docs(seed);
-            let opts = DedupOptions { verify, k, ..DedupOptions::default() };
+            // Without the band join, which would find what half the tables miss.
+            let opts = DedupOptions { verify, k, bands, ..DedupOptions::default() };
             let mut hasher = SimHasher::new(opts.fingerprint).unwrap();
             let known: Vec<Option<u64>> = docs.iter().map(|(_, t)| hasher.fingerprint(t).ok()).collect();
             let fps: Vec<u64> = known.iter().flatten().copied().collect();
@@ -423,6 +478,27 @@ mod tests {
             let bad = vec![(0, fps.len() as u32, 3)];
             let e = DedupPlan::with_candidates(&docs, &known, &[], bad, &opts).unwrap_err();
             assert!(e.to_string().contains("candidates") && e.to_string().contains("slots of the"), "{e}");
+        }
+    }
+
+    /// A page mirrored 300 times: every copy is within k of every other, yet each is
+    /// verified against at most the window of copies before it, and all form one cluster.
+    #[test]
+    fn a_mirrored_page_costs_the_window_per_copy() {
+        let page = docs(21)[1].1.clone();
+        let mut all: Vec<(String, String)> = (0..300).map(|i| (format!("m{i:03}"), page.clone())).collect();
+        all.extend(docs(22).into_iter().skip(1));
+        for bands in [true, false] {
+            let opts = DedupOptions { bands, ..DedupOptions::default() };
+            let plan = DedupPlan::new(&all, &[], &opts).unwrap();
+            let mirror = plan.pairs().iter().filter(|p| p.0 < 300 && p.1 < 300).count();
+            let window: usize = (1..300).map(|j| j.min(BUCKET_WINDOW)).sum();
+            assert_eq!(mirror, window, "bands {bands}");
+            let texts: Vec<&str> = all.iter().map(|d| d.1.as_str()).collect();
+            let measured = jaccards(&texts, plan.pairs(), &opts).unwrap();
+            let report = plan.finish(&measured).unwrap();
+            let big = report.clusters.iter().find(|c| c[0] == "m000").unwrap();
+            assert_eq!(big.len(), 300, "bands {bands}");
         }
     }
 

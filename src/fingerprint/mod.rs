@@ -22,19 +22,21 @@
 //! | `mod.rs` | [`SimHasher`]: normalise, cut into features, count, weigh, sum, sign |
 //! | `options.rs` | [`Options`] and [`Tokenizer`], their defaults and their names |
 //! | `explain.rs` | [`SimHasher::explain`] and what it returns |
-//! | `bits.rs` | fingerprints of supplied features, and the teaching form with written-out bits |
+//! | `learn.rs` | [`IdfTable::learn`](crate::IdfTable::learn): an IDF table from texts, cut as the hasher cuts them |
+//! | `features.rs` | fingerprints of supplied features, and the teaching form with written-out bits |
 //! | `accumulate.rs` | the exact per-bit sums, the SWAR column counter, the sign step |
 //! | `counter.rs` | the tf counter of one text's feature hashes |
 
 mod accumulate;
-mod bits;
 mod counter;
 mod explain;
+mod features;
+mod learn;
 mod options;
 
-pub use bits::{fingerprint_features, parse_bits, simhash_bits, BitFeature, BitsSimhash};
 pub use explain::{ExplainedToken, Explanation};
-pub use options::{Options, Tokenizer, DEFAULT_NGRAM, MAX_NGRAM};
+pub use features::{fingerprint_features, parse_bits, simhash_bits, BitFeature, BitsSimhash};
+pub use options::{Options, Tokenizer, MAX_NGRAM};
 
 use std::sync::Arc;
 
@@ -43,8 +45,9 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::error::{Error, Result};
 use crate::hash::hash_str;
 use crate::normalize::normalize_into;
-use crate::sketch::{Sketch, SketchBuilder, SketchScheme, SHINGLE};
-use crate::tokenize::{for_each_char_ngram, for_each_char_ngram_pair, word_shingles, OnGram};
+use crate::scan::{Shingles, SHINGLE};
+use crate::sketch::{Sketch, SketchBuilder, SketchScheme};
+use crate::tokenize::{for_each_char_ngram_pair, word_shingles, OnGram};
 use crate::weight::{quantize, IdfTable, Weighting};
 use accumulate::{sign, Accumulator, ColumnCounter, CLASSES};
 use counter::Counter;
@@ -69,10 +72,22 @@ pub struct SimHasher {
     counter: Counter,
     hashes: Vec<u64>,
     /// Shingles of the current text for [`sketch`](Self::sketch), when one is asked for.
+    shingles: Shingles,
     sketcher: SketchBuilder,
 }
 
 impl SimHasher {
+    /// The name of the hasher's HTML setting ([`set_html`](Self::set_html)) in an option
+    /// object; the configs that make a hasher (content-seen, dedup) take it too.
+    pub const HTML: &'static str = "html";
+    /// The name of the hasher's IDF table ([`with_idf`](Self::with_idf)) in an option object.
+    pub const IDF: &'static str = "idf";
+    /// The name of the hasher's content setting (`set_content`: which text of an HTML
+    /// input is read, `"main"` or `"all"`) in an option object.
+    pub const CONTENT: &'static str = "content";
+    /// The hasher's settings besides the fingerprint scheme's [`Options::NAMES`].
+    pub const NAMES: [&'static str; 3] = [SimHasher::HTML, SimHasher::CONTENT, SimHasher::IDF];
+
     /// A hasher for `opts`, or an error naming the bad option.
     pub fn new(opts: Options) -> Result<SimHasher> {
         opts.validate()?;
@@ -88,6 +103,7 @@ impl SimHasher {
             word: String::new(),
             counter: Counter::default(),
             hashes: Vec::new(),
+            shingles: Shingles::default(),
             sketcher: SketchBuilder::default(),
         })
     }
@@ -162,11 +178,8 @@ impl SimHasher {
         if self.norm.is_empty() {
             return Err(Error::EmptyText);
         }
-        self.sketcher.clear();
-        let shingles = &mut self.sketcher.shingles;
-        let units = for_each_char_ngram(&self.norm, SHINGLE, |_, _, h| shingles.push(h));
-        self.sketcher.short_text(&self.norm, units);
-        Ok(self.sketcher.finish_collected(scheme))
+        self.shingles.scan(&self.norm);
+        Ok(self.sketcher.finish_collected(scheme, &mut self.shingles))
     }
 
     /// The fingerprint and the sketch of `text` from one normalisation and one scan of its
@@ -175,7 +188,7 @@ impl SimHasher {
     pub fn fingerprint_and_sketch(&mut self, text: &str, scheme: SketchScheme) -> Result<(u64, Sketch)> {
         self.count_features_and(text, None, true)?;
         let sums = self.sums()?;
-        Ok((sign(&sums), self.sketcher.finish_collected(scheme)))
+        Ok((sign(&sums), self.sketcher.finish_collected(scheme, &mut self.shingles)))
     }
 
     /// A 128-bit fingerprint: the 64-bit one, and 64 more bits from the same features
@@ -211,7 +224,7 @@ impl SimHasher {
     }
 
     /// The outcome of every text, in order, going on past failures: what a worker of the
-    /// package's pool returns for its share of a batch (see `pkg-template/pool.cjs`).
+    /// package's pool returns for its share of a batch (see `pkg-template/web/pool.js`).
     pub fn fingerprint_each<'t, I>(&mut self, texts: I) -> Vec<Result<u64>>
     where
         I: IntoIterator<Item = &'t str>,
@@ -276,13 +289,13 @@ impl SimHasher {
         if self.norm.is_empty() {
             return Err(Error::EmptyText);
         }
-        self.sketcher.clear();
+        self.shingles.clear();
         match self.opts.tokenizer {
             Tokenizer::Chars(n) => {
                 // The n-grams' hashes are gathered first and counted after, in a loop of
                 // their own: a callback that only stores a hash is inlined into the
-                // tokenizer's loops, where one that counts was a call per feature (in wasm
-                // a call costs more than natively: English 68 -> 80 MB/s under Node).
+                // tokenizer's loops, where one that counts would be a call per feature, and
+                // in wasm a call costs more than natively (docs/decisions/021-hot-loop-at-opt-level-3.md).
                 // Room for every n-gram (there are fewer than bytes), stored by index: no
                 // `Vec::push`, whose growth check opt-level "z" leaves as a call. Only the
                 // first `count` are read, so the room is not cleared between texts.
@@ -290,9 +303,9 @@ impl SimHasher {
                 if hashes.len() < self.norm.len() {
                     hashes.resize(self.norm.len(), 0);
                 }
-                let shingles = &mut self.sketcher.shingles;
+                let shingles = &mut self.shingles.hashes;
                 let second = sketch.then_some((SHINGLE, |h| shingles.push(h)));
-                let mut store = Store { hashes: &mut hashes, count: 0, each };
+                let mut store = GramSink { hashes: &mut hashes, count: 0, each };
                 let units = for_each_char_ngram_pair(&self.norm, n, &mut store, second);
                 let count = store.count;
                 self.counter.reset(self.norm.len());
@@ -301,7 +314,7 @@ impl SimHasher {
                 }
                 self.hashes = hashes;
                 if sketch {
-                    self.sketcher.short_text(&self.norm, units);
+                    self.shingles.short_text(&self.norm, units);
                 }
                 if units < n {
                     return Err(Error::TextTooShort { units, needed: n, unit: "characters" });
@@ -309,9 +322,7 @@ impl SimHasher {
             }
             Tokenizer::Words(n) => {
                 if sketch {
-                    let shingles = &mut self.sketcher.shingles;
-                    let units = for_each_char_ngram(&self.norm, SHINGLE, |_, _, h| shingles.push(h));
-                    self.sketcher.short_text(&self.norm, units);
+                    self.shingles.scan(&self.norm);
                 }
                 let mut shingles = word_shingles(&self.norm, n);
                 let mut count = 0;
@@ -415,13 +426,13 @@ impl SimHasher {
 /// Stores each n-gram's hash by index (the n-grams of a text are fewer than its bytes,
 /// so `hashes` has room for all) and shows it to `each`, if any: the n-gram callback of
 /// [`SimHasher::count_features_and`].
-struct Store<'a, 'e> {
+struct GramSink<'a, 'e> {
     hashes: &'a mut [u64],
     count: usize,
     each: Option<&'e mut dyn FnMut(usize, usize, u64)>,
 }
 
-impl OnGram for &mut Store<'_, '_> {
+impl OnGram for &mut GramSink<'_, '_> {
     #[inline(always)]
     fn gram(&mut self, start: usize, end: usize, hash: u64) {
         self.hashes[self.count] = hash;

@@ -14,7 +14,7 @@ pub const MAX_NGRAM: usize = 16;
 pub enum Tokenizer {
     /// Overlapping runs of `n` grapheme clusters of the normalised text (spaces included).
     Chars(usize),
-    /// Overlapping runs of `n` Unicode words (see [`crate::tokenize::word_shingles`]).
+    /// Overlapping runs of `n` Unicode words (UAX #29 word boundaries).
     Words(usize),
 }
 

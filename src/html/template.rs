@@ -3,7 +3,7 @@
 //! extractor cannot tell a short page's own lines (an About or Contact page) from the
 //! footer around them; a crawler that has seen the host's other pages can.
 //!
-//! A block is a line of a page's text (as [`html_to_text`](super::html_to_text) writes
+//! A block is a line of a page's text (as [`html_to_text`] writes
 //! it), compared by a hash of its words (case and whitespace folded). The model counts,
 //! per host, on how many distinct pages each block was seen; a block seen on at least
 //! `min_pages` pages of the host is template.
@@ -99,8 +99,8 @@ impl TemplateModel {
             .is_some_and(|&n| n >= self.min_pages)
     }
 
-    /// `text` (lines, as [`main_content`](super::main_content) or
-    /// [`html_to_text`](super::html_to_text) write them) without the lines that are
+    /// `text` (lines, as [`main_content`](super::main_content()) or
+    /// [`html_to_text`] write them) without the lines that are
     /// template on `host`.
     pub fn strip(&self, host: &str, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
@@ -114,7 +114,7 @@ impl TemplateModel {
     }
 
     /// The main content of a page of `host`, without the host's template: the
-    /// [`main_content`](super::main_content) less its template lines, or, when those were
+    /// [`main_content`](super::main_content()) less its template lines, or, when those were
     /// all template (a short page, where the extractor took the footer), the page's whole
     /// text less its template lines.
     pub fn main_content(&self, host: &str, html: &str) -> String {

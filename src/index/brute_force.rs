@@ -6,7 +6,8 @@ use super::{IndexId, Match, Pair};
 /// Every entry within `k` of `fp`, sorted by distance, then id.
 ///
 /// ```
-/// use simhash_wasm::index::{brute_force, Match};
+/// use simhash_wasm::__private::index::brute_force;
+/// use simhash_wasm::Match;
 /// let entries = vec![(2u64, 0b1u64), (1, 0b0), (3, 0b1111)];
 /// assert_eq!(
 ///     brute_force::query(&entries, 0, 1),

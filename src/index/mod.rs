@@ -89,7 +89,7 @@ mod results;
 mod stats;
 mod table;
 
-pub mod brute_force;
+pub(crate) mod brute_force;
 
 pub use id::IndexId;
 pub use join::{join_part, join_tables};

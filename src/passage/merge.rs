@@ -4,7 +4,7 @@
 /// A match in sentence numbers: submission sentences `sub.0..=sub.1` against reference
 /// sentences `re.0..=re.1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Pair {
+pub struct RangePair {
     /// First and last submission sentence.
     pub sub: (usize, usize),
     /// First and last reference sentence.
@@ -24,10 +24,10 @@ fn hull(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
 /// apart), repeatedly, until no two are; returns the
 /// merged pairs sorted. Growing a pair only makes it nearer others, so the result does
 /// not depend on the order of merging.
-pub fn merge(mut pairs: Vec<Pair>, gap: usize) -> Vec<Pair> {
+pub fn merge(mut pairs: Vec<RangePair>, gap: usize) -> Vec<RangePair> {
     loop {
         crate::sort::sort(&mut pairs);
-        let mut out: Vec<Pair> = Vec::with_capacity(pairs.len());
+        let mut out: Vec<RangePair> = Vec::with_capacity(pairs.len());
         let mut changed = false;
         for p in pairs {
             // Sorted by submission start: a pair can only be near recent ones; scan back

@@ -5,7 +5,7 @@
 //!
 //! 1. **Candidates.** Every text is cut into sentences ([`sentences`]: at `.!?…` before a
 //!    space, at `。！？；`, and at line breaks). Each sentence's shingles (pairs of
-//!    words at most one apart, or of characters in Chinese, see [`shingle`]) are hashed into an inverted
+//!    words at most one apart, or of characters in Chinese, see `shingle.rs`) are hashed into an inverted
 //!    index of the reference sentences. Each sentence of the submission looks its
 //!    shingles up, rarest first; the reference sentence sharing the most is its candidate
 //!    in each reference (on a tie, the one nearest the sentence after the last match). On
@@ -20,7 +20,7 @@
 //!    and may be reordered: the benchmark measures both.
 //!
 //! Matched sentences at most [`GAP`] sentences apart on both sides merge into one span per
-//! side ([`merge()`]), so the short lines of a copied code block do not break it up; a span's
+//! side (`merge.rs`), so the short lines of a copied code block do not break it up; a span's
 //! first and last sentences must be copied themselves, and its similarity is measured
 //! again on the merged texts. A merged span that falls below the threshold (long original
 //! sentences in its gaps) is judged again as its pieces of touching matched sentences.
@@ -54,8 +54,8 @@
 //! # Ok::<(), simhash_wasm::Error>(())
 //! ```
 
-pub mod merge;
-pub mod shingle;
+mod merge;
+pub(crate) mod shingle;
 mod split;
 /// The length [`PassageOptions::min_chars`] counts: non-whitespace characters, those
 /// of CJK scripts twice.
@@ -67,7 +67,7 @@ fn span_chars(text: &str) -> usize {
 mod tests;
 
 use crate::error::{Error, Result};
-use merge::{merge, Pair};
+use merge::{merge, RangePair};
 pub use split::sentences;
 use split::to_spans;
 
@@ -242,12 +242,10 @@ pub const GAP: usize = 3;
 /// A reported span shares at least this many shingles with its reference span that are
 /// not common (held by half of the references or more, and at least 3): lines that
 /// genuinely repeat across unrelated texts (`#include <stdio.h>`, `exit(EXIT_FAILURE);`)
-/// share a few (the benchmark's precision went from 0.82 with no floor to 0.95 at 6 pairs
-/// of neighbours), and a man page's header or a licence's warranty clause, shared by many
-/// references, counts for nothing. 8 since shingles include pairs one apart (about twice
-/// as many a sentence): at 6, 7, 8, 9 the benchmark's precision was 0.976, 0.985, 0.990,
-/// 0.993 and its recall at 10 % edits 0.912, 0.900, 0.896, 0.875 (before trimming went by
-/// neighbouring pairs only). Each shared shingle counts by its rarity, 1 when one
+/// share a few, and a man page's header or a licence's warranty clause, shared by many
+/// references, counts for nothing. 8 because shingles include pairs one apart (about twice
+/// as many a sentence as pairs of neighbours); the benchmark's sweep of this floor is in
+/// `docs/decisions/026-passages-floors-and-rarity.md`. Each shared shingle counts by its rarity, 1 when one
 /// reference holds it and less the more do (`ln(1 + N / df) / ln(1 + N)`), so a run of
 /// `#include` lines that 2 to 4 references carry needs more of them.
 pub const MIN_SHARED: usize = 8;
@@ -255,8 +253,7 @@ pub const MIN_SHARED: usize = 8;
 /// A sentence seeds or extends a span when this share of the threshold of its shingles
 /// is found in the reference (0.3 at the default threshold): edited sentences that keep
 /// less than half of their word pairs still join a span, which is reported only when, merged,
-/// it reaches the threshold (recall at 10 % edits 0.729 -> 0.750 on the quick benchmark,
-/// precision unchanged).
+/// it reaches the threshold (see `docs/decisions/026-passages-floors-and-rarity.md`).
 pub const SEED: f64 = 0.6;
 
 /// The least run of not-shared pairs of neighbouring words cut off a span's first or last
@@ -408,7 +405,7 @@ impl PassageChecker {
             self.sorted = true;
         }
         let sub = Text::new(submission, &mut self.buf);
-        let mut pairs: Vec<Vec<Pair>> = vec![Vec::new(); self.refs.len()];
+        let mut pairs: Vec<Vec<RangePair>> = vec![Vec::new(); self.refs.len()];
         // Per reference, the reference sentence after the last match (ties go to it).
         let mut next: Vec<usize> = vec![0; self.refs.len()];
         // Postings hit, as reference << 32 | sentence: plain u64s sort fast.
@@ -449,7 +446,7 @@ impl PassageChecker {
         let total: usize = sub.spans.iter().map(|s| s.end_utf16 - s.start_utf16).sum();
         // The share of the submission inside the union of these sentence ranges.
         let share = |ranges: Vec<(usize, usize)>| {
-            let n: usize = merge(ranges.into_iter().map(|sub| Pair { sub, re: (0, 0) }).collect(), 0)
+            let n: usize = merge(ranges.into_iter().map(|sub| RangePair { sub, re: (0, 0) }).collect(), 0)
                 .iter()
                 .map(|p| sub.span(p.sub))
                 .map(|s| s.end_utf16 - s.start_utf16)
@@ -466,7 +463,7 @@ impl PassageChecker {
         let mut references = Vec::new();
         for (doc, ps) in pairs.into_iter().enumerate().filter(|(_, p)| !p.is_empty()) {
             let r = &self.refs[doc];
-            let judge = |p: Pair| self.judge(submission, &sub, r, p, common, &df);
+            let judge = |p: RangePair| self.judge(submission, &sub, r, p, common, &df);
             let mut merged = merge(ps.clone(), GAP);
             for p in &mut merged {
                 self.extend(&sub, r, p);
@@ -479,7 +476,7 @@ impl PassageChecker {
                 }
                 // Merged across a gap with too much original text in it: its pieces of
                 // touching sentences, each judged alone.
-                let inside = |q: &&Pair| q.sub.0 >= p.sub.0 && q.sub.1 <= p.sub.1;
+                let inside = |q: &&RangePair| q.sub.0 >= p.sub.0 && q.sub.1 <= p.sub.1;
                 let pieces = merge(ps.iter().filter(inside).copied().collect(), 0);
                 if pieces.len() > 1 {
                     matches.extend(pieces.into_iter().filter_map(|mut q| {
@@ -544,7 +541,7 @@ impl PassageChecker {
         let mut w = Vec::with_capacity(all.len());
         for &h in &all {
             let docs = self.docs_holding(h, usize::MAX);
-            w.push(crate::weight::ln(1.0 + n / docs.max(1) as f64));
+            w.push(crate::math::ln(1.0 + n / docs.max(1) as f64));
         }
         (all, w)
     }
@@ -574,12 +571,12 @@ impl PassageChecker {
     /// `#include` line that 2 of 10 references carry counts 0.75.
     fn rare_shared(&self, a: &[u64], b: &[u64], common: usize) -> f64 {
         let n = self.refs.len() as f64;
-        let one = crate::weight::ln(1.0 + n);
+        let one = crate::math::ln(1.0 + n);
         let mut sum = 0.0;
-        crate::verify::for_each_common(a, b, |h| {
+        crate::sets::for_each_common(a, b, |h| {
             let docs = self.docs_holding(h, common);
             if docs < common {
-                sum += crate::weight::ln(1.0 + n / docs.max(1) as f64) / one;
+                sum += crate::math::ln(1.0 + n / docs.max(1) as f64) / one;
             }
         });
         sum
@@ -596,7 +593,7 @@ impl PassageChecker {
         text: &str,
         sub: &Text,
         r: &Text,
-        mut p: Pair,
+        mut p: RangePair,
         common: usize,
         df: &(Vec<u64>, Vec<f64>),
     ) -> Option<PassageMatch> {
@@ -659,7 +656,7 @@ impl PassageChecker {
     /// Grows `p` by the sentences just before and after it that are copies of the
     /// reference's sentences just before and after (a short last sentence of a copy only
     /// sits in windows that reach past the copy).
-    fn extend(&self, sub: &Text, r: &Text, p: &mut Pair) {
+    fn extend(&self, sub: &Text, r: &Text, p: &mut RangePair) {
         let ok = |k: usize, j: usize| {
             !sub.shingles[k].is_empty()
                 && shingle::containment(&sub.shingles[k], &r.shingles[j]) >= self.seed()
@@ -676,7 +673,7 @@ impl PassageChecker {
 
     /// The exact check of submission sentence `w` (shingles `a`) against the neighbourhood
     /// of sentence `s` of reference `doc` (one sentence either side): its pair when it matches.
-    fn verify(&self, a: &[u64], w: usize, doc: usize, s: usize) -> Option<Pair> {
+    fn verify(&self, a: &[u64], w: usize, doc: usize, s: usize) -> Option<RangePair> {
         let r = &self.refs[doc];
         let last = r.spans.len() - 1;
         let mut region = (s.saturating_sub(1), (s + 1).min(last));
@@ -708,6 +705,6 @@ impl PassageChecker {
         while first > 0 && inside(&(first - 1)) {
             first -= 1;
         }
-        Some(Pair { sub: (w, w), re: (first, end) })
+        Some(RangePair { sub: (w, w), re: (first, end) })
     }
 }

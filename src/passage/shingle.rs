@@ -6,11 +6,10 @@
 //! a single Chinese, Japanese or Korean character (one of those carries about as much as
 //! a word). Whitespace and punctuation end a word, but for the marks of paths, file names
 //! and identifiers (`.`, `/`, `-`, `_`, `<`, `>`, `#`) and apostrophes, which are dropped
-//! inside it: so code such as `atoi(argv[3])` is two words, and `<stdio.h>` one, as it
-//! was when all punctuation was dropped. A pair one apart and a pair of neighbours hash
-//! alike, so a word replaced, inserted or deleted leaves the pair around it, and two
-//! neighbouring words swapped keep most of their pairs (`npm run quality:passages`: recall at 20 %
-//! edits 0.767 -> 0.804 with precision 0.987 -> 0.990, against neighbours alone). They are
+//! inside it: so code such as `atoi(argv[3])` is two words, and `<stdio.h>` one. A pair
+//! one apart and a pair of neighbours hash alike, so a word replaced, inserted or deleted
+//! leaves the pair around it, and two neighbouring words swapped keep most of their pairs
+//! (measured against neighbours alone in `docs/decisions/025-passages-sentences-and-word-pairs.md`). They are
 //! kept as sorted, distinct 64-bit hashes: exact up to a 2^-64 chance of two different
 //! shingles sharing a hash. Word pairs, not character runs, because a character 5-gram
 //! like `" the "` is shared by nearly every English sentence, while a pair of words is
@@ -177,35 +176,5 @@ pub fn ordered(text: &str, buf: &mut String) -> Option<Ordered> {
     Some((h, raw))
 }
 
-/// The union of sorted, distinct sets, sorted and distinct.
-pub fn union<'a>(sets: impl Iterator<Item = &'a [u64]>) -> Vec<u64> {
-    let mut out: Vec<u64> = sets.flatten().copied().collect();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
-/// The number of elements in both sorted, distinct sets.
-pub fn intersection(a: &[u64], b: &[u64]) -> usize {
-    crate::verify::sorted_intersection(a, b)
-}
-
-/// `|A ∩ B| / |A|`: the share of `a` found in `b` (0 for an empty `a`).
-pub fn containment(a: &[u64], b: &[u64]) -> f64 {
-    if a.is_empty() {
-        0.0
-    } else {
-        intersection(a, b) as f64 / a.len() as f64
-    }
-}
-
-/// `|A ∩ B| / |A ∪ B|` (0 when both are empty).
-pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
-    let i = intersection(a, b);
-    let u = a.len() + b.len() - i;
-    if u == 0 {
-        0.0
-    } else {
-        i as f64 / u as f64
-    }
-}
+// The set operations on shingle hashes are the crate's one set of them.
+pub(crate) use crate::sets::{containment, intersection, jaccard, union};

@@ -1,4 +1,4 @@
-use super::merge::{merge, Pair};
+use super::merge::{merge, RangePair};
 use super::shingle::{containment, jaccard, shingles};
 use super::*;
 use crate::test_rng::Rng;
@@ -115,7 +115,7 @@ fn checker() -> PassageChecker {
 
 #[test]
 fn an_edited_paragraph_is_found_with_its_similarity() {
-    // Issue 14: a ~100-word paragraph with "the" changed to "a" twice.
+    // A ~100-word paragraph with "the" changed to "a" twice.
     let seed = (1000..).find(|&s| paragraph(s).matches(" the ").count() >= 2).unwrap();
     let reference: Vec<String> = (0..8).map(|i| paragraph(seed - 3 + i)).collect();
     let copied = &reference[3];
@@ -309,7 +309,7 @@ fn containment_and_jaccard_match_the_exact_sets() {
 
 /// Merging by brute force: while any two pairs are near on both sides (at most `gap` apart), replace them by
 /// their hull.
-fn merge_oracle(mut v: Vec<Pair>, gap: usize) -> Vec<Pair> {
+fn merge_oracle(mut v: Vec<RangePair>, gap: usize) -> Vec<RangePair> {
     let near = |a: (usize, usize), b: (usize, usize)| a.0 <= b.1 + 1 + gap && b.0 <= a.1 + 1 + gap;
     'outer: loop {
         for i in 0..v.len() {
@@ -338,7 +338,8 @@ fn merging_matches_a_brute_force_reference() {
             let a = rng.below(30) as usize;
             (a, a + rng.below(4) as usize)
         };
-        let v: Vec<Pair> = (0..n).map(|_| Pair { sub: range(&mut rng), re: range(&mut rng) }).collect();
+        let v: Vec<RangePair> =
+            (0..n).map(|_| RangePair { sub: range(&mut rng), re: range(&mut rng) }).collect();
         let gap = rng.below(3) as usize;
         let got = merge(v.clone(), gap);
         merged_some += usize::from(got.len() < v.len());
@@ -346,8 +347,9 @@ fn merging_matches_a_brute_force_reference() {
     }
     assert!(merged_some > 200, "{merged_some}");
     // A copied page reads as one span: windows 0-2, 1-3, … against 10-12, 11-13, ….
-    let windows: Vec<Pair> = (0..40).map(|i| Pair { sub: (i, i + 2), re: (i + 10, i + 12) }).collect();
-    assert_eq!(merge(windows, 0), vec![Pair { sub: (0, 41), re: (10, 51) }]);
+    let windows: Vec<RangePair> =
+        (0..40).map(|i| RangePair { sub: (i, i + 2), re: (i + 10, i + 12) }).collect();
+    assert_eq!(merge(windows, 0), vec![RangePair { sub: (0, 41), re: (10, 51) }]);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! [similarity sketch](crate::sketch) beside its fingerprint, and a check has two steps:
 //! the *candidates* are the stored pages within `k` bits (default 3: exact copies and
 //! near-exact pages) and those sharing a MinHash band with the page
-//! ([`crate::sketch::bands`], which finds pages of Jaccard ≥ 0.8 however far their
+//! (the [`BandIndex`](crate::sketch::BandIndex), which finds pages of Jaccard ≥ 0.8 however far their
 //! fingerprints are); a candidate is a *duplicate* when the estimated Jaccard similarity of
 //! the 4-gram shingle sets reaches `threshold` (default [`DEFAULT_THRESHOLD`]). On the dev
 //! corpus that flow reaches F1 0.941 at precision 0.981, where the 64-bit fingerprint alone
@@ -40,7 +40,7 @@
 //! ```
 //!
 //! The parts: this file is the test itself ([`ContentSeen`]); `sketches.rs` keeps the
-//! stored pages' sketches and their band index; [`snapshot`] is the `SEEN` codec
+//! stored pages' sketches and their band index; `codec.rs` is the `SEEN` codec
 //! (`to_bytes` / `from_bytes`) and documents the layout.
 
 use std::collections::HashMap;
@@ -50,8 +50,8 @@ use crate::fingerprint::{Options, SimHasher};
 use crate::index::{Index, Layout, Match};
 use crate::sketch::{estimate, Sketch, SketchScheme};
 
+mod codec;
 mod sketches;
-pub mod snapshot;
 
 use sketches::SketchStore;
 
@@ -148,7 +148,7 @@ impl SeenConfig {
 
 /// A stored page found as a candidate by [`ContentSeen::check`], and the verdict.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Candidate {
+pub struct SeenCandidate {
     /// The stored page's URL.
     pub id: String,
     /// Hamming distance between the fingerprints.
@@ -186,7 +186,7 @@ pub struct Check {
     pub estimate: Option<f64>,
     /// Every candidate examined, duplicates first in the order of `matches`, then the
     /// rejected ones by estimate (empty without sketches: there `matches` says it all).
-    pub candidates: Vec<Candidate>,
+    pub candidates: Vec<SeenCandidate>,
     /// `true` when the page has no content to compare: its text (with `html`, its visible
     /// text) has no feature, or fewer units than one n-gram (a page of scripts, an empty
     /// body, a one-word page). Nothing was stored or counted; `duplicate` is `false`,
@@ -284,7 +284,7 @@ impl ContentSeen {
     ///
     /// Without a sketch, the duplicates are the stored pages within `k` bits. With one,
     /// the flow has two steps: candidates are the stored pages within `k` bits and those
-    /// sharing a band of the sketch ([`crate::sketch::bands`]); a candidate is a duplicate
+    /// sharing a band of the sketch ([`BandIndex`](crate::sketch::BandIndex)); a candidate is a duplicate
     /// when the estimated Jaccard similarity of the sketches reaches the threshold. A
     /// stored page without a sketch (loaded from a version-1 snapshot, or stored by
     /// [`check_fingerprint`](Self::check_fingerprint)) is a duplicate when within `k` bits,
@@ -331,11 +331,11 @@ impl ContentSeen {
         };
         let band = store.band_matches(&sketch)?;
         let threshold = self.config.threshold;
-        let mut cands: Vec<Candidate> = Vec::new();
+        let mut cands: Vec<SeenCandidate> = Vec::new();
         for m in self.index.query(fingerprint) {
             let estimate = store.get(&m.id).map(|s| estimate(s, &sketch));
             let duplicate = estimate.is_none_or(|e| e >= threshold);
-            cands.push(Candidate { id: m.id, distance: m.distance, estimate, duplicate });
+            cands.push(SeenCandidate { id: m.id, distance: m.distance, estimate, duplicate });
         }
         for (id, s) in band {
             if cands.iter().any(|c| c.id == id) {
@@ -343,14 +343,14 @@ impl ContentSeen {
             }
             let fp = self.index.get(&id.to_owned()).expect("a sketched page is stored");
             let e = estimate(s, &sketch);
-            cands.push(Candidate {
+            cands.push(SeenCandidate {
                 id: id.to_owned(),
                 distance: (fp ^ fingerprint).count_ones(),
                 estimate: Some(e),
                 duplicate: e >= threshold,
             });
         }
-        let rank = |c: &Candidate| c.estimate.unwrap_or(threshold);
+        let rank = |c: &SeenCandidate| c.estimate.unwrap_or(threshold);
         crate::sort::sort_by(&mut cands, |a, b| {
             b.duplicate
                 .cmp(&a.duplicate)
@@ -374,7 +374,7 @@ impl ContentSeen {
         fingerprint: u64,
         sketch: Option<Sketch>,
         matches: Vec<Match<String>>,
-        candidates: Vec<Candidate>,
+        candidates: Vec<SeenCandidate>,
         decided: Option<(String, u32, Option<f64>)>,
     ) -> Check {
         if let Some((cluster, distance, estimate)) = decided {

@@ -143,7 +143,7 @@ fn check_fingerprint_matches_by_fingerprint_and_stores_without_a_sketch() {
     assert!(c.duplicate && c.estimate.is_none() && c.distance == Some(0));
     assert_eq!(
         c.candidates,
-        vec![Candidate { id: "a".into(), distance: 0, estimate: None, duplicate: true }]
+        vec![SeenCandidate { id: "a".into(), distance: 0, estimate: None, duplicate: true }]
     );
     // And check_fingerprint matches sketched pages within k too.
     s.check("b", B).unwrap();

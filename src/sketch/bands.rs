@@ -45,14 +45,14 @@ pub fn band_key(sketch: &Sketch, band: usize) -> u32 {
 
 /// A write buffer: a small multimap from 24-bit keys to entry numbers, open addressing.
 #[derive(Clone, Debug)]
-struct Table {
+struct BandTable {
     slots: Vec<u64>,
     len: usize,
 }
 
-impl Table {
-    fn new() -> Table {
-        Table { slots: Vec::new(), len: 0 }
+impl BandTable {
+    fn new() -> BandTable {
+        BandTable { slots: Vec::new(), len: 0 }
     }
 
     #[inline]
@@ -136,7 +136,7 @@ impl Table {
     fn drain_sorted(&mut self) -> Vec<u64> {
         let mut v: Vec<u64> = self.slots.iter().copied().filter(|&s| s != EMPTY).collect();
         v.sort_unstable();
-        *self = Table::new();
+        *self = BandTable::new();
         v
     }
 }
@@ -161,12 +161,12 @@ struct Band {
     dir: Vec<u32>,
     dir_bits: u32,
     dead: usize,
-    buffer: Table,
+    buffer: BandTable,
 }
 
 impl Band {
     fn new() -> Band {
-        Band { sorted: Vec::new(), dir: vec![0, 0], dir_bits: 0, dead: 0, buffer: Table::new() }
+        Band { sorted: Vec::new(), dir: vec![0, 0], dir_bits: 0, dead: 0, buffer: BandTable::new() }
     }
 
     fn bytes(&self) -> usize {
@@ -252,10 +252,10 @@ impl Band {
 
 /// A band index: entry numbers (`u32`, chosen by the caller) keyed by their sketch's
 /// bands. The caller keeps the sketches; [`remove`](Self::remove) needs the entry's
-/// sketch again. See the [module docs](self).
+/// sketch again. See `src/sketch/bands.rs` for the bands.
 ///
 /// ```
-/// use simhash_wasm::sketch::{bands::BandIndex, Sketch, SketchScheme};
+/// use simhash_wasm::sketch::{BandIndex, Sketch, SketchScheme};
 /// let s = SketchScheme::default();
 /// let a = Sketch::from_shingles(s, &(0..200).collect::<Vec<u64>>());
 /// let b = Sketch::from_shingles(s, &(5..205).collect::<Vec<u64>>()); // J = 0.95

@@ -2,6 +2,7 @@
 
 use super::{Sketch, SketchScheme, DENSIFY_SEED, NIBBLE_SEED, ODD_SEED, OPH_SEED};
 use crate::hash::mix;
+use crate::scan::Shingles;
 
 /// `⌊x · n / 2^32⌋` for the top 32 bits `x` of a hash: a bin from `0..n` without a division.
 #[inline(always)]
@@ -9,38 +10,21 @@ fn reduce(x: u64, n: usize) -> usize {
     (((x >> 32) * n as u64) >> 32) as usize
 }
 
-/// Collects one text's shingle hashes, then makes its sketch. Reused across texts.
+/// Makes sketches from shingle hashes, with its work buffers reused across texts.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SketchBuilder {
-    /// Shingle hashes of the current text, in text order, with repeats.
-    pub(crate) shingles: Vec<u64>,
     mins: Vec<u32>,
     filled: Vec<bool>,
 }
 
 impl SketchBuilder {
-    /// Forgets the current text's shingles.
-    pub(crate) fn clear(&mut self) {
-        self.shingles.clear();
-    }
-
-    /// After a scan of `units` clusters of `norm` that found no shingle (fewer than
-    /// [`SHINGLE`](super::SHINGLE) clusters): the whole text is the one shingle.
-    pub(crate) fn short_text(&mut self, norm: &str, units: usize) {
-        if units < super::SHINGLE && !norm.is_empty() {
-            self.shingles.clear();
-            self.shingles.push(crate::hash::hash_bytes(norm.as_bytes()));
-        }
-    }
-
-    /// The sketch of the collected shingles (repeats removed here).
-    pub(crate) fn finish_collected(&mut self, scheme: SketchScheme) -> Sketch {
-        let mut shingles = std::mem::take(&mut self.shingles);
-        shingles.sort_unstable();
-        shingles.dedup();
-        let sketch = self.finish(scheme, &shingles);
-        self.shingles = shingles;
-        sketch
+    /// The sketch of a text's shingles, in text order with repeats (sorted and made
+    /// distinct here, in place).
+    pub(crate) fn finish_collected(&mut self, scheme: SketchScheme, shingles: &mut Shingles) -> Sketch {
+        let hashes = &mut shingles.hashes;
+        hashes.sort_unstable();
+        hashes.dedup();
+        self.finish(scheme, hashes)
     }
 
     /// The sketch of `distinct`, a set of distinct shingle hashes in any order.

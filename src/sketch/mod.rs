@@ -3,7 +3,7 @@
 //!
 //! A 64-bit SimHash estimates the angle between two documents with an error of several
 //! bits, while "near-duplicate" is a sharp Jaccard threshold. A sketch stored beside each
-//! fingerprint verifies candidates without the texts (see `DESIGN.md`, "The sketch").
+//! fingerprint verifies candidates without the texts (see `docs/decisions/005-similarity-sketch.md`).
 //!
 //! ```
 //! use simhash_wasm::{SimHasher, Options};
@@ -24,7 +24,7 @@
 //!
 //! **Shingles.** The set of distinct runs of [`SHINGLE`] = 4 grapheme clusters of the text as
 //! the fingerprint normalises it (the same [`Options`](crate::Options)), each hashed with
-//! the pinned feature hash (`sh64` v1, [`crate::hash`]). A text shorter than 4 clusters is
+//! the pinned feature hash (`sh64` v1, `src/hash.rs`). A text shorter than 4 clusters is
 //! one shingle. Four, not the fingerprint's 6: measured on the dev corpus, the 4-gram set
 //! is the one whose Jaccard tracks near-duplicates best (its truth is 4-gram Jaccard ≥ 0.8),
 //! while exact 6-gram Jaccard caps F1 at 0.956.
@@ -52,7 +52,7 @@
 //! a MinHash with more bins than shingles is at its worst. Once `1 − 2z/m` falls to
 //! [`ODD_LIMIT`] or below, the MinHash part answers instead: with a share `e` of equal
 //! bins, `J = (e − 2⁻⁴) / (1 − 2⁻⁴)`. Both are clamped to `[0, 1]`; `ln` is the crate's
-//! IEEE-only [`ln`], so an estimate is the same on every platform to the bit.
+//! IEEE-only `ln`, so an estimate is the same on every platform to the bit.
 //!
 //! Measured against the dev corpus (candidates from the sketch's bands, keep `J ≥ 0.81`):
 //! F1 0.941 at precision 0.981 (English 0.938, Chinese 0.959), where the best 128-byte
@@ -61,18 +61,18 @@
 //! **Bytes** ([`Sketch::to_bytes`]): a version byte ([`VERSION`] = 1), `size / 8`, then the
 //! `size` bytes above. Snapshots store the `size` bytes per entry and the scheme once.
 
-pub mod bands;
+pub(crate) mod bands;
+pub use bands::BandIndex;
 mod make;
 
 pub(crate) use make::SketchBuilder;
 
 use crate::error::{Error, Result};
-use crate::weight::ln;
+use crate::math::ln;
 
 /// The scheme version written in every sketch's bytes.
 pub const VERSION: u8 = 1;
-/// Shingles are runs of this many grapheme clusters.
-pub const SHINGLE: usize = 4;
+pub use crate::scan::SHINGLE;
 /// The default sketch size in bytes: the largest the quality goal allows (128 bytes a page).
 pub const DEFAULT_SIZE: usize = 128;
 /// The smallest sketch size.

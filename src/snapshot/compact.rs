@@ -54,6 +54,7 @@
 
 use super::bits::{low_mask, peek, read_bits, BitWriter};
 use super::bytes::{Reader, Writer};
+use super::formats::{FIRST, FSET, FSET_GAP_CODE};
 use super::huffman::{self, MAX_CODE_LEN, SYMBOLS};
 use super::{open, Kind};
 use crate::error::{Error, Result};
@@ -108,7 +109,7 @@ fn symbol_of(prev: u64, x: u64) -> u8 {
 /// A sorted multiset of 64-bit fingerprints kept compressed (delta + Huffman, about
 /// `64 − log2 N + 4` bits each for random fingerprints) and queried in place: [`contains`](Self::contains) and
 /// [`contains_within`](Self::contains_within) decode one or a few blocks, never the whole
-/// set. See the [module docs](self) for the format.
+/// set. See `src/snapshot/compact.rs` for the format.
 ///
 /// ```
 /// use simhash_wasm::snapshot::CompactSet;
@@ -164,7 +165,7 @@ impl Default for CompactSet {
 }
 
 /// The newest `FSET` coding, which [`CompactSet::from_sorted`] writes.
-pub const NEWEST_VERSION: u32 = 2;
+pub const NEWEST_VERSION: u32 = FSET.current;
 
 /// Version 2's gap code. A fingerprint `x` after `p` is coded by its gap `g = x − p`:
 /// `g = 0` is [`REPEAT_SYMBOL`]; a gap below `2^(r+e)` is the symbol `g >> r` (one of the
@@ -241,7 +242,7 @@ impl CompactSet {
         }
         let b = block_size.clamp(1, MAX_BLOCK_SIZE) as usize;
         let teaching = CompactSet::teaching_cost(&CompactSet::teaching_counts(fingerprints, b));
-        let version = if CompactSet::best_gap(fingerprints, b).1 < teaching { 2 } else { 1 };
+        let version = if CompactSet::best_gap(fingerprints, b).1 < teaching { FSET_GAP_CODE } else { FIRST };
         CompactSet::with_version(fingerprints, block_size, version)
     }
 
@@ -351,8 +352,9 @@ impl CompactSet {
     fn encode_as(fingerprints: &[u64], block_size: u32, version: u32) -> CompactSet {
         let b = block_size.clamp(1, MAX_BLOCK_SIZE) as usize;
         let counts = CompactSet::teaching_counts(fingerprints, b);
-        let gap = if version >= 2 { CompactSet::best_gap(fingerprints, b).0 } else { Gap::default() };
-        let lens = if version >= 2 {
+        let gap =
+            if version >= FSET_GAP_CODE { CompactSet::best_gap(fingerprints, b).0 } else { Gap::default() };
+        let lens = if version >= FSET_GAP_CODE {
             let mut gap_counts = [0u64; SYMBOLS];
             for (i, w) in fingerprints.windows(2).enumerate() {
                 if (i + 1) % b != 0 {
@@ -373,7 +375,7 @@ impl CompactSet {
                 offsets.push(w.bits());
                 continue;
             }
-            if version >= 2 {
+            if version >= FSET_GAP_CODE {
                 let g = x - fingerprints[i - 1];
                 let (s, l) = gap.symbol(g);
                 w.put(u64::from(rcodes[s as usize]), u32::from(lens[s as usize]));
@@ -419,7 +421,7 @@ impl CompactSet {
 
     /// Size of the encoded set (the `FSET` payload, without the 24-byte envelope), in bytes.
     pub fn encoded_len(&self) -> usize {
-        SET_HEADER + usize::from(self.version >= 2) + 16 * self.firsts.len() + self.stream.len()
+        SET_HEADER + usize::from(self.version >= FSET_GAP_CODE) + 16 * self.firsts.len() + self.stream.len()
     }
 
     /// The `FSET` format version (the coding) of this set: 1 or 2, see
@@ -446,7 +448,7 @@ impl CompactSet {
     /// version-2 set (gap-coded) the code is the one version 1 would build from the same
     /// counts.
     pub fn huffman_table(&self) -> Vec<(u8, u64, String)> {
-        let lens = if self.version == 1 { self.lens } else { huffman::code_lengths(&self.counts) };
+        let lens = if self.version < FSET_GAP_CODE { self.lens } else { huffman::code_lengths(&self.counts) };
         table_rows(&self.counts, &lens)
     }
 
@@ -478,7 +480,7 @@ impl CompactSet {
                 return Err((pos, "bits that start no Huffman code"));
             };
             pos += l;
-            if self.version >= 2 {
+            if self.version >= FSET_GAP_CODE {
                 if s != u32::from(REPEAT_SYMBOL) {
                     if s > self.gap.max_symbol() {
                         return Err((pos, "a symbol the gap code does not have"));
@@ -683,7 +685,7 @@ impl CompactSet {
         let mut w = Writer::with_capacity(self.encoded_len());
         w.u64(self.n);
         w.u32(self.block_size);
-        if self.version >= 2 {
+        if self.version >= FSET_GAP_CODE {
             w.u8(self.gap.r as u8);
         }
         huffman::write_lengths(&mut w, &self.lens);
@@ -737,7 +739,7 @@ impl CompactSet {
                 format!("block size {block_size} is not in 1 ..= {MAX_BLOCK_SIZE}"),
             ));
         }
-        let gap = if version >= 2 {
+        let gap = if version >= FSET_GAP_CODE {
             let at = r.offset();
             let rr = u32::from(r.u8("gap low bits")?);
             if !(1..=63).contains(&rr) {

@@ -16,6 +16,7 @@
 //! of up to 5 bits in a message of this size; the validation of each payload catches the
 //! rest as best it can, and nothing ever panics.
 
+use super::formats;
 use crate::error::{Error, Result};
 
 /// The magic number that starts every envelope.
@@ -24,7 +25,7 @@ pub const MAGIC: [u8; 4] = *b"SHWS";
 /// The format version of every kind's first layout; the newest version of each kind is
 /// [`Kind::newest_version`]. A kind with several versions writes its oldest one that can
 /// hold the data, so files without the newer parts stay byte for byte as before.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = formats::FIRST;
 
 /// The envelope's header: magic, kind, version and payload length. The payload starts at
 /// this offset, so decoders report offsets inside it as `HEADER_LEN + position`.
@@ -72,7 +73,7 @@ fn tables() -> &'static [[u32; 256]; 8] {
 /// `0xFFFFFFFF`): the checksum of every envelope.
 ///
 /// ```
-/// use simhash_wasm::snapshot::crc32c;
+/// use simhash_wasm::__private::snapshot::crc32c;
 /// assert_eq!(crc32c(b"123456789"), 0xE306_9283); // the standard check value
 /// assert_eq!(crc32c(b""), 0);
 /// ```
@@ -147,10 +148,10 @@ impl Kind {
     /// read), 1 for `IDF\0`.
     pub fn newest_version(self) -> u32 {
         match self {
-            Kind::FingerprintSet => super::compact::NEWEST_VERSION,
-            Kind::Index => 2,
-            Kind::Seen => 3,
-            Kind::Idf => FORMAT_VERSION,
+            Kind::FingerprintSet => formats::FSET.current,
+            Kind::Index => formats::INDX.current,
+            Kind::Idf => formats::IDF.current,
+            Kind::Seen => formats::SEEN.current,
         }
     }
 

@@ -29,6 +29,7 @@
 //! table's order is stored; the others are recomputed.
 
 use super::bytes::{Reader, Writer};
+use super::formats::INDX_SKETCHES;
 use super::ids::id_type_name;
 use super::scheme::{read_scheme, write_scheme};
 use super::{check_scheme, open, CompactSet, Kind, SnapshotId, DEFAULT_BLOCK_SIZE, HEADER_LEN};
@@ -96,7 +97,7 @@ pub fn encode_sorted_index<I: SnapshotId>(
     encode_sorted_index_with_sketches(k, probe, widths, scheme, entries, None)
 }
 
-/// [`encode_sorted_index`] with a sketch per entry (`None` for an entry without one), in
+/// `encode_sorted_index` with a sketch per entry (`None` for an entry without one), in
 /// the entries' order: a format-version-2 snapshot. Without `sketches`, version 1.
 ///
 /// Panics if `sketches` has another length than `entries`, or a sketch of another scheme.
@@ -141,7 +142,7 @@ pub fn encode_sorted_index_with_sketches<I: SnapshotId>(
         assert_eq!(s.scheme(), sk, "a sketch of another scheme");
         w.bytes(s.payload());
     }
-    w.seal_version(Kind::Index, 2)
+    w.seal_version(Kind::Index, INDX_SKETCHES)
 }
 
 /// Reads the version-2 sketch column of `n` entries; the reader must end after it.
@@ -225,7 +226,7 @@ pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
     check_id_type::<I>(id_type)?;
     let (ids, fps) = read_columns(&mut r, version)?;
     let entries: Vec<(I, u64)> = ids.into_iter().zip(fps).collect();
-    let sketches = if version >= 2 { Some(read_sketches(&mut r, entries.len())?) } else { None };
+    let sketches = if version >= INDX_SKETCHES { Some(read_sketches(&mut r, entries.len())?) } else { None };
     Ok(SnapshotParts { k, probe, widths, scheme, entries, sketches })
 }
 
@@ -234,7 +235,7 @@ pub fn decode_index<I: SnapshotId>(bytes: &[u8]) -> Result<SnapshotParts<I>> {
 fn read_columns<I: SnapshotId>(r: &mut Reader<'_>, version: u32) -> Result<(Vec<I>, Vec<u64>)> {
     let (id_at, col) = r.section("id column")?;
     let (set_at, body) = r.section("fingerprint set")?;
-    if version == 1 {
+    if version < INDX_SKETCHES {
         r.finish("the fingerprint set")?;
     }
     let mut fps = Vec::new();
@@ -337,7 +338,7 @@ impl<I: IndexId + SnapshotId> Index<I> {
             check_scheme(scheme.as_ref(), expected)?;
         }
         let (ids, fps) = read_columns::<I>(&mut r, version)?;
-        if version >= 2 {
+        if version >= INDX_SKETCHES {
             read_sketches(&mut r, fps.len())?;
         }
         Ok((stored_layout(probe, k, &widths)?, ids, fps, scheme))
@@ -390,6 +391,7 @@ fn stored_layout(probe: bool, k: u32, widths: &[u32]) -> Result<Layout> {
 
 /// The fingerprint scheme recorded in an index snapshot, without decoding the rest
 /// (the envelope's checksum is verified).
+#[cfg(test)]
 pub fn peek_scheme(bytes: &[u8]) -> Result<Option<Options>> {
     read_header(bytes).map(|(h, _)| h.scheme)
 }
@@ -397,6 +399,8 @@ pub fn peek_scheme(bytes: &[u8]) -> Result<Option<Options>> {
 /// The id type byte of an index snapshot (0: `u64`, 1: `String`, 2: `u32`), without
 /// decoding the rest (the envelope's checksum is verified), so a caller can pick the
 /// `Index<I>` to load it as.
+// Read by the JS bindings (and this file's tests), which pick the id type of the index they build from it.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
 pub fn peek_id_type(bytes: &[u8]) -> Result<u8> {
     read_header(bytes).map(|(h, _)| h.id_type)
 }

@@ -1,8 +1,8 @@
 //! Persistence: a versioned, checksummed envelope, the compact sorted fingerprint set,
 //! index snapshots and IDF tables.
 //!
-//! Everything this crate writes to bytes is one [envelope] around a payload
-//! whose layout depends on the envelope's [`Kind`]. Decoders never trust a length field:
+//! Everything this crate writes to bytes is one envelope around a payload
+//! whose layout depends on the envelope's kind. Decoders never trust a length field:
 //! each one is checked against the bytes that are really left *before* anything is
 //! allocated, every structure is validated on load, and a damaged, truncated or forged
 //! input comes back as [`Error::Corrupt`](crate::Error::Corrupt) (with the byte offset and
@@ -17,11 +17,11 @@
 //!
 //! | kind tag | what | layout |
 //! | --- | --- | --- |
-//! | (all) | magic, kind, version, length, payload, CRC-32C | [`envelope`] |
-//! | `FSET` | a [`CompactSet`] of fingerprints (delta + Huffman, in blocks); also embedded in `INDX` and `IDF` | [`compact`] |
-//! | `INDX` | an [`Index`](crate::Index) snapshot: layout, [scheme], [id column](ids), fingerprints; version 2 also sketches | [`index`] |
-//! | `IDF\0` | an [`IdfTable`](crate::IdfTable): feature hashes and document frequencies | [`idf`] |
-//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases; version 2 also the threshold | [`crate::seen::snapshot`] |
+//! | (all) | magic, kind, version, length, payload, CRC-32C | `snapshot/envelope.rs` |
+//! | `FSET` | a [`CompactSet`] of fingerprints (delta + Huffman, in blocks); also embedded in `INDX` and `IDF` | `snapshot/compact.rs` |
+//! | `INDX` | an [`Index`](crate::Index) snapshot: layout, scheme (`scheme.rs`), id column ([`SnapshotId`]), fingerprints; version 2 also sketches | `snapshot/index.rs` |
+//! | `IDF\0` | an [`IdfTable`](crate::IdfTable): feature hashes and document frequencies | `snapshot/idf.rs` |
+//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases; version 2 also the threshold | `seen/codec.rs` |
 //!
 //! Below the formats, three private parts do the mechanics: `bytes.rs` (the bounds-checked
 //! `Reader` every decoder reads through, the `Writer`, varints), `bits.rs` (the compact
@@ -29,26 +29,30 @@
 //!
 //! Stored bytes are a promise to users: the golden files in `tests/data` must keep
 //! loading and re-encoding byte for byte, and a change of any layout here is a new
-//! [`FORMAT_VERSION`] (listed in the CHANGELOG), with the old reader kept.
+//! version in the table of `formats.rs` (which `FORMATS.md` lists, checked by a test), with
+//! the old reader kept.
 
 mod bits;
 mod bytes;
-pub mod compact;
-pub mod envelope;
+mod compact;
+pub(crate) mod envelope;
+pub(crate) mod formats;
 mod huffman;
-pub mod idf;
-pub mod ids;
-pub mod index;
-pub mod scheme;
+mod idf;
+mod ids;
+pub(crate) mod index;
+pub(crate) mod scheme;
 
 pub use compact::{huffman_table_of, CompactSet, DEFAULT_BLOCK_SIZE, MAX_BLOCK_SIZE, REPEAT_SYMBOL};
-pub use envelope::{crc32c, open, seal, seal_version, Kind, FORMAT_VERSION, HEADER_LEN, MAGIC, TRAILER_LEN};
 pub use huffman::MAX_CODE_LEN;
 pub use ids::SnapshotId;
-pub use index::{
-    decode_index, encode_index, encode_sorted_index, encode_sorted_index_with_sketches, peek_id_type,
-    peek_scheme, SketchColumn, SnapshotParts,
-};
-pub use scheme::check_scheme;
+
+#[cfg(test)]
+pub(crate) use envelope::crc32c;
+pub(crate) use envelope::{open, seal, Kind, HEADER_LEN};
+#[cfg(all(target_arch = "wasm32", feature = "crawler"))]
+pub(crate) use index::peek_id_type;
+pub(crate) use index::{decode_index, encode_sorted_index_with_sketches};
+pub(crate) use scheme::check_scheme;
 
 pub(crate) use bytes::{Reader, Writer};

@@ -5,8 +5,6 @@ use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
 use super::convert::set;
-#[cfg(feature = "crawler")]
-use super::js_error;
 use crate::snapshot::huffman_table_of;
 #[cfg(feature = "crawler")]
 use crate::snapshot::CompactSet;
@@ -37,13 +35,13 @@ impl JsCompactSet {
     /// Compresses a set of fingerprints (any order; duplicates kept).
     #[wasm_bindgen(constructor)]
     pub fn new(fingerprints: Vec<u64>) -> Result<JsCompactSet, JsValue> {
-        CompactSet::from_unsorted(fingerprints).map(JsCompactSet).map_err(js_error)
+        Ok(JsCompactSet(CompactSet::from_unsorted(fingerprints)?))
     }
 
     /// Loads bytes made by `toBytes`.
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(bytes: &[u8]) -> Result<JsCompactSet, JsValue> {
-        CompactSet::from_bytes(bytes).map(JsCompactSet).map_err(js_error)
+        Ok(JsCompactSet(CompactSet::from_bytes(bytes)?))
     }
 
     /// The set as bytes (envelope: magic, version, CRC-32C).
@@ -74,5 +72,35 @@ impl JsCompactSet {
     #[wasm_bindgen(js_name = countContainedWithin)]
     pub fn count_contained_within(&self, fingerprints: &[u64], k: u32) -> f64 {
         self.0.count_contained_within(fingerprints, k) as f64
+    }
+}
+
+#[cfg(not(feature = "crawler"))]
+mod off {
+    use wasm_bindgen::prelude::*;
+
+    use crate::error::Error;
+
+    fn disabled(what: &'static str) -> JsValue {
+        Error::FeatureDisabled { feature: "crawler", what }.into()
+    }
+
+    /// Not in this build (Cargo feature `crawler`): the constructor throws `FeatureDisabled`.
+    #[wasm_bindgen(js_name = CompactSet)]
+    pub struct JsCompactSet;
+
+    #[wasm_bindgen(js_class = CompactSet)]
+    impl JsCompactSet {
+        /// Throws `FeatureDisabled`.
+        #[wasm_bindgen(constructor)]
+        pub fn new(_fingerprints: JsValue) -> Result<JsCompactSet, JsValue> {
+            Err(disabled("CompactSet"))
+        }
+
+        /// Throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(_bytes: JsValue) -> Result<JsCompactSet, JsValue> {
+            Err(disabled("CompactSet"))
+        }
     }
 }

@@ -7,40 +7,32 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::js_error;
 use crate::error::Error;
-use crate::fingerprint::Options;
+use crate::fingerprint::{Options, SimHasher};
 use crate::index::Layout;
-
-/// The option of the JS `SimHasher` besides [`Options::NAMES`]: `html` (`SimHasher::set_html`).
-pub(super) const HTML: &str = "html";
-
-/// The option of the JS `SimHasher` that says which text of an HTML input is read:
-/// `"main"` or `"all"` (`SimHasher::set_content`).
-pub(super) const CONTENT: &str = "content";
 
 /// The keys of a `SimHasher` option object: the core's lists, for [`option_object`]
 /// (`idf`: an `IdfTable`, see `idf.rs`).
-pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &[HTML, CONTENT, super::idf::IDF]];
+pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &SimHasher::NAMES];
 
 /// Sets the hasher's `html` and `content` options from an option object (checked by the
 /// core; `content` in a build without HTML is `FeatureDisabled`, like `html: true`).
-pub(super) fn set_reading(h: &mut crate::SimHasher, o: &Option<Object>) -> Result<(), JsValue> {
-    h.set_html(opt_bool(o, HTML)?.unwrap_or(false)).map_err(js_error)?;
-    if let Some(name) = opt_string(o, CONTENT)? {
+pub(super) fn set_reading(h: &mut SimHasher, o: &Option<Object>) -> Result<(), JsValue> {
+    h.set_html(opt_bool(o, SimHasher::HTML)?.unwrap_or(false))?;
+    if let Some(name) = opt_string(o, SimHasher::CONTENT)? {
         #[cfg(feature = "html")]
-        h.set_content(crate::html::Content::from_name(&name).map_err(js_error)?);
+        h.set_content(crate::html::Content::from_name(&name)?);
         #[cfg(not(feature = "html"))]
         {
             let _ = name;
-            return Err(js_error(Error::html_disabled()));
+            return Err(Error::html_disabled().into());
         }
     }
     Ok(())
 }
 
 /// The name of the hasher's `content` setting (`"all"` in a build without HTML).
-pub(super) fn content_name(h: &crate::SimHasher) -> &'static str {
+pub(super) fn content_name(h: &SimHasher) -> &'static str {
     #[cfg(feature = "html")]
     return h.content().name();
     #[cfg(not(feature = "html"))]
@@ -54,19 +46,63 @@ pub(super) fn content_name(h: &crate::SimHasher) -> &'static str {
 
 /// An argument or option of the wrong type or range, as an `InvalidOption` error naming it.
 pub(super) fn bad_argument(argument: &'static str, expected: &str, got: &JsValue) -> JsValue {
-    js_error(Error::option(argument, describe(got), expected))
+    Error::option(argument, describe(got), expected).into()
 }
 
-/// A JS value as a message shows it, as JS writes it: JSON (`"text"`, `7`, `null`,
-/// `[1,2]`, `{"a":1}`), or else its type (`bigint`, `undefined`, `function`, `symbol`);
-/// cut at 80 bytes. Never Rust's debug form.
+/// A JS value as a message shows it, as JS writes it: `"text"`, `7`, `NaN`, `-1n`, `null`,
+/// `undefined`, `[1,2]`, `{"a":1}`, `a Map`, `a function`; cut at 80 characters. Never
+/// Rust's debug form. The same rules as `describe` in `pkg-template/args.cjs`, which
+/// describes the values the JS layer checks, so a message reads the same from either side.
 pub(super) fn describe(v: &JsValue) -> String {
-    let json = js_sys::JSON::stringify(v).ok().and_then(|s| s.as_string());
-    let mut s = json.or_else(|| v.js_typeof().as_string()).unwrap_or_default();
-    if s.len() > 80 {
-        let mut end = 79;
-        while !s.is_char_boundary(end) {
-            end -= 1;
+    let string = |s: js_sys::JsString| String::from(s);
+    let mut s = if let Some(text) = v.as_string() {
+        js_sys::JSON::stringify(v).ok().map(string).unwrap_or(text)
+    } else if let Some(b) = v.dyn_ref::<js_sys::BigInt>() {
+        b.to_string(10).map(|d| format!("{}n", String::from(d))).unwrap_or_else(|_| "a bigint".into())
+    } else if v.is_function() {
+        "a function".into()
+    } else if v.is_symbol() {
+        "a symbol".into()
+    } else if v.is_null() {
+        "null".into()
+    } else if v.is_undefined() {
+        "undefined".into()
+    } else if let Some(b) = v.as_bool() {
+        b.to_string()
+    } else if let Some(x) = v.as_f64() {
+        // As `String(x)` writes it: `NaN`, `Infinity`, `1e+21`.
+        js_sys::Number::from(x).to_string_with_radix(10).map(string).unwrap_or_default()
+    } else {
+        let proto = js_sys::Object::get_prototype_of(v);
+        if js_sys::Array::is_array(v)
+            || proto.is_null()
+            || proto == js_sys::Object::get_prototype_of(&js_sys::Object::new())
+        {
+            let json = js_sys::JSON::stringify(v).ok().map(string);
+            json.unwrap_or_else(|| {
+                if js_sys::Array::is_array(v) {
+                    "an array".into()
+                } else {
+                    "an object".into()
+                }
+            })
+        } else {
+            let ctor = Reflect::get(v, &"constructor".into()).ok();
+            let name = ctor.and_then(|c| Reflect::get(&c, &"name".into()).ok()).and_then(|n| n.as_string());
+            let name = name.filter(|n| !n.is_empty()).unwrap_or_else(|| "Object".into());
+            let article = if name.starts_with(['A', 'E', 'I', 'O']) { "an" } else { "a" };
+            format!("{article} {name}")
+        }
+    };
+    // Cut as `s.slice(0, 79) + '…'` cuts: at 79 UTF-16 units, when longer than 80.
+    if s.encode_utf16().count() > 80 {
+        let (mut units, mut end) = (0, 0);
+        for c in s.chars() {
+            if units + c.len_utf16() > 79 {
+                break;
+            }
+            units += c.len_utf16();
+            end += c.len_utf8();
         }
         s.truncate(end);
         s.push('…');
@@ -79,10 +115,10 @@ pub(super) fn describe(v: &JsValue) -> String {
 /// UTF-8 bytes (a `Uint8Array` or Node `Buffer` given where a text is taken) as a JS
 /// string, validated by the core: invalid UTF-8 throws `InvalidUtf8` with the offset of
 /// the first bad byte. The package's JS layer calls it for every such argument
-/// (`pkg-template/args.cjs`). Not part of the public API.
+/// (`pkg-template/web/args.js`). Not part of the public API.
 #[wasm_bindgen(js_name = __utf8, skip_typescript)]
 pub fn utf8(bytes: &[u8]) -> Result<String, JsValue> {
-    crate::error::utf8(bytes).map(str::to_owned).map_err(js_error)
+    Ok(crate::error::utf8(bytes)?.to_owned())
 }
 
 // ---- option objects ---------------------------------------------------------------------
@@ -111,11 +147,9 @@ pub(super) fn option_object(
                 }
                 keys.push_str(k);
             }
-            return Err(js_error(Error::option(
-                "options",
-                format!("{{ {key}: … }}"),
-                format!("only the keys {keys}"),
-            )));
+            return Err(
+                Error::option("options", format!("{{ {key}: … }}"), format!("only the keys {keys}")).into()
+            );
         }
     }
     Ok(Some(obj))
@@ -157,21 +191,20 @@ pub(super) fn opt_whole_option(o: &Option<Object>, key: &'static str) -> Result<
     match opt_number(o, key)? {
         None => Ok(None),
         Some(x) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => Ok(Some(x as u32)),
-        Some(x) => Err(js_error(Error::option(key, crate::error::number(x), "a non-negative whole number"))),
+        Some(x) => Err(Error::option(key, crate::error::number(x), "a non-negative whole number").into()),
     }
 }
 
 /// The fingerprint options of an option object (whose keys were checked already).
 pub(super) fn options_from(o: &Option<Object>) -> Result<Options, JsValue> {
-    Options::from_names(
+    Ok(Options::from_names(
         opt_string(o, "mode")?.as_deref(),
         opt_number(o, "ngram")?,
         opt_string(o, "weighting")?.as_deref(),
         opt_string(o, "punctuation")?.as_deref(),
         opt_bool(o, "nfkc")?,
         opt_bool(o, "lowercase")?,
-    )
-    .map_err(js_error)
+    )?)
 }
 
 /// The `layout` option as the core takes it: a name, or block widths.
@@ -212,14 +245,13 @@ pub(super) fn layout_arg(o: &Option<Object>) -> Result<LayoutArg, JsValue> {
 /// The index layout of an option object with `k`, `layout`, `expectedSize`, `memoryBudget`.
 pub(super) fn layout_from(o: &Option<Object>, k: Option<u32>) -> Result<Layout, JsValue> {
     let l = layout_arg(o)?;
-    Layout::from_options(
+    Ok(Layout::from_options(
         l.name.as_deref(),
         l.widths.as_deref(),
         k,
         opt_number(o, "expectedSize")?,
         opt_number(o, "memoryBudget")?,
-    )
-    .map_err(js_error)
+    )?)
 }
 
 // ---- results ----------------------------------------------------------------------------
@@ -241,7 +273,7 @@ pub(super) fn options_to_js(o: &Options, html: bool) -> Object {
     set(&out, "punctuation", o.normalize.punctuation.name());
     set(&out, "nfkc", o.normalize.nfkc);
     set(&out, "lowercase", o.normalize.lowercase);
-    set(&out, HTML, html);
+    set(&out, SimHasher::HTML, html);
     set(&out, "scheme", o.describe());
     out
 }

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{options_to_js, set};
 use crate::dedup::DedupOptions;
-use crate::fingerprint::Options;
+use crate::fingerprint::{Options, SimHasher};
 use crate::index::{DEFAULT_EXPECTED_SIZE, DEFAULT_K};
 use crate::passage::PassageOptions;
 use crate::seen::SeenConfig;
@@ -27,7 +27,7 @@ fn dedup_to_js(d: &DedupOptions) -> Object {
 pub fn defaults() -> JsValue {
     let out = Object::new();
     let hasher = options_to_js(&Options::default(), false);
-    set(&hasher, super::convert::CONTENT, "all");
+    set(&hasher, SimHasher::CONTENT, "all");
     set(&out, "hasher", hasher);
 
     let index = Object::new();
@@ -51,18 +51,24 @@ pub fn defaults() -> JsValue {
     set(&dedup, "layout", "auto");
     set(&dedup, "shingle", DedupOptions::default().shingle as u32);
     #[cfg(feature = "html")]
-    set(&dedup, super::convert::CONTENT, DedupOptions::default().content.name());
-    let by_size: js_sys::Array = DedupOptions::K_BY_SIZE
-        .iter()
-        .map(|&(n, k)| {
-            let row = Object::new();
-            set(&row, "upTo", n as f64);
-            set(&row, "k", k);
-            JsValue::from(row)
-        })
-        .collect();
-    set(&dedup, "kBySize", by_size);
-    set(&dedup, "kBeyond", DedupOptions::DEFAULT_K);
+    set(&dedup, SimHasher::CONTENT, DedupOptions::default().content.name());
+    let by_size = |table: &[(usize, u32)]| -> js_sys::Array {
+        table
+            .iter()
+            .map(|&(n, k)| {
+                let row = Object::new();
+                set(&row, "upTo", n as f64);
+                set(&row, "k", k);
+                JsValue::from(row)
+            })
+            .collect()
+    };
+    // The verified default takes candidates from the sketches' bands too, at a smaller k;
+    // `verify: false` keeps the wider k of fingerprints alone.
+    set(&dedup, "kBySize", by_size(&DedupOptions::K_BY_SIZE_WITH_BANDS));
+    set(&dedup, "kBeyond", DedupOptions::DEFAULT_K_WITH_BANDS);
+    set(&dedup, "kBySizeUnverified", by_size(&DedupOptions::K_BY_SIZE));
+    set(&dedup, "kBeyondUnverified", DedupOptions::DEFAULT_K);
     set(&dedup, "sketchVerify", DedupOptions::DEFAULT_SKETCH_VERIFY);
     set(&out, "dedup", dedup);
     set(&out, "dedupFingerprintsOnly", dedup_to_js(&DedupOptions::fingerprints_only()));

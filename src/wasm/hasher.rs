@@ -1,13 +1,13 @@
 //! `SimHasher`, the free fingerprint functions (`fromFeatures`, `simhashBits`), the
 //! distance and hex helpers, and `htmlToText`.
 
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, BigUint64Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::convert::{self, bad_argument, big, option_object, options_from, options_to_js, set, HASHER_KEYS};
-use super::js_error;
-use crate::fingerprint::{self, BitFeature};
+use crate::error::Error;
+use crate::fingerprint::{self, BitFeature, SimHasher};
 
 /// The visible text of an HTML document: scripts, styles, comments, `<head>` and
 /// templates dropped, entities decoded, block elements as line breaks.
@@ -18,10 +18,17 @@ pub fn html_to_text(html: &str, options: JsValue) -> Result<String, JsValue> {
     use crate::html::Content;
     let o = option_object(&options, &[&[Content::OPTION]], "{ content: \"main\" }")?;
     let content = match convert::opt_string(&o, Content::OPTION)? {
-        Some(name) => Content::from_name(&name).map_err(js_error)?,
+        Some(name) => Content::from_name(&name)?,
         None => Content::default(),
     };
     Ok(crate::html::extract(html, content))
+}
+
+/// Not in this build (Cargo feature `html`): throws `FeatureDisabled`.
+#[cfg(not(feature = "html"))]
+#[wasm_bindgen(js_name = htmlToText)]
+pub fn html_to_text(_html: JsValue) -> Result<String, JsValue> {
+    Err(crate::error::Error::html_disabled().into())
 }
 
 /// Computes SimHash fingerprints with fixed options.
@@ -42,30 +49,30 @@ impl JsSimHasher {
     /// The options in force, with defaults filled in.
     pub fn options(&self) -> JsValue {
         let o = options_to_js(self.0.options(), self.0.html());
-        set(&o, convert::CONTENT, convert::content_name(&self.0));
+        set(&o, SimHasher::CONTENT, convert::content_name(&self.0));
         o.into()
     }
 
     /// The fingerprint of a string.
     pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
-        self.0.fingerprint(text).map_err(js_error)
+        Ok(self.0.fingerprint(text)?)
     }
 
     /// The fingerprint of raw UTF-8 bytes; invalid UTF-8 throws.
     #[wasm_bindgen(js_name = fingerprintBytes)]
     pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64, JsValue> {
-        self.0.fingerprint_bytes(bytes).map_err(js_error)
+        Ok(self.0.fingerprint_bytes(bytes)?)
     }
 
     /// Fingerprints of an array of strings, crossing into wasm once.
     #[wasm_bindgen(js_name = fingerprintBatch)]
     pub fn fingerprint_batch(&mut self, texts: Vec<String>) -> Result<Vec<u64>, JsValue> {
-        self.0.fingerprint_batch(texts.iter().map(String::as_str)).map_err(js_error)
+        Ok(self.0.fingerprint_batch(texts.iter().map(String::as_str))?)
     }
 
     /// Every step of the fingerprint: `{ normalized, tokens, sums, fingerprint }`.
     pub fn explain(&mut self, text: &str) -> Result<JsValue, JsValue> {
-        let e = self.0.explain(text).map_err(js_error)?;
+        let e = self.0.explain(text)?;
         let tokens = Array::new_with_length(e.tokens.len() as u32);
         for (i, t) in e.tokens.iter().enumerate() {
             let o = Object::new();
@@ -95,7 +102,7 @@ impl JsSimHasher {
     /// token's text.
     #[wasm_bindgen(js_name = explainArrays)]
     pub fn explain_arrays(&mut self, text: &str) -> Result<JsValue, JsValue> {
-        let e = self.0.explain(text).map_err(js_error)?;
+        let e = self.0.explain(text)?;
         // UTF-8 byte offset → UTF-16 offset, at every char boundary of the normalised text.
         let mut utf16 = vec![0u32; e.normalized.len() + 1];
         let mut at = 0u32;
@@ -145,7 +152,7 @@ pub fn from_features(features: JsValue) -> Result<u64, JsValue> {
         let parsed = pair.and_then(|p| Some((p.get(0).as_string()?, p.get(1).as_f64()?)));
         list.push(parsed.ok_or_else(|| bad_argument("features", EXPECTED, &item))?);
     }
-    fingerprint::fingerprint_features(&list).map_err(js_error)
+    Ok(fingerprint::fingerprint_features(&list)?)
 }
 
 /// SimHash with caller-given hash bits of any width:
@@ -169,10 +176,10 @@ pub fn simhash_bits(features: JsValue) -> Result<JsValue, JsValue> {
         let (Some(bits), Some(weight)) = (get("bits").as_string(), get("weight").as_f64()) else {
             return Err(bad_argument("features", EXPECTED, &item));
         };
-        let bits = crate::fingerprint::parse_bits(&bits, index).map_err(js_error)?;
+        let bits = crate::fingerprint::parse_bits(&bits, index)?;
         parsed.push(BitFeature { bits, weight });
     }
-    let r = fingerprint::simhash_bits(&parsed).map_err(js_error)?;
+    let r = fingerprint::simhash_bits(&parsed)?;
     let out = Object::new();
     set(&out, "sums", r.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
     set(&out, "bits", r.to_bit_string());
@@ -200,7 +207,7 @@ pub fn to_hex(fingerprint: u64) -> String {
 /// Parses 16 (or fewer) hex digits, with or without `0x`.
 #[wasm_bindgen(js_name = fromHex)]
 pub fn from_hex(hex: &str) -> Result<u64, JsValue> {
-    crate::hash::from_hex(hex).map_err(js_error)
+    Ok(crate::hash::from_hex(hex)?)
 }
 
 /// The version of the feature hash (part of every fingerprint scheme).
@@ -214,11 +221,10 @@ pub fn hash_version() -> u32 {
 /// The core hasher of a `SimHasher` option object, with its `idf` table if one is given.
 fn hasher_with_idf(o: &Option<Object>) -> Result<fingerprint::SimHasher, JsValue> {
     let opts = options_from(o)?;
-    match super::idf::idf_option(o)? {
+    Ok(match super::idf::idf_option(o)? {
         Some(table) => fingerprint::SimHasher::with_idf(opts, table),
         None => fingerprint::SimHasher::new(opts),
-    }
-    .map_err(js_error)
+    }?)
 }
 
 /// The sketch scheme of `{ size }` (`undefined`: the default, 128 bytes).
@@ -228,9 +234,9 @@ pub(super) fn sketch_scheme(options: &JsValue) -> Result<crate::sketch::SketchSc
     crate::sketch::SketchScheme::from_number(convert::opt_number(&o, "size")?).map_err(|e| match e {
         // The core names the option as ContentSeen spells it; here it is `size`.
         crate::error::Error::InvalidOption { value, expected, .. } => {
-            js_error(crate::error::Error::InvalidOption { option: "size", value, expected })
+            crate::error::Error::InvalidOption { option: "size", value, expected }.into()
         }
-        e => js_error(e),
+        e => e.into(),
     })
 }
 
@@ -241,14 +247,14 @@ impl JsSimHasher {
     /// 2-byte header: `estimateJaccard` compares two.
     pub fn sketch(&mut self, text: &str, options: JsValue) -> Result<Vec<u8>, JsValue> {
         let scheme = sketch_scheme(&options)?;
-        Ok(self.0.sketch(text, scheme).map_err(js_error)?.to_bytes())
+        Ok(self.0.sketch(text, scheme)?.to_bytes())
     }
 
     /// `{ fingerprint, sketch }` from one pass over the text.
     #[wasm_bindgen(js_name = fingerprintAndSketch)]
     pub fn fingerprint_and_sketch(&mut self, text: &str, options: JsValue) -> Result<JsValue, JsValue> {
         let scheme = sketch_scheme(&options)?;
-        let (fp, sketch) = self.0.fingerprint_and_sketch(text, scheme).map_err(js_error)?;
+        let (fp, sketch) = self.0.fingerprint_and_sketch(text, scheme)?;
         let out = Object::new();
         set(&out, "fingerprint", big(fp));
         set(&out, "sketch", js_sys::Uint8Array::from(&sketch.to_bytes()[..]));
@@ -262,9 +268,9 @@ impl JsSimHasher {
 #[wasm_bindgen(js_name = estimateJaccard)]
 pub fn estimate_jaccard(a: &[u8], b: &[u8]) -> Result<f64, JsValue> {
     use crate::sketch::{estimate_jaccard, Sketch};
-    let a = Sketch::from_bytes(a).map_err(js_error)?;
-    let b = Sketch::from_bytes(b).map_err(js_error)?;
-    estimate_jaccard(&a, &b).map_err(js_error)
+    let a = Sketch::from_bytes(a)?;
+    let b = Sketch::from_bytes(b)?;
+    Ok(estimate_jaccard(&a, &b)?)
 }
 
 /// What a sketch holds, for teaching: `{ version, scheme, size, shingles, oddBits,
@@ -272,7 +278,7 @@ pub fn estimate_jaccard(a: &[u8], b: &[u8]) -> Result<f64, JsValue> {
 #[cfg(feature = "crawler")]
 #[wasm_bindgen(js_name = sketchInfo)]
 pub fn sketch_info(bytes: &[u8]) -> Result<JsValue, JsValue> {
-    let s = crate::sketch::Sketch::from_bytes(bytes).map_err(js_error)?;
+    let s = crate::sketch::Sketch::from_bytes(bytes)?;
     let scheme = s.scheme();
     let out = Object::new();
     set(&out, "version", crate::sketch::VERSION);
@@ -293,7 +299,7 @@ mod sketch_disabled {
     use crate::error::Error;
 
     fn disabled(what: &'static str) -> JsValue {
-        js_error(Error::FeatureDisabled { feature: "crawler", what })
+        Error::FeatureDisabled { feature: "crawler", what }.into()
     }
 
     #[wasm_bindgen(js_class = SimHasher)]
@@ -324,5 +330,94 @@ mod sketch_disabled {
     #[wasm_bindgen(js_name = sketchInfo)]
     pub fn sketch_info(_bytes: JsValue) -> Result<JsValue, JsValue> {
         Err(disabled("sketchInfo"))
+    }
+}
+
+// ---- the worker pool's hooks (`SimHashPool`, `pkg-template/pool.cjs`), not public API -----
+
+#[wasm_bindgen(js_class = SimHasher)]
+impl JsSimHasher {
+    /// The outcome of every text (core: `SimHasher::fingerprint_each`), for documents
+    /// `base`, `base + 1`, ... of a batch: `{ fingerprints: BigUint64Array` (0 where one
+    /// failed)`, failed: Uint32Array` (batch indices)`, messages, reasons, codes }`, with
+    /// one message (`document #i: reason`, as `fingerprintBatch` throws it), reason and
+    /// error code per failed document.
+    #[wasm_bindgen(js_name = __fingerprintEach, skip_typescript)]
+    pub fn fingerprint_each(&mut self, texts: Vec<String>, base: u32) -> JsValue {
+        outcomes_to_js(self.0.fingerprint_each(texts.iter().map(String::as_str)), base).into()
+    }
+}
+
+/// The object of `__fingerprintEach` for `outcomes` of documents `base`, `base + 1`, ….
+pub(super) fn outcomes_to_js(outcomes: Vec<crate::error::Result<u64>>, base: u32) -> Object {
+    {
+        let mut fingerprints = Vec::with_capacity(outcomes.len());
+        let (mut failed, messages, reasons, codes) = (Vec::new(), Array::new(), Array::new(), Array::new());
+        for (i, r) in outcomes.into_iter().enumerate() {
+            fingerprints.push(*r.as_ref().unwrap_or(&0));
+            if let Err(e) = r {
+                let index = base as usize + i;
+                failed.push(index as u32);
+                reasons.push(&JsValue::from(super::js_message(&e)));
+                codes.push(&JsValue::from(e.code()));
+                messages.push(&JsValue::from(super::js_message(&Error::InDocument {
+                    index,
+                    error: Box::new(e),
+                })));
+            }
+        }
+        let out = Object::new();
+        set(&out, "fingerprints", BigUint64Array::from(&fingerprints[..]));
+        set(&out, "failed", Uint32Array::from(&failed[..]));
+        set(&out, "messages", messages);
+        set(&out, "reasons", reasons);
+        set(&out, "codes", codes);
+        out
+    }
+}
+
+#[cfg(feature = "crawler")]
+mod pool {
+    use js_sys::Uint8Array;
+    use wasm_bindgen::prelude::*;
+
+    use super::super::convert::set;
+    use super::{sketch_scheme, JsSimHasher};
+
+    /// The bytes of one sketch made with `options` (as `fingerprintAndSketch` takes them,
+    /// and checks them: a bad size throws here).
+    #[wasm_bindgen(js_name = __sketchWidth, skip_typescript)]
+    pub fn sketch_width(options: JsValue) -> Result<u32, JsValue> {
+        Ok(2 + sketch_scheme(&options)?.size() as u32)
+    }
+
+    #[wasm_bindgen(js_class = SimHasher)]
+    impl JsSimHasher {
+        /// `__fingerprintEach` with each document's sketch too (`options` as
+        /// `fingerprintAndSketch` takes them; core: `SimHasher::fingerprint_and_sketch_each`):
+        /// `sketches` holds them one after another, `__sketchWidth(options)` bytes each
+        /// (zeros for a failed document).
+        #[wasm_bindgen(js_name = __fingerprintAndSketchEach, skip_typescript)]
+        pub fn fingerprint_and_sketch_each(
+            &mut self,
+            texts: Vec<String>,
+            base: u32,
+            options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            let scheme = sketch_scheme(&options)?;
+            let each = self.0.fingerprint_and_sketch_each(texts.iter().map(String::as_str), scheme);
+            let width = 2 + scheme.size();
+            let mut sketches = vec![0u8; width * each.len()];
+            let mut outcomes = Vec::with_capacity(each.len());
+            for (i, r) in each.into_iter().enumerate() {
+                outcomes.push(r.map(|(fp, sketch)| {
+                    sketches[i * width..(i + 1) * width].copy_from_slice(&sketch.to_bytes());
+                    fp
+                }));
+            }
+            let out = super::outcomes_to_js(outcomes, base);
+            set(&out, "sketches", Uint8Array::from(&sketches[..]));
+            Ok(out.into())
+        }
     }
 }

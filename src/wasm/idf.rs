@@ -21,7 +21,6 @@ mod on {
     use wasm_bindgen::prelude::*;
 
     use super::super::convert::{bad_argument, field, option_object, options_from, set_reading, HASHER_KEYS};
-    use super::super::js_error;
     use crate::fingerprint::SimHasher;
     use crate::weight::IdfTable;
 
@@ -34,7 +33,7 @@ mod on {
 
     /// The `idf` option of an option object: `undefined`, or a live `IdfTable`.
     pub(in super::super) fn idf_option(o: &Option<Object>) -> Result<Option<Arc<IdfTable>>, JsValue> {
-        let v = field(o, super::IDF);
+        let v = field(o, SimHasher::IDF);
         if v.is_undefined() {
             return Ok(None);
         }
@@ -44,7 +43,7 @@ mod on {
             None
         };
         let table = key.and_then(|k| TABLES.with(|t| t.borrow().get(&(k as u32)).cloned()));
-        table.map(Some).ok_or_else(|| bad_argument(super::IDF, EXPECTED, &v))
+        table.map(Some).ok_or_else(|| bad_argument(SimHasher::IDF, EXPECTED, &v))
     }
 
     /// Inverse document frequencies learnt from a corpus, for `new SimHasher({ idf })`.
@@ -78,14 +77,14 @@ mod on {
     /// A hasher for an option object of hasher options (no `idf`).
     fn hasher(options: &JsValue) -> Result<SimHasher, JsValue> {
         let o = option_object(options, &HASHER_KEYS, "{ ngram: 6 }")?;
-        if !field(&o, super::IDF).is_undefined() {
+        if !field(&o, SimHasher::IDF).is_undefined() {
             return Err(bad_argument(
-                super::IDF,
+                SimHasher::IDF,
                 "nothing: a table is learnt without one",
-                &field(&o, super::IDF),
+                &field(&o, SimHasher::IDF),
             ));
         }
-        let mut h = SimHasher::new(options_from(&o)?).map_err(js_error)?;
+        let mut h = SimHasher::new(options_from(&o)?)?;
         set_reading(&mut h, &o)?;
         Ok(h)
     }
@@ -101,7 +100,7 @@ mod on {
         /// A table learnt from `texts`, cut into features with the hasher `options`.
         pub fn learn(texts: Vec<String>, options: JsValue) -> Result<JsIdfTable, JsValue> {
             let mut h = hasher(&options)?;
-            let t = IdfTable::learn(&mut h, texts.iter().map(String::as_str)).map_err(js_error)?;
+            let t = IdfTable::learn(&mut h, texts.iter().map(String::as_str))?;
             Ok(JsIdfTable::register(t))
         }
 
@@ -111,7 +110,7 @@ mod on {
             TABLES.with(|t| {
                 let mut t = t.borrow_mut();
                 let table = Arc::make_mut(t.get_mut(&self.key).expect("a live table"));
-                table.add_texts(&mut h, texts.iter().map(String::as_str)).map_err(js_error)
+                Ok(table.add_texts(&mut h, texts.iter().map(String::as_str))?)
             })
         }
 
@@ -124,7 +123,7 @@ mod on {
         /// Loads `toBytes` output; damaged or foreign bytes throw `Corrupt`.
         #[wasm_bindgen(js_name = fromBytes)]
         pub fn from_bytes(bytes: &[u8]) -> Result<JsIdfTable, JsValue> {
-            IdfTable::from_bytes(bytes).map(JsIdfTable::register).map_err(js_error)
+            Ok(JsIdfTable::register(IdfTable::from_bytes(bytes)?))
         }
 
         /// Documents learnt from.
@@ -163,19 +162,19 @@ mod off {
     use wasm_bindgen::prelude::*;
 
     use super::super::convert::field;
-    use super::super::js_error;
     use crate::error::Error;
+    use crate::fingerprint::SimHasher;
     use crate::weight::IdfTable;
 
     fn disabled(what: &'static str) -> JsValue {
-        js_error(Error::FeatureDisabled { feature: "crawler", what })
+        Error::FeatureDisabled { feature: "crawler", what }.into()
     }
 
     /// The `idf` option: not in this build.
     pub(in super::super) fn idf_option(
         o: &Option<Object>,
     ) -> Result<Option<std::sync::Arc<IdfTable>>, JsValue> {
-        if field(o, super::IDF).is_undefined() {
+        if field(o, SimHasher::IDF).is_undefined() {
             Ok(None)
         } else {
             Err(disabled("the SimHasher option `idf`"))
@@ -206,6 +205,3 @@ mod off {
         }
     }
 }
-
-/// The `SimHasher` option that takes an `IdfTable`.
-pub(super) const IDF: &str = "idf";

@@ -7,7 +7,6 @@ use js_sys::{Array, Object, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{self, layout_from, opt_string, opt_whole_option, option_object, set};
-use super::js_error;
 use crate::error::{quoted, Error};
 use crate::index::{FlatMatches, Index, IndexId, Layout, Match, Pair};
 
@@ -146,7 +145,7 @@ impl JsIndex {
             Some("number") => Ids::Num(Index::new(layout)),
             Some("string") => Ids::Str(Index::new(layout)),
             Some(other) => {
-                return Err(js_error(Error::option("ids", quoted(other), "\"number\" or \"string\"")));
+                return Err(Error::option("ids", quoted(other), "\"number\" or \"string\"").into());
             }
         }))
     }
@@ -164,8 +163,8 @@ impl JsIndex {
     pub fn insert(&mut self, id: JsValue, fp: u64) -> Result<(), JsValue> {
         self.settle(&id);
         match &mut self.0 {
-            Ids::Num(ix) => ix.insert(u64::from_js(&id)?, fp).map_err(js_error),
-            Ids::Str(ix) => ix.insert(String::from_js(&id)?, fp).map_err(js_error),
+            Ids::Num(ix) => Ok(ix.insert(u64::from_js(&id)?, fp)?),
+            Ids::Str(ix) => Ok(ix.insert(String::from_js(&id)?, fp)?),
             Ids::Unset(_) => Ok(()),
         }
     }
@@ -174,17 +173,18 @@ impl JsIndex {
     #[wasm_bindgen(js_name = insertBatch)]
     pub fn insert_batch(&mut self, ids: Vec<JsValue>, fingerprints: Vec<u64>) -> Result<(), JsValue> {
         if ids.len() != fingerprints.len() {
-            return Err(js_error(Error::option(
+            return Err(Error::option(
                 "ids",
                 ids.len(),
                 format!("as many ids as fingerprints ({})", fingerprints.len()),
-            )));
+            )
+            .into());
         }
         let Some(first) = ids.first() else { return Ok(()) };
         self.settle(first);
         match &mut self.0 {
-            Ids::Num(ix) => ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints)).map_err(js_error),
-            Ids::Str(ix) => ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints)).map_err(js_error),
+            Ids::Num(ix) => Ok(ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints))?),
+            Ids::Str(ix) => Ok(ix.extend(ids_from_js(&ids)?.into_iter().zip(fingerprints))?),
             Ids::Unset(_) => Ok(()),
         }
     }
@@ -199,21 +199,22 @@ impl JsIndex {
             self.0 = Ids::Num(Index::new(layout.clone()));
         }
         match &mut self.0 {
-            Ids::Num(ix) => ix.extend((first..).zip(fingerprints.iter().copied())).map_err(js_error),
-            _ => Err(js_error(Error::option(
+            Ids::Num(ix) => Ok(ix.extend((first..).zip(fingerprints.iter().copied()))?),
+            _ => Err(Error::option(
                 "firstId",
                 crate::error::number(first_id),
                 "a string id, since this index holds string ids (insertNumbered is for number ids)",
-            ))),
+            )
+            .into()),
         }
     }
 
     /// Removes an entry and returns its fingerprint; an unknown id throws (`UnknownId`).
     pub fn remove(&mut self, id: JsValue) -> Result<u64, JsValue> {
         match &mut self.0 {
-            Ids::Num(ix) => ix.remove(&u64::from_js(&id)?).map_err(js_error),
-            Ids::Str(ix) => ix.remove(&String::from_js(&id)?).map_err(js_error),
-            Ids::Unset(_) => Err(js_error(Error::UnknownId { id: convert::describe(&id) })),
+            Ids::Num(ix) => Ok(ix.remove(&u64::from_js(&id)?)?),
+            Ids::Str(ix) => Ok(ix.remove(&String::from_js(&id)?)?),
+            Ids::Unset(_) => Err(Error::UnknownId { id: convert::describe(&id) }.into()),
         }
     }
 
@@ -231,7 +232,7 @@ impl JsIndex {
     pub fn query(&self, fp: u64, k: Option<u32>) -> Result<JsValue, JsValue> {
         with_index!(self, ix => match k {
             None => Ok(matches_to_js(&ix.query(fp))),
-            Some(k) => Ok(matches_to_js(&ix.query_within(fp, k).map_err(js_error)?)),
+            Some(k) => Ok(matches_to_js(&ix.query_within(fp, k)?)),
         }, unset => Ok(Array::new().into()))
     }
 
@@ -253,12 +254,8 @@ impl JsIndex {
     pub fn query_and_insert(&mut self, id: JsValue, fp: u64) -> Result<JsValue, JsValue> {
         self.settle(&id);
         match &mut self.0 {
-            Ids::Num(ix) => {
-                Ok(matches_to_js(&ix.query_and_insert(u64::from_js(&id)?, fp).map_err(js_error)?))
-            }
-            Ids::Str(ix) => {
-                Ok(matches_to_js(&ix.query_and_insert(String::from_js(&id)?, fp).map_err(js_error)?))
-            }
+            Ids::Num(ix) => Ok(matches_to_js(&ix.query_and_insert(u64::from_js(&id)?, fp)?)),
+            Ids::Str(ix) => Ok(matches_to_js(&ix.query_and_insert(String::from_js(&id)?, fp)?)),
             Ids::Unset(_) => Ok(Array::new().into()),
         }
     }
@@ -334,5 +331,194 @@ impl JsIndex {
         set(&o, "buffered", st.buffered as f64);
         set(&o, "tombstones", st.tombstones as f64);
         o.into()
+    }
+}
+
+// ---- snapshots and dedup (Cargo feature `crawler`; without it they throw) ----------------
+
+#[cfg(feature = "crawler")]
+mod crawler {
+    use wasm_bindgen::prelude::*;
+
+    use super::super::convert::option_object;
+    use super::super::dedup::{dedup_options_from, docs_from, known, report_to_js};
+    use super::{Ids, JsIndex};
+    use crate::dedup::{dedup_into, dedup_into_known, DedupOptions};
+    use crate::error::Error;
+    use crate::fingerprint::Options;
+    use crate::index::Index;
+    use crate::snapshot::{peek_id_type, SnapshotId};
+
+    #[wasm_bindgen(js_class = SimHashIndex)]
+    impl JsIndex {
+        /// The index as a compact, versioned, checksummed snapshot (see `src/snapshot/`).
+        /// An index with no entries yet (and no id kind) is saved as a numeric one.
+        #[wasm_bindgen(js_name = toBytes)]
+        pub fn to_bytes(&self) -> Vec<u8> {
+            match &self.0 {
+                Ids::Num(ix) => ix.to_bytes(),
+                Ids::Str(ix) => ix.to_bytes(),
+                Ids::Unset(layout) => Index::<u64>::new(layout.clone()).to_bytes(),
+            }
+        }
+
+        /// Loads a snapshot made by `toBytes`; damaged, truncated or foreign bytes throw.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(bytes: Vec<u8>) -> Result<JsIndex, JsValue> {
+            JsIndex::load(bytes)
+        }
+
+        /// Loads a snapshot from a buffer in wasm memory (see `SnapshotBuffer`), which it
+        /// consumes: the Node file helper `loadIndex` reads the file straight into one, so the
+        /// bytes are neither held in a JS buffer nor copied. Not part of the public API.
+        #[wasm_bindgen(js_name = __fromBuffer, skip_typescript)]
+        pub fn from_buffer(buffer: SnapshotBuffer) -> Result<JsIndex, JsValue> {
+            JsIndex::load(buffer.0)
+        }
+
+        /// `dedup` into this index (string ids): adds the documents whose id it does not hold
+        /// yet, then returns the clusters of everything in it. Its layout decides `k`; options
+        /// `{ verify, shingle, html, ...hasher options }`.
+        pub fn dedup(
+            &mut self,
+            ids: Vec<String>,
+            texts: Vec<String>,
+            options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            let docs = docs_from(ids, texts)?;
+            let o =
+                option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
+            let opts = dedup_options_from(&o)?;
+            let report = dedup_into(self.string_index()?, &docs, &opts)?;
+            Ok(report_to_js(&report))
+        }
+    }
+
+    impl JsIndex {
+        /// Both loads: the snapshot's id kind picks the index type, and the owned bytes are
+        /// freed once decoded, before the tables are built (`Index::from_vec`).
+        fn load(bytes: Vec<u8>) -> Result<JsIndex, JsValue> {
+            let tag = peek_id_type(&bytes)?;
+            Ok(JsIndex(if tag == <String as SnapshotId>::TYPE_TAG {
+                Ids::Str(Index::from_vec(bytes)?)
+            } else {
+                Ids::Num(Index::from_vec(bytes)?)
+            }))
+        }
+    }
+
+    /// Bytes in wasm memory that JS fills in place (through a view at [`SnapshotBuffer::ptr`]
+    /// of the module's memory), for loading a snapshot file without a JS-side copy. Not part
+    /// of the public API.
+    #[wasm_bindgen(js_name = __SnapshotBuffer, skip_typescript)]
+    pub struct SnapshotBuffer(Vec<u8>);
+
+    #[wasm_bindgen(js_class = __SnapshotBuffer)]
+    impl SnapshotBuffer {
+        /// `len` zero bytes (a JS number, the file's size). A size that does not fit in the
+        /// module's memory is an error that says so (not an abort of the instance, nor a size
+        /// wrapped modulo 2^32 by the number conversion).
+        #[wasm_bindgen(constructor)]
+        pub fn new(len: f64) -> Result<SnapshotBuffer, JsValue> {
+            let too_big = || {
+                Error::option(
+                    "snapshot file size",
+                    crate::error::number(len),
+                    "a snapshot that fits in the wasm memory (at most 4 GiB, less what is in use)",
+                )
+                .into()
+            };
+            if !(0.0..=f64::from(u32::MAX)).contains(&len) || len.fract() != 0.0 {
+                return Err(too_big());
+            }
+            let mut bytes = Vec::new();
+            bytes.try_reserve_exact(len as usize).map_err(|_| too_big())?;
+            bytes.resize(len as usize, 0);
+            Ok(SnapshotBuffer(bytes))
+        }
+
+        /// Where the bytes start in the module's memory (valid until the memory grows).
+        pub fn ptr(&self) -> usize {
+            self.0.as_ptr() as usize
+        }
+    }
+
+    impl JsIndex {
+        /// The index as one of string ids, which `dedup` takes: an empty index becomes one;
+        /// an index of number ids is refused.
+        pub(crate) fn string_index(&mut self) -> Result<&mut Index<String>, JsValue> {
+            if let Ids::Unset(layout) = &self.0 {
+                self.0 = Ids::Str(Index::new(layout.clone()));
+            }
+            match &mut self.0 {
+                Ids::Str(index) => Ok(index),
+                _ => Err(Error::option(
+                    "this",
+                    "an index of number ids",
+                    "an index of string ids: dedup takes string ids",
+                )
+                .into()),
+            }
+        }
+    }
+
+    #[wasm_bindgen(js_class = SimHashIndex)]
+    impl JsIndex {
+        /// `SimHashIndex#dedup` with the fingerprints the pool found (as `__dedupPlan`, with
+        /// the candidates measured here).
+        #[wasm_bindgen(js_name = __dedupKnown, skip_typescript)]
+        pub fn dedup_known_js(
+            &mut self,
+            ids: Vec<String>,
+            texts: Vec<String>,
+            fingerprints: Vec<u64>,
+            failed: Vec<u32>,
+            options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            let docs = docs_from(ids, texts)?;
+            let known = known(docs.len(), &fingerprints, &failed)?;
+            let o =
+                option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?;
+            let opts = dedup_options_from(&o)?;
+            let report = dedup_into_known(self.string_index()?, &docs, &known, &opts)?;
+            Ok(report_to_js(&report))
+        }
+    }
+}
+
+#[cfg(not(feature = "crawler"))]
+mod off {
+    use super::JsIndex;
+    use wasm_bindgen::prelude::*;
+
+    use crate::error::Error;
+
+    fn disabled(what: &'static str) -> JsValue {
+        Error::FeatureDisabled { feature: "crawler", what }.into()
+    }
+
+    #[wasm_bindgen(js_class = SimHashIndex)]
+    impl JsIndex {
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = toBytes)]
+        pub fn to_bytes(&self) -> Result<Vec<u8>, JsValue> {
+            Err(disabled("SimHashIndex.toBytes"))
+        }
+
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        #[wasm_bindgen(js_name = fromBytes)]
+        pub fn from_bytes(_bytes: JsValue) -> Result<JsIndex, JsValue> {
+            Err(disabled("SimHashIndex.fromBytes"))
+        }
+
+        /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+        pub fn dedup(
+            &mut self,
+            _ids: JsValue,
+            _texts: JsValue,
+            _options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            Err(disabled("SimHashIndex.dedup"))
+        }
     }
 }

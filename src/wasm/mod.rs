@@ -18,21 +18,23 @@
 //!   debug form. The core never panics on input, so after any thrown error the instance
 //!   keeps working.
 //!
-//! One file per part of the API:
+//! One file per JS class, each with its functions and its worker-pool hooks; what a
+//! Cargo feature adds sits beside the stand-in that throws `FeatureDisabled` without it
+//! (`on` / `off`, or `#[cfg]` on the item):
 //!
 //! | file | what |
 //! | --- | --- |
-//! | `mod.rs` | the allocator, the error class hook, `js_error`, test and benchmark hooks |
+//! | `mod.rs` | the allocator, the error class hook, the error mapping (`js_error`, `From<Error>`), test and benchmark hooks |
 //! | `convert.rs` | option objects, ids and other `JsValue` arguments, results |
 //! | `defaults.rs` | `defaults()`: every default, read from the core |
-//! | `hasher.rs` | `SimHasher` (with `sketch`, `fingerprintAndSketch`), `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText`, `estimateJaccard`, `sketchInfo` |
-//! | `idf.rs` | `IdfTable` and the `SimHasher` option `idf` (feature `crawler`; stubs without it) |
-//! | `index.rs` | `SimHashIndex` |
-//! | `compact.rs` | `CompactSet`, `huffmanTable` |
-//! | `crawler.rs` | `ContentSeen`, `dedup`, `SimHashIndex` snapshots and `dedup` (feature `crawler`) |
+//! | `hasher.rs` | `SimHasher` (with `sketch`, `fingerprintAndSketch`, the pool's `__fingerprintEach`), `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText`, `estimateJaccard`, `sketchInfo` |
+//! | `idf.rs` | `IdfTable` and the `SimHasher` option `idf` (feature `crawler`) |
+//! | `index.rs` | `SimHashIndex`, with its snapshots and `dedup` (feature `crawler`) |
+//! | `compact.rs` | `CompactSet` (feature `crawler`), `huffmanTable` |
+//! | `seen.rs` | `ContentSeen` (feature `crawler`) |
+//! | `dedup.rs` | `dedup` and the worker pool's dedup hooks (feature `crawler`) |
 //! | `passage.rs` | `PassageChecker` |
-//! | `pool.rs` | the hooks of the package's worker pool (`SimHashPool`, `pkg-template/pool.cjs`) |
-//! | `disabled.rs` | the same names throwing `FeatureDisabled` when `html` or `crawler` is off |
+//! | `store.rs` | `RedisContentSeen`'s bindings (feature `redis`) |
 
 use std::cell::RefCell;
 
@@ -44,20 +46,17 @@ use crate::fingerprint::{self, Options};
 
 mod compact;
 mod convert;
-#[cfg(feature = "crawler")]
-mod crawler;
+mod dedup;
 mod defaults;
-#[cfg(not(all(feature = "html", feature = "crawler")))]
-mod disabled;
 mod hasher;
 mod idf;
 mod index;
 mod passage;
-mod pool;
+mod seen;
 // RedisContentSeen's bindings: Node only (redis.cjs is installed by the Node entry), so
 // the browser builds leave them out (feature `redis`).
 #[cfg(feature = "redis")]
-mod store;
+mod redis;
 
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
@@ -81,7 +80,7 @@ pub fn set_error_class(class: js_sys::Function) {
 /// `fingerprintBatch` to isolate what the JS boundary costs.
 #[wasm_bindgen(js_name = __benchCore, skip_typescript)]
 pub fn bench_core(texts: Vec<String>, rounds: u32) -> Result<f64, JsValue> {
-    let mut hasher = fingerprint::SimHasher::new(Options::default()).map_err(js_error)?;
+    let mut hasher = fingerprint::SimHasher::new(Options::default())?;
     let mut sink = 0u64;
     let start = js_sys::Date::now();
     for _ in 0..rounds {
@@ -93,6 +92,13 @@ pub fn bench_core(texts: Vec<String>, rounds: u32) -> Result<f64, JsValue> {
     Ok(js_sys::Date::now() - start)
 }
 
+/// [`Error::CODES`], every `code` a core error can have, for the test that checks the
+/// typings' `SimHashErrorCode` against it. Not part of the public API.
+#[wasm_bindgen(js_name = __errorCodes, skip_typescript)]
+pub fn error_codes() -> Array {
+    Error::CODES.iter().map(|c| JsValue::from_str(c)).collect()
+}
+
 /// The module's `WebAssembly.Memory`, for memory tests (release builds of the Node glue
 /// do not expose it otherwise). Not part of the public API.
 #[wasm_bindgen(js_name = __memory, skip_typescript)]
@@ -100,11 +106,40 @@ pub fn memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
+/// What an npm user does about `e`, appended to the core's message (which speaks of Cargo
+/// features, the Rust user's remedy): the package's builds are its features.
+fn npm_advice(e: &Error) -> Option<&'static str> {
+    match e {
+        Error::FeatureDisabled { .. } => Some(
+            "; from npm, import 'simhash-wasm/full' (the default browser build leaves it out to stay small)",
+        ),
+        Error::InDocument { error, .. } => npm_advice(error),
+        _ => None,
+    }
+}
+
+/// The message of `e` as a JS user reads it: the core's, with the npm advice.
+fn js_message(e: &Error) -> String {
+    let mut message = e.to_string();
+    if let Some(advice) = npm_advice(e) {
+        message.push_str(advice);
+    }
+    message
+}
+
+/// `?` on a core [`Result`](crate::Result) in a binding throws the error as
+/// [`js_error`] makes it.
+impl From<Error> for JsValue {
+    fn from(e: Error) -> JsValue {
+        js_error(e)
+    }
+}
+
 /// A core error as the thrown JS value: an instance of the registered `SimHashError`
 /// class, or (no class registered: the raw wasm-bindgen module used directly) a plain
 /// `Error` named `SimHashError` with the same `code`.
 fn js_error(e: Error) -> JsValue {
-    let message = JsValue::from(e.to_string());
+    let message = JsValue::from(js_message(&e));
     let code = JsValue::from(e.code());
     let made = ERROR_CLASS.with(|c| {
         c.borrow().as_ref().and_then(|class| Reflect::construct(class, &Array::of2(&message, &code)).ok())
@@ -112,7 +147,7 @@ fn js_error(e: Error) -> JsValue {
     if let Some(err) = made {
         return err;
     }
-    let err = js_sys::Error::new(&e.to_string());
+    let err = js_sys::Error::new(&message.as_string().unwrap_or_default());
     err.set_name("SimHashError");
     let _ = Reflect::set(&err, &"code".into(), &code);
     err.into()

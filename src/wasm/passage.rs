@@ -5,14 +5,13 @@ use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{opt_number, option_object, set};
-use super::js_error;
 use crate::passage::{PassageChecker, PassageNames, PassageOptions, Span};
 
 fn passage_options_from(value: &JsValue) -> Result<PassageOptions, JsValue> {
     let o = option_object(value, &[&PassageOptions::NAMES], "{ minChars: 40, threshold: 0.5 }")?;
     let names =
         PassageNames { min_chars: opt_number(&o, "minChars")?, threshold: opt_number(&o, "threshold")? };
-    PassageOptions::from_names(&names).map_err(js_error)
+    Ok(PassageOptions::from_names(&names)?)
 }
 
 /// `{ start, end, byteStart, byteEnd }`: `start`/`end` are string (UTF-16) indices.
@@ -43,13 +42,13 @@ impl JsPassageChecker {
     /// `new PassageChecker({ minChars: 40, threshold: 0.5 })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<JsPassageChecker, JsValue> {
-        Ok(JsPassageChecker(PassageChecker::new(passage_options_from(&options)?).map_err(js_error)?))
+        Ok(JsPassageChecker(PassageChecker::new(passage_options_from(&options)?)?))
     }
 
     /// Adds a reference text; returns its number (0, 1, …).
     #[wasm_bindgen(js_name = addReference)]
     pub fn add_reference(&mut self, text: &str) -> Result<u32, JsValue> {
-        self.0.add_reference(text).map(|d| d as u32).map_err(js_error)
+        Ok(self.0.add_reference(text).map(|d| d as u32)?)
     }
 
     /// Number of references added.
@@ -73,7 +72,7 @@ impl JsPassageChecker {
     /// [first, last], reference: [first, last], similarity, jaccard, submissionSpan,
     /// referenceSpan }] }] }`, with the references that have a copied span.
     pub fn check(&mut self, submission: &str) -> Result<JsValue, JsValue> {
-        let r = self.0.check(submission).map_err(js_error)?;
+        let r = self.0.check(submission)?;
         let out = Object::new();
         set(&out, "passages", passages_to_js(&r.passages));
         set(&out, "coverage", r.coverage);

@@ -15,7 +15,7 @@
 
 use std::time::Instant;
 
-use simhash_wasm::sketch::bands::BandIndex;
+use simhash_wasm::sketch::BandIndex;
 use simhash_wasm::sketch::{Sketch, SketchScheme};
 
 mod common;

@@ -1,8 +1,9 @@
 //! `cargo bench --bench dedup_k`: how the exact `dedup` flow's candidate k was chosen by
 //! collection size (see `src/dedup.rs`, "The candidate k").
 //!
-//! 1. Quality: F1 of the exact flow (the crate's `dedup`, candidates within k verified by
-//!    4-gram Jaccard ≥ 0.8) against the dev corpus's truth, for k = 10..=13, per language.
+//! 1. Quality: F1 of the exact flow (the crate's `dedup`, candidates verified by 4-gram
+//!    Jaccard ≥ 0.8) against the dev corpus's truth, per language: candidates within
+//!    k = 10..=13 alone, and within k = 3..8 or sharing a MinHash band (the default).
 //! 2. Cost: the self-join of N fingerprints (`fp/set_1m.u64`, raw LE u64) for N = 10k,
 //!    100k, 1M at each k: seconds (CPU) and candidate pairs. A run that would take longer
 //!    than `--budget S` seconds (default 120) is estimated from the last N instead.
@@ -45,13 +46,17 @@ fn main() {
         t[1]
     );
     println!(
-        "{:>3} | {:>6} {:>6} {:>6} | {:>6} {:>6} | {:>7}",
+        "{:>4} | {:>6} {:>6} {:>6} | {:>6} {:>6} | {:>7}",
         "k", "P", "R", "F1", "F1_en", "F1_zh", "cand_s"
     );
     let mut result = String::new();
-    for k in 10..=13u32 {
+    // Candidates within k alone (no band join), then the default: within a smaller k or
+    // sharing a MinHash band of the sketches.
+    let runs =
+        [(10, false), (11, false), (12, false), (13, false), (3, true), (4, true), (6, true), (8, true)];
+    for (k, bands) in runs {
         let start = Instant::now();
-        let r = dedup(&docs, &DedupOptions { k: Some(k), ..DedupOptions::default() }).expect("dedup");
+        let r = dedup(&docs, &DedupOptions { k: Some(k), bands, ..DedupOptions::default() }).expect("dedup");
         let secs = start.elapsed().as_secs_f64();
         let (mut pred, mut hits) = ([0u64; 2], [0u64; 2]);
         for p in &r.pairs {
@@ -62,9 +67,13 @@ fn main() {
         }
         let (p, rr, f) = f1(pred[0] + pred[1], hits[0] + hits[1], t[0] + t[1]);
         let (fe, fz) = (f1(pred[0], hits[0], t[0]).2, f1(pred[1], hits[1], t[1]).2);
-        println!("{k:>3} | {p:>6.3} {rr:>6.3} {f:>6.3} | {fe:>6.3} {fz:>6.3} | {secs:>7.2}");
-        if k == 10 || k == 12 {
+        let label = if bands { format!("{k}+b") } else { k.to_string() };
+        println!("{label:>4} | {p:>6.3} {rr:>6.3} {f:>6.3} | {fe:>6.3} {fz:>6.3} | {secs:>7.2}");
+        if (k == 10 || k == 12) && !bands {
             result += &format!(" f1_k{k}={f:.3} f1_zh_k{k}={fz:.3}");
+        }
+        if bands {
+            result += &format!(" f1_bands_k{k}={f:.3} f1_zh_bands_k{k}={fz:.3}");
         }
     }
     if args.iter().any(|a| a == "--quality-only") {
@@ -75,7 +84,7 @@ fn main() {
     let fps: Vec<u64> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
     println!("\nself-join cost (fp/set_1m.u64, Layout::auto): CPU seconds, candidate pairs, index bytes/fp");
     println!("{:>8} {:>3} | {:>9} {:>11} {:>7} | layout", "N", "k", "join_s", "pairs", "B/fp");
-    for k in 10..=13u32 {
+    for k in [4, 6, 8, 10, 11, 12, 13u32] {
         let mut last: Option<(usize, f64)> = None;
         for n in [10_000usize, 100_000, 1_000_000] {
             let n = n.min(fps.len());
@@ -87,7 +96,7 @@ fn main() {
                         "{n:>8} {k:>3} | {:>9} {:>11} {:>7} | (skipped: estimated {guess:.0} s > budget)",
                         "-", "-", "-"
                     );
-                    if n == 1_000_000 && k == 10 {
+                    if n == 1_000_000 {
                         result += &format!(" join_s_1m_k{k}~{guess:.0}");
                     }
                     continue;
@@ -104,7 +113,7 @@ fn main() {
             };
             let bpf = index.stats().bytes_per_fp;
             println!("{n:>8} {k:>3} | {secs:>9.2} {pairs:>11} {bpf:>7.1} | {layout}");
-            if n == 1_000_000 && k == 10 {
+            if n == 1_000_000 {
                 result += &format!(" join_s_1m_k{k}={secs:.1}");
             }
             last = Some((n, secs.max(0.01)));

@@ -138,7 +138,7 @@ fn main() {
     let mut uniform: Vec<u64> = (0..n)
         .map(|_| {
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            simhash_wasm::hash::mix(state)
+            simhash_wasm::__private::hash::mix(state)
         })
         .collect();
     uniform.sort_unstable();

@@ -11,7 +11,7 @@ import {
   toHex, fromHex, huffmanTable, htmlToText, dedup, fromFeatures, simhashBits,
 } from '../../pkg/index.mjs';
 
-const { SIGNATURES } = createRequire(import.meta.url)('../../pkg/args.cjs');
+const { SIGNATURES, describe } = createRequire(import.meta.url)('../../pkg/args.cjs');
 const TEXT = 'Near-duplicate detection finds pages that say the same thing under different addresses.';
 const MAX = 2n ** 64n - 1n;
 
@@ -145,8 +145,15 @@ test('every wasm export that takes fingerprints, texts, bytes or counts has its 
 test('ids are shown as JS writes them, never in Rust\'s debug form', () => {
   const strings = new SimHashIndex({ ids: 'string' });
   rejects(() => strings.insert(7, 1n), 'id', '7');
-  rejects(() => strings.insert(5n, 1n), 'id', 'bigint');
+  rejects(() => strings.insert(5n, 1n), 'id', '5n');
   rejects(() => strings.remove({ a: 1 }), 'id', '{"a":1}');
+  rejects(() => strings.remove(new Map()), 'id', 'a Map');
+  rejects(() => strings.insert(NaN, 1n), 'id', 'NaN');
+  rejects(() => strings.insert(() => 1, 1n), 'id', 'a function');
+  // The Rust describer (src/wasm/convert.rs) and args.cjs's write a value the same way.
+  for (const v of [5n, -1n, NaN, Infinity, true, [1, 2], { a: 1 }, new Map(), new Uint8Array(2), () => 1, Array(40).fill(12345)]) {
+    assert.throws(() => strings.insert(v, 1n), (e) => e.code === 'InvalidOption' && e.message.includes(`= ${describe(v)}:`), String(describe(v)));
+  }
   const numbers = new SimHashIndex({ ids: 'number' });
   rejects(() => numbers.insert('seven', 1n), 'id', '"seven"');
   rejects(() => numbers.insert(-1, 1n), 'id', '-1');
@@ -192,7 +199,8 @@ test('dedup: an invalid shingle size throws instead of silently finding no clust
   }
   const r = dedup(ids, texts, { verify: false });
   assert.equal(r.verify, false);
-  assert.equal(r.k, 13);   // k by the collection's size: 13 up to 200k documents
+  assert.equal(r.k, 13);   // k by the collection's size without a verification (no band join): 13 up to 200k
+  assert.equal(dedup(ids, texts).k, 6);   // verified, with the band join: 6 up to 200k
   assert.deepEqual(r.alreadyIndexed, []);
 });
 
@@ -225,7 +233,7 @@ test('SimHashIndex.dedup resumes from an index, and from its snapshot', () => {
   assert.throws(() => new SimHashIndex({ ids: 'number' }).dedup(['x'], [TEXT]), (e) => e.code === 'InvalidOption' && /string ids/.test(e.message));
 });
 
-test('k = 64 is refused everywhere (the messages said 0 to 63, the code took 64), k = 63 works', () => {
+test('k = 64 is refused everywhere, as the messages say (0 to 63), and k = 63 works', () => {
   for (const f of [() => new SimHashIndex({ k: 64 }), () => new ContentSeen({ k: 64 }), () => dedup(['a'], [TEXT], { k: 64 }),
     () => new SimHashIndex({ k: 64, layout: 'auto' }), () => new SimHashIndex({ k: -1 }), () => new SimHashIndex({ k: 1.5 })]) {
     assert.throws(f, (e) => e instanceof SimHashError && /`k`|k = 64|k must be below 64/.test(e.message), String(f));

@@ -51,7 +51,8 @@ test('the defaults are the ones the API applies', () => {
   assert.equal(r.k, D.dedup.kBySize[0].k);
   assert.equal(r.verify, D.dedup.verify);
   assert.deepEqual([D.dedup.k, D.dedup.verify, D.dedup.shingle, D.dedupFingerprintsOnly.k, D.dedupFingerprintsOnly.verify], ['auto', 0.8, 4, 6, false]);
-  assert.deepEqual([D.dedup.kBySize, D.dedup.kBeyond, D.dedup.sketchVerify], [[{ upTo: 200000, k: 13 }, { upTo: 2000000, k: 12 }], 10, 0.81]);
+  assert.deepEqual([D.dedup.kBySize, D.dedup.kBeyond, D.dedup.sketchVerify], [[{ upTo: 200000, k: 6 }, { upTo: 2000000, k: 4 }], 3, 0.81]);
+  assert.deepEqual([D.dedup.kBySizeUnverified, D.dedup.kBeyondUnverified], [[{ upTo: 200000, k: 13 }, { upTo: 2000000, k: 12 }], 10]);
   assert.equal(dedup(['a', 'b'], ['The cat sat on the mat.', 'The cat sat on the mat!'], { verify: 'sketch' }).verify, D.dedup.sketchVerify);
   assert.deepEqual(D.passage, { minChars: 40, threshold: 0.5 });
   assert.ok(new PassageChecker());

@@ -189,3 +189,19 @@ export async function checkSketchInvariants(seen, results, { fpOf, sketchOf, est
   const total = stored.reduce((a, p) => a + p.count, 0);
   return { stored, total, decided: decided.length };
 }
+
+/**
+ * Every stored page was reported new to exactly one check, unless a check of its URL
+ * failed (that caller knows it has no answer); every page reported new is stored.
+ */
+export function assertNewOnce(stored, results) {
+  const newBy = new Map();
+  const failed = new Set(results.filter((r) => r.error).map((r) => r.url));
+  for (const r of results) if (!r.error && !r.duplicate) newBy.set(r.url, (newBy.get(r.url) || 0) + 1);
+  const storedUrls = new Set(stored.map((p) => p.id));
+  for (const p of stored) {
+    const n = newBy.get(p.id) || 0;
+    assert.ok(n === 1 || (n === 0 && failed.has(p.id)), `${p.id} was reported new ${n} times`);
+  }
+  for (const url of newBy.keys()) assert.ok(storedUrls.has(url), `${url} was reported new and is not stored`);
+}

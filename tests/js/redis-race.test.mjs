@@ -17,7 +17,7 @@ async function race(target, client, { workers = 4, n = 1200, batch = 1 } = {}) {
   const results = await runWorkers(target, 'race', pages, workers, { batch });
   assert.equal(results.length, n);
   assert.deepEqual(results.filter((r) => r.error), [], 'no errors');
-  const seen = await RedisContentSeen.open(client, { namespace: 'race' });
+  const seen = await RedisContentSeen.open(client, { namespace: 'race', sketch: false });
   const { stored, total } = await checkInvariants(seen, pages, results);
   assert.equal(total, n, 'the counts account for every page');
   const dups = results.filter((r) => r.duplicate).length;

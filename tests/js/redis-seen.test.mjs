@@ -26,9 +26,9 @@ const TEXTS = [
 ];
 
 async function sameDecisions(client) {
-  const seen = await RedisContentSeen.open(client, { namespace: 'same' });
+  const seen = await RedisContentSeen.open(client, { namespace: 'same', sketch: false });
   assert.equal(seen.created, true);
-  const local = new ContentSeen({ k: 3, sketch: false }); // the shared store keeps fingerprints only, so far
+  const local = new ContentSeen({ k: 3, sketch: false }); // the fingerprint-only test on both sides
   const pages = pageStream(1500, { seed: 3, dupShare: 0.35 });
   let rts = 0;
   for (let i = 0; i < pages.length; i++) {
@@ -67,7 +67,7 @@ for (const [name, target] of [['one server', () => client], ['3-master cluster',
 // its decisions keep the invariants (no two kept pages within k, every duplicate's matches
 // stored and within k).
 async function batchedDecisions(client, ns) {
-  const seen = await RedisContentSeen.open(client, { namespace: ns, batch: 16 });
+  const seen = await RedisContentSeen.open(client, { namespace: ns, batch: 16, sketch: false });
   const pages = pageStream(1200, { seed: 5, dupShare: 0.35 });
   const order = [];
   const results = new Map();
@@ -100,7 +100,7 @@ async function batchedDecisions(client, ns) {
   assert.ok(reordered > 0, 'some pages needed a second call and were decided later');
   seen.close();
 
-  const batched = await RedisContentSeen.open(client, { namespace: ns + '-b', batch: 16 });
+  const batched = await RedisContentSeen.open(client, { namespace: ns + '-b', batch: 16, sketch: false });
   const kept = [];
   let checks = 0;
   for (let i = 0; i < pages.length; i += 100) {
@@ -128,10 +128,10 @@ for (const [name, target] of [['one server', () => client], ['3-master cluster',
 }
 
 test('migration: a ContentSeen snapshot goes into Redis and comes back byte for byte', { skip }, async () => {
-  const local = new ContentSeen({ k: 3, sketch: false }); // the shared store keeps fingerprints only, so far
+  const local = new ContentSeen({ k: 3, sketch: false }); // the fingerprint-only test on both sides
   for (const p of pageStream(600, { seed: 4 })) local.checkFingerprint(p.url, p.fp);
   const snap = local.toBytes();
-  const seen = await RedisContentSeen.open(client, { namespace: 'migrate' });
+  const seen = await RedisContentSeen.open(client, { namespace: 'migrate', sketch: false });
   await seen.importSnapshot(snap, { batch: 64 });
   assert.equal(await seen.size, local.size);
   assert.deepEqual(Buffer.from(await seen.exportSnapshot()), Buffer.from(snap));
@@ -144,7 +144,7 @@ test('migration: a ContentSeen snapshot goes into Redis and comes back byte for 
     assert.equal((await seen.checkFingerprint(url, p.fp)).duplicate, back.checkFingerprint(url, p.fp).duplicate);
   }
   // Another k's snapshot is refused.
-  const other = await RedisContentSeen.open(client, { namespace: 'migrate2' });
+  const other = await RedisContentSeen.open(client, { namespace: 'migrate2', sketch: false });
   await assert.rejects(other.importSnapshot(new ContentSeen({ k: 4, sketch: false }).toBytes()), (e) => e.code === 'SchemeMismatch');
   seen.close();
   other.close();
@@ -154,8 +154,8 @@ test('ioredis works through the adapter, and shares the namespace with node-redi
   const io = new IORedis({ port: server.port, host: '127.0.0.1', lazyConnect: true });
   await io.connect();
   try {
-    const a = await RedisContentSeen.open(client, { namespace: 'both', html: true });
-    const b = await RedisContentSeen.open(io, { namespace: 'both', html: true });
+    const a = await RedisContentSeen.open(client, { namespace: 'both', html: true, sketch: false });
+    const b = await RedisContentSeen.open(io, { namespace: 'both', html: true, sketch: false });
     assert.equal(b.created, false);
     assert.equal((await a.check('https://x/1', `<p>${TEXTS[1]}</p>`)).duplicate, false);
     const r = await b.check('https://x/2', `<div>${TEXTS[1]}</div>`);
@@ -182,11 +182,11 @@ test('urls: false keeps only "seen or not"', { skip }, async () => {
 });
 
 async function badInput(client, idleClient) {
-  const seen = await RedisContentSeen.open(client, { namespace: 'bad', k: 3 });
+  const seen = await RedisContentSeen.open(client, { namespace: 'bad', k: 3, sketch: false });
   await seen.check('https://b/1', TEXTS[0]);
   // A worker with other settings is refused, at open and (if the meta changes) at check.
-  await assert.rejects(RedisContentSeen.open(client, { namespace: 'bad', k: 4 }), (e) => e instanceof SimHashError && e.code === 'SchemeMismatch' && /layout/.test(e.message));
-  await assert.rejects(RedisContentSeen.open(client, { namespace: 'bad', ngram: 5 }), (e) => e.code === 'SchemeMismatch' && /scheme/.test(e.message));
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'bad', k: 4, sketch: false }), (e) => e instanceof SimHashError && e.code === 'SchemeMismatch' && /layout/.test(e.message));
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'bad', ngram: 5, sketch: false }), (e) => e.code === 'SchemeMismatch' && /scheme/.test(e.message));
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'bad', urls: false }), (e) => e.code === 'SchemeMismatch');
   // Foreign keys in the namespace.
   await client.set('{foreign}:p', 'someone else');
@@ -198,9 +198,16 @@ async function badInput(client, idleClient) {
   await client.hSet('{stale}:t3:1a5', 'x', 'y');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'stale' }), (e) => e.code === 'InvalidOption' && /\{stale\}:t3:1a5/.test(e.message));
   // A namespace written in store format 1 (one hash for every bucket) is refused, saying what to do.
-  const v1 = seen._store.meta().replace('simhash-wasm-redis 2', 'simhash-wasm-redis 1');
+  const v1 = seen._store.meta().replace('simhash-wasm-redis 3', 'simhash-wasm-redis 1');
   await client.set('{old}:meta', v1);
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'old' }), (e) => e.code === 'SchemeMismatch' && /store format/.test(e.message) && /importSnapshot/.test(e.message));
+  // A namespace of store format 2 with the same settings is upgraded in place (format 3
+  // reads every format-2 value); its workers of the older build then stop at their next call.
+  await client.set('{up}:meta', seen._store.meta().replace('simhash-wasm-redis 3', 'simhash-wasm-redis 2'));
+  const up = await RedisContentSeen.open(client, { namespace: 'up', k: 3, sketch: false });
+  assert.equal(up.created, false);
+  assert.equal(await client.get('{up}:meta'), seen._store.meta());
+  up.close();
   await client.set('{junkmeta}:meta', 'not ours');
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'junkmeta' }), (e) => /foreign/.test(e.message));
   // A bucket overwritten by another program: an error, not an answer.
@@ -218,7 +225,7 @@ async function badInput(client, idleClient) {
   await client.del('{bad}:meta');
   await assert.rejects(seen.check('https://b/3', TEXTS[1]), (e) => /meta key is gone/.test(e.message));
   // URLs.
-  const ok = await RedisContentSeen.open(client, { namespace: 'urls' });
+  const ok = await RedisContentSeen.open(client, { namespace: 'urls', sketch: false });
   await assert.rejects(ok.check('', TEXTS[0]), (e) => e.code === 'InvalidOption' && /url/.test(e.message));
   await assert.rejects(ok.check('x'.repeat(20000), TEXTS[0]), (e) => e.code === 'InvalidOption' && /20000 bytes/.test(e.message));
   await assert.rejects(ok.check('https://u/', '   '), (e) => e.code === 'EmptyText');

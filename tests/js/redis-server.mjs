@@ -152,3 +152,59 @@ export async function stopBoth({ server, client, cluster, clusterClient } = {}) 
   if (server) await server.stop();
   if (cluster) await cluster.stop();
 }
+
+/**
+ * A TCP proxy on loopback in front of `port` that loses replies: each reply chunk from the
+ * server (after the first `skip` of a connection: the client's handshake) is, with
+ * probability `rate`, not forwarded, and both sides of the connection are closed. The
+ * request reached the server and ran; only its reply is lost, as when a network path or
+ * a client host fails at the wrong moment. `{ port, rate, drops, forwarded, stop() }`.
+ */
+export async function startProxy(port, { rate = 0.05, skip = 3, seed = 1 } = {}) {
+  let s = seed >>> 0 || 1;
+  const random = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 4294967296;
+  };
+  // `rate` and `skip` may be changed while the proxy runs.
+  const proxy = { drops: 0, forwarded: 0, rate, skip };
+  const sockets = new Set();
+  const server = net.createServer((down) => {
+    const up = net.connect(port, '127.0.0.1');
+    sockets.add(down);
+    sockets.add(up);
+    let replies = 0;
+    const close = () => {
+      down.destroy();
+      up.destroy();
+      sockets.delete(down);
+      sockets.delete(up);
+    };
+    down.on('data', (d) => up.write(d));
+    up.on('data', (d) => {
+      if (replies++ >= proxy.skip && random() < proxy.rate) {
+        proxy.drops++;
+        close();
+        return;
+      }
+      proxy.forwarded++;
+      down.write(d);
+    });
+    down.on('error', close);
+    up.on('error', close);
+    down.on('close', close);
+    up.on('close', close);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.port = server.address().port;
+  proxy.stop = () =>
+    new Promise((resolve) => {
+      for (const x of sockets) x.destroy();
+      server.close(() => resolve());
+    });
+  return proxy;
+}

@@ -14,7 +14,7 @@ const client = target.cluster
   : createClient({ url: target.url, socket: { reconnectStrategy: (n) => Math.min(n * 50, 500) } });
 client.on('error', () => {}); // errors surface through the calls
 await client.connect();
-const seen = await RedisContentSeen.open(client, { namespace, k, retries, ...(sketch !== undefined ? { sketch } : {}) });
+const seen = await RedisContentSeen.open(client, { namespace, k, retries, sketch: sketch ?? false });
 const out = [];
 for (let i = 0; i < pages.length; i += batch) {
   const chunk = pages.slice(i, i + batch);

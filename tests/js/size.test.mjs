@@ -5,38 +5,17 @@
 // core, explain, the index, the Huffman table and passages; it leaves out HTML to text and
 // the crawler's part (ContentSeen, dedup, index snapshots, CompactSet, the sketch API,
 // IdfTable), which throw FeatureDisabled there.
-// pkg/node and pkg/full (`simhash-wasm/full`) have every feature at opt-level 3, for speed.
+// pkg/node and pkg/full (`simhash-wasm/full`) are built at opt-level 3, for speed; pkg/node
+// has every feature, pkg/full all but the Node-only Redis bindings.
 //
 // "gzipped" is GNU `gzip -9`, the figure the budget is stated in (Debian has it). Node's
-// zlib, a Chromium fork, makes these files 4-5 % larger (155.5 / 148.6 kB for the browser
-// build in session 5); both figures are printed. Where `gzip` is missing, Node's figure
-// stands in for it with a 5 % allowance for that difference.
+// zlib, a Chromium fork, makes these files 4-5 % larger; both figures are printed. Where
+// `gzip` is missing, Node's figure stands in for it with a 5 % allowance for that difference.
 //
-// Where the bytes went, measured with twiggy on builds that keep names (session 3):
-//   full build 265.3 kB -> 255.6; browser build 147.0 (Node's zlib: 153.9).
-//   - HTML (html5gum and its entity table): 48.6 kB at opt-level "z";
-//   - index snapshots (toBytes/fromBytes): 10 kB; ContentSeen and dedup: ~12 kB;
-//   - opt-level "z" instead of 3: about 20 kB; the float formatting of core::fmt (used by
-//     a few error messages, now `error::number`): 8.8 kB; talc instead of dlmalloc: 2.5 kB.
-//   - What is left in the browser build: Unicode data (NFKC, segmentation, lower case,
-//     punctuation) about 49 kB, and code about 98 kB.
-// Session 4 (issues 11-16): the full build grew to 338.9 kB by gzip -9 with new features:
-// the similarity sketch, its band index and the two-step ContentSeen with SEEN/INDX v2, the
-// Redis store (its Lua scripts are strings in the wasm), FSET v2, IdfTable and the sketch
-// API in JS, the pool hooks and explainArrays, and the rewritten passage checker. The
-// guard below moves to 350 kB by Node's zlib for that; the browser build went 153.7 -> 144.5
-// kB when CompactSet moved to the full build (huffmanTable stays, from the counts alone).
-// Issue 14, passages trimmed to their copied words and gated on rarity-weighted
-// containment: browser build 152.4 -> 154.5 kB by Node's zlib (145.7 -> 147.5 by gzip -9),
-// full build 349.3 -> 353.4 (the new code at opt-level 3, inlined); the full guard moves to
-// 355 kB.
-// Session 5, the merge of issue 15's hot loop written for opt-level "z" (force-inlined
-// parts) and issue 14's passages: browser build 148.6 kB by gzip -9 (155.5 by Node's zlib,
-// which had stood in at 3 % above the budget, and now only where gzip is missing).
-// Issue 13's sketch mode added 15.4 kB by Node's zlib to the builds that carried the Redis
-// store (353.1 -> 368.5); the store's bindings (feature `redis`, RedisContentSeen is Node
-// only) then left the full browser build: 318.4 kB by Node's zlib (310.2 by gzip -9). The
-// Node build keeps them (it has no size guard).
+// The full build has no budget of its own, only a guard against growing back (365 kB by
+// Node's zlib; main-content extraction's tree needs a second copy of html5gum's tokenizer,
+// generic over its emitter). Where the bytes go, and what each part costs, is in
+// docs/decisions/018-two-wasm-builds.md.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -97,6 +76,6 @@ test(`the browser build's wasm is at most 150 kB gzipped (gzip -9: ${kb(web.gnu)
   else assert.ok(web.node <= 157_500, `${web.node} bytes by Node's zlib (no gzip here)`);
 });
 
-test(`the full build does not grow back: at most 355 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
-  assert.ok(full.node <= 355_000, `${full.node} bytes by Node's zlib`);
+test(`the full build does not grow back: at most 365 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
+  assert.ok(full.node <= 365_000, `${full.node} bytes by Node's zlib`);
 });

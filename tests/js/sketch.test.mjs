@@ -13,7 +13,7 @@ const ZH = '我们都喜欢冰淇淋，尤其是在炎热的夏天里。';
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
 
 // Computed from the native core (SimHasher::sketch, Options::default()); the same bytes
-// must come out of wasm. A change here is a new sketch version (CHANGELOG).
+// must come out of wasm. A change here is a new sketch version (FORMATS.md).
 const GOLDEN = [
   [FOX, 128, 40, '011028000000000000080a2000010048c00001000000000001000110001000000400008000000000020000004180000180000048444800540002008200000a0000443bb056d69073bc69bf657766ebddc2bfbbf76dfd0d60dbaedd479a635d440f304dbbafa2ffd627b303b96bf46bb6bbd6caf757b9d2f37bbbf5fb6904dbc079a7'],
   [ZH, 32, 17, '010411000000240000400c01400098448084bf0dd2df2fd5e05fd55d022b05bee5fe'],

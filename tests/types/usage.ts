@@ -113,7 +113,7 @@ async function pooled(texts: string[]): Promise<bigint> {
 const arrays: ExplanationArrays = h.explainArrays('the cat');
 const firstStart: number = arrays.start[0];
 const poolCode: SimHashError['code'] = 'PoolClosed';
-// @ts-expect-error the old fingerprint options are gone (issue 14)
+// @ts-expect-error the checker takes no fingerprint options
 new PassageChecker({ k: 3 });
 // @ts-expect-error matches carry a similarity, not a distance
 report.references[0].matches[0].distance;

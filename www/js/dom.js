@@ -1,5 +1,5 @@
 // Helpers every panel uses: element lookup, HTML escaping, number formatting, the status
-// line, and the pieces of the 64-bit tables (bit 63 on the left).
+// line, and a fingerprint's bits.
 
 export const $ = (sel) => document.querySelector(sel);
 
@@ -24,16 +24,6 @@ export const debounce = (fn, ms) => {
 
 /** Bit `i` (0 = least significant) of a fingerprint, as 0 or 1. */
 export const bit = (fp, i) => Number((fp >> BigInt(i)) & 1n);
-
-/** The column-number row of a 64-bit table: every 8th bit number, bit 63 on the left. */
-export function bitHeader() {
-  let h = '<tr class="colno"><th></th>';
-  for (let c = 0; c < 64; c++) {
-    const i = 63 - c;
-    h += `<td>${i % 8 === 7 ? i : ''}</td>`;
-  }
-  return h + '</tr>';
-}
 
 /** The status line under the header; `error` marks it red. */
 export function setStatus(msg, error = false) {

@@ -11,7 +11,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use simhash_wasm::index::Index;
-use simhash_wasm::snapshot::{crc32c, CompactSet};
+use simhash_wasm::__private::snapshot::crc32c;
+use simhash_wasm::snapshot::CompactSet;
 use simhash_wasm::{ContentSeen, IdfTable};
 
 fn all(data: &[u8]) {

@@ -1,41 +1,88 @@
-// The checker's inputs: the submission and the list of reference texts (pasted, picked
-// as files, or dropped), each removable.
+// The checker's inputs: the submission (typed, pasted, opened or dropped as a file) and the
+// list of reference texts (pasted, picked as files, or dropped), each removable. Files are
+// read by files.js; a file that can't be read is named with the reason, and adds nothing.
+// Every change is announced to onChange listeners (the results mark themselves stale).
 import { $, esc } from '../dom.js';
+import { ACCEPT, readFiles } from './files.js';
 
 const MAX_LISTED = 100;
 
-/** [{ name, text }] in the order added. */
+/** [{ name, text, kind }] in the order added. */
 let references = [];
+const listeners = [];
+const changed = () => listeners.forEach((fn) => fn());
+
+/** Calls `fn` whenever the submission or the references change. */
+export const onChange = (fn) => listeners.push(fn);
 
 function renderList() {
   const n = references.length;
   const chars = references.reduce((s, r) => s + r.text.length, 0);
   $('#ref-summary').textContent = n ? `${n} reference${n > 1 ? 's' : ''}, ${(chars / 1000).toFixed(0)} k characters.` : 'No references yet.';
-  $('#ref-list').innerHTML = references.slice(0, MAX_LISTED).map((r, i) => `<li><span title="${esc(r.name)}">${esc(r.name)} <small>(${r.text.length.toLocaleString()} chars)</small></span>`
+  $('#ref-list').innerHTML = references.slice(0, MAX_LISTED).map((r, i) => `<li><span title="${esc(r.name)}">${esc(r.name)} <small>(${r.kind ? `${esc(r.kind)}, ` : ''}${r.text.length.toLocaleString()} chars)</small></span>`
     + `<button type="button" data-remove="${i}" aria-label="Remove ${esc(r.name)}">✕</button></li>`).join('')
     + (n > MAX_LISTED ? `<li>… and ${n - MAX_LISTED} more</li>` : '');
 }
 
-function addReference(name, text) {
+function addReference(name, text, kind = '') {
   if (!text.trim()) return;
-  references.push({ name, text });
+  references.push({ name, text, kind });
   renderList();
+  changed();
 }
 
-const readFiles = (files) => Promise.all([...files].map(async (f) => ({ name: f.name, text: await f.text() })));
+/** Lists the files that could not be read (or clears the list) in `el`. */
+function showRefusals(el, results) {
+  const bad = results.filter((r) => !r.ok);
+  el.hidden = bad.length === 0;
+  el.innerHTML = bad.map((r) => `<li><b>${esc(r.name)}</b> can’t be read: ${esc(r.reason)} Nothing was added from it.</li>`).join('');
+}
 
-/** Files dropped on `el` go to `onFiles([{ name, text }])`; other drops (text) behave as usual. */
+function busy(el, on, what = '') {
+  el.hidden = !on;
+  el.textContent = on ? `Reading ${what}…` : '';
+}
+
+async function addReferenceFiles(files) {
+  if (!files.length) return;
+  busy($('#ref-reading'), true, files.length > 1 ? `${files.length} files` : files[0].name);
+  const results = await readFiles(files);
+  busy($('#ref-reading'), false);
+  showRefusals($('#ref-errors'), results);
+  for (const r of results) if (r.ok) addReference(r.name, r.text, r.kind);
+}
+
+/** The submission from file(s): their texts one after another, or, when one can't be read, nothing (and the reason). */
+async function openSubmission(files) {
+  if (!files.length) return;
+  busy($('#sub-reading'), true, files.length > 1 ? `${files.length} files` : files[0].name);
+  const results = await readFiles(files);
+  busy($('#sub-reading'), false);
+  showRefusals($('#sub-errors'), results);
+  const ok = results.filter((r) => r.ok);
+  if (ok.length < results.length) {
+    // Never check what could not be read: the box is emptied, so no result stands for it.
+    $('#submission').value = '';
+    $('#sub-source').textContent = '';
+  } else {
+    $('#submission').value = ok.map((r) => r.text).join('\n\n');
+    $('#sub-source').textContent = `Read from ${ok.map((r) => `${r.name} (${r.kind}, ${r.text.length.toLocaleString()} characters)`).join(', ')}.`;
+  }
+  changed();
+}
+
+/** Files dropped on `el` go to `onFiles(File[])`; other drops (text) behave as usual. */
 function acceptDrops(el, onFiles) {
   el.addEventListener('dragover', (e) => {
     e.preventDefault();
     el.classList.add('dragover');
   });
   el.addEventListener('dragleave', () => el.classList.remove('dragover'));
-  el.addEventListener('drop', async (e) => {
+  el.addEventListener('drop', (e) => {
     el.classList.remove('dragover');
     if (!e.dataTransfer?.files?.length) return;
     e.preventDefault();
-    onFiles(await readFiles(e.dataTransfer.files));
+    onFiles([...e.dataTransfer.files]);
   });
 }
 
@@ -47,27 +94,40 @@ export const referenceList = () => references.slice();
 /** Replaces the submission and the references. */
 export function setInputs(text, refs) {
   $('#submission').value = text;
+  $('#sub-source').textContent = '';
+  for (const id of ['#sub-errors', '#ref-errors']) showRefusals($(id), []);
   references = refs.slice();
   renderList();
+  changed();
 }
 
 export function mount() {
+  for (const id of ['#ref-files', '#sub-file']) $(id).accept = ACCEPT;
   $('#ref-add').addEventListener('click', () => {
     addReference(`pasted text ${references.length + 1}`, $('#ref-input').value);
     $('#ref-input').value = '';
   });
   $('#ref-files').addEventListener('change', async (e) => {
-    for (const f of await readFiles(e.target.files)) addReference(f.name, f.text);
+    const files = [...e.target.files];
     e.target.value = '';
+    await addReferenceFiles(files);
   });
-  acceptDrops($('#ref-input'), (files) => files.forEach((f) => addReference(f.name, f.text)));
-  acceptDrops($('#submission'), (files) => {
-    $('#submission').value = files.map((f) => f.text).join('\n\n');
+  $('#sub-file').addEventListener('change', async (e) => {
+    const files = [...e.target.files];
+    e.target.value = '';
+    await openSubmission(files);
+  });
+  acceptDrops($('#ref-input'), addReferenceFiles);
+  acceptDrops($('#submission'), openSubmission);
+  $('#submission').addEventListener('input', () => {
+    $('#sub-source').textContent = '';
+    changed();
   });
   $('#ref-list').addEventListener('click', (e) => {
     const i = e.target.closest('button[data-remove]')?.dataset.remove;
     if (i === undefined) return;
     references.splice(Number(i), 1);
     renderList();
+    changed();
   });
 }

@@ -1,15 +1,22 @@
 // Running a check: the passage options, the worker (a module worker running
 // PassageChecker off the main thread), its progress bar, and the buttons that start
-// a check: Check, the two examples, and Clear.
+// a check: Check (and Check again on an out-of-date report), the two examples, and Clear.
+// Any change to the inputs or the options after a check marks its report out of date.
 import { $, setStatus } from '../dom.js';
 import { twoOfTwenty, stress } from '../examples.js';
-import { submission, referenceList, setInputs } from './inputs.js';
-import { showResults, showMessage, clearResults, PROMPT } from './results.js';
+import { submission, referenceList, setInputs, onChange } from './inputs.js';
+import { showResults, showMessage, clearResults, markStale, PROMPT } from './results.js';
 
 /** The worker, once its module (and the wasm in it) is ready. */
 let workerReady = null;
 /** The latest check: only its messages are shown. */
-let job = { id: 0, submission: '', refs: [] };
+let job = { id: 0, submission: '', refs: [], version: 0 };
+/** Counts the changes to the inputs and options, so a report made from older ones is marked out of date. */
+let version = 0;
+const changed = () => {
+  version++;
+  markStale();
+};
 
 /** PassageChecker options from the form: `{ minChars, threshold }`. */
 function options() {
@@ -30,10 +37,11 @@ function onWorkerMessage(m) {
     $('#progress-label').textContent = m.done < m.total ? `Indexing references: ${m.done} of ${m.total - 1}` : 'Checking the submission…';
   } else if (m.type === 'error') {
     showProgress(false);
-    showMessage(m.message);
+    showMessage(`The check failed: ${m.message}`, true);
   } else if (m.type === 'result') {
     showProgress(false);
     showResults(m.report, job.submission, job.refs, m.ms);
+    if (job.version !== version) markStale();
   }
 }
 
@@ -50,7 +58,10 @@ function ensureWorker() {
       e.preventDefault();
       workerReady = null;
       showProgress(false);
-      setStatus(`Worker error: ${e.message ?? 'the worker could not start'}`, true);
+      const why = e.message || (navigator.onLine ? 'its script or the WebAssembly module did not load' : 'this browser is offline and the page’s files are not cached yet');
+      setStatus(`Checker error: the checker could not start (${why}).`, true);
+      // Said where the user is looking: in the results, in place of the prompt.
+      showMessage(`The checker could not start: ${why}. Nothing was checked. Reload the page (online) and press Check again.`, true);
       reject(new Error('worker failed'));
     };
   });
@@ -64,7 +75,7 @@ function runCheck() {
     showMessage(PROMPT);
     return;
   }
-  job = { id: job.id + 1, submission: text, refs };
+  job = { id: job.id + 1, submission: text, refs, version };
   const { id } = job;
   showProgress(true, `Indexing ${refs.length} reference${refs.length > 1 ? 's' : ''}…`, 0);
   ensureWorker().then((w) => w.postMessage({ id, options: options(), submission: text, references: refs }), () => {});
@@ -79,15 +90,19 @@ export function mount() {
   $('#threshold').addEventListener('input', (e) => {
     $('#threshold-out').value = e.target.value;
     $('#rule-pct').value = e.target.value;
+    changed();
   });
+  $('#min-chars').addEventListener('input', changed);
+  onChange(changed);
   $('#run-check').addEventListener('click', runCheck);
+  $('#check-again').addEventListener('click', runCheck);
   $('#ex-2of20').addEventListener('click', () => loadCase(twoOfTwenty()));
   $('#ex-stress').addEventListener('click', () => {
     showProgress(true, 'Generating 200 texts…');
     setTimeout(() => loadCase(stress()), 20);
   });
   $('#clear-all').addEventListener('click', () => {
-    job = { id: job.id + 1, submission: '', refs: [] }; // a check still running is dropped
+    job = { id: job.id + 1, submission: '', refs: [], version }; // a check still running is dropped
     showProgress(false);
     setInputs('', []);
     clearResults();

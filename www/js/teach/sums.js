@@ -1,32 +1,32 @@
-// Step 4 for the chosen text: the 64 per-bit weighted sums as bars (SVG), bit 63 on the left.
+// Step 4 for the chosen text: the 64 per-bit weighted sums as bars, each with its value
+// written beside it (no hover needed), in the same columns as steps 3, 5 and 6.
 import { $, signed } from '../dom.js';
+import { bitGrid } from './bits.js';
 import * as model from './model.js';
 
-const W = 14, H = 170, MID = 85, LEFT = 4; // bar pitch, height, zero line, left margin
+/** A sum as printed under its bar: at most one decimal, typographic minus. */
+const short = (s) => signed(Math.abs(s) >= 10 ? Math.round(s) : Math.round(s * 10) / 10);
 
 function render() {
-  const svg = $('#sums');
   const r = model.explain(model.which);
   if (r.error) {
-    svg.innerHTML = '';
+    $('#sums').innerHTML = '';
     return;
   }
   const sums = r.e.sums;
   const max = Math.max(1e-9, ...Array.from(sums, Math.abs));
-  let html = `<line class="axis" x1="0" x2="${LEFT + 64 * W}" y1="${MID}" y2="${MID}"/>`;
-  for (let c = 0; c < 64; c++) {
-    const i = 63 - c, s = sums[i], h = (Math.abs(s) / max) * (MID - 14);
-    const x = LEFT + c * W + 2, y = s >= 0 ? MID - h : MID;
-    html += `<rect class="${s > 0 ? 'pos' : 'neg'}" x="${x}" y="${y.toFixed(1)}" width="${W - 4}" height="${Math.max(h, 0.5).toFixed(1)}"><title>bit ${i}: sum ${signed(s)}</title></rect>`;
-    if (i % 8 === 7) html += `<text x="${x}" y="${H - 2}">${i}</text>`;
-  }
-  svg.setAttribute('viewBox', `0 0 ${LEFT + 64 * W + 4} ${H}`);
-  svg.setAttribute('width', String(LEFT + 64 * W + 4));
-  svg.setAttribute('height', String(H));
-  svg.innerHTML = html;
+  $('#sums').innerHTML = bitGrid([
+    {
+      cls: 'bars',
+      label: 'sum <small>(bar)</small>',
+      cell: (i) => ({ cls: sums[i] > 0 ? 'pos' : 'neg', html: `<i style="--h:${(Math.abs(sums[i]) / max).toFixed(3)}"></i>`, title: `bit ${i}: sum ${signed(sums[i])}` }),
+    },
+    { cls: 'vals', label: 'sum', cell: (i) => ({ cls: sums[i] > 0 ? 'pos' : 'neg', html: `<span>${short(sums[i])}</span>` }) },
+  ], { caption: 'Step 4: the 64 per-bit weighted sums' });
 }
 
 export function mount() {
   model.on('texts', render);
   model.on('which', render);
+  model.on('layout', render);
 }

@@ -11,7 +11,7 @@ function updateLengths() {
 }
 
 const update = () => model.setTexts(text('a').value, text('b').value);
-const updateSoon = debounce(update, 150);
+const updateSoon = debounce(() => model.setTexts(text('a').value, text('b').value, true), 150);
 
 /** Puts example pair `name` (a key of PAIRS) into the text boxes and updates every step. */
 export function loadExample(name) {

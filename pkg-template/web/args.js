@@ -1,0 +1,181 @@
+// The argument checks of the package's JS layer: one table, one helper. wasm-bindgen's
+// glue converts arguments without checking them: a bigint outside 0n ..= 2n ** 64n - 1n
+// wraps (`hamming(-1n, 0n)` would give 64), `null` or a number given as a text fails inside the
+// glue with a bare TypeError. Here every such argument is checked before the call reaches
+// the wasm, and a wrong one throws a SimHashError (code InvalidOption) that names it, in
+// the core's words: "invalid option `text` = null: expected a string".
+//
+// (Checked here and not in the wasm: taking every argument as a JsValue in the bindings
+// cost 5 kB of the browser build's gzipped wasm, over its 150 kB budget. Option objects
+// and ids are still checked in the wasm, which knows their names and meanings.)
+//
+// Written once, as an ES module: the browser entries import it (web/args.js, full/args.js)
+// and scripts/build.sh generates the Node entry's CommonJS form (args.cjs) from it with
+// scripts/esm-to-cjs.mjs. It uses nothing but the language: no imports.
+
+const MAX = 0xffffffffffffffffn;
+const isFingerprint = (v) => typeof v === 'bigint' && v >= 0n && v <= MAX;
+const isCount = (v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+// A name that is stored and compared (a URL, a namespace): a string with no lone surrogate,
+// which the UTF-8 conversion would replace by U+FFFD, merging two different names.
+const isName = (v) => typeof v === 'string' && !/[\uD800-\uDFFF]/u.test(v);
+const isText = (v) => typeof v === 'string' || v instanceof Uint8Array;
+
+/** Argument kinds: [test, what is expected, the test of each item (arrays)]. */
+const KINDS = {
+  fingerprint: [isFingerprint, 'a bigint from 0n to 2n ** 64n - 1n'],
+  fingerprints: [(v) => v instanceof BigUint64Array || Array.isArray(v),
+    'a BigUint64Array, or an array of bigints from 0n to 2n ** 64n - 1n', isFingerprint],
+  string: [(v) => typeof v === 'string', 'a string'],
+  name: [isName, 'a string without lone surrogates (half of a UTF-16 pair on its own)'],
+  strings: [Array.isArray, 'an array of strings', (v) => typeof v === 'string'],
+  // A text: a string, or its UTF-8 bytes (a Uint8Array; Node's Buffer is one), which
+  // the wasm core validates and decodes (`__utf8`: invalid UTF-8 throws InvalidUtf8).
+  text: [isText, 'a string, or UTF-8 bytes (a Uint8Array or Buffer)'],
+  texts: [Array.isArray, 'an array of strings or UTF-8 bytes (Uint8Array or Buffer)', isText],
+  bytes: [(v) => v instanceof Uint8Array, 'a Uint8Array'],
+  array: [Array.isArray, 'an array'],
+  number: [(v) => typeof v === 'number', 'a number'],
+  count: [isCount, 'a non-negative whole number'],
+  'count?': [(v) => v === undefined || isCount(v), 'a non-negative whole number, or nothing'],
+  object: [(v) => v !== null && typeof v === 'object', 'an object'],
+  size: [(v) => Number.isInteger(v) && v >= 1 && v <= 1024, 'a whole number of workers from 1 to 1024'],
+  index: [() => false, 'a SimHashIndex'],
+  'function?': [(v) => v === undefined || typeof v === 'function', 'a function, or nothing'],
+};
+
+/**
+ * Every export that takes such arguments: `fn`, `Class#method`, `Class.static` or
+ * `new Class`, with `name:kind` per argument (`-` for one the wasm checks: ids, options).
+ */
+export const SIGNATURES = {
+  hamming: ['a:fingerprint', 'b:fingerprint'],
+  similarity: ['a:fingerprint', 'b:fingerprint'],
+  toHex: ['fingerprint:fingerprint'],
+  fromHex: ['hex:string'],
+  htmlToText: ['html:text'],
+  huffmanTable: ['fingerprints:fingerprints'],
+  dedup: ['ids:strings', 'texts:texts'],
+  'SimHasher#fingerprint': ['text:text'],
+  'SimHasher#fingerprintBytes': ['bytes:bytes'],
+  'SimHasher#fingerprintBatch': ['texts:texts'],
+  'SimHasher#explain': ['text:text'],
+  'SimHasher#explainArrays': ['text:text'],
+  'SimHasher#sketch': ['text:text'],
+  'SimHasher#fingerprintAndSketch': ['text:text'],
+  estimateJaccard: ['a:bytes', 'b:bytes'],
+  sketchInfo: ['bytes:bytes'],
+  'IdfTable.learn': ['texts:texts'],
+  'IdfTable#add': ['texts:texts'],
+  'IdfTable.fromBytes': ['bytes:bytes'],
+  'IdfTable#df': ['hash:fingerprint'],
+  'IdfTable#idf': ['hash:fingerprint'],
+  'SimHashIndex#insert': ['-', 'fingerprint:fingerprint'],
+  'SimHashIndex#insertBatch': ['ids:array', 'fingerprints:fingerprints'],
+  'SimHashIndex#insertNumbered': ['firstId:number', 'fingerprints:fingerprints'],
+  'SimHashIndex#query': ['fingerprint:fingerprint', 'k:count?'],
+  'SimHashIndex#queryBatch': ['fingerprints:fingerprints'],
+  'SimHashIndex#queryBatchFlat': ['fingerprints:fingerprints'],
+  'SimHashIndex#queryAndInsert': ['-', 'fingerprint:fingerprint'],
+  'SimHashIndex#dedup': ['ids:strings', 'texts:texts'],
+  'SimHashIndex.fromBytes': ['bytes:bytes'],
+  'new CompactSet': ['fingerprints:fingerprints'],
+  'CompactSet.fromBytes': ['bytes:bytes'],
+  'CompactSet#containsWithin': ['fingerprint:fingerprint', 'k:count'],
+  'CompactSet#countContainedWithin': ['fingerprints:fingerprints', 'k:count'],
+  'ContentSeen#check': ['url:name', 'htmlOrText:text'],
+  'ContentSeen#checkFingerprint': ['url:name', 'fingerprint:fingerprint'],
+  'ContentSeen#fingerprint': ['htmlOrText:text'],
+  'ContentSeen#count': ['url:name'],
+  'ContentSeen#clusterOf': ['url:name'],
+  'ContentSeen.fromBytes': ['bytes:bytes'],
+  'PassageChecker#addReference': ['text:text'],
+  'PassageChecker#passages': ['doc:count'],
+  'PassageChecker#passagesOf': ['text:text'],
+  'PassageChecker#check': ['submission:text'],
+};
+
+/** A value as a message shows it, as JS writes it: `"text"`, `-1n`, `null`, `[1,2]`, `a Map`. */
+export function describe(v) {
+  let s;
+  if (typeof v === 'bigint') s = `${v}n`;
+  else if (typeof v === 'function') s = 'a function';
+  else if (typeof v === 'symbol') s = 'a symbol';
+  else if (typeof v === 'string' || v === null || typeof v !== 'object') s = typeof v === 'string' ? JSON.stringify(v) : String(v);
+  else if (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null) {
+    try { s = JSON.stringify(v); } catch { s = Array.isArray(v) ? 'an array' : 'an object'; }
+  } else {
+    const name = (v.constructor && v.constructor.name) || 'Object';
+    s = `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}`;
+  }
+  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+}
+
+/**
+ * Checks `args` against `spec`; throws for the first wrong one (or wrong item of one).
+ * Returns the arguments to pass on: with `utf8` (the wasm's `__utf8`), texts given as
+ * bytes are decoded to strings by it (invalid UTF-8 throws its InvalidUtf8).
+ */
+export function check(spec, args, SimHashError, utf8) {
+  for (let i = 0; i < spec.length; i++) {
+    const [name, kind] = spec[i].split(':');
+    if (kind === undefined) continue;
+    const [ok, expected, each] = KINDS[kind];
+    let shown;
+    if (!ok(args[i])) shown = describe(args[i]);
+    else if (each && Array.isArray(args[i])) {
+      const at = args[i].findIndex((x) => !each(x));
+      if (at >= 0) shown = `${describe(args[i][at])} at [${at}]`;
+    }
+    if (shown !== undefined) {
+      throw new SimHashError(`invalid option \`${name}\` = ${shown}: expected ${expected}`, 'InvalidOption');
+    }
+  }
+  if (!utf8) return args;
+  let out = args;
+  const decode = (t) => (typeof t === 'string' ? t : utf8(t));
+  for (let i = 0; i < spec.length; i++) {
+    const kind = spec[i].split(':')[1];
+    if (kind === 'text' && typeof args[i] !== 'string') {
+      if (out === args) out = Array.from(args);
+      out[i] = decode(args[i]);
+    } else if (kind === 'texts' && args[i].some((t) => typeof t !== 'string')) {
+      if (out === args) out = Array.from(args);
+      out[i] = args[i].map(decode);
+    }
+  }
+  return out;
+}
+
+/**
+ * Puts the checks in front of the exports of `api` (the wasm module's exports, copied;
+ * `hooks`, the module itself when `api` leaves out its `__` names, gives `__utf8`):
+ * free functions are replaced in `api`, methods are wrapped on the classes' prototypes
+ * (shared by every entry of the same build), constructors behind a Proxy in `api`.
+ */
+export function guard(api, SimHashError, hooks) {
+  const utf8 = (hooks || api).__utf8;
+  for (const [where, spec] of Object.entries(SIGNATURES)) {
+    const m = /^(new )?(\w+)(?:([#.])(\w+))?$/.exec(where);
+    const [, isNew, owner, sep, member] = m;
+    if (api[owner] === undefined) continue;
+    if (isNew) {
+      api[owner] = new Proxy(api[owner], {
+        construct(target, args, newTarget) {
+          return Reflect.construct(target, check(spec, args, SimHashError, utf8), newTarget);
+        },
+      });
+    } else if (sep === undefined) {
+      const f = api[owner];
+      api[owner] = { [owner](...args) { return f.apply(this, check(spec, args, SimHashError, utf8)); } }[owner];
+    } else {
+      const target = sep === '#' ? api[owner].prototype : api[owner];
+      const f = target[member];
+      if (typeof f !== 'function' || f.guarded) continue;
+      const wrapped = { [member](...args) { return f.apply(this, check(spec, args, SimHashError, utf8)); } }[member];
+      Object.defineProperty(wrapped, 'guarded', { value: true });
+      Object.defineProperty(target, member, { value: wrapped, writable: true, configurable: true, enumerable: false });
+    }
+  }
+  return api;
+}

@@ -1,0 +1,407 @@
+// SimHashPool: fingerprints on every core. Each worker (Node: worker_threads; browsers:
+// module Web Workers) loads its own instance of the package's wasm; a batch is cut into
+// chunks of whole documents, the chunks go to whichever worker is free, and the results
+// come back in input order. The workers run the core's own loop over their chunk
+// (`SimHasher#__fingerprintEach`); `dedup` builds its index in the wasm of the calling
+// thread from the fingerprints they found (`__dedupPlan`), the workers measure its
+// candidate pairs on the texts (`__jaccards`), and the plan keeps the pairs and makes the
+// report. This file moves texts and results, and decides nothing about them, so the
+// results are the single-thread ones, bit for bit.
+//
+// Written once, as an ES module: the browser entries import it (web/pool.js, full/pool.js)
+// and scripts/build.sh generates the Node entry's CommonJS form (pool.cjs) from it with
+// scripts/esm-to-cjs.mjs. It uses nothing but the language: the entries give it the way
+// to start a worker (`spawn`).
+
+/** A chunk holds whole documents, about this many characters (fewer for small batches). */
+const CHUNK_CHARS_MAX = 1 << 20;
+const CHUNK_CHARS_MIN = 1 << 14;
+/** ... and at most this many documents (bounds the per-message overhead's share). */
+const CHUNK_DOCS_MAX = 4096;
+/** Hashers a worker keeps, one per distinct option object. */
+const WORKER_HASHERS = 8;
+
+/**
+ * The worker side: answers the pool's messages with `api` (the package's API in the
+ * worker) and `hooks` (its wasm module, for the pool's own calls). `post(message,
+ * transfer)` replies.
+ */
+export function serve(api, post, hooks = api) {
+  const hashers = new Map();
+  return (msg) => {
+    try {
+      if (msg.kind === 'jaccards') {
+        const jaccards = hooks.__jaccards(msg.texts, msg.pairs, msg.shingle, msg.html);
+        post({ id: msg.id, jaccards }, [jaccards.buffer]);
+        return;
+      }
+      if (msg.kind === 'candidates') {
+        const candidates = hooks.__candidates(msg.fingerprints, msg.options, msg.from, msg.to);
+        post({ id: msg.id, candidates }, [candidates.buffer]);
+        return;
+      }
+      const key = JSON.stringify(msg.options ?? null);
+      let h = hashers.get(key);
+      if (h === undefined) {
+        h = new api.SimHasher(msg.options);
+        if (hashers.size >= WORKER_HASHERS) {
+          const [oldKey, old] = hashers.entries().next().value;
+          hashers.delete(oldKey);
+          old.free();
+        }
+        hashers.set(key, h);
+      }
+      const r = msg.sketch === undefined
+        ? h.__fingerprintEach(msg.texts, msg.base)
+        : h.__fingerprintAndSketchEach(msg.texts, msg.base, msg.sketch);
+      post({ id: msg.id, fingerprints: r.fingerprints, sketches: r.sketches, failed: r.failed, messages: r.messages, reasons: r.reasons, codes: r.codes },
+        [r.fingerprints.buffer, r.failed.buffer, ...(r.sketches ? [r.sketches.buffer] : [])]);
+    } catch (e) {
+      post({ id: msg.id, error: { message: String(e && e.message), code: e && e.code } });
+    }
+  };
+}
+
+/**
+ * The SimHashPool class over `spawn()` (a new worker: `{ post(msg, transfer),
+ * listen(onMessage, onFail), terminate(): Promise, ref(), unref() }`), for an entry whose
+ * API is `api` (with its `SimHashError` and argument `check`), and whose wasm module,
+ * with the pool's hooks, is `hooks`.
+ */
+export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
+  /** The failed documents of a run, each with its own error (as one hasher call throws it). */
+  const documentErrors = (r) => r.failed.map((f) => ({ index: f.index, error: new SimHashError(f.reason, f.code) }));
+  const closedError = () => new SimHashError(
+    'the pool is closed; create a new one with SimHashPool.create()', 'PoolClosed');
+
+  class SimHashPool {
+    #workers = [];
+    #queue = [];
+    #nextId = 0;
+    #closed = false;
+    #hasher;
+    #size;
+
+    /** Use `await SimHashPool.create(...)`. */
+    constructor(token, size, hasher) {
+      if (token !== makePool) throw new SimHashError('use `await SimHashPool.create({ size, hasher })`', 'InvalidOption');
+      this.#size = size;
+      this.#hasher = hasher;
+    }
+
+    /**
+     * `await SimHashPool.create({ size, hasher })`: `size` workers (default: the cores
+     * available), each with a `SimHasher(hasher)`. Bad hasher options throw here, as
+     * `new SimHasher(hasher)` throws them.
+     */
+    static async create(options = {}) {
+      if (options === null || typeof options !== 'object') {
+        check(['options:object'], [options], SimHashError);
+      }
+      const { size = defaultSize(), hasher, ...rest } = options;
+      const unknown = Object.keys(rest);
+      if (unknown.length) {
+        throw new SimHashError(`unknown option \`${unknown[0]}\` of SimHashPool.create; expected size, hasher`, 'InvalidOption');
+      }
+      check(['size:size'], [size], SimHashError);
+      new api.SimHasher(hasher).free();   // the options' checks, in the wasm
+      const pool = new SimHashPool(makePool, size, hasher);
+      try {
+        await Promise.all(Array.from({ length: size }, () => pool.#start()));
+      } catch (e) {
+        await pool.close();
+        throw e;
+      }
+      return pool;
+    }
+
+    /** The number of workers. */
+    get size() { return this.#size; }
+
+    /** Starts one worker; resolves when its wasm is loaded. */
+    #start() {
+      return new Promise((resolve, reject) => {
+        const w = { handle: spawn(), task: null, ready: false };
+        this.#workers.push(w); // not given tasks until ready; close() stops it all the same
+        w.handle.listen((msg) => {
+          if (msg && msg.type === 'ready') {
+            w.ready = true;
+            w.handle.unref();
+            resolve();
+            this.#dispatch();
+            return;
+          }
+          const task = w.task;
+          w.task = null;
+          w.handle.unref();
+          if (task && task.id === msg.id) task.done(msg);
+          this.#dispatch();
+        }, (err) => {
+          if (this.#closed) return;
+          const at = this.#workers.indexOf(w);
+          if (at < 0) return; // reported already (an error, then the exit)
+          this.#workers.splice(at, 1);
+          const e = new SimHashError(`a pool worker stopped: ${err && err.message}`, 'WorkerFailed');
+          Promise.resolve(w.handle.terminate()).catch(() => {});
+          if (!w.ready) { reject(e); return; }
+          if (w.task) w.task.fail(e);
+          w.task = null;
+          this.#start().catch(() => {}); // a replacement, so the pool keeps its size
+        });
+      });
+    }
+
+    #dispatch() {
+      for (const w of this.#workers) {
+        if (!w.ready || w.task !== null) continue;
+        let task;
+        while ((task = this.#queue.shift()) && task.batch.settled) { /* dropped */ }
+        if (!task) return;
+        w.task = task;
+        w.handle.ref();
+        w.handle.post({ id: task.id, ...task.msg });
+      }
+    }
+
+    /**
+     * Runs `texts` through the workers. Resolves to `{ fingerprints, sketches, width,
+     * failed: [{ index, message, reason, code }] }` (`sketches`: with `sketch`, sketch
+     * options, each document's sketch, `width` bytes each, one after another; else
+     * empty); with `strict`,
+     * rejects at the first failed document instead (as soon as every document before it
+     * is known to be good). `onChunk(n)`, when given, is told of each chunk of `n`
+     * documents done.
+     */
+    #run(texts, options, strict, sketch, onChunk) {
+      if (this.#closed) return Promise.reject(closedError());
+      const n = texts.length;
+      const fingerprints = new BigUint64Array(n);
+      const width = sketch === undefined ? 0 : hooks.__sketchWidth(sketch);
+      const sketches = new Uint8Array(width * n);
+      if (n === 0) return Promise.resolve({ fingerprints, sketches, width, failed: [] });
+      let total = 0;
+      for (const t of texts) total += t.length;
+      const target = Math.min(CHUNK_CHARS_MAX, Math.max(CHUNK_CHARS_MIN, Math.ceil(total / (this.#size * 8))));
+      return new Promise((resolve, reject) => {
+        const batch = { options, settled: false };
+        const chunks = [];
+        const settle = (f, v) => { if (!batch.settled) { batch.settled = true; f(v); } };
+        const progress = () => {
+          const failed = [];
+          for (const c of chunks) {
+            if (!c.result) return;
+            for (let j = 0; j < c.result.failed.length; j++) {
+              const r = c.result;
+              failed.push({ index: r.failed[j], message: r.messages[j], reason: r.reasons[j], code: r.codes[j] });
+            }
+            if (strict && failed.length) {
+              const f = failed[0];
+              const e = new SimHashError(f.message, f.code);
+              e.index = f.index;
+              settle(reject, e);
+              return;
+            }
+          }
+          settle(resolve, { fingerprints, sketches, width, failed });
+        };
+        for (let start = 0; start < n;) {
+          let end = start, chars = 0;
+          while (end < n && (end === start || (chars < target && end - start < CHUNK_DOCS_MAX))) chars += texts[end++].length;
+          const chunk = { result: null };
+          chunks.push(chunk);
+          const base = start;
+          this.#queue.push({
+            id: this.#nextId++, batch, msg: { options, texts: texts.slice(start, end), base, sketch },
+            done: (msg) => {
+              if (msg.error) { settle(reject, new SimHashError(msg.error.message, msg.error.code)); return; }
+              fingerprints.set(msg.fingerprints, base);
+              if (width) sketches.set(msg.sketches, base * width);
+              chunk.result = msg;
+              onChunk?.(msg.fingerprints.length);
+              progress();
+            },
+            fail: (e) => settle(reject, e),
+          });
+          start = end;
+        }
+        this.#dispatch();
+      });
+    }
+
+    /**
+     * Sends each message of `msgs` to a worker, as the tasks of one batch. Resolves to the
+     * workers' replies, in the order of `msgs`; rejects with the error of the first
+     * message that failed, in that order, once every task has settled.
+     */
+    #scatter(msgs) {
+      if (this.#closed) return Promise.reject(closedError());
+      const batch = { settled: false };
+      const replies = msgs.map((msg) => new Promise((resolve, reject) => {
+        this.#queue.push({
+          id: this.#nextId++, batch, msg,
+          done: (reply) => {
+            if (reply.error) reject(new SimHashError(reply.error.message, reply.error.code));
+            else resolve(reply);
+          },
+          fail: reject,
+        });
+      }));
+      this.#dispatch();
+      return Promise.allSettled(replies).then((results) => {
+        batch.settled = true;
+        const failed = results.find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        return results.map((r) => r.value);
+      });
+    }
+
+    /**
+     * A dedup's candidates (`__dedupPlan`'s last argument), found on the workers: the
+     * self-join of `fingerprints` (those of the documents that have one, in order) split
+     * into one part of its tables a worker, the parts concatenated in table order.
+     */
+    async #candidates(fingerprints, options) {
+      const tables = hooks.__dedupTables(fingerprints.length, options);
+      const parts = Math.max(1, Math.min(this.#size, tables));
+      const msgs = Array.from({ length: parts }, (_, p) => ({
+        kind: 'candidates', fingerprints, options,
+        from: Math.floor((p * tables) / parts), to: Math.floor(((p + 1) * tables) / parts),
+      }));
+      const replies = await this.#scatter(msgs);
+      const out = new Uint32Array(replies.reduce((n, r) => n + r.candidates.length, 0));
+      let at = 0;
+      for (const r of replies) { out.set(r.candidates, at); at += r.candidates.length; }
+      return out;
+    }
+
+    /**
+     * The Jaccards of a dedup plan's candidate pairs, measured on the workers: one run of
+     * pairs a worker (the plan cuts them: `plan.runs`), each sent with only the texts it
+     * names. Rejects with the error of the first run that failed, in pair order (the
+     * one-thread dedup's error).
+     */
+    async #measure(texts, plan) {
+      const pairs = plan.pairs();
+      const { shingle, html } = plan;
+      const msgs = [];
+      const firsts = [];
+      let start = 0;
+      for (const end of plan.runs(this.#size)) {
+        const local = new Map();
+        const runTexts = [];
+        const runPairs = new Uint32Array(2 * (end - start));
+        for (let j = 2 * start; j < 2 * end; j++) {
+          let at = local.get(pairs[j]);
+          if (at === undefined) { at = runTexts.length; local.set(pairs[j], at); runTexts.push(texts[pairs[j]]); }
+          runPairs[j - 2 * start] = at;
+        }
+        msgs.push({ kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html });
+        firsts.push(start);
+        start = end;
+      }
+      const replies = await this.#scatter(msgs);
+      const out = new Float64Array(pairs.length / 2);
+      replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
+      return out;
+    }
+
+    /**
+     * Fingerprints of `texts`, in order, as a `BigUint64Array`: the same values as
+     * `new SimHasher(hasher).fingerprintBatch(texts)`, and the same error for a bad
+     * document (`document #i: ...`, with `error.index` = i).
+     */
+    async fingerprintBatch(texts) {
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
+      return (await this.#run(texts, this.#hasher, true)).fingerprints;
+    }
+
+    /**
+     * Fingerprints of `texts` going on past bad documents: `{ fingerprints, failed }`,
+     * where `failed` lists `{ index, error }` (the document's own error, as
+     * `hasher.fingerprint(text)` throws it) and `fingerprints[index]` is 0n for them.
+     */
+    async fingerprintEach(texts) {
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
+      const r = await this.#run(texts, this.#hasher, false);
+      return { fingerprints: r.fingerprints, failed: documentErrors(r) };
+    }
+
+    /**
+     * `fingerprintEach` with each document's sketch too: `sketches[i]` is
+     * `hasher.fingerprintAndSketch(texts[i], options).sketch` (a view of one buffer;
+     * empty for a failed document). [full build]
+     */
+    async fingerprintAndSketchEach(texts, options) {
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
+      if (hooks.__sketchWidth === undefined) {
+        const h = new api.SimHasher();
+        try { h.fingerprintAndSketch('', options); } finally { h.free(); } // throws FeatureDisabled
+      }
+      const r = await this.#run(texts, this.#hasher, false, options ?? {});
+      const failed = documentErrors(r);
+      const bad = new Set(failed.map((f) => f.index));
+      const w = r.width;
+      const sketches = Array.from(texts, (_, i) => r.sketches.subarray(i * w, bad.has(i) ? i * w : (i + 1) * w));
+      return { fingerprints: r.fingerprints, sketches, failed };
+    }
+
+    /**
+     * `dedup(ids, texts, options)` with the fingerprints made by the workers: the same
+     * report. The fingerprint options are `options`' (not the pool's `hasher`).
+     * `onProgress(phase, done, total)`, when given, is told how the work goes: phase
+     * "hashing" (documents fingerprinted and sketched), "candidates", then "verifying"
+     * (candidate pairs measured); `done` and `total` count the phase's items.
+     */
+    async dedup(ids, texts, options, { onProgress } = {}) {
+      [ids, texts] = check(['ids:strings', 'texts:texts', '-', 'onProgress:function?'], [ids, texts, options, onProgress], SimHashError, hooks.__utf8);
+      if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
+      const tell = onProgress ?? (() => {});
+      const size = hooks.__dedupSketchSize(options);
+      let hashed = 0;
+      tell('hashing', 0, texts.length);
+      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, size === undefined ? undefined : { size },
+        (n) => tell('hashing', (hashed += n), texts.length));
+      const failed = Uint32Array.from(r.failed, (f) => f.index);
+      const bad = new Set(failed);
+      tell('candidates', 0, 1);
+      const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), options);
+      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, r.sketches, options, found);
+      tell('candidates', 1, 1);
+      try {
+        const pairs = plan.pairs().length / 2;
+        tell('verifying', 0, pairs);
+        const measured = await this.#measure(texts, plan);
+        tell('verifying', pairs, pairs);
+        return plan.finish(measured);
+      } finally {
+        plan.free();
+      }
+    }
+
+    /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */
+    async dedupInto(index, ids, texts, options) {
+      [ids, texts] = check(['ids:strings', 'texts:texts'], [ids, texts], SimHashError, hooks.__utf8);
+      if (!(index instanceof api.SimHashIndex)) check(['index:index'], [index], SimHashError);
+      if (index.__dedupKnown === undefined) return index.dedup(ids, texts, options); // FeatureDisabled
+      const r = await this.#run(texts, hooks.__dedupHasherOptions(options, true), false);
+      return index.__dedupKnown(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), options);
+    }
+
+    /**
+     * Stops every worker. Batches still running reject with a SimHashError (code
+     * PoolClosed), and so does every later call.
+     */
+    async close() {
+      if (this.#closed) return;
+      this.#closed = true;
+      const e = closedError();
+      for (const t of this.#queue) if (!t.batch.settled) t.fail(e);
+      this.#queue = [];
+      const workers = this.#workers;
+      this.#workers = [];
+      for (const w of workers) if (w.task) w.task.fail(e);
+      await Promise.all(workers.map((w) => w.handle.terminate()));
+    }
+  }
+  return SimHashPool;
+}

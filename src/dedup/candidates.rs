@@ -1,0 +1,159 @@
+//! Candidate pairs from the sketches' MinHash bands: the documents of a collection whose
+//! sketches share a band ([`crate::sketch::band_key`]). A band join costs a sort per band,
+//! so it grows with `N log N` where a wide-`k` fingerprint self-join grows with `N²`, and it
+//! finds the near copies of short texts whose fingerprints sit far apart.
+//!
+//! **Buckets.** The documents of one band key form a bucket, and a pair of a bucket is a
+//! candidate. A document is paired with at most [`BUCKET_WINDOW`] members before it (in
+//! document order), so a bucket of `m` members gives at most `m · BUCKET_WINDOW` pairs: a
+//! page mirrored a thousand times costs a thousand times the window, not half a million
+//! pairs, and its copies still join one cluster (each is paired with those before it).
+//! Buckets of at most `BUCKET_WINDOW + 1` members give every pair.
+//!
+//! **Each pair once.** A pair sharing several bands is listed from the first one only
+//! (the earlier bands' keys are compared directly), so the parts of any split of the bands
+//! ([`band_pairs`] over a range), concatenated, hold no repeats.
+
+use std::ops::Range;
+
+use crate::sketch::bands::{band_key, bands_for};
+use crate::sketch::Sketch;
+
+/// The most earlier members of a bucket a document is paired with.
+pub const BUCKET_WINDOW: usize = 64;
+
+/// The number of bands of a band join over `sketches` (all of one scheme): 0 without any.
+pub(crate) fn band_count(sketches: &[&Sketch]) -> usize {
+    sketches.first().map_or(0, |s| bands_for(s.scheme()))
+}
+
+/// The pairs `(x, y)`, `x < y` positions in `sketches`, that share a key in one of the
+/// bands `bands` and no key in an earlier band, each document paired with at most
+/// [`BUCKET_WINDOW`] earlier members of a bucket. Sorted by band, then bucket.
+pub(crate) fn band_pairs(sketches: &[&Sketch], bands: Range<usize>) -> Vec<(u32, u32)> {
+    let n = sketches.len();
+    let width = band_count(sketches);
+    let bands = bands.start.min(width)..bands.end.min(width);
+    let mut out = Vec::new();
+    if n < 2 || bands.is_empty() {
+        return out;
+    }
+    // Every key of the bands read, a row per document (the earlier bands for the
+    // first-band test, and this band's for the sort).
+    let read = bands.end;
+    let keys: Vec<u32> = sketches.iter().flat_map(|s| (0..read).map(move |b| band_key(s, b))).collect();
+    let row = |d: usize| &keys[d * read..(d + 1) * read];
+    let mut slots: Vec<u64> = Vec::with_capacity(n);
+    for b in bands {
+        slots.clear();
+        slots.extend((0..n).map(|d| u64::from(row(d)[b]) << 32 | d as u64));
+        slots.sort_unstable();
+        let mut start = 0;
+        while start < n {
+            let key = slots[start] >> 32;
+            let end = start + slots[start..].iter().take_while(|&&s| s >> 32 == key).count();
+            for j in start + 1..end {
+                let y = slots[j] as u32 as usize;
+                for &sx in &slots[j.saturating_sub(BUCKET_WINDOW).max(start)..j] {
+                    let x = sx as u32 as usize;
+                    let earlier = row(x)[..b].iter().zip(&row(y)[..b]).any(|(p, q)| p == q);
+                    if !earlier {
+                        out.push((x as u32, y as u32));
+                    }
+                }
+            }
+            start = end;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fingerprint::{Options, SimHasher};
+    use crate::sketch::SketchScheme;
+    use crate::test_rng::Rng;
+    use std::collections::HashSet;
+
+    fn sketches(texts: &[String]) -> Vec<Sketch> {
+        let mut h = SimHasher::new(Options::default()).unwrap();
+        texts.iter().map(|t| h.sketch(t, SketchScheme::default()).unwrap()).collect()
+    }
+
+    fn texts(seed: u64, groups: usize) -> Vec<String> {
+        let mut rng = Rng(seed);
+        let mut out = Vec::new();
+        for _ in 0..groups {
+            let words: Vec<String> = (0..40)
+                .map(|_| (0..2 + rng.below(6)).map(|_| char::from(b'a' + rng.below(26) as u8)).collect())
+                .collect();
+            out.push(words.join(" "));
+            for c in 0..rng.below(4) {
+                let mut copy = words.clone();
+                copy[rng.below(40) as usize] = format!("edit{c}");
+                out.push(copy.join(" "));
+            }
+        }
+        out
+    }
+
+    /// The oracle: every pair sharing a key in some band, by brute force.
+    fn naive(sk: &[&Sketch]) -> HashSet<(u32, u32)> {
+        let bands = band_count(sk);
+        let mut out = HashSet::new();
+        for y in 0..sk.len() {
+            for x in 0..y {
+                if (0..bands).any(|b| band_key(sk[x], b) == band_key(sk[y], b)) {
+                    out.insert((x as u32, y as u32));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn small_buckets_give_exactly_the_pairs_sharing_a_band_once_each_for_any_split() {
+        for seed in 1..4 {
+            let t = texts(seed, 60);
+            let owned = sketches(&t);
+            let sk: Vec<&Sketch> = owned.iter().collect();
+            let truth = naive(&sk);
+            assert!(truth.len() > 40, "{}", truth.len());
+            let whole = band_pairs(&sk, 0..20);
+            let set: HashSet<(u32, u32)> = whole.iter().copied().collect();
+            assert_eq!(set.len(), whole.len(), "no repeats");
+            assert_eq!(set, truth);
+            for cut in [1, 7, 13, 19] {
+                let mut parts = band_pairs(&sk, 0..cut);
+                parts.extend(band_pairs(&sk, cut..20));
+                assert_eq!(parts, whole, "split at {cut}");
+            }
+            // A band range past the scheme's bands is clipped.
+            assert_eq!(band_pairs(&sk, 0..99), whole);
+        }
+    }
+
+    #[test]
+    fn a_mirrored_page_costs_the_window_per_copy_and_stays_connected() {
+        let base = texts(9, 1).remove(0);
+        let mut t: Vec<String> = (0..500).map(|_| base.clone()).collect();
+        t.extend(texts(10, 30));
+        let owned = sketches(&t);
+        let sk: Vec<&Sketch> = owned.iter().collect();
+        let pairs = band_pairs(&sk, 0..20);
+        let mirror: Vec<&(u32, u32)> = pairs.iter().filter(|p| p.1 < 500).collect();
+        // Each copy after the first is paired with the (at most) 64 before it, in band 0.
+        let expected: usize = (1..500).map(|j| j.min(BUCKET_WINDOW)).sum();
+        assert_eq!(mirror.len(), expected);
+        let roots = crate::index::component_roots(500, mirror.iter().map(|p| (p.0, p.1)));
+        assert!(roots.iter().all(|&r| r == roots[0]), "one component");
+    }
+
+    #[test]
+    fn nothing_to_join() {
+        assert!(band_pairs(&[], 0..20).is_empty());
+        let owned = sketches(&texts(3, 1)[..1]);
+        assert!(band_pairs(&[&owned[0]], 0..20).is_empty());
+    }
+}

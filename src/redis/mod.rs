@@ -1,0 +1,578 @@
+//! One content-seen test shared by many crawler processes and hosts, on Redis.
+//!
+//! The JS side (`RedisContentSeen` in the npm package) only moves bytes between a Redis
+//! client and this module: the key names, the stored formats, the script arguments, and
+//! the meaning of every reply are decided here, and tested natively.
+//!
+//! ## Design
+//!
+//! - **Keys** ([`keys`], store format 3): the buckets of each index table are spread over
+//!   small hashes (2,048 a table with the default layout, named by the key's high 11 bits;
+//!   field = the low 5 bits, value = the concatenated records, the other 48 bits, 6 bytes
+//!   each), small enough for Redis to keep each hash as one listpack. A page then costs
+//!   4 × 6 bytes of records plus about 3 bytes of listpack headers a bucket: 29 bytes
+//!   a page at 1M pages, measured by `npm run bench:shared` (store format 1, one hashtable
+//!   for all buckets, took 40). This needs `hash-max-listpack-value 512` (the default 64
+//!   holds 10 records a bucket; see the README's Redis settings). The URL map (page
+//!   records, counts, URL → cluster) is separate and optional (`urls: false` keeps only
+//!   "seen or not").
+//! - **Scripts** ([`script`]): Lua never computes a distance. It compares bytes (a
+//!   pigeonhole pre-filter on the record's k + 1 pieces, see [`keys`]) and returns the
+//!   candidate bytes; wasm measures ([`decide`]). A check whose page has no record passing
+//!   the pre-filter is decided and stored in the same script call: one round trip.
+//! - **Atomicity**: every decision and its writes happen inside one script. When a check
+//!   needs a second call (candidates to measure), the second call sends back the set of
+//!   candidates already measured; the script decides only if no other record passes the
+//!   pre-filter now, else it returns the new ones. So nothing stored in between is missed,
+//!   and the result is linearizable: each check takes effect at its deciding script call.
+//! - **Cluster**: every key of a namespace carries the hash tag `{NS}`, so a namespace
+//!   lives in one slot and one script sees all its tables. The alternative (one script
+//!   per table, a sequence number so that an older match decides) needs T round trips in
+//!   parallel, tentative inserts that other workers must resolve, and cannot give the
+//!   one-round-trip common case. A namespace is therefore served by one master; a cluster
+//!   spreads several namespaces (crawls) over its masters. One master running these
+//!   scripts serves tens of thousands of checks a second, far above a crawl's fetch rate.
+//! - **Durability**: the scripts are replicated and written to the AOF as their effects.
+//!   Run Redis with `appendonly yes` and `appendfsync always` to lose no acknowledged check
+//!   on a crash or power loss (`everysec`, Redis's default, may lose the last second; the
+//!   fault test uses `always`). A restarted server that lost the namespace is detected: its
+//!   meta key is gone, and every call fails with a clear error instead of starting afresh.
+//! - **Faults**: a dropped connection fails the call with an error (the JS side maps it to
+//!   `SimHashError`), and the client may repeat it (`retries`). Every check carries a
+//!   random *check id*, the same in all its calls and their repeats, and the URL-map value
+//!   a check writes records it ([`record`]; without the URL map, a short-lived `{NS}:r:`
+//!   key): a repeated call whose first attempt was applied finds its id and gets that
+//!   attempt's answer (`{"R"}`, [`Outcome::replayed`]), writing nothing. So every stored
+//!   page is reported new to exactly one check, and counts are exact, however many replies
+//!   are lost; only a check that fails for good may have been applied unseen.
+//! - **Sketch mode** ([`sketch`], `sketch: true`): `ContentSeen`'s two-step flow (candidates
+//!   within k and from MinHash bands stored in Redis, confirmed by the estimated Jaccard
+//!   similarity), with pages known by page numbers; its own script (`CHECK_SKETCH`), which
+//!   filters band candidates by byte-level bounds so that the common case stays one call.
+//! - **Same settings everywhere** ([`meta`]): the scheme, layout, html flag, URL-map flag
+//!   and sketch setting are stored in `{NS}:meta`; every script compares them and a worker
+//!   with other settings gets [`Error::SchemeMismatch`].
+
+pub mod decide;
+pub mod keys;
+pub mod meta;
+pub mod record;
+pub mod script;
+pub mod sketch;
+
+pub use decide::{check_argv, CheckPlan, Outcome, StoreMatch};
+pub use script::SCRIPTS;
+pub use sketch::SketchPlan;
+
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::fingerprint::SimHasher;
+use crate::index::Layout;
+use crate::seen::{ContentSeen, SeenConfig};
+use crate::sketch::{Sketch, SketchScheme};
+use keys::TableGeometry;
+use record::{fp_from, PageRecord};
+
+/// Settings of a shared store: those of a [`ContentSeen`] (with its defaults, so that the
+/// same options give the same decisions), the namespace, whether the URL map is kept, and
+/// the client's batching and retries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreConfig {
+    /// The content-seen settings (k, layout, scheme, html).
+    pub seen: SeenConfig,
+    /// The namespace: several crawls can share one Redis.
+    pub namespace: String,
+    /// Keep URLs, counts and clusters (default `true`); `false` answers "seen or not" only.
+    pub urls: bool,
+    /// The most pages one script call checks (default [`StoreConfig::DEFAULT_BATCH`]):
+    /// the checks a worker issues together share calls of up to this many pages. A call
+    /// runs atomically, so a larger batch holds the server longer (about 30 µs a page).
+    pub batch: u32,
+    /// Times a failed Redis call is repeated (or a reconnecting client waited for) before
+    /// the check fails (default 0, at most [`StoreConfig::MAX_RETRIES`]). A repeated call
+    /// gets the answer its first attempt got, by the check's id ([`RedisSeen::begin`]).
+    pub retries: u32,
+}
+
+impl StoreConfig {
+    /// The option names of a shared store besides [`SeenConfig::NAMES`] and
+    /// [`crate::Options::NAMES`], as the JS API spells them.
+    pub const NAMES: [&'static str; 4] = ["namespace", "urls", "batch", "retries"];
+    /// The namespace when none is given.
+    pub const DEFAULT_NAMESPACE: &'static str = "simhash";
+    /// Pages a script call checks at most, by default: 32 new pages hold a server for
+    /// about 1 ms, and larger batches gained nothing in `npm run bench:shared`.
+    pub const DEFAULT_BATCH: u32 = 32;
+    /// The largest `batch` accepted (a call of 1,000 pages holds the server ~30 ms).
+    pub const MAX_BATCH: u32 = 1000;
+    /// The most `retries` accepted: with waits of 50 ms doubling to 500 ms, about 8
+    /// minutes, within the 10 minutes for which a check without the URL map is
+    /// remembered by its id (`{NS}:r:` keys).
+    pub const MAX_RETRIES: u32 = 1000;
+
+    /// The defaults for a store with or without the URL map: [`ContentSeen`]'s (its
+    /// default sketch and threshold) with the URL map; fingerprints only without it
+    /// (sketch mode keeps the URL map: pages are known by number there).
+    pub fn defaults(urls: bool) -> StoreConfig {
+        StoreConfig {
+            seen: if urls { SeenConfig::default() } else { SeenConfig::fingerprint_only() },
+            namespace: StoreConfig::DEFAULT_NAMESPACE.to_owned(),
+            urls,
+            batch: StoreConfig::DEFAULT_BATCH,
+            retries: 0,
+        }
+    }
+}
+
+impl Default for StoreConfig {
+    /// [`StoreConfig::defaults`] with the URL map: the same defaults as [`ContentSeen`].
+    fn default() -> Self {
+        StoreConfig::defaults(true)
+    }
+}
+
+/// The settings of a namespace, shared by the checks of one worker.
+pub struct Store {
+    k: u32,
+    layout: Layout,
+    geometry: Vec<TableGeometry>,
+    meta: String,
+    keys: Vec<String>,
+    urls: bool,
+    /// Sketch mode ([`sketch`]): the sketch scheme and the threshold.
+    sketch: Option<SketchScheme>,
+    threshold: f64,
+}
+
+/// A worker's handle: the store's settings and a hasher.
+pub struct RedisSeen {
+    store: Arc<Store>,
+    hasher: SimHasher,
+    config: StoreConfig,
+}
+
+impl RedisSeen {
+    /// A handle for `config`, or an error naming the bad setting.
+    pub fn new(config: StoreConfig) -> Result<RedisSeen> {
+        keys::check_namespace(&config.namespace)?;
+        if !(1..=StoreConfig::MAX_BATCH).contains(&config.batch) {
+            return Err(Error::option(
+                "batch",
+                config.batch,
+                format!("the most pages a script call checks: 1 to {}", StoreConfig::MAX_BATCH),
+            ));
+        }
+        if config.retries > StoreConfig::MAX_RETRIES {
+            return Err(Error::option(
+                "retries",
+                config.retries,
+                format!("0 to {} repeats of a failed Redis call", StoreConfig::MAX_RETRIES),
+            ));
+        }
+        if config.seen.k >= 64 {
+            return Err(Error::option("k", config.seen.k, "a number of differing bits from 0 to 63"));
+        }
+        if let Some(sk) = config.seen.sketch {
+            if sk.size() > record::MAX_SKETCH_BYTES {
+                return Err(Error::option(
+                    "sketch",
+                    sk.size(),
+                    format!("a sketch of at most {} bytes for the Redis store", record::MAX_SKETCH_BYTES),
+                ));
+            }
+            if !config.urls {
+                return Err(Error::option(
+                    "urls",
+                    "false",
+                    "true with a sketch (sketch mode keeps the URL map; use sketch: false for \"seen or not\" only)",
+                ));
+            }
+        }
+        // ContentSeen validates k, layout and scheme the same way.
+        let checked = ContentSeen::new(config.seen.clone())?;
+        let seen = checked.config().clone();
+        let layout = seen.layout.clone().ok_or_else(|| Error::option("layout", "none", "a layout"))?;
+        let geometry = TableGeometry::of_layout(&layout)?;
+        let sketch_meta = match seen.sketch {
+            None => "none".to_owned(),
+            Some(sk) => format!("{} t={}", sk.describe(), crate::error::number(seen.threshold)),
+        };
+        let meta =
+            meta::encode(&seen.options.describe(), &layout.to_string(), seen.html, config.urls, &sketch_meta);
+        let mut key_list = keys::key_names(&config.namespace);
+        if seen.sketch.is_some() {
+            key_list.extend(keys::sketch_key_names(&config.namespace));
+        }
+        let mut hasher = SimHasher::new(seen.options)?;
+        hasher.set_html(seen.html)?;
+        let store = Store {
+            k: seen.k,
+            keys: key_list,
+            layout,
+            geometry,
+            meta,
+            urls: config.urls,
+            sketch: seen.sketch,
+            threshold: seen.threshold,
+        };
+        Ok(RedisSeen { store: Arc::new(store), hasher, config: StoreConfig { seen, ..config } })
+    }
+
+    /// The settings in force (layout filled in).
+    pub fn config(&self) -> &StoreConfig {
+        &self.config
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.store.layout
+    }
+
+    /// The key names, in the scripts' `KEYS` order.
+    pub fn keys(&self) -> &[String] {
+        &self.store.keys
+    }
+
+    /// The meta string this worker expects.
+    pub fn meta(&self) -> &str {
+        &self.store.meta
+    }
+
+    /// The fingerprint of `text` with the namespace's settings.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64> {
+        self.hasher.fingerprint(text)
+    }
+
+    /// Starts a check of `url` with a fingerprint. `check_id` is a random id, not 0,
+    /// drawn once per check and sent again by every retry of its calls: a call repeated
+    /// after a lost reply then gets the answer its first attempt got (the page it stored
+    /// is still reported new; see [`Outcome::replayed`]).
+    pub fn begin(&self, url: &str, fp: u64, check_id: u64) -> Result<CheckPlan> {
+        CheckPlan::new(Arc::clone(&self.store), url, fp, check_id)
+    }
+
+    /// The sketch setting (`None`: the fingerprint-only store).
+    pub fn sketch_scheme(&self) -> Option<SketchScheme> {
+        self.store.sketch
+    }
+
+    /// Starts a sketch-mode check of `url` (`src/redis/sketch.rs`): with the page's sketch (from
+    /// [`fingerprint_and_sketch`](Self::fingerprint_and_sketch)), or without one
+    /// (`checkFingerprint`: the stored pages within k are the duplicates, and a new page
+    /// is stored without a sketch, as `ContentSeen::check_fingerprint` does).
+    /// `check_id` as in [`begin`](Self::begin).
+    pub fn begin_sketch(
+        &self,
+        url: &str,
+        fp: u64,
+        sketch: Option<Sketch>,
+        check_id: u64,
+    ) -> Result<SketchPlan> {
+        if self.store.sketch.is_none() {
+            return Err(Error::option("sketch", "false", "a sketch-mode store for a sketch check"));
+        }
+        SketchPlan::new(Arc::clone(&self.store), url, fp, sketch, check_id)
+    }
+
+    /// Starts a sketch-mode check of a text: the URL is checked first (a bad URL costs no
+    /// fingerprint), then the fingerprint and sketch are made in one pass.
+    pub fn begin_sketch_text(&mut self, url: &str, text: &str, check_id: u64) -> Result<SketchPlan> {
+        record::check_url(url)?;
+        let (fp, sketch) = self.fingerprint_and_sketch(text)?;
+        self.begin_sketch(url, fp, Some(sketch), check_id)
+    }
+
+    /// The fingerprint and sketch of `text` (sketch mode).
+    pub fn fingerprint_and_sketch(&mut self, text: &str) -> Result<(u64, Sketch)> {
+        let scheme = self
+            .store
+            .sketch
+            .ok_or_else(|| Error::option("sketch", "false", "a sketch-mode store for a sketch"))?;
+        self.hasher.fingerprint_and_sketch(text, scheme)
+    }
+
+    /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, the
+    /// number of bands in sketch mode (else empty), and the meta of a version-2 namespace
+    /// with our settings, which OPEN upgrades in place.
+    pub fn open_args(&self) -> Vec<Vec<u8>> {
+        let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
+        // Sketch mode: the number of bands, whose hashes are tested too.
+        let bands =
+            self.store.sketch.map_or(Vec::new(), |sk| vec![crate::sketch::bands::bands_for(sk) as u8]);
+        vec![
+            self.store.meta.as_bytes().to_vec(),
+            bits,
+            bands,
+            meta::upgradable(&self.store.meta).into_bytes(),
+        ]
+    }
+
+    /// The OPEN script's reply: `Ok(true)` when this call created the namespace,
+    /// `Ok(false)` when it existed with the same settings (upgraded from version 2 or not).
+    pub fn open_reply(&self, reply: &[Vec<u8>]) -> Result<bool> {
+        let field =
+            |i: usize| reply.get(i).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+        match reply.first().map(Vec::as_slice) {
+            Some(b"C") => Ok(true),
+            Some(b"U") => Ok(false),
+            Some(b"S") => meta::compare(reply.get(1).map(Vec::as_slice).unwrap_or(b""), &self.store.meta, &self.store.keys[0])
+                .map(|()| false),
+            Some(b"F") => Err(Error::option(
+                "namespace",
+                crate::error::quoted(&self.config.namespace),
+                format!(
+                    "a namespace free of foreign keys: {} holds {} (choose another namespace, or delete its keys)",
+                    crate::error::quoted(&field(1)),
+                    field(2)
+                ),
+            )),
+            _ => Err(Error::corrupt("Redis script reply", 0, "OPEN gave an unknown status")),
+        }
+    }
+
+    /// `ARGV` of the LOOKUP script for a URL.
+    pub fn lookup_args(&self, url: &str) -> Result<Vec<Vec<u8>>> {
+        record::check_url(url)?;
+        Ok(vec![self.store.meta.as_bytes().to_vec(), url.as_bytes().to_vec()])
+    }
+
+    /// The LOOKUP reply: `(cluster URL, count, fingerprint)` or `None` for an unknown URL.
+    pub fn lookup_reply(&self, reply: &[Vec<u8>]) -> Result<Option<(String, u64, u64)>> {
+        match reply.first().map(Vec::as_slice) {
+            None => Ok(None),
+            Some(b"U") if reply.len() == 4 => {
+                let url = String::from_utf8(reply[1].clone())
+                    .map_err(|_| Error::corrupt("Redis script reply", 0, "URL not UTF-8"))?;
+                let n = std::str::from_utf8(&reply[2]).ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+                Ok(Some((url, n, fp_from(&reply[3])?)))
+            }
+            Some(b"G") => Err(decide::gone(&self.store.keys[0])),
+            Some(b"X") => {
+                meta::compare(
+                    reply.get(1).map(Vec::as_slice).unwrap_or(b""),
+                    &self.store.meta,
+                    &self.store.keys[0],
+                )?;
+                Err(Error::corrupt("Redis script reply", 0, "LOOKUP: settings changed"))
+            }
+            _ => Err(Error::corrupt("Redis script reply", 0, "LOOKUP gave an unknown status")),
+        }
+    }
+
+    /// Decodes one `HSCAN {NS}:p` pair into `(fingerprint, URL, sketch payload)` (the
+    /// sketch only in sketch mode, for a page stored with one).
+    pub fn page_entry(&self, field: &[u8], value: &[u8]) -> Result<(u64, String, Option<Vec<u8>>)> {
+        if self.store.sketch.is_some() {
+            record::page_number(field)?;
+            let (fp, rec) = record::decode_page_value(value)?;
+            return Ok((fp, rec.url, rec.sketch.map(|(_, b)| b)));
+        }
+        Ok((fp_from(field)?, PageRecord::decode(value)?.url, None))
+    }
+
+    /// The cluster URL of one `HSCAN {NS}:u` value when it is an alias (a URL counted under
+    /// another stored page), `None` for a stored page.
+    pub fn alias_of(&self, value: &[u8]) -> Result<Option<String>> {
+        Ok(match record::UrlEntry::decode(value)? {
+            record::UrlEntry::Alias(url) | record::UrlEntry::AliasBy { cluster: url, .. } => Some(url),
+            _ => None,
+        })
+    }
+
+    /// Import batches (`ARGV` of the IMPORT script, at most about `batch` pages each) for a
+    /// [`ContentSeen`] snapshot, which must have been made with this store's settings.
+    pub fn import_batches(&self, snapshot: &[u8], batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
+        let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
+        if self.store.sketch.is_some() {
+            return self.import_batches_sketch(&seen, batch);
+        }
+        let head = |first: bool| {
+            vec![
+                self.store.meta.as_bytes().to_vec(),
+                if first { b"first".to_vec() } else { Vec::new() },
+                self.store.geometry.len().to_string().into_bytes(),
+            ]
+        };
+        let mut out = vec![head(true)];
+        let mut in_batch = 0;
+        let mut push = |group: Vec<Vec<u8>>, out: &mut Vec<Vec<Vec<u8>>>| {
+            if in_batch >= batch.max(1) {
+                out.push(head(false));
+                in_batch = 0;
+            }
+            in_batch += 1;
+            out.last_mut().expect("one batch at least").extend(group);
+        };
+        for page in seen.clusters() {
+            let mut g = vec![
+                b"P".to_vec(),
+                page.fingerprint.to_be_bytes().to_vec(),
+                PageRecord { url: page.id.clone(), sketch: None }.encode()?,
+                page.count.to_string().into_bytes(),
+                if self.store.urls { page.id.clone().into_bytes() } else { Vec::new() },
+            ];
+            for t in &self.store.geometry {
+                g.push(t.bucket_key(page.fingerprint));
+                g.push(t.bucket_field(page.fingerprint));
+                g.push(t.record(page.fingerprint));
+            }
+            push(g, &mut out);
+            if self.store.urls {
+                for d in &page.duplicates {
+                    push(vec![b"A".to_vec(), d.clone().into_bytes(), page.id.clone().into_bytes()], &mut out);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Sketch mode's import batches (`ARGV` of `IMPORT_SKETCH`): pages get the numbers
+    /// 1, 2, … in the snapshot's order, so the namespace must be empty.
+    fn import_batches_sketch(&self, seen: &ContentSeen, batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
+        let pages = seen.clusters();
+        let mut out = Vec::new();
+        let mut number = 0u32;
+        for (i, chunk) in pages.chunks(batch.max(1)).enumerate() {
+            let first = number;
+            let mut args = vec![
+                self.store.meta.as_bytes().to_vec(),
+                if i == 0 { b"first".to_vec() } else { Vec::new() },
+                self.store.geometry.len().to_string().into_bytes(),
+                first.to_string().into_bytes(),
+                (first + chunk.len() as u32).to_string().into_bytes(),
+            ];
+            for page in chunk {
+                number += 1;
+                let pn = number.to_be_bytes();
+                let sketch = seen.sketch_of(&page.id);
+                let rec = PageRecord {
+                    url: page.id.clone(),
+                    sketch: sketch.map(|s| (crate::sketch::VERSION, s.payload().to_vec())),
+                };
+                args.extend([
+                    b"P".to_vec(),
+                    pn.to_vec(),
+                    record::encode_page_value(page.fingerprint, &rec)?,
+                    page.count.to_string().into_bytes(),
+                    page.id.clone().into_bytes(),
+                ]);
+                for t in &self.store.geometry {
+                    let mut r = t.record(page.fingerprint);
+                    r.extend_from_slice(&pn);
+                    args.extend([t.bucket_key(page.fingerprint), t.bucket_field(page.fingerprint), r]);
+                }
+                let bands = sketch.map_or(0, |s| crate::sketch::bands::bands_for(s.scheme()));
+                args.push(bands.to_string().into_bytes());
+                if let Some(s) = sketch {
+                    for b in 0..bands {
+                        let (h, f) = keys::band_bucket(b, crate::sketch::bands::band_key(s, b));
+                        args.extend([h, f]);
+                    }
+                }
+                for d in &page.duplicates {
+                    args.extend([b"A".to_vec(), d.clone().into_bytes(), page.id.clone().into_bytes()]);
+                }
+            }
+            out.push(args);
+        }
+        if out.is_empty() {
+            out.push(vec![
+                self.store.meta.as_bytes().to_vec(),
+                b"first".to_vec(),
+                self.store.geometry.len().to_string().into_bytes(),
+                b"0".to_vec(),
+                b"0".to_vec(),
+            ]);
+        }
+        Ok(out)
+    }
+
+    /// A [`ContentSeen`] snapshot of exported pages (fingerprint, URL, count, and in sketch
+    /// mode the sketch payload, `None` for a page stored without one) and aliases. Uses
+    /// `ContentSeen`'s public API only: each page is checked in (with its sketch when it has
+    /// one), then re-checked the same way to reach its count (a page's own sketch is its
+    /// best match, estimate 1), and each alias is checked with its cluster's fingerprint
+    /// and sketch (which adds one to that count, so the page needs `count − 1 − aliases`
+    /// re-checks; fewer is refused as corrupt).
+    pub fn export_snapshot(
+        &self,
+        pages: &[(u64, String, u64, Option<Vec<u8>>)],
+        aliases: &[(String, String)],
+    ) -> Result<Vec<u8>> {
+        let mut seen = ContentSeen::new(self.config.seen.clone())?;
+        let mut by_url: std::collections::HashMap<&str, (u64, Option<Sketch>)> = Default::default();
+        let check =
+            |seen: &mut ContentSeen, url: &str, fp: u64, sk: &Option<Sketch>| -> Result<crate::Check> {
+                match sk {
+                    Some(s) => seen.check_fingerprint_and_sketch(url, fp, s.clone()),
+                    None => Ok(seen.check_fingerprint(url, fp)),
+                }
+            };
+        for (fp, url, _, sk) in pages {
+            let sk = match sk {
+                None => None,
+                Some(b) => {
+                    let scheme = self.store.sketch.ok_or_else(|| {
+                        Error::option("sketch", "false", "a sketch-mode store for pages with sketches")
+                    })?;
+                    Some(Sketch::from_payload(scheme, b)?)
+                }
+            };
+            if check(&mut seen, url, *fp, &sk)?.duplicate {
+                let what = if sk.is_some() { "a duplicate of" } else { "within k of" };
+                return Err(Error::corrupt(
+                    "Redis namespace",
+                    0,
+                    format!("{} is {what} another stored page", crate::error::quoted(url)),
+                ));
+            }
+            by_url.insert(url.as_str(), (*fp, sk));
+        }
+        let alias_n = alias_counts(aliases, |c| by_url.contains_key(c));
+        for (_, url, count, _) in pages {
+            let again = rechecks(url, *count, alias_n.get(url.as_str()).copied().unwrap_or(0))?;
+            let (fp, sk) = &by_url[url.as_str()];
+            for _ in 0..again {
+                check(&mut seen, url, *fp, sk)?;
+            }
+        }
+        for (a, cluster) in aliases {
+            if let Some((fp, sk)) = by_url.get(cluster.as_str()) {
+                check(&mut seen, a, *fp, sk)?;
+            }
+        }
+        Ok(seen.to_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_sketch;
+
+/// How many aliases point at each cluster URL that `known` accepts.
+fn alias_counts(
+    aliases: &[(String, String)],
+    known: impl Fn(&str) -> bool,
+) -> std::collections::HashMap<&str, u64> {
+    let mut n: std::collections::HashMap<&str, u64> = Default::default();
+    for (_, cluster) in aliases {
+        if known(cluster) {
+            *n.entry(cluster.as_str()).or_default() += 1;
+        }
+    }
+    n
+}
+
+/// The re-checks that bring a page checked in once, with `aliases` alias checks counted
+/// under it, to `count`; fewer than `1 + aliases` is refused as corrupt.
+fn rechecks(url: &str, count: u64, aliases: u64) -> Result<u64> {
+    count.checked_sub(1 + aliases).ok_or_else(|| {
+        Error::corrupt(
+            "Redis namespace",
+            0,
+            format!("{} has count {count} but {aliases} duplicate URLs", crate::error::quoted(url)),
+        )
+    })
+}

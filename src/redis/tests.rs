@@ -1,0 +1,693 @@
+//! Native tests of the store's plan against a Rust model of the CHECK script (the model
+//! follows script.rs line by line; the JS tests run the real Lua on a real redis-server).
+
+// The model indexes tables by number, as the Lua script does.
+#![allow(clippy::needless_range_loop)]
+use std::collections::{HashMap, HashSet};
+
+use super::keys::nibbles_within;
+use super::*;
+use crate::test_rng::Rng;
+
+/// A fresh check id (distinct, never 0), as the JS side draws random ones.
+fn id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// A Rust model of `script::CHECK` over in-memory hashes.
+#[derive(Default)]
+struct Model {
+    /// The layout's tables (the model keeps the table hashes as one map per table, keyed
+    /// by the hash name followed by the field).
+    tables: usize,
+    meta: Option<Vec<u8>>,
+    n: i64,
+    p: HashMap<Vec<u8>, Vec<u8>>,
+    c: HashMap<Vec<u8>, u64>,
+    u: HashMap<Vec<u8>, Vec<u8>>,
+    t: Vec<HashMap<Vec<u8>, Vec<u8>>>,
+    /// `{NS}:r:` keys: check ids that stored their page without the URL map.
+    r: HashSet<Vec<u8>>,
+}
+
+fn s(b: &[u8]) -> Vec<u8> {
+    b.to_vec()
+}
+
+impl Model {
+    fn check(&mut self, a: &[Vec<u8>]) -> Vec<Vec<u8>> {
+        match &self.meta {
+            None => return vec![s(b"G")],
+            Some(m) if *m != a[0] => return vec![s(b"X"), m.clone()],
+            _ => {}
+        }
+        // a[i] is ARGV[i + 1]; the query a[2] is parsed as the script does.
+        let (url, q) = (&a[1], &a[2]);
+        let (fp, cid, urls, k) = (&q[..8].to_vec(), q[8..16].to_vec(), q[16] == 1, u32::from(q[17]));
+        let nt = q[18] as usize;
+        assert_eq!(nt, self.tables);
+        // fs[t]: the bucket's place, hash name then field (fixed lengths per table).
+        let (mut fs, mut rs, mut pos) = (Vec::new(), Vec::new(), 19);
+        for _ in 0..nt {
+            let (hl, fl, rl) = (q[pos] as usize, q[pos + 1] as usize, q[pos + 2] as usize);
+            pos += 3;
+            fs.push(q[pos..pos + hl + fl].to_vec());
+            rs.push(q[pos + hl + fl..pos + hl + fl + rl].to_vec());
+            pos += hl + fl + rl;
+        }
+        let page_record = q[pos..].to_vec();
+        if self.t.len() < nt {
+            self.t.resize(nt, HashMap::new());
+        }
+        let f = |t: usize| &fs[t];
+        let r = |t: usize| &rs[t];
+        let rl = |t: usize| r(t).len();
+        let page_url = |p: &HashMap<Vec<u8>, Vec<u8>>, fp: &[u8]| -> Vec<u8> {
+            p.get(fp).map(|r| PageRecord::decode(r).unwrap().url.into_bytes()).unwrap_or_default()
+        };
+        let stored_kind = |c: &[u8]| c[0] == 1 || c[0] == 4;
+        // A repeated call: its check id says what its first attempt decided.
+        let cur = if urls { self.u.get(url).cloned() } else { None };
+        if !urls && self.r.contains(&cid) {
+            return vec![s(b"R")];
+        }
+        if let Some(c) = &cur {
+            if c[0] == 4 && c[9..17] == cid[..] {
+                return vec![s(b"R")];
+            }
+            let replay = match c[0] {
+                4 if c.len() > 17 => {
+                    let (ids, under) = counted(&c[17..]);
+                    ids.contains(&cid).then(|| if under.is_empty() { url.clone() } else { under })
+                }
+                5 => {
+                    let (ids, cluster) = counted(&c[1..]);
+                    ids.contains(&cid).then_some(cluster)
+                }
+                _ => None,
+            };
+            if let Some(cluster) = replay {
+                let cc = if cluster == *url { Some(c.clone()) } else { self.u.get(&cluster).cloned() };
+                let n =
+                    cc.filter(|x| stored_kind(x)).and_then(|x| self.c.get(&x[1..9]).copied()).unwrap_or(1);
+                let mut res = vec![s(b"R"), cluster, n.to_string().into_bytes()];
+                let mb = &a[4];
+                let mut j = 0;
+                while j < mb.len() {
+                    let murl = page_url(&self.p, &mb[j..j + 8]);
+                    res.push(if murl.is_empty() { s(b"0") } else { [&b"1"[..], &murl].concat() });
+                    j += 10 + rl(mb[j + 9] as usize);
+                }
+                return res;
+            }
+        }
+        let mut seen = HashSet::new();
+        let ev = &a[3];
+        let mut i = 0;
+        while i < ev.len() {
+            let l = rl(ev[i] as usize);
+            seen.insert(ev[i..i + 1 + l].to_vec());
+            i += 1 + l;
+        }
+        let (mut alive, mut fresh, mut npass, mut allexact) = (HashSet::new(), Vec::new(), 0, true);
+        let mut buckets = Vec::new();
+        for t in 0..nt {
+            let b = self.t[t].get(f(t)).cloned().unwrap_or_default();
+            for rec in b.chunks(rl(t)) {
+                if nibbles_within(r(t), rec, k) {
+                    let mut key = vec![t as u8];
+                    key.extend_from_slice(rec);
+                    alive.insert(key.clone());
+                    npass += 1;
+                    allexact &= rec == r(t).as_slice();
+                    if !seen.contains(&key) {
+                        fresh.extend(key);
+                    }
+                }
+            }
+            buckets.push(b);
+        }
+        let count_under = |m: &mut Model, bestfp: &[u8], best: &[u8]| -> Vec<u8> {
+            if !urls {
+                return s(b"0");
+            }
+            // No field means seen once.
+            let n = m.c.entry(bestfp.to_vec()).or_insert(1);
+            *n += 1;
+            let n = *n;
+            if let Some(c) = cur.as_ref().filter(|c| stored_kind(c)) {
+                let own = c[0] == 4;
+                let stored_by = if own { c[9..17].to_vec() } else { vec![0; 8] };
+                let under = if best == url.as_slice() { &[][..] } else { best };
+                let list = with_id(own.then(|| &c[17..]), under, &cid);
+                m.u.insert(url.clone(), [&[4u8][..], &c[1..9], &stored_by, &list].concat());
+            } else if best != url.as_slice() {
+                let prev = cur.as_ref().filter(|c| c[0] == 5).map(|c| &c[1..]);
+                m.u.insert(url.clone(), [&[5u8][..], &with_id(prev, best, &cid)].concat());
+            }
+            n.to_string().into_bytes()
+        };
+        if npass > 0 && allexact {
+            let best = if urls { page_url(&self.p, fp) } else { Vec::new() };
+            let n = count_under(self, fp, &best);
+            return vec![s(b"E"), best, n];
+        }
+        if !fresh.is_empty() {
+            return vec![s(b"C"), fresh];
+        }
+        let mb = &a[4];
+        if !mb.is_empty() {
+            let (mut best, mut bestd, mut bestfp, mut out, mut j) = (Vec::new(), 999u16, None, Vec::new(), 0);
+            while j < mb.len() {
+                let (mfp, d) = (&mb[j..j + 8], mb[j + 8]);
+                let l = rl(mb[j + 9] as usize);
+                let key = &mb[j + 9..j + 10 + l];
+                j += 10 + l;
+                if alive.contains(key) {
+                    let murl = if urls { page_url(&self.p, mfp) } else { Vec::new() };
+                    let mut o = vec![b'1'];
+                    o.extend_from_slice(&murl);
+                    out.push(o);
+                    if u16::from(d) < bestd || (u16::from(d) == bestd && murl < best) {
+                        (best, bestd, bestfp) = (murl.clone(), u16::from(d), Some(mfp.to_vec()));
+                    }
+                } else {
+                    out.push(s(b"0"));
+                }
+            }
+            if let Some(bfp) = bestfp {
+                let n = count_under(self, &bfp, &best);
+                let mut res = vec![s(b"D"), best, n];
+                res.extend(out);
+                return res;
+            }
+        }
+        if urls {
+            if let Some(cur) = cur.clone().filter(|c| stored_kind(c)) {
+                let (old, rep) = (&cur[1..9], &a[5]);
+                if rep.len() < 8 || &rep[..8] != old {
+                    return vec![s(b"M"), old.to_vec()];
+                }
+                let mut j = 8;
+                for t in 0..nt {
+                    let (fl, l) = (f(t).len(), rl(t));
+                    let (ff, rr) = (rep[j..j + fl].to_vec(), &rep[j + fl..j + fl + l]);
+                    j += fl + l;
+                    let mut b = self.t[t].get(&ff).cloned().unwrap_or_default();
+                    if let Some(pos) = b.chunks(l).position(|x| x == rr) {
+                        b.drain(pos * l..pos * l + l);
+                    }
+                    if b.is_empty() {
+                        self.t[t].remove(&ff);
+                    } else {
+                        self.t[t].insert(ff.clone(), b.clone());
+                    }
+                    if ff == *f(t) {
+                        buckets[t] = b;
+                    }
+                }
+                self.p.remove(old);
+                self.c.remove(old);
+                self.n -= 1;
+            }
+        }
+        for t in 0..nt {
+            let mut b = buckets[t].clone();
+            b.extend_from_slice(r(t));
+            self.t[t].insert(f(t).clone(), b);
+        }
+        self.n += 1;
+        if urls {
+            self.p.insert(fp.clone(), page_record);
+            self.u.insert(url.clone(), [&[4u8][..], fp, &cid].concat());
+        } else {
+            self.r.insert(cid);
+        }
+        vec![s(b"N")]
+    }
+
+    /// The script over a call: the entries split into their five fields, the meta check
+    /// once (its reply given to every page), then each page in turn, each seeing what the
+    /// ones before it stored.
+    fn check_batch(&mut self, argv: &[Vec<u8>]) -> Vec<Vec<Vec<u8>>> {
+        assert_eq!(argv.len(), 2, "meta and entries");
+        let (e, mut at, mut fields) = (&argv[1], 0, Vec::new());
+        while at < e.len() {
+            let n = u32::from_be_bytes(e[at..at + 4].try_into().unwrap()) as usize;
+            fields.push(e[at + 4..at + 4 + n].to_vec());
+            at += 4 + n;
+        }
+        assert_eq!(fields.len() % 5, 0, "five fields a page");
+        fields
+            .chunks(5)
+            .map(|g| {
+                let mut a = vec![argv[0].clone()];
+                a.extend_from_slice(g);
+                self.check(&a)
+            })
+            .collect()
+    }
+
+    /// One page's CHECK call.
+    fn call(&mut self, seen: &RedisSeen, entry: &[u8]) -> Vec<Vec<u8>> {
+        let mut r = self.check_batch(&decide::check_argv(seen.meta(), [entry]));
+        assert_eq!(r.len(), 1);
+        r.pop().unwrap()
+    }
+
+    fn run(&mut self, seen: &RedisSeen, url: &str, fp: u64) -> decide::Outcome {
+        let mut plan = seen.begin(url, fp, id()).unwrap();
+        loop {
+            let args = plan.entry();
+            if let Some(o) = plan.feed(&self.call(seen, &args)).unwrap() {
+                return o;
+            }
+        }
+    }
+}
+
+/// A counted list (src/redis/record.rs): its ids and URL.
+fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let n = t[0] as usize;
+    ((0..n).map(|i| t[1 + 8 * i..9 + 8 * i].to_vec()).collect(), t[1 + 8 * n..].to_vec())
+}
+
+/// The counted list after check `id` was counted under `cluster` (the last four ids while
+/// the cluster stays the same).
+fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
+    let mut ids = vec![id.to_vec()];
+    if let Some((old, oc)) = prev.filter(|t| !t.is_empty()).map(counted) {
+        if oc == cluster {
+            ids.extend(old.into_iter().take(3));
+        }
+    }
+    [&[ids.len() as u8][..], &ids.concat(), cluster].concat()
+}
+
+/// URL-map values without their check ids (which differ between runs of the same checks).
+fn without_ids(u: &HashMap<Vec<u8>, Vec<u8>>) -> HashMap<Vec<u8>, Vec<u8>> {
+    u.iter()
+        .map(|(k, v)| {
+            let v = match v[0] {
+                4 => [&[1u8][..], &v[1..9]].concat(),
+                5 => [&[2u8][..], &counted(&v[1..]).1].concat(),
+                _ => v.clone(),
+            };
+            (k.clone(), v)
+        })
+        .collect()
+}
+
+fn config(k: u32, urls: bool) -> StoreConfig {
+    StoreConfig {
+        seen: SeenConfig { k, ..SeenConfig::fingerprint_only() },
+        namespace: "t".into(),
+        urls,
+        batch: 32,
+        retries: 0,
+    }
+}
+
+/// A stream of fingerprints with planted near-duplicates (1 to k bits away) and exact copies.
+fn stream(rng: &mut Rng, n: usize, k: u32) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::new();
+    for _ in 0..n {
+        let fp = if !out.is_empty() && rng.below(3) == 0 {
+            let mut f = out[rng.below(out.len() as u64) as usize];
+            for _ in 0..rng.below(u64::from(k) + 3) {
+                f ^= 1 << rng.below(64);
+            }
+            f
+        } else {
+            // Clustered high bits so buckets fill up and the pre-filter has work.
+            rng.next() & 0x00ff_ffff_ffff_ffff | (rng.below(4) << 56)
+        };
+        out.push(fp);
+    }
+    out
+}
+
+#[test]
+fn one_worker_decides_as_content_seen() {
+    for (k, urls) in [(3, true), (3, false), (2, true), (5, true)] {
+        let mut rng = Rng(u64::from(k) + 100);
+        let store = RedisSeen::new(config(k, urls)).unwrap();
+        let mut model = Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let mut cs = ContentSeen::new(SeenConfig { k, ..SeenConfig::fingerprint_only() }).unwrap();
+        let fps = stream(&mut rng, 3000, k);
+        let mut calls = 0;
+        for (i, &fp) in fps.iter().enumerate() {
+            // Every 50th check re-checks an earlier URL (counts, or replaced content).
+            let url =
+                if urls && i % 50 == 49 { format!("u{}", rng.below(i as u64)) } else { format!("u{i}") };
+            let want = cs.check_fingerprint(&url, fp);
+            let got = model.run(&store, &url, fp);
+            calls += got.calls;
+            assert_eq!(got.duplicate, want.duplicate, "#{i} k={k} {url} {fp:x} {got:?} {want:?}");
+            let mut want_m: Vec<(u32, u64)> =
+                want.matches.iter().map(|m| (m.distance, cs_fp(&cs, &m.id))).collect();
+            let got_m: Vec<(u32, u64)> = got.matches.iter().map(|m| (m.distance, m.fingerprint)).collect();
+            // Without URLs, equal distances are ordered by fingerprint.
+            want_m.sort();
+            if urls {
+                assert_eq!(got.cluster.as_deref(), Some(want.cluster.as_str()), "#{i}");
+                assert_eq!(got.count, Some(want.count), "#{i}");
+                let ids: Vec<&str> = got.matches.iter().map(|m| m.url.as_deref().unwrap()).collect();
+                let want_ids: Vec<&str> = want.matches.iter().map(|m| m.id.as_str()).collect();
+                assert_eq!(ids, want_ids, "#{i}");
+            } else if !want.duplicate {
+                // Without URLs a re-checked URL is new content, so only compare fresh URLs.
+                assert!(got.cluster.is_none() && got.count.is_none());
+            }
+            if !urls && i % 50 != 49 {
+                assert_eq!(got_m, want_m, "#{i}");
+            }
+        }
+        if urls {
+            assert_eq!(model.n as usize, cs.len());
+            for p in cs.clusters() {
+                let c = model.c.get(p.fingerprint.to_be_bytes().as_slice()).copied().unwrap_or(1);
+                assert_eq!(c, p.count);
+            }
+        }
+        // New pages take one call, near-duplicates two, a few a third.
+        assert!(calls < fps.len() as u32 * 2, "{calls} calls for {} checks", fps.len());
+    }
+}
+
+/// Checks sent in batches (one script call for many pages, as `checkBatch` and
+/// concurrent `check`s do) decide as the same checks made one at a time in the order the
+/// batches decided them (a page needing a second call is decided in a later batch, after
+/// pages that came after it): replayed one by one on a fresh model, every outcome is the
+/// same.
+#[test]
+fn batches_decide_as_one_check_at_a_time_in_their_order() {
+    for (k, urls) in [(3, true), (3, false), (5, true)] {
+        let mut rng = Rng(u64::from(k) + 700);
+        let store = RedisSeen::new(config(k, urls)).unwrap();
+        let fresh = || Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let mut model = fresh();
+        let fps = stream(&mut rng, 3000, k);
+        let (mut next, mut pending, mut decided, mut calls, mut multi) = (0, Vec::new(), Vec::new(), 0, 0);
+        while next < fps.len() || !pending.is_empty() {
+            let size = 1 + rng.below(40) as usize;
+            while pending.len() < size && next < fps.len() {
+                let url = if urls && next % 50 == 49 {
+                    format!("u{}", rng.below(next as u64))
+                } else {
+                    format!("u{next}")
+                };
+                pending.push((url.clone(), fps[next], store.begin(&url, fps[next], id()).unwrap()));
+                next += 1;
+            }
+            let steps: Vec<Vec<u8>> = pending.iter().map(|(_, _, p)| p.entry()).collect();
+            let replies =
+                model.check_batch(&decide::check_argv(store.meta(), steps.iter().map(Vec::as_slice)));
+            assert_eq!(replies.len(), pending.len());
+            calls += 1;
+            let mut again = Vec::new();
+            for ((url, fp, mut plan), reply) in pending.drain(..).zip(replies) {
+                match plan.feed(&reply).unwrap() {
+                    Some(o) => decided.push((url, fp, o)),
+                    None => again.push((url, fp, plan)),
+                }
+            }
+            multi += usize::from(again.len() > 1);
+            pending = again;
+        }
+        assert_eq!(decided.len(), fps.len());
+        // Batches did share calls, and some held several pages that needed another.
+        assert!(calls * 4 < fps.len(), "{calls} calls for {} pages", fps.len());
+        assert!(multi > 0);
+        let mut one = fresh();
+        let mut reordered = 0;
+        for (j, (url, fp, got)) in decided.iter().enumerate() {
+            let want = one.run(&store, url, *fp);
+            assert_eq!(
+                decide::Outcome { calls: 0, ..got.clone() },
+                decide::Outcome { calls: 0, ..want },
+                "page #{j} of the decided order, k={k} urls={urls}"
+            );
+            reordered += usize::from(url.strip_prefix('u').and_then(|n| n.parse::<usize>().ok()) != Some(j));
+        }
+        assert!(reordered > 0, "some pages were decided after pages that came after them");
+        assert_eq!(
+            (one.n, &one.p, &one.c, without_ids(&one.u)),
+            (model.n, &model.p, &model.c, without_ids(&model.u))
+        );
+        assert_eq!(one.t, model.t);
+    }
+}
+
+/// Unrelated pages (20,000, so buckets of the 16-bit tables hold a few records each) are
+/// decided and stored in one call: the nibble pre-filter lets a random record through with
+/// probability about 3 · 10^-9, so no check here may take a second call.
+#[test]
+fn new_pages_take_one_call() {
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    let mut m = Model {
+        tables: store.layout().tables(),
+        meta: Some(store.meta().as_bytes().to_vec()),
+        ..Model::default()
+    };
+    let mut rng = Rng(9);
+    let n = 20_000;
+    let mut calls = 0;
+    for i in 0..n {
+        let o = m.run(&store, &format!("u{i}"), rng.next());
+        calls += o.calls;
+    }
+    assert_eq!(calls, n, "every new page is decided in one call");
+    // The buckets were not empty: the pre-filter did run over stored records.
+    assert!(m.t[0].values().map(|b| b.len() / 6).max().unwrap() >= 2);
+}
+
+fn cs_fp(cs: &ContentSeen, id: &str) -> u64 {
+    cs.index().get(&id.to_owned()).unwrap()
+}
+
+/// Two checks interleaved: B's candidates call, A stores a near-duplicate of B, B's second
+/// call must see it (the evaluated-set version check) and call B a duplicate.
+#[test]
+fn a_page_stored_between_two_calls_is_not_missed() {
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    let mut m = Model {
+        tables: store.layout().tables(),
+        meta: Some(store.meta().as_bytes().to_vec()),
+        ..Model::default()
+    };
+    let base = 0x1234_5678_9abc_def0u64;
+    // A far page in B's buckets that passes B's pre-filter but is beyond k.
+    let decoy = base ^ 0b1111_1000; // 5 bits, all in the lowest 12-bit piece of table 0
+    assert!(!m.run(&store, "decoy", decoy).duplicate);
+    let b_fp = base;
+    let mut b = store.begin("b", b_fp, id()).unwrap();
+    let args = b.entry();
+    assert!(b.feed(&m.call(&store, &args)).unwrap().is_none(), "the decoy is a candidate");
+    // Meanwhile another worker stores a page 2 bits from B.
+    assert!(!m.run(&store, "a", base ^ 0b11 << 40).duplicate);
+    let mut out = None;
+    for _ in 0..4 {
+        let args = b.entry();
+        if let Some(o) = b.feed(&m.call(&store, &args)).unwrap() {
+            out = Some(o);
+            break;
+        }
+    }
+    let o = out.unwrap();
+    assert!(o.duplicate, "{o:?}");
+    assert_eq!(o.cluster.as_deref(), Some("a"));
+    assert_eq!(m.n, 2);
+}
+
+#[test]
+fn settings_and_namespace_are_checked() {
+    let a = RedisSeen::new(config(3, true)).unwrap();
+    let b = RedisSeen::new(config(4, true)).unwrap();
+    let mut m =
+        Model { tables: a.layout().tables(), meta: Some(a.meta().as_bytes().to_vec()), ..Model::default() };
+    let mut plan = b.begin("u", 1, id()).unwrap();
+    let args = plan.entry();
+    let e = plan.feed(&m.call(&b, &args)).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "layout", .. }), "{e}");
+    m.meta = None;
+    let mut plan = a.begin("u", 1, id()).unwrap();
+    let args = plan.entry();
+    assert!(plan.feed(&m.call(&a, &args)).unwrap_err().to_string().contains("meta key is gone"));
+    assert!(a.begin("", 1, id()).is_err());
+    assert!(a.begin(&"x".repeat(record::MAX_URL_BYTES + 1), 1, id()).is_err());
+    assert!(RedisSeen::new(StoreConfig { namespace: "a}b".into(), ..config(3, true) }).is_err());
+    for batch in [0, StoreConfig::MAX_BATCH + 1] {
+        let e = RedisSeen::new(StoreConfig { batch, ..config(3, true) }).err().unwrap().to_string();
+        assert!(e.contains("batch") && e.contains("1 to 1000"), "{e}");
+    }
+    assert!(RedisSeen::new(StoreConfig { batch: StoreConfig::MAX_BATCH, ..config(3, true) }).is_ok());
+    let e = RedisSeen::new(StoreConfig { retries: StoreConfig::MAX_RETRIES + 1, ..config(3, true) });
+    assert!(matches!(e, Err(Error::InvalidOption { option: "retries", .. })));
+    assert!(RedisSeen::new(StoreConfig { retries: StoreConfig::MAX_RETRIES, ..config(3, true) }).is_ok());
+    let mut k64 = config(3, true);
+    k64.seen.k = 64;
+    assert!(matches!(RedisSeen::new(k64), Err(Error::InvalidOption { option: "k", .. })));
+    assert!(matches!(a.begin("u", 1, 0), Err(Error::InvalidOption { option: "checkId", .. })));
+    // The defaults are ContentSeen's (its sketch and threshold); without the URL map, fingerprints only.
+    assert_eq!(StoreConfig::default().seen, SeenConfig::default());
+    assert_eq!(StoreConfig::defaults(false).seen, SeenConfig::fingerprint_only());
+    // OPEN replies.
+    assert_eq!(a.open_reply(&[s(b"C")]), Ok(true));
+    assert_eq!(a.open_reply(&[s(b"S"), a.meta().as_bytes().to_vec()]), Ok(false));
+    assert_eq!(a.open_reply(&[s(b"U")]), Ok(false), "upgraded from store format 2");
+    let args = a.open_args();
+    assert_eq!(args[3], meta::upgradable(a.meta()).into_bytes());
+    assert!(args[2].is_empty(), "no bands without a sketch");
+    assert!(matches!(
+        a.open_reply(&[s(b"S"), b.meta().as_bytes().to_vec()]),
+        Err(Error::SchemeMismatch { .. })
+    ));
+    let e = a.open_reply(&[s(b"F"), s(b"{t}:p"), s(b"list")]).unwrap_err();
+    assert!(e.to_string().contains("foreign"), "{e}");
+    // Garbage replies are errors, never answers.
+    let mut plan = a.begin("u", 1, id()).unwrap();
+    assert!(plan.feed(&[s(b"?")]).is_err());
+    assert!(plan.feed(&[s(b"C"), vec![9, 1, 2]]).is_err());
+}
+
+#[test]
+fn snapshots_export_and_import_through_the_namespace() {
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    let mut cs = ContentSeen::new(SeenConfig::fingerprint_only()).unwrap();
+    let mut rng = Rng(5);
+    for (i, fp) in stream(&mut rng, 400, 3).into_iter().enumerate() {
+        cs.check_fingerprint(&format!("u{i}"), fp);
+    }
+    let snap = cs.to_bytes();
+    let batches = store.import_batches(&snap, 50).unwrap();
+    assert!(batches.len() > 2 && batches[0][1] == b"first" && batches[1][1].is_empty());
+    // Read the batches back as the script would, and export them again.
+    let mut pages = Vec::new();
+    let mut aliases = Vec::new();
+    for b in &batches {
+        let mut i = 3;
+        while i < b.len() {
+            if b[i] == b"P" {
+                let fp = fp_from(&b[i + 1]).unwrap();
+                let n: u64 = std::str::from_utf8(&b[i + 3]).unwrap().parse().unwrap();
+                pages.push((fp, String::from_utf8(b[i + 4].clone()).unwrap(), n, None));
+                i += 5 + 3 * 4; // four tables: hash name, field and record each
+            } else {
+                aliases.push((
+                    String::from_utf8(b[i + 1].clone()).unwrap(),
+                    String::from_utf8(b[i + 2].clone()).unwrap(),
+                ));
+                i += 3;
+            }
+        }
+    }
+    assert_eq!(pages.len(), cs.len());
+    assert_eq!(aliases.len(), cs.duplicate_urls());
+    let back = store.export_snapshot(&pages, &aliases).unwrap();
+    assert_eq!(back, snap, "export gives back the same snapshot bytes");
+    // A snapshot made with other settings is refused.
+    let other = ContentSeen::new(SeenConfig { k: 4, ..SeenConfig::fingerprint_only() }).unwrap().to_bytes();
+    assert!(matches!(store.import_batches(&other, 10), Err(Error::SchemeMismatch { .. })));
+    // Inconsistent counts are refused.
+    pages[0].2 = 0;
+    assert!(store.export_snapshot(&pages, &aliases).is_err());
+}
+
+/// Drives `plan` to its decision, answering every call twice: the first reply is lost (as
+/// when the connection drops after the server ran the call) and the call is repeated with
+/// the same entry. Returns the outcome and whether a repeat found its first attempt.
+fn run_losing_replies(m: &mut Model, store: &RedisSeen, plan: &mut CheckPlan) -> Outcome {
+    loop {
+        let args = plan.entry();
+        let _lost = m.call(store, &args);
+        if let Some(o) = plan.feed(&m.call(store, &args)).unwrap() {
+            return o;
+        }
+    }
+}
+
+/// Every call's first reply is lost and the call repeated: each repeated call gets the
+/// answer its first attempt got (by the check id), so every stored page is reported new
+/// exactly once, and counts and stored pages are those of the same checks without faults.
+#[test]
+fn a_repeated_call_gets_its_first_answer() {
+    for urls in [true, false] {
+        let store = RedisSeen::new(config(3, urls)).unwrap();
+        let fresh = || Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let (mut faulty, mut clean) = (fresh(), fresh());
+        let mut rng = Rng(91);
+        let fps = stream(&mut rng, 1500, 3);
+        let (mut replayed, mut new) = (0, 0);
+        for (i, &fp) in fps.iter().enumerate() {
+            // Every 30th check repeats an earlier URL (counted under itself, or replaced).
+            let url = if i % 30 == 29 { format!("u{}", i / 2) } else { format!("u{i}") };
+            let mut plan = store.begin(&url, fp, id()).unwrap();
+            let got = run_losing_replies(&mut faulty, &store, &mut plan);
+            let want = clean.run(&store, &url, fp);
+            replayed += usize::from(got.replayed);
+            new += usize::from(!got.duplicate);
+            let (mut g, mut w) = (got.clone(), want.clone());
+            (g.calls, g.replayed, w.calls) = (0, false, 0);
+            assert_eq!(g, w, "#{i} urls={urls}");
+        }
+        // With the URL map every repeated deciding call is a replay; without it, those of new
+        // pages (a duplicate's repeat decides again, which writes nothing without counts).
+        assert_eq!(replayed, if urls { fps.len() } else { new }, "urls={urls}");
+        assert_eq!(faulty.n, clean.n);
+        // Every page reported new is stored, once (a repeated URL with new content replaces its page).
+        assert!(new as i64 >= clean.n && clean.n > 500, "{new} new, {} stored", clean.n);
+        assert_eq!((&faulty.p, &faulty.c, &faulty.t), (&clean.p, &clean.c, &clean.t));
+    }
+}
+
+/// Two checks of one URL race around a lost reply: X is applied and its reply lost, Y is
+/// counted under the same page, then X's repeat still finds its id (the URL's counted list
+/// keeps the last four) and is answered from its first attempt: counted once.
+#[test]
+fn racing_checks_of_one_url_each_find_their_id() {
+    for url_stored in [false, true] {
+        let store = RedisSeen::new(config(3, true)).unwrap();
+        let mut m = Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let base = 0x0f0f_1234_5678_9abcu64;
+        assert!(!m.run(&store, "a", base).duplicate);
+        // The URL "u" is a stored page of its own (other content), or unknown.
+        if url_stored {
+            assert!(!m.run(&store, "u", !base).duplicate);
+        }
+        let near = base ^ 0b101;
+        let mut x = store.begin("u", near, id()).unwrap();
+        let lost_entry = loop {
+            let entry = x.entry();
+            let reply = m.call(&store, &entry);
+            if reply[0] != b"C" && reply[0] != b"M" {
+                break entry; // decided and applied; the reply is lost
+            }
+            assert!(x.feed(&reply).unwrap().is_none());
+        };
+        let y = m.run(&store, "u", near);
+        assert!(y.duplicate && y.cluster.as_deref() == Some("a"));
+        let got = x.feed(&m.call(&store, &lost_entry)).unwrap().unwrap();
+        assert!(got.replayed && got.duplicate, "{got:?}");
+        assert_eq!(got.cluster.as_deref(), Some("a"));
+        let fp = base.to_be_bytes().to_vec();
+        assert_eq!(m.c.get(&fp).copied(), Some(3), "a, X and Y: X counted once");
+    }
+}

@@ -1,0 +1,405 @@
+//! Content-seen snapshots: the `SEEN` payload, [`ContentSeen::to_bytes`] and
+//! [`ContentSeen::from_bytes`].
+//!
+//! | size | field |
+//! | --- | --- |
+//! | 8 | `X`, length of the index snapshot in bytes, `u64` |
+//! | `X` | the stored pages: a whole [index snapshot](crate::snapshot::index) (its own `INDX` envelope), string ids, with the fingerprint scheme; in format version 2, an `INDX` version 2 with the pages' sketches |
+//! | 1 | html: 0 / 1 |
+//! | 1 | *version 3 only:* which text of a page is read (with html): 0 all the visible text, 1 the main content |
+//! | 8 | *versions 2 and 3:* the threshold, an IEEE-754 `f64` (its bits as `u64`), above 0 and at most 1 |
+//! | 8 | `C`, number of counts, `u64` |
+//! | `C` × | a stored page's id (`u32` byte length, UTF-8) and its count (`u64`), by id, strictly ascending |
+//! | 8 | `A`, number of aliases, `u64` |
+//! | `A` × | a duplicate URL and the stored page it is counted under (each a `u32` byte length, UTF-8), by URL, strictly ascending |
+//!
+//! The payload must end after the last alias. Every counted id and every alias target
+//! must be a stored page. `k` and the layout are the index snapshot's, the sketch scheme
+//! its sketch column's. A [`ContentSeen`] that reads pages' main content writes format
+//! version 3 (with or without sketches); otherwise a sketching one writes version 2 and a
+//! fingerprint-only one version 1 (the same bytes as before sketches existed). Versions 1
+//! and 2 read all of a page's visible text.
+//!
+//! **Version-1 snapshots** load as fingerprint-only tests, or, when loaded with an
+//! `expected` config that has a sketch, as sketching tests whose stored pages have no
+//! sketch: those pages are matched by fingerprint within `k` only (and a page so matched
+//! is a duplicate), while pages stored from then on carry sketches.
+
+use std::collections::HashMap;
+
+use super::sketches::SketchStore;
+use super::{ContentSeen, SeenConfig, DEFAULT_THRESHOLD};
+use crate::error::{Error, Result};
+use crate::fingerprint::SimHasher;
+use crate::index::Index;
+use crate::snapshot::formats::{FIRST, SEEN_MAIN_CONTENT, SEEN_SKETCHES};
+use crate::snapshot::{
+    check_scheme, decode_index, encode_sorted_index_with_sketches, open, Kind, Reader, Writer,
+};
+
+/// The fewest bytes a count entry takes: an empty id's length and the count.
+const COUNT_MIN_LEN: usize = 4 + 8;
+/// The fewest bytes an alias entry takes: two empty strings' lengths.
+const ALIAS_MIN_LEN: usize = 4 + 4;
+
+impl ContentSeen {
+    /// A snapshot (`SEEN` envelope, `src/seen/codec.rs` has the layout):
+    /// the index snapshot (layout, scheme, entries, sketches), the html flag, the
+    /// threshold (with sketches), the counts and the aliases; deterministic.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new();
+        #[cfg(feature = "html")]
+        let main = self.config.html && self.config.content == crate::html::Content::Main;
+        #[cfg(not(feature = "html"))]
+        let main = false;
+        let version = match &self.sketches {
+            None if !main => {
+                w.section(&self.index.to_bytes());
+                w.flag(self.config.html);
+                FIRST
+            }
+            None => {
+                w.section(&self.index.to_bytes());
+                w.flag(self.config.html);
+                w.u8(1);
+                w.u64(self.config.threshold.to_bits());
+                SEEN_MAIN_CONTENT
+            }
+            Some(store) => {
+                let mut entries: Vec<(&String, u64)> = self.index.iter().collect();
+                crate::sort::sort_by_u64_key(&mut entries, |e| e.1, |a, b| a.0.cmp(b.0));
+                let column: Vec<_> = entries.iter().map(|(id, _)| store.get(id)).collect();
+                let layout = self.index.layout();
+                w.section(&encode_sorted_index_with_sketches(
+                    layout.k(),
+                    layout.is_probe(),
+                    layout.widths(),
+                    self.index.scheme().as_ref(),
+                    &entries,
+                    Some((store.scheme(), &column)),
+                ));
+                w.flag(self.config.html);
+                if main {
+                    w.u8(1);
+                }
+                w.u64(self.config.threshold.to_bits());
+                if main {
+                    SEEN_MAIN_CONTENT
+                } else {
+                    SEEN_SKETCHES
+                }
+            }
+        };
+        let mut counts: Vec<(&String, &u64)> = self.counts.iter().collect();
+        crate::sort::sort(&mut counts);
+        w.u64(counts.len() as u64);
+        for (id, &n) in counts {
+            w.str_u32(id);
+            w.u64(n);
+        }
+        let mut aliases: Vec<(&String, &String)> = self.aliases.iter().collect();
+        crate::sort::sort(&mut aliases);
+        w.u64(aliases.len() as u64);
+        for (url, rep) in aliases {
+            w.str_u32(url);
+            w.str_u32(rep);
+        }
+        w.seal_version(Kind::Seen, version)
+    }
+
+    /// Loads a snapshot made by [`to_bytes`](Self::to_bytes) (format version 1 or 2).
+    /// With `expected`, a snapshot made with other settings (fingerprint scheme, `k`,
+    /// layout, html, sketch scheme) is refused with [`Error::SchemeMismatch`], except that
+    /// a version-1 snapshot (no sketches) loads into a sketching config (see the
+    /// `src/seen/codec.rs`); the threshold is `expected`'s. With `None` the snapshot's own
+    /// settings are adopted.
+    pub fn from_bytes(bytes: &[u8], expected: Option<&SeenConfig>) -> Result<ContentSeen> {
+        let (version, payload) = open(Kind::Seen, bytes)?;
+        let mut r = Reader::payload(payload, Kind::Seen);
+        let (index_at, index_bytes) = r.section("index snapshot")?;
+        let mut parts = decode_index::<String>(index_bytes)?;
+        if let Some(c) = expected {
+            check_scheme(parts.scheme.as_ref(), Some(&c.options))?;
+        }
+        let options =
+            parts.scheme.ok_or_else(|| r.err_at(index_at, "the index snapshot has no fingerprint scheme"))?;
+        let column = parts.sketches.take();
+        if version < SEEN_MAIN_CONTENT && (version >= SEEN_SKETCHES) != column.is_some() {
+            return Err(r.err_at(
+                index_at,
+                format!(
+                    "a version-{version} content-seen snapshot holds an index snapshot {} sketches",
+                    if column.is_some() { "with" } else { "without" }
+                ),
+            ));
+        }
+        let sketched: Vec<(String, crate::sketch::Sketch)> = match &column {
+            Some(c) => parts
+                .entries
+                .iter()
+                .zip(&c.sketches)
+                .filter_map(|((id, _), s)| s.clone().map(|s| (id.clone(), s)))
+                .collect(),
+            None => Vec::new(),
+        };
+        let index = Index::<String>::from_parts(parts)?;
+        let html = r.flag("html flag")?;
+        let main = if version >= SEEN_MAIN_CONTENT {
+            let at = r.offset();
+            match r.u8("content")? {
+                0 => false,
+                1 => true,
+                c => return Err(r.err_at(at, format!("content {c} is neither 0 (all) nor 1 (main)"))),
+            }
+        } else {
+            false
+        };
+        #[cfg(feature = "html")]
+        // Versions 1 and 2 read all of an HTML page's text; without html the setting is
+        // unused and takes its default.
+        let content = if main || !html { crate::html::Content::Main } else { crate::html::Content::All };
+        #[cfg(not(feature = "html"))]
+        if main {
+            return Err(Error::html_disabled());
+        }
+        let mut threshold = DEFAULT_THRESHOLD;
+        if version >= SEEN_SKETCHES {
+            let at = r.offset();
+            threshold = f64::from_bits(r.u64("threshold")?);
+            if !(threshold > 0.0 && threshold <= 1.0) {
+                return Err(r.err_at(
+                    at,
+                    format!("threshold {} is not above 0 and at most 1", crate::error::number(threshold)),
+                ));
+            }
+        }
+        let mut config = SeenConfig {
+            k: index.layout().k(),
+            layout: Some(index.layout().clone()),
+            options,
+            html,
+            #[cfg(feature = "html")]
+            content,
+            sketch: column.as_ref().map(|c| c.scheme),
+            threshold,
+        };
+        if let Some(e) = expected {
+            let mismatch = |field: &'static str, found: String, expected: String| {
+                Err(Error::SchemeMismatch { field, found, expected })
+            };
+            if e.k != config.k {
+                return mismatch("k", config.k.to_string(), e.k.to_string());
+            }
+            if let Some(l) = &e.layout {
+                if Some(l) != config.layout.as_ref() {
+                    return mismatch("layout", index.layout().to_string(), l.to_string());
+                }
+            }
+            if e.html != html {
+                return mismatch("html", html.to_string(), e.html.to_string());
+            }
+            #[cfg(feature = "html")]
+            if html && e.content != content {
+                return mismatch("content", content.name().to_string(), e.content.name().to_string());
+            }
+            let none = || "none (fingerprint only)".to_string();
+            match (config.sketch, e.sketch) {
+                (Some(found), Some(want)) if found != want => {
+                    return mismatch("sketch", found.describe(), want.describe())
+                }
+                (Some(found), None) => return mismatch("sketch", found.describe(), none()),
+                _ => {}
+            }
+            e.validate_threshold()?;
+            config.sketch = e.sketch;
+            config.threshold = e.threshold;
+        }
+        let n = r.count("count entries", COUNT_MIN_LEN)?;
+        let mut counts = HashMap::with_capacity(n);
+        let mut prev: Option<String> = None;
+        for _ in 0..n {
+            let at = r.offset();
+            let id = r.str_u32("counted id")?;
+            let n = r.u64("count")?;
+            if !index.contains(&id) {
+                return Err(
+                    r.err_at(at, format!("a count for {}, which is not stored", crate::error::quoted(&id)))
+                );
+            }
+            if prev.as_ref().is_some_and(|p| *p >= id) {
+                return Err(r.err_at(at, "the counts are not in ascending order of id"));
+            }
+            prev = Some(id.clone());
+            counts.insert(id, n);
+        }
+        let n = r.count("alias entries", ALIAS_MIN_LEN)?;
+        let mut aliases = HashMap::with_capacity(n);
+        let mut prev: Option<String> = None;
+        for _ in 0..n {
+            let at = r.offset();
+            let url = r.str_u32("duplicate url")?;
+            let rep = r.str_u32("its stored page")?;
+            if !index.contains(&rep) {
+                return Err(
+                    r.err_at(at, format!("an alias to {}, which is not stored", crate::error::quoted(&rep)))
+                );
+            }
+            if prev.as_ref().is_some_and(|p| *p >= url) {
+                return Err(r.err_at(at, "the aliases are not in ascending order of URL"));
+            }
+            prev = Some(url.clone());
+            aliases.insert(url, rep);
+        }
+        r.finish("the aliases")?;
+        let sketches = match config.sketch {
+            None => None,
+            Some(scheme) => {
+                let mut store = SketchStore::new(scheme);
+                for (id, s) in sketched {
+                    store.insert(&id, s)?;
+                }
+                Some(store)
+            }
+        };
+        let mut hasher = SimHasher::new(options)?;
+        hasher.set_html(html)?;
+        #[cfg(feature = "html")]
+        hasher.set_content(content);
+        Ok(ContentSeen { config, hasher, index, sketches, counts, aliases })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fingerprint::Options;
+    use crate::snapshot::{crc32c, HEADER_LEN};
+    use crate::Error;
+
+    const A: &str = "Crawlers meet the same article under many addresses, and keep only one copy of it.";
+    const B: &str = "An entirely different page about gardening: tomatoes need sun, water and patience.";
+
+    #[test]
+    #[cfg_attr(not(feature = "html"), ignore = "its config reads HTML")]
+    fn snapshots_round_trip_and_refuse_other_settings() {
+        let mut s = ContentSeen::new(SeenConfig { html: true, ..SeenConfig::default() }).unwrap();
+        s.check("a", &format!("<p>{A}</p>")).unwrap();
+        s.check("a2", A).unwrap();
+        s.check("b", B).unwrap();
+        let bytes = s.to_bytes();
+        let back = ContentSeen::from_bytes(&bytes, None).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(back.count("a2"), Some(2));
+        assert!(back.config().html);
+        let same = SeenConfig { html: true, ..SeenConfig::default() };
+        assert!(ContentSeen::from_bytes(&bytes, Some(&same)).is_ok());
+        for other in [
+            SeenConfig::default(),
+            SeenConfig { k: 4, html: true, ..SeenConfig::default() },
+            SeenConfig {
+                options: Options { tokenizer: crate::Tokenizer::Chars(5), ..Options::default() },
+                html: true,
+                ..SeenConfig::default()
+            },
+        ] {
+            assert!(
+                matches!(ContentSeen::from_bytes(&bytes, Some(&other)), Err(Error::SchemeMismatch { .. })),
+                "{other:?}"
+            );
+        }
+        for cut in 0..bytes.len() {
+            assert!(ContentSeen::from_bytes(&bytes[..cut], None).is_err());
+        }
+    }
+
+    #[test]
+    fn forged_counts_and_aliases_are_refused_at_their_offset() {
+        // The version-1 layout (fingerprint only).
+        let mut s = ContentSeen::new(SeenConfig::fingerprint_only()).unwrap();
+        s.check("a", A).unwrap();
+        s.check("b", B).unwrap();
+        s.check("a2", A).unwrap();
+        let good = s.to_bytes();
+        let index = s.index.to_bytes();
+        let build = |counts: &[(&str, u64)], aliases: &[(&str, &str)], extra: &[u8]| {
+            let mut w = Writer::new();
+            w.section(&index);
+            w.flag(false);
+            w.u64(counts.len() as u64);
+            for &(id, n) in counts {
+                w.str_u32(id);
+                w.u64(n);
+            }
+            w.u64(aliases.len() as u64);
+            for &(url, rep) in aliases {
+                w.str_u32(url);
+                w.str_u32(rep);
+            }
+            w.bytes(extra);
+            w.seal(Kind::Seen)
+        };
+        let counts = [("a", 2), ("b", 1)];
+        assert_eq!(build(&counts, &[("a2", "a")], b""), good, "the layout of the module docs");
+        // Offsets: the count of counts, each count entry 4 + 1 + 8 bytes here, the count
+        // of aliases, the alias entry 4 + 2 + 4 + 1.
+        let counts_at = HEADER_LEN + 8 + index.len() + 1;
+        let second_count = counts_at + 8 + 13;
+        let aliases_at = counts_at + 8 + 2 * 13;
+        for (bytes, reason, offset) in [
+            (build(&[("b", 1), ("a", 2)], &[("a2", "a")], b""), "ascending order of id", second_count),
+            (build(&[("a", 2), ("c", 1)], &[("a2", "a")], b""), "\"c\", which is not stored", second_count),
+            (build(&counts, &[("a2", "c")], b""), "\"c\", which is not stored", aliases_at + 8),
+            (build(&counts, &[("x", "a"), ("a2", "a")], b""), "ascending order of URL", aliases_at + 8 + 10),
+            (
+                build(&counts, &[("a2", "a")], b"?"),
+                "1 unexpected bytes after the aliases",
+                aliases_at + 8 + 11,
+            ),
+        ] {
+            let e = ContentSeen::from_bytes(&bytes, None).unwrap_err();
+            assert!(e.to_string().contains(reason), "{e}");
+            assert!(
+                matches!(e, Error::Corrupt { offset: o, .. } if o == offset),
+                "{e:?}, want offset {offset}"
+            );
+        }
+        // A count of entries that cannot fit in the bytes left is refused before any
+        // allocation, at the count's offset.
+        let mut lying = good.clone();
+        lying[counts_at..counts_at + 8].copy_from_slice(&(u64::MAX / 2).to_le_bytes());
+        let n = lying.len();
+        let crc = crc32c(&lying[..n - 4]);
+        lying[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        let e = ContentSeen::from_bytes(&lying, None).unwrap_err();
+        assert!(matches!(e, Error::Corrupt { offset, .. } if offset == counts_at), "{e:?}");
+        assert!(e.to_string().contains("cannot fit"), "{e}");
+    }
+
+    #[test]
+    fn every_forged_bit_flip_is_refused_or_loads_consistently() {
+        let mut s = ContentSeen::new(SeenConfig::default()).unwrap();
+        s.check("a", A).unwrap();
+        s.check("b", B).unwrap();
+        s.check("a2", A).unwrap();
+        let good = s.to_bytes();
+        let mut loaded = 0;
+        for bit in 0..good.len() * 8 {
+            let mut bad = good.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            assert!(ContentSeen::from_bytes(&bad, None).is_err(), "flip of bit {bit} went unnoticed");
+            // The checksum forged: no panic, and whatever loads re-encodes to bytes that
+            // load back to the same.
+            let n = bad.len();
+            let crc = crc32c(&bad[..n - 4]);
+            bad[n - 4..].copy_from_slice(&crc.to_le_bytes());
+            if let Ok(mut back) = ContentSeen::from_bytes(&bad, None) {
+                loaded += 1;
+                let bytes = back.to_bytes();
+                assert_eq!(ContentSeen::from_bytes(&bytes, None).unwrap().to_bytes(), bytes, "bit {bit}");
+                let _ = back.check_fingerprint("https://new.example/", 0);
+            }
+        }
+        // Flips in counts and in URL letters load (as other counts and other URLs).
+        assert!(loaded >= 50, "only {loaded} forged snapshots loaded");
+    }
+}

@@ -1,0 +1,357 @@
+//! `dedup` (Cargo feature `crawler`; without it, the same name throws `FeatureDisabled`),
+//! and the hooks of the package's worker pool for it, not part of the public API: the
+//! workers find `dedup`'s candidates from the fingerprints, each over a part of the index's
+//! tables (`__candidates`, of `__dedupTables`), the main thread plans with them
+//! (`__dedupPlan`, with the options split by `__dedupHasherOptions` and
+//! `__dedupSketchSize`), the workers measure the candidate pairs (`__jaccards`), and the
+//! plan finishes the report (`SimHashIndex#__dedupKnown`, in `index.rs`, does the whole of
+//! `dedupInto` on the main thread). The JS side only moves the texts and the results;
+//! every decision stays in the core.
+
+#[cfg(feature = "crawler")]
+pub(super) use on::{dedup_options_from, docs_from, known, report_to_js};
+
+#[cfg(feature = "crawler")]
+mod on {
+    use std::cell::OnceCell;
+
+    use js_sys::{Array, BigUint64Array, Object, Reflect, Uint32Array};
+    use wasm_bindgen::prelude::*;
+
+    use super::super::convert::{
+        self, field, opt_bool, opt_number, option_object, options_from, options_to_js, set,
+    };
+    use crate::dedup::{
+        candidate_tables, candidates, jaccards, DedupNames, DedupOptions, DedupPlan, DedupReport, Verify,
+    };
+    use crate::error::Error;
+    use crate::fingerprint::{Options, SimHasher};
+    use crate::sketch::Sketch;
+
+    /// `(id, text)` pairs from two parallel arrays of strings.
+    pub(crate) fn docs_from<T>(ids: Vec<String>, texts: Vec<T>) -> Result<Vec<(String, T)>, JsValue> {
+        if ids.len() != texts.len() {
+            return Err(
+                Error::option("ids", ids.len(), format!("as many ids as texts ({})", texts.len())).into()
+            );
+        }
+        Ok(ids.into_iter().zip(texts).collect())
+    }
+
+    /// The dedup options of an option object (keys checked already), from the core's defaults.
+    pub(crate) fn dedup_options_from(o: &Option<Object>) -> Result<DedupOptions, JsValue> {
+        let v = field(o, "verify");
+        let verify = if v.is_undefined() {
+            None
+        } else if let Some(b) = v.as_bool() {
+            Some(Verify::Enabled(b))
+        } else if let Some(t) = v.as_f64() {
+            Some(Verify::Threshold(t))
+        } else if let Some(name) = v.as_string() {
+            // Numbers in the name ("sketch:0.9") are read by JS's parseFloat, given only digits
+            // and a dot: no float parser in the wasm.
+            let number = |s: &str| {
+                let s = s.trim();
+                let plain = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
+                plain.then(|| js_sys::Number::parse_float(s))
+            };
+            Some(Verify::from_name_with(&name, number)?)
+        } else {
+            return Err(convert::bad_argument("verify", Verify::EXPECTED, &v));
+        };
+        let layout = convert::layout_arg(o)?;
+        let content = convert::opt_string(o, SimHasher::CONTENT)?;
+        let names = DedupNames {
+            k: opt_number(o, "k")?,
+            layout: layout.name.as_deref(),
+            widths: layout.widths.as_deref(),
+            verify,
+            shingle: opt_number(o, "shingle")?,
+            html: opt_bool(o, SimHasher::HTML)?,
+            content: content.as_deref(),
+        };
+        Ok(DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names)?)
+    }
+
+    /// `{ clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout, k, verify,
+    /// verifyBy }` (`verifyBy`: `"exact"`, the sketch scheme like `"sk1:128"`, or `false`).
+    pub(crate) fn report_to_js(r: &DedupReport) -> JsValue {
+        let strings =
+            |xs: &mut dyn Iterator<Item = &String>| xs.map(|s| JsValue::from_str(s)).collect::<Array>();
+        let out = Object::new();
+        let clusters: Array = r.clusters.iter().map(|c| JsValue::from(strings(&mut c.iter()))).collect();
+        set(&out, "clusters", clusters);
+        let pairs: Array = r
+            .pairs
+            .iter()
+            .map(|p| {
+                let o = Object::new();
+                set(&o, "a", p.a.as_str());
+                set(&o, "b", p.b.as_str());
+                set(&o, "distance", p.distance);
+                set(&o, "jaccard", p.jaccard.map_or(JsValue::NULL, JsValue::from_f64));
+                JsValue::from(o)
+            })
+            .collect();
+        set(&out, "pairs", pairs);
+        set(&out, "fingerprinted", strings(&mut r.fingerprints.iter().map(|(id, _)| id)));
+        let fps: Vec<u64> = r.fingerprints.iter().map(|&(_, f)| f).collect();
+        set(&out, "fingerprints", BigUint64Array::from(&fps[..]));
+        let skipped: Array = r
+            .skipped
+            .iter()
+            .map(|(id, e)| {
+                let o = Object::new();
+                set(&o, "id", id.as_str());
+                set(&o, "error", e.to_string());
+                JsValue::from(o)
+            })
+            .collect();
+        set(&out, "skipped", skipped);
+        set(&out, "alreadyIndexed", strings(&mut r.already_indexed.iter()));
+        set(&out, "layout", r.layout.as_str());
+        set(&out, "k", r.k);
+        set(&out, "verify", r.verify.map_or(JsValue::FALSE, JsValue::from_f64));
+        let by = match (r.verify, r.sketch) {
+            (None, _) => JsValue::FALSE,
+            (Some(_), None) => "exact".into(),
+            (Some(_), Some(s)) => s.describe().into(),
+        };
+        set(&out, "verifyBy", by);
+        out.into()
+    }
+
+    /// Near-duplicate clusters of a collection:
+    /// `dedup(ids, texts, { k: 10, verify: 0.8 | false, shingle: 4, layout, ...hasher options })` →
+    /// `{ clusters, pairs: [{ a, b, distance, jaccard }], fingerprinted: string[],
+    /// fingerprints: BigUint64Array, skipped: [{ id, error }], alreadyIndexed: [], layout }`.
+    #[wasm_bindgen]
+    pub fn dedup(ids: Vec<String>, texts: Vec<String>, options: JsValue) -> Result<JsValue, JsValue> {
+        let docs = docs_from(ids, texts)?;
+        let o = option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
+        let opts = dedup_options_from(&o)?;
+        let report = crate::dedup::dedup(&docs, &opts)?;
+        Ok(report_to_js(&report))
+    }
+
+    /// The fingerprint part of `dedup` options (`into`: of `SimHashIndex#dedup`'s), as
+    /// `new SimHasher` takes it; every option is checked first, as `dedup` checks it.
+    #[wasm_bindgen(js_name = __dedupHasherOptions, skip_typescript)]
+    pub fn dedup_hasher_options(options: JsValue, into: bool) -> Result<JsValue, JsValue> {
+        let o = if into {
+            option_object(&options, &[&Options::NAMES, &DedupOptions::INTO_NAMES], "{ verify: false }")?
+        } else {
+            option_object(&options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?
+        };
+        let opts = dedup_options_from(&o)?;
+        let out = options_to_js(&opts.fingerprint, opts.html);
+        #[cfg(feature = "html")]
+        set(&out, SimHasher::CONTENT, opts.content.name());
+        Reflect::delete_property(&out, &JsValue::from("scheme"))?;
+        Ok(out.into())
+    }
+
+    /// The sketch size of `dedup` options when they make sketches, to verify by or for
+    /// the band join (core: `DedupOptions::sketch_scheme`; the pool's workers then make
+    /// each document's sketch with its fingerprint), else `undefined`.
+    #[wasm_bindgen(js_name = __dedupSketchSize, skip_typescript)]
+    pub fn dedup_sketch_size(options: JsValue) -> Result<Option<u32>, JsValue> {
+        let opts = dedup_options(&options)?;
+        Ok(opts.sketch_scheme().map(|s| s.size() as u32))
+    }
+
+    /// `fingerprints[i]` known for every document but those listed in `failed`.
+    pub(crate) fn known(n: usize, fingerprints: &[u64], failed: &[u32]) -> Result<Vec<Option<u64>>, JsValue> {
+        if fingerprints.len() != n {
+            let e = Error::option("fingerprints", fingerprints.len(), format!("one per text ({n})"));
+            return Err(e.into());
+        }
+        let mut known: Vec<Option<u64>> = fingerprints.iter().copied().map(Some).collect();
+        for &i in failed {
+            if let Some(k) = known.get_mut(i as usize) {
+                *k = None;
+            }
+        }
+        Ok(known)
+    }
+
+    /// `dedup` options (checked as `dedup` checks them).
+    fn dedup_options(options: &JsValue) -> Result<DedupOptions, JsValue> {
+        let o = option_object(options, &[&Options::NAMES, &DedupOptions::NAMES], "{ k: 10, verify: 0.8 }")?;
+        dedup_options_from(&o)
+    }
+
+    /// The number of tables the self-join of a `dedup` of `n` fingerprinted documents
+    /// reads (core: `dedup::candidate_tables`): the pool gives each worker a part.
+    #[wasm_bindgen(js_name = __dedupTables, skip_typescript)]
+    pub fn dedup_tables(n: u32, options: JsValue) -> Result<u32, JsValue> {
+        let n = candidate_tables(n as usize, &dedup_options(&options)?)?;
+        Ok(n as u32)
+    }
+
+    /// The candidates that tables `from..to` find among `fingerprints` (those of the
+    /// documents that have one, in order), flat: `slot, slot, distance, …` (core:
+    /// `dedup::candidates`); a worker's part of a self-join.
+    #[wasm_bindgen(js_name = __candidates, skip_typescript)]
+    pub fn candidates_js(
+        fingerprints: Vec<u64>,
+        options: JsValue,
+        from: u32,
+        to: u32,
+    ) -> Result<Uint32Array, JsValue> {
+        let opts = dedup_options(&options)?;
+        let found = candidates(&fingerprints, &opts, from as usize..to as usize)?;
+        let flat: Vec<u32> = found.iter().flat_map(|&(x, y, d)| [x, y, d]).collect();
+        Ok(Uint32Array::from(&flat[..]))
+    }
+
+    /// `dedup` with the fingerprints the pool found (none for the `failed` indices, which
+    /// are fingerprinted here for their reasons), and the candidates its workers found
+    /// (`__candidates` over every table, flat, in table order; `undefined`: found here),
+    /// up to the candidate pairs: the pool has their texts measured on its workers
+    /// (`__jaccards`), then calls `finish`.
+    #[wasm_bindgen(js_name = __dedupPlan, skip_typescript)]
+    pub fn dedup_plan_js(
+        ids: Vec<String>,
+        texts: js_sys::Array,
+        fingerprints: Vec<u64>,
+        failed: Vec<u32>,
+        sketches: Vec<u8>,
+        options: JsValue,
+        found: Option<Vec<u32>>,
+    ) -> Result<JsDedupPlan, JsValue> {
+        // The plan reads few texts (those with no fingerprint, and the lengths of those in
+        // a pair): each is copied into wasm when it is read, not all up front.
+        let texts: Vec<LazyText> = texts.iter().map(|t| LazyText(t, OnceCell::new())).collect();
+        let docs = docs_from(ids, texts)?;
+        let known = known(docs.len(), &fingerprints, &failed)?;
+        let opts = dedup_options(&options)?;
+        // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed one).
+        let width = opts.sketch_scheme().map_or(0, |s| 2 + s.size());
+        let mut given: Vec<Option<Sketch>> = Vec::new();
+        if width > 0 && sketches.len() == width * docs.len() {
+            given = sketches.chunks_exact(width).map(|b| Sketch::from_bytes(b).ok()).collect();
+            for &i in &failed {
+                if let Some(g) = given.get_mut(i as usize) {
+                    *g = None;
+                }
+            }
+        }
+        let plan = match found {
+            None => DedupPlan::with_sketches(&docs, &known, &given, &opts),
+            Some(flat) if flat.len().is_multiple_of(3) => {
+                let found = flat.chunks_exact(3).map(|c| (c[0], c[1], c[2])).collect();
+                DedupPlan::with_candidates(&docs, &known, &given, found, &opts)
+            }
+            Some(flat) => Err(Error::option(
+                "candidates",
+                flat.len(),
+                "a length that is a multiple of 3 (slot, slot, distance)",
+            )),
+        }?;
+        Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: reading_to_js(&opts) })
+    }
+
+    /// A JS string, converted to UTF-8 the first time it is read.
+    struct LazyText(JsValue, OnceCell<String>);
+
+    impl AsRef<str> for LazyText {
+        fn as_ref(&self) -> &str {
+            self.1.get_or_init(|| self.0.as_string().unwrap_or_default())
+        }
+    }
+
+    /// A `dedup` waiting for the Jaccards of its candidate pairs (core: `DedupPlan`).
+    #[wasm_bindgen(js_name = __DedupPlan, skip_typescript)]
+    pub struct JsDedupPlan {
+        plan: Option<DedupPlan>,
+        shingle: u32,
+        html: JsValue,
+    }
+
+    /// How the texts are read, as `__jaccards` takes it: `false` (as they are), or the
+    /// `content` read of them as HTML (`"main"`, `"all"`).
+    fn reading_to_js(opts: &DedupOptions) -> JsValue {
+        if !opts.html {
+            return JsValue::FALSE;
+        }
+        #[cfg(feature = "html")]
+        return opts.content.name().into();
+        #[cfg(not(feature = "html"))]
+        JsValue::TRUE
+    }
+
+    #[wasm_bindgen(js_class = __DedupPlan)]
+    impl JsDedupPlan {
+        /// The pairs to measure, flat: document indices `a0, b0, a1, b1, …`.
+        pub fn pairs(&self) -> Uint32Array {
+            let flat: Vec<u32> =
+                self.plan.iter().flat_map(|p| p.pairs().iter().flat_map(|&(a, b)| [a, b])).collect();
+            Uint32Array::from(&flat[..])
+        }
+
+        /// `pairs()` cut into at most `n` runs (core: `DedupPlan::runs`): their ends.
+        pub fn runs(&self, n: u32) -> Vec<u32> {
+            self.plan.iter().flat_map(|p| p.runs(n as usize)).map(|e| e as u32).collect()
+        }
+
+        /// The shingle size the pairs are measured with (`__jaccards`' argument).
+        #[wasm_bindgen(getter)]
+        pub fn shingle(&self) -> u32 {
+            self.shingle
+        }
+
+        /// How the texts are read (`__jaccards`' argument): `false`, `"main"` or `"all"`.
+        #[wasm_bindgen(getter)]
+        pub fn html(&self) -> JsValue {
+            self.html.clone()
+        }
+
+        /// The report, given one Jaccard per pair, in order (once).
+        pub fn finish(&mut self, jaccards: Vec<f64>) -> Result<JsValue, JsValue> {
+            let plan = self.plan.take().ok_or_else(|| Error::option("plan", "finished", "a new plan"))?;
+            Ok(report_to_js(&plan.finish(&jaccards)?))
+        }
+    }
+
+    /// The shingle Jaccard of each pair of `texts` (`pairs` flat: `a0, b0, a1, b1, …`),
+    /// as a `Float64Array` (core: `dedup::jaccards`); a worker's share of a plan.
+    #[wasm_bindgen(js_name = __jaccards, skip_typescript)]
+    pub fn jaccards_js(
+        texts: Vec<String>,
+        pairs: Vec<u32>,
+        shingle: u32,
+        html: JsValue,
+    ) -> Result<Vec<f64>, JsValue> {
+        if !pairs.len().is_multiple_of(2) {
+            return Err(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)").into());
+        }
+        let pairs: Vec<(u32, u32)> = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        let content = html.as_string();
+        let names = DedupNames {
+            shingle: Some(f64::from(shingle)),
+            html: Some(content.is_some() || html.is_truthy()),
+            content: content.as_deref(),
+            ..DedupNames::default()
+        };
+        let opts = DedupOptions::from_names(DedupOptions::default(), Default::default(), &names)?;
+        Ok(jaccards(&texts, &pairs, &opts)?)
+    }
+}
+
+#[cfg(not(feature = "crawler"))]
+mod off {
+    use wasm_bindgen::prelude::*;
+
+    use crate::error::Error;
+
+    fn disabled(what: &'static str) -> JsValue {
+        Error::FeatureDisabled { feature: "crawler", what }.into()
+    }
+
+    /// Not in this build (Cargo feature `crawler`): throws `FeatureDisabled`.
+    #[wasm_bindgen]
+    pub fn dedup(_ids: JsValue, _texts: JsValue, _options: JsValue) -> Result<JsValue, JsValue> {
+        Err(disabled("dedup"))
+    }
+}

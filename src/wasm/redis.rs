@@ -1,0 +1,305 @@
+//! JS bindings of [`crate::RedisSeen`] (the Redis-shared content-seen test): types converted,
+//! errors mapped, nothing decided here. The Node helper `redis.cjs` moves the bytes.
+
+use js_sys::{Array, Object, Uint8Array};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{big, field, opt_bool, opt_string, opt_whole_option, option_object, options_to_js, set};
+use super::js_error;
+use super::seen::seen_config_fields;
+use crate::fingerprint::Options;
+use crate::redis::decide::{CheckPlan, Outcome};
+use crate::redis::sketch::SketchPlan;
+use crate::redis::{script, RedisSeen, StoreConfig};
+use crate::seen::SeenConfig;
+
+fn bytes_list(v: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
+    if !Array::is_array(v) {
+        return Err(js_error(crate::Error::corrupt("Redis reply", 0, "not an array of byte strings")));
+    }
+    Array::from(v)
+        .iter()
+        .map(|x| {
+            if let Some(s) = x.as_string() {
+                Ok(s.into_bytes())
+            } else if x.is_instance_of::<Uint8Array>() {
+                Ok(Uint8Array::from(x).to_vec())
+            } else if let Some(n) = x.as_f64() {
+                Ok(crate::error::number(n).into_bytes())
+            } else {
+                Err(js_error(crate::Error::corrupt("Redis reply", 0, "an element is not a byte string")))
+            }
+        })
+        .collect()
+}
+
+fn to_js_list(v: &[Vec<u8>]) -> Array {
+    v.iter().map(|b| JsValue::from(Uint8Array::from(b.as_slice()))).collect()
+}
+
+fn outcome_to_js(o: &Outcome) -> JsValue {
+    let out = Object::new();
+    set(&out, "duplicate", o.duplicate);
+    let ms: Array = o
+        .matches
+        .iter()
+        .map(|m| {
+            let x = Object::new();
+            set(&x, "id", m.url.as_deref().map_or(JsValue::NULL, JsValue::from));
+            set(&x, "fingerprint", big(m.fingerprint));
+            set(&x, "distance", m.distance);
+            JsValue::from(x)
+        })
+        .collect();
+    set(&out, "matches", ms);
+    set(&out, "fingerprint", big(o.fingerprint));
+    set(&out, "cluster", o.cluster.as_deref().map_or(JsValue::NULL, JsValue::from));
+    set(&out, "count", o.count.map_or(JsValue::NULL, |n| JsValue::from(n as f64)));
+    set(&out, "roundTrips", o.calls);
+    // Not part of the result the package returns (redis.cjs counts it in `stats.replayed`).
+    set(&out, "__replayed", o.replayed);
+    out.into()
+}
+
+/// The wasm side of `RedisContentSeen` (not public API: use the class from the package).
+#[wasm_bindgen(js_name = __RedisStore, skip_typescript)]
+pub struct JsRedisStore(RedisSeen);
+
+#[wasm_bindgen(js_class = __RedisStore)]
+impl JsRedisStore {
+    /// `{ namespace, urls, batch, retries, k, layout, html, sketch, threshold, ...hasher options }`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<JsRedisStore, JsValue> {
+        let o = option_object(
+            &options,
+            &[&StoreConfig::NAMES, &SeenConfig::NAMES, &Options::NAMES],
+            "{ namespace: 'crawl', k: 3 }",
+        )?;
+        let urls = opt_bool(&o, "urls")?.unwrap_or(true);
+        let mut d = StoreConfig::defaults(urls);
+        // `sketch: true` is sketch mode with ContentSeen's default sketch (`false` or a size
+        // in bytes as in ContentSeen).
+        let o = match &o {
+            Some(obj) if field(&o, "sketch").as_bool() == Some(true) => {
+                let copy = Object::assign(&Object::new(), obj);
+                let _ = js_sys::Reflect::delete_property(&copy, &JsValue::from("sketch"));
+                d.seen.sketch = Some(crate::sketch::SketchScheme::default());
+                Some(copy)
+            }
+            _ => o,
+        };
+        let config = StoreConfig {
+            seen: seen_config_fields(&o, d.seen.clone())?,
+            namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),
+            urls,
+            batch: opt_whole_option(&o, "batch")?.unwrap_or(d.batch),
+            retries: opt_whole_option(&o, "retries")?.unwrap_or(d.retries),
+        };
+        RedisSeen::new(config).map(JsRedisStore).map_err(js_error)
+    }
+
+    /// The key names (`KEYS` of every script).
+    pub fn keys(&self) -> Array {
+        self.0.keys().iter().map(|k| JsValue::from(k.as_str())).collect()
+    }
+
+    /// A script's Lua source, by one of the names of `scriptNames()`.
+    pub fn script(name: &str) -> Result<String, JsValue> {
+        script::SCRIPTS.iter().find(|(n, _)| *n == name).map(|(_, lua)| (*lua).to_owned()).ok_or_else(|| {
+            let names: Vec<&str> = script::SCRIPTS.iter().map(|(n, _)| *n).collect();
+            js_error(crate::Error::option(
+                "script",
+                crate::error::quoted(name),
+                format!("one of {}", names.join(", ")),
+            ))
+        })
+    }
+
+    /// The scripts' names (the one list: [`script::SCRIPTS`]).
+    #[wasm_bindgen(js_name = scriptNames)]
+    pub fn script_names() -> Array {
+        script::SCRIPTS.iter().map(|(n, _)| JsValue::from(*n)).collect()
+    }
+
+    /// The settings (hasher options, k, layout, namespace, urls, batch, retries, sketch, threshold).
+    pub fn options(&self) -> JsValue {
+        let c = self.0.config();
+        let o = options_to_js(&c.seen.options, c.seen.html);
+        set(&o, "k", c.seen.k);
+        set(&o, "layout", self.0.layout().to_string());
+        set(&o, "namespace", c.namespace.as_str());
+        set(&o, "urls", c.urls);
+        set(&o, "batch", c.batch);
+        set(&o, "retries", c.retries);
+        set(&o, "sketch", c.seen.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
+        if c.seen.sketch.is_some() {
+            set(&o, "threshold", c.seen.threshold);
+        }
+        o.into()
+    }
+
+    /// `true` in sketch mode (checks go through `beginSketch` and the `check_sketch` script).
+    #[wasm_bindgen(js_name = sketchMode)]
+    pub fn sketch_mode(&self) -> bool {
+        self.0.sketch_scheme().is_some()
+    }
+
+    /// Starts a sketch-mode check of a text (fingerprint and sketch in one pass);
+    /// `check_id`: random, not 0, the same for every retry of the check's calls.
+    #[wasm_bindgen(js_name = beginSketch)]
+    pub fn begin_sketch(&mut self, url: &str, text: &str, check_id: u64) -> Result<JsSketchCheck, JsValue> {
+        self.0.begin_sketch_text(url, text, check_id).map(JsSketchCheck).map_err(js_error)
+    }
+
+    /// Starts a sketch-mode check of a fingerprint (no sketch: `checkFingerprint`).
+    #[wasm_bindgen(js_name = beginSketchFingerprint)]
+    pub fn begin_sketch_fingerprint(
+        &self,
+        url: &str,
+        fingerprint: u64,
+        check_id: u64,
+    ) -> Result<JsSketchCheck, JsValue> {
+        self.0.begin_sketch(url, fingerprint, None, check_id).map(JsSketchCheck).map_err(js_error)
+    }
+
+    /// The meta string stored in the namespace.
+    pub fn meta(&self) -> String {
+        self.0.meta().to_owned()
+    }
+
+    /// The fingerprint of a text with the namespace's settings.
+    pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
+        self.0.fingerprint(text).map_err(js_error)
+    }
+
+    /// Starts a check (`check_id` as in `beginSketch`).
+    pub fn begin(&self, url: &str, fingerprint: u64, check_id: u64) -> Result<JsStoreCheck, JsValue> {
+        self.0.begin(url, fingerprint, check_id).map(JsStoreCheck).map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = openArgs)]
+    pub fn open_args(&self) -> Array {
+        to_js_list(&self.0.open_args())
+    }
+
+    /// `true` when the namespace was created by this call.
+    #[wasm_bindgen(js_name = openReply)]
+    pub fn open_reply(&self, reply: JsValue) -> Result<bool, JsValue> {
+        self.0.open_reply(&bytes_list(&reply)?).map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = lookupArgs)]
+    pub fn lookup_args(&self, url: &str) -> Result<Array, JsValue> {
+        self.0.lookup_args(url).map(|a| to_js_list(&a)).map_err(js_error)
+    }
+
+    /// `{ cluster, count, fingerprint }` or `undefined`.
+    #[wasm_bindgen(js_name = lookupReply)]
+    pub fn lookup_reply(&self, reply: JsValue) -> Result<JsValue, JsValue> {
+        Ok(match self.0.lookup_reply(&bytes_list(&reply)?).map_err(js_error)? {
+            None => JsValue::UNDEFINED,
+            Some((cluster, count, fp)) => {
+                let o = Object::new();
+                set(&o, "cluster", cluster.as_str());
+                set(&o, "count", count as f64);
+                set(&o, "fingerprint", big(fp));
+                o.into()
+            }
+        })
+    }
+
+    /// `[fingerprint, url, sketch]` of one `HSCAN {NS}:p` pair (`sketch`: the payload
+    /// bytes in sketch mode, else `null`).
+    #[wasm_bindgen(js_name = pageEntry)]
+    pub fn page_entry(&self, field: &[u8], value: &[u8]) -> Result<Array, JsValue> {
+        let (fp, url, sketch) = self.0.page_entry(field, value).map_err(js_error)?;
+        let sketch = sketch.map_or(JsValue::NULL, |b| Uint8Array::from(b.as_slice()).into());
+        Ok(Array::of3(&big(fp), &JsValue::from(url), &sketch))
+    }
+
+    /// The cluster URL of one `HSCAN {NS}:u` value when it is an alias, else `null`.
+    #[wasm_bindgen(js_name = aliasOf)]
+    pub fn alias_of(&self, value: &[u8]) -> Result<Option<String>, JsValue> {
+        self.0.alias_of(value).map_err(js_error)
+    }
+
+    /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot.
+    #[wasm_bindgen(js_name = importBatches)]
+    pub fn import_batches(&self, snapshot: &[u8], batch: u32) -> Result<Array, JsValue> {
+        let b = self.0.import_batches(snapshot, batch as usize).map_err(js_error)?;
+        Ok(b.iter().map(|a| JsValue::from(to_js_list(a))).collect())
+    }
+
+    /// A `ContentSeen` snapshot of pages (`[fingerprint, url, count]`) and aliases
+    /// (`[url, clusterUrl]`).
+    #[wasm_bindgen(js_name = exportSnapshot)]
+    pub fn export_snapshot(&self, pages: JsValue, aliases: JsValue) -> Result<Vec<u8>, JsValue> {
+        let bad = || js_error(crate::Error::corrupt("Redis export", 0, "malformed page list"));
+        let mut ps = Vec::new();
+        for p in Array::from(&pages).iter() {
+            let p = Array::from(&p);
+            let fp = u64::try_from(js_sys::BigInt::from(p.get(0))).map_err(|_| bad())?;
+            let url = p.get(1).as_string().ok_or_else(bad)?;
+            let n = p.get(2).as_f64().ok_or_else(bad)? as u64;
+            let sk = p.get(3);
+            let sk =
+                if sk.is_instance_of::<Uint8Array>() { Some(Uint8Array::from(sk).to_vec()) } else { None };
+            ps.push((fp, url, n, sk));
+        }
+        let mut al = Vec::new();
+        for a in Array::from(&aliases).iter() {
+            let a = Array::from(&a);
+            al.push((a.get(0).as_string().ok_or_else(bad)?, a.get(1).as_string().ok_or_else(bad)?));
+        }
+        self.0.export_snapshot(&ps, &al).map_err(js_error)
+    }
+}
+
+/// One check in progress (not public API).
+#[wasm_bindgen(js_name = __StoreCheck, skip_typescript)]
+pub struct JsStoreCheck(CheckPlan);
+
+#[wasm_bindgen(js_class = __StoreCheck)]
+impl JsStoreCheck {
+    /// The page's entry in its next CHECK call.
+    pub fn entry(&self) -> Uint8Array {
+        Uint8Array::from(self.0.entry().as_slice())
+    }
+
+    /// The CHECK reply: the result object, or `undefined` to call again.
+    pub fn feed(&mut self, reply: JsValue) -> Result<JsValue, JsValue> {
+        Ok(match self.0.feed(&bytes_list(&reply)?).map_err(js_error)? {
+            Some(o) => outcome_to_js(&o),
+            None => JsValue::UNDEFINED,
+        })
+    }
+}
+
+/// One sketch-mode check in progress (not public API).
+#[wasm_bindgen(js_name = __SketchCheck, skip_typescript)]
+pub struct JsSketchCheck(SketchPlan);
+
+#[wasm_bindgen(js_class = __SketchCheck)]
+impl JsSketchCheck {
+    /// The page's entry in its next `check_sketch` call.
+    pub fn entry(&self) -> Uint8Array {
+        Uint8Array::from(self.0.entry().as_slice())
+    }
+
+    /// The reply: the result object (with `estimate`: the winner's estimated Jaccard
+    /// similarity, or `null`), or `undefined` to call again.
+    pub fn feed(&mut self, reply: JsValue) -> Result<JsValue, JsValue> {
+        Ok(match self.0.feed(&bytes_list(&reply)?).map_err(js_error)? {
+            Some(o) => {
+                let out = outcome_to_js(&o);
+                set(
+                    &Object::from(out.clone()),
+                    "estimate",
+                    self.0.estimate().map_or(JsValue::NULL, JsValue::from),
+                );
+                out
+            }
+            None => JsValue::UNDEFINED,
+        })
+    }
+}

@@ -1,0 +1,215 @@
+// Lost replies: the workers reach Redis through a TCP proxy on loopback that, now and
+// then, forwards a request and then closes the connection instead of forwarding the reply
+// (startProxy in redis-server.mjs). The server ran the call; the client sees a dropped
+// connection and repeats it (`retries`). Every page is checked by two workers at about the
+// same time. Over several rounds, in both modes, on one server and on a 3-master cluster:
+// every stored page is reported new to exactly one check, every page reported new is
+// stored, counts are exact, and sketch mode's or the fingerprint store's invariants hold.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { haveRedis, startServer, startCluster, startProxy } from './redis-server.mjs';
+import { pageStream, textStream, checkInvariants, checkSketchInvariants, rng } from './redis-common.mjs';
+
+const require = createRequire(import.meta.url);
+const { RedisContentSeen, SimHasher, estimateJaccard } = require('../../pkg/index.cjs');
+const { createClient, createCluster } = require('redis');
+
+const skip = haveRedis() ? false : 'redis-server is not installed (scripts/setup.sh installs it)';
+const WORKERS = 3;
+const IN_FLIGHT = 4; // checks each worker keeps going (they share script calls in fingerprint mode)
+
+const hasher = new SimHasher();
+const memo = new Map();
+function fpSketch(text) {
+  let r = memo.get(text);
+  if (!r) memo.set(text, (r = hasher.fingerprintAndSketch(text)));
+  return r;
+}
+
+/**
+ * One round: `connect()` gives a client through the proxies; WORKERS instances check
+ * `pages` (each page by two of them), then the namespace is checked with `direct`.
+ */
+async function round(t, { connect, direct, namespace, pages, sketch, seed }) {
+  const next = rng(seed);
+  const shares = Array.from({ length: WORKERS }, () => []);
+  for (const p of pages) {
+    const a = Number(next() % BigInt(WORKERS));
+    const b = (a + 1 + Number(next() % BigInt(WORKERS - 1))) % WORKERS;
+    shares[a].push(p);
+    shares[b].push(p);
+  }
+  const clients = [];
+  const seens = [];
+  for (let w = 0; w < WORKERS; w++) {
+    const c = await connect();
+    clients.push(c);
+    seens.push(await RedisContentSeen.open(c, { namespace, sketch, retries: 60 }));
+  }
+  const results = [];
+  await Promise.all(
+    shares.map(async (share, w) => {
+      let at = 0;
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          while (at < share.length) {
+            const p = share[at++];
+            try {
+              const r = p.text !== undefined ? await seens[w].check(p.url, p.text) : await seens[w].checkFingerprint(p.url, p.fp);
+              results.push({ url: p.url, duplicate: r.duplicate, cluster: r.cluster, count: r.count });
+            } catch (error) {
+              results.push({ url: p.url, error: error.code || String(error) });
+            }
+          }
+        }),
+      );
+    }),
+  );
+  const replayed = seens.reduce((a, s) => a + s.stats.replayed, 0);
+  const retried = seens.reduce((a, s) => a + s.retriedCalls, 0);
+  for (const s of seens) s.close();
+  for (const c of clients) await c.disconnect().catch(() => {});
+
+  assert.deepEqual(results.filter((r) => r.error), [], 'no check failed (the retries outlast the faults)');
+  assert.equal(results.length, 2 * pages.length);
+  const seen = await RedisContentSeen.open(direct, { namespace, sketch });
+  try {
+    let inv;
+    if (sketch) {
+      const text = new Map(pages.map((p) => [p.url, p.text]));
+      inv = await checkSketchInvariants(seen, results, {
+        fpOf: (u) => fpSketch(text.get(u)).fingerprint,
+        sketchOf: (u) => fpSketch(text.get(u)).sketch,
+        estimate: estimateJaccard,
+      });
+    } else {
+      inv = await checkInvariants(seen, pages, results);
+    }
+    // Every stored page was reported new to exactly one check; no other page was.
+    const newBy = new Map();
+    for (const r of results) if (!r.duplicate) newBy.set(r.url, (newBy.get(r.url) || 0) + 1);
+    const storedUrls = new Set(inv.stored.map((p) => p.id));
+    for (const p of inv.stored) assert.equal(newBy.get(p.id), 1, `${p.id} was reported new ${newBy.get(p.id) || 0} times`);
+    for (const url of newBy.keys()) assert.ok(storedUrls.has(url), `${url} was reported new and is not stored`);
+    // Counts are exact: every check counted once (the URL map keeps the ids of the last
+    // four checks of a URL counted under one page, so two workers' checks of one URL racing
+    // around a lost reply each find theirs).
+    assert.equal(inv.total, results.length, `count total ${inv.total} for ${results.length} checks, ${retried} calls repeated`);
+    t.diagnostic(`${namespace}: ${results.length} checks, ${inv.stored.length} stored, ${retried} calls repeated, ${replayed} answered from their first attempt`);
+    return { replayed, retried };
+  } finally {
+    seen.close();
+  }
+}
+
+/** Rounds in both modes against `target` ({ connect, direct, proxies }). */
+async function rounds(t, target, { fpPages, textPages, n }) {
+  let replayed = 0;
+  let drops = 0;
+  for (let i = 0; i < n; i++) {
+    for (const sketch of [false, true]) {
+      const pages = sketch ? textStream(textPages, { seed: 100 + i, dupShare: 0.3 }) : pageStream(fpPages, { seed: 200 + i, dupShare: 0.3 });
+      const before = target.proxies.reduce((a, p) => a + p.drops, 0);
+      const r = await round(t, { ...target, namespace: `lost-${sketch ? 's' : 'f'}${i}`, pages, sketch, seed: 300 + i });
+      const dropped = target.proxies.reduce((a, p) => a + p.drops, 0) - before;
+      assert.ok(dropped > 0, 'the proxy lost replies');
+      replayed += r.replayed;
+      drops += dropped;
+    }
+  }
+  // The faults hit calls that the server had applied, and those were answered from their
+  // first attempt: the case this test is about did happen.
+  assert.ok(replayed > 0, `${replayed} checks answered from their first attempt (${drops} replies lost)`);
+}
+
+test('lost replies, one server: every stored page is reported new exactly once, both modes', { skip }, async (t) => {
+  const server = await startServer();
+  const proxy = await startProxy(server.port, { rate: 0.04, seed: 7 });
+  const direct = createClient({ url: server.url });
+  await direct.connect();
+  try {
+    const connect = async () => {
+      const c = createClient({ url: `redis://127.0.0.1:${proxy.port}`, socket: { reconnectStrategy: () => 10 } });
+      c.on('error', () => {});
+      await c.connect();
+      return c;
+    };
+    await rounds(t, { connect, direct, proxies: [proxy] }, { fpPages: 400, textPages: 200, n: 3 });
+  } finally {
+    await direct.quit().catch(() => {});
+    await proxy.stop();
+    await server.stop();
+  }
+});
+
+test('lost replies, 3-master cluster: every stored page is reported new exactly once, both modes', { skip }, async (t) => {
+  const cluster = await startCluster();
+  const proxies = await Promise.all(cluster.nodes.map((n, i) => startProxy(n.port, { rate: 0.04, seed: 11 + i })));
+  const viaProxy = new Map(cluster.nodes.map((n, i) => [n.port, proxies[i].port]));
+  const direct = createCluster({ rootNodes: cluster.rootNodes });
+  await direct.connect();
+  try {
+    const connect = async () => {
+      const c = createCluster({
+        rootNodes: proxies.map((p) => ({ url: `redis://127.0.0.1:${p.port}` })),
+        // The nodes announce their own ports; the client reaches each through its proxy.
+        nodeAddressMap: (address) => {
+          const [host, port] = address.split(':');
+          return { host, port: viaProxy.get(Number(port)) ?? Number(port) };
+        },
+        defaults: { socket: { reconnectStrategy: () => 10 } },
+      });
+      c.on('error', () => {});
+      await c.connect();
+      return c;
+    };
+    await rounds(t, { connect, direct, proxies }, { fpPages: 250, textPages: 120, n: 2 });
+  } finally {
+    await direct.quit().catch(() => {});
+    for (const p of proxies) await p.stop();
+    await cluster.stop();
+  }
+});
+
+test('a check that failed for good, repeated with its checkId, gets the answer its lost attempt got', { skip }, async () => {
+  const server = await startServer();
+  const proxy = await startProxy(server.port, { rate: 0 });
+  const c = createClient({ url: `redis://127.0.0.1:${proxy.port}`, socket: { reconnectStrategy: () => 10 } });
+  c.on('error', () => {});
+  await c.connect();
+  try {
+    for (const sketch of [false, true]) {
+      const seen = await RedisContentSeen.open(c, { namespace: `again-${sketch}`, sketch, retries: 1 });
+      const [warm, page] = textStream(2, { seed: 9 });
+      await seen.check('https://again/0', warm.text); // the script is loaded (no NOSCRIPT round)
+      const text = page.text;
+      // Every reply lost from now on, handshakes too: the call runs, its answer never arrives.
+      [proxy.rate, proxy.skip] = [1, 0];
+      const err = await seen.check('https://again/1', text).then(
+        () => assert.fail('the check succeeded with every reply lost'),
+        (e) => e,
+      );
+      [proxy.rate, proxy.skip] = [0, 3];
+      assert.equal(err.code, 'RedisError');
+      assert.equal(typeof err.checkId, 'bigint');
+      assert.ok(seen.retriedCalls >= 1);
+      // The page was stored by the lost attempt; the repeat with its id is told it is new.
+      const r = await seen.check('https://again/1', text, { checkId: err.checkId });
+      assert.equal(r.duplicate, false, `sketch ${sketch}`);
+      assert.equal(seen.stats.replayed, 1);
+      // Any other check of it is a duplicate, and the count is 2: the repeat counted nothing.
+      const again = await seen.check('https://again/1', text);
+      assert.equal(again.duplicate, true);
+      assert.equal(again.count, 2);
+      await assert.rejects(seen.check('https://again/2', text, { checkId: 0n }), (e) => e.code === 'InvalidOption' && /checkId/.test(e.message));
+      await assert.rejects(seen.check('https://again/2', text, { checkId: -1n }), (e) => e.code === 'InvalidOption');
+      await assert.rejects(seen.check('https://again/2', text, { other: 1 }), (e) => e.code === 'InvalidOption');
+      seen.close();
+    }
+  } finally {
+    await c.disconnect().catch(() => {});
+    await proxy.stop();
+    await server.stop();
+  }
+});
