@@ -672,7 +672,9 @@ export type SimHashErrorCode =
   /** SimHashPool: a worker stopped (crashed, or its script failed to load); it is replaced. */
   | 'WorkerFailed'
   /** RedisContentSeen: a Redis call failed (connection lost, client not connected); the check was not decided, retry it. */
-  | 'RedisError';
+  | 'RedisError'
+  /** RedisContentSeen: the instance was closed (`close()`); open a new one with `RedisContentSeen.open`. */
+  | 'Closed';
 
 /** Every error thrown by this package. The instance stays usable after it. */
 export class SimHashError extends Error {
