@@ -19,7 +19,7 @@ const api = {};
 for (const [name, value] of Object.entries(wasm)) {
   if (!name.startsWith('__') && name !== 'initSync' && name !== 'default') api[name] = value;
 }
-guard(api, SimHashError);
+guard(api, SimHashError, wasm);
 Object.assign(api, { SimHashError }, files.bind(api, wasm));
 // SimHashPool (pool.cjs): fingerprints on every core, with worker_threads.
 api.SimHashPool = makePool({

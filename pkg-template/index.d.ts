@@ -16,6 +16,13 @@
 /** A 64-bit SimHash fingerprint (0n ..= 2n ** 64n - 1n). */
 export type Fingerprint = bigint;
 
+/**
+ * A text, or HTML: a string, or its UTF-8 bytes (a `Uint8Array`; Node's `Buffer` is one,
+ * so Crawlee's `body: string | Buffer` is taken as it is). Bytes that are not UTF-8 throw
+ * `InvalidUtf8`, naming the offset of the first bad byte: decode other charsets first.
+ */
+export type Text = string | Uint8Array;
+
 /** Options of a SimHasher. Every field is optional; the defaults are shown. */
 export interface HasherOptions {
   /** `"chars"`: n-grams of grapheme clusters; `"words"`: n-grams of Unicode words (default "chars"). */
@@ -37,6 +44,12 @@ export interface HasherOptions {
    * [full build]
    */
   html?: boolean;
+  /**
+   * With `html: true`, which text of a page is read (default "all"): `"all"`, all its
+   * visible text; `"main"`, its main content only (see `htmlToText`). Like `html`, not part
+   * of the fingerprint scheme. [full build]
+   */
+  content?: 'main' | 'all';
   /**
    * Weigh each feature by tf × idf from this table (see `IdfTable`). The hasher takes the
    * table as it is now: later `add`s or `free()` do not change it. Not part of the
@@ -107,24 +120,24 @@ export class SimHasher {
   /** Throws `SimHashError` (`InvalidOption`) for a bad or misspelt option. */
   constructor(options?: HasherOptions);
   /** The fingerprint of a text (HTML when `html: true`). Throws `EmptyText`, `TextTooShort`. */
-  fingerprint(text: string): Fingerprint;
+  fingerprint(text: Text): Fingerprint;
   /** The fingerprint of UTF-8 bytes; invalid UTF-8 throws `InvalidUtf8`. */
   fingerprintBytes(bytes: Uint8Array): Fingerprint;
   /** Fingerprints of many texts in one call; the first failing text throws, naming its index. */
-  fingerprintBatch(texts: string[]): BigUint64Array;
+  fingerprintBatch(texts: Text[]): BigUint64Array;
   /** Every step of the fingerprint: normalised text, tokens, sums. */
-  explain(text: string): Explanation;
+  explain(text: Text): Explanation;
   /** `explain` as parallel typed arrays (for long texts). */
-  explainArrays(text: string): ExplanationArrays;
+  explainArrays(text: Text): ExplanationArrays;
   /**
    * The similarity sketch of a text: `2 + size` bytes (a version byte, `size / 8`, then
    * the payload: distinct 4-gram count, odd sketch, 4-bit MinHash bins). Compare two with
    * `estimateJaccard`; read one with `sketchInfo`. A text shorter than 4 characters is one
    * shingle; an empty one throws `EmptyText`. [full build]
    */
-  sketch(text: string, options?: SketchOptions): Uint8Array;
+  sketch(text: Text, options?: SketchOptions): Uint8Array;
   /** The fingerprint and the sketch from one pass over the text (cheaper than both calls). [full build] */
-  fingerprintAndSketch(text: string, options?: SketchOptions): { fingerprint: Fingerprint; sketch: Uint8Array };
+  fingerprintAndSketch(text: Text, options?: SketchOptions): { fingerprint: Fingerprint; sketch: Uint8Array };
   /** The options in force. */
   options(): ResolvedHasherOptions;
   /** Releases the wasm memory now (a FinalizationRegistry also does it after GC). */
@@ -180,9 +193,9 @@ export class IdfTable {
    * A table learnt from `texts`, cut into features with these hasher options (use the
    * options of the hashers that will use it). A text with no n-gram throws, naming its index.
    */
-  static learn(texts: string[], options?: Omit<HasherOptions, 'idf'>): IdfTable;
+  static learn(texts: Text[], options?: Omit<HasherOptions, 'idf'>): IdfTable;
   /** Counts more documents (same options as `learn`); hashers made before keep the old table. */
-  add(texts: string[], options?: Omit<HasherOptions, 'idf'>): void;
+  add(texts: Text[], options?: Omit<HasherOptions, 'idf'>): void;
   /** Versioned, checksummed bytes. */
   toBytes(): Uint8Array;
   /** Loads `toBytes` output; damaged bytes throw `Corrupt`. */
@@ -220,7 +233,7 @@ export function hashVersion(): number;
  * and comments dropped, entities decoded, block elements as line breaks, whitespace collapsed.
  * [full build]
  */
-export function htmlToText(html: string, options?: HtmlToTextOptions): string;
+export function htmlToText(html: Text, options?: HtmlToTextOptions): string;
 
 /** Options of `htmlToText`. */
 export interface HtmlToTextOptions {
@@ -317,7 +330,7 @@ export class SimHashIndex {
    * in the index throws `InvalidOption`, so pass `verify: false` or all the texts.
    * [full build]
    */
-  dedup(ids: string[], texts: string[], options?: DedupIntoOptions): DedupResult;
+  dedup(ids: string[], texts: Text[], options?: DedupIntoOptions): DedupResult;
   free(): void;
   [Symbol.dispose](): void;
 }
@@ -342,28 +355,103 @@ export class CompactSet {
 /** The snapshot's Huffman code table. */
 export function huffmanTable(fingerprints: BigUint64Array): Array<{ symbol: number; count: number; code: string }>;
 
-/** Options of a ContentSeen: the hasher options plus the index's k and layout. */
-export interface ContentSeenOptions extends HasherOptions {
-  /** Pages within k bits of a stored page are duplicates (default 3). */
+/**
+ * Options of a ContentSeen: the hasher options, the index's k and layout, and the
+ * similarity sketch that confirms candidates.
+ */
+export interface ContentSeenOptions extends Omit<HasherOptions, 'idf'> {
+  /**
+   * Pages within k bits of a stored page are candidates (default 3); without a sketch
+   * (`sketch: false`) they are the duplicates.
+   */
   k?: number;
   /** The index's tables (default "default"; when loading, the snapshot's). */
   layout?: LayoutOption;
+  /** For `layout: "auto"`: the expected number of pages. */
   expectedSize?: number;
+  /** For `layout: "auto"`: a memory budget in bytes. */
   memoryBudget?: number;
+  /**
+   * With `html: true`, which text of a page is compared (default "main"): `"main"`, its
+   * main content (the article, without the navigation, header, footer, sidebars, comments
+   * and widgets of its template: see `htmlToText`), so that a print version or the same
+   * article in another site's template is a duplicate and short pages of one template are
+   * not; `"all"`, all its visible text. Snapshots record it: `fromBytes` with the other
+   * value throws `SchemeMismatch` (snapshots made before this option read `"all"`).
+   */
+  content?: 'main' | 'all';
+  /**
+   * The similarity sketch kept per stored page, in bytes: a multiple of 8 from 32 to 256
+   * (default 128). Candidates (pages within k bits, and pages sharing a MinHash band of
+   * the sketch, which finds pages of Jaccard ≥ 0.8 however far their fingerprints are)
+   * are duplicates when the estimated Jaccard similarity of their 4-gram shingles reaches
+   * `threshold`. `false`: the fingerprint-only test (8 bytes a page; pages within k bits
+   * are the duplicates).
+   */
+  sketch?: number | false;
+  /**
+   * With a sketch, a candidate is a duplicate when its estimated Jaccard similarity is
+   * at least this, above 0 and at most 1 (default 0.81); unused with `sketch: false`.
+   */
+  threshold?: number;
 }
 
-/** The answer of `ContentSeen.check`. */
-export interface CheckResult {
-  /** `true`: a stored page is within k bits; this page was counted, not stored. */
+/** `ContentSeen.options()`: the settings in force, defaults filled in. */
+export interface ResolvedContentSeenOptions extends ResolvedHasherOptions {
+  k: number;
+  /** The index layout in force, e.g. `"k=3 blocks=16,16,16,16 (4 tables)"`. */
+  layout: string;
+  /** The sketch size in bytes, or `false` for the fingerprint-only test. */
+  sketch: number | false;
+  /** The estimate a candidate needs to be a duplicate (unused without a sketch). */
+  threshold: number;
+  /** Which text of an HTML page is compared. */
+  content: 'main' | 'all';
+}
+
+/** The answer of `ContentSeen.check` for a page with content. */
+export interface PageCheckResult {
+  /** `true`: a stored page is a near-duplicate; this page was counted, not stored. */
   duplicate: boolean;
-  /** Stored pages within k bits, nearest first. */
+  /** `false`: the page had content to compare. */
+  empty: false;
+  /**
+   * The stored pages judged near-duplicates, best first (highest estimate, then
+   * nearest); without a sketch, those within k bits, nearest first.
+   */
   matches: Array<Match<string>>;
   fingerprint: Fingerprint;
   /** The stored URL this page is counted under (itself when new). */
   cluster: string;
   /** That cluster's "times seen" count after this check. */
   count: number;
+  /** Hamming distance to the best match (null when new). */
+  distance: number | null;
+  /** Estimated Jaccard similarity to the best match (null when new, or without sketches on both sides). */
+  estimate: number | null;
+  /** The page's own sketch (`estimateJaccard`, `sketchInfo`); null with `sketch: false` or from `checkFingerprint`. */
+  sketch: Uint8Array | null;
 }
+
+/**
+ * The answer of `ContentSeen.check` for a page with no content to compare: its (visible)
+ * text is empty, only scripts or markup, or shorter than one n-gram. Nothing was stored
+ * or counted, and a URL stored before keeps what it held.
+ */
+export interface EmptyCheckResult {
+  duplicate: false;
+  empty: true;
+  matches: [];
+  fingerprint: null;
+  cluster: null;
+  count: 0;
+  distance: null;
+  estimate: null;
+  sketch: null;
+}
+
+/** The answer of `ContentSeen.check`: test `empty` first to narrow it. */
+export type CheckResult = PageCheckResult | EmptyCheckResult;
 
 /** A stored page with its count. */
 export interface SeenCluster {
@@ -382,17 +470,23 @@ export interface SeenCluster {
  */
 export class ContentSeen {
   constructor(options?: ContentSeenOptions);
-  check(url: string, htmlOrText: string): CheckResult;
-  checkFingerprint(url: string, fingerprint: Fingerprint): CheckResult;
-  /** The fingerprint with these settings; nothing stored. */
-  fingerprint(htmlOrText: string): Fingerprint;
+  /**
+   * Is a near-duplicate of this page known? Stores the page when new, counts it when a
+   * duplicate. A page with no content to compare is answered `{ empty: true }` (not
+   * stored), not thrown.
+   */
+  check(url: string, htmlOrText: Text): CheckResult;
+  /** `check` for a fingerprint made elsewhere with the same settings (matched by fingerprint only, stored without a sketch). */
+  checkFingerprint(url: string, fingerprint: Fingerprint): PageCheckResult;
+  /** The fingerprint with these settings; nothing stored. Throws `EmptyText`, `TextTooShort`. */
+  fingerprint(htmlOrText: Text): Fingerprint;
   /** Times the content of `url` was seen, or undefined for an unknown URL. */
   count(url: string): number | undefined;
   clusterOf(url: string): string | undefined;
   /** Stored pages, most seen first. */
   clusters(): SeenCluster[];
   readonly size: number;
-  options(): ResolvedHasherOptions & { k: number; layout: string };
+  options(): ResolvedContentSeenOptions;
   toBytes(): Uint8Array;
   /** With `options`, a snapshot made with other settings throws `SchemeMismatch`. */
   static fromBytes(bytes: Uint8Array, options?: ContentSeenOptions): ContentSeen;
@@ -416,7 +510,7 @@ export interface DedupOptions extends DedupIntoOptions {
 }
 
 /** Options of `SimHashIndex.dedup`: those of `dedup` but `k` and `layout` (the index's). */
-export interface DedupIntoOptions extends HasherOptions {
+export interface DedupIntoOptions extends Omit<HasherOptions, 'idf'> {
   /**
    * Keep a pair only when the texts' shingle Jaccard is at least this, 0 to 1
    * (default 0.8); false keeps every pair within k; true is the default threshold. `"sketch"`:
@@ -428,6 +522,11 @@ export interface DedupIntoOptions extends HasherOptions {
   verify?: number | boolean | 'exact' | 'sketch' | `sketch:${number}`;
   /** Grapheme clusters per shingle for the verification, 1 to 16 (default 4); out of range throws `InvalidOption`. */
   shingle?: number;
+  /**
+   * With `html: true`, which text of a page is compared (default "main"): its main
+   * content (the article, not the template: see `htmlToText`), or `"all"` its visible text.
+   */
+  content?: 'main' | 'all';
 }
 
 /** What `dedup` found. */
@@ -454,7 +553,7 @@ export interface DedupResult {
 }
 
 /** Near-duplicate clusters of a collection (the CLI's `dedup`). [full build] */
-export function dedup(ids: string[], texts: string[], options?: DedupOptions): DedupResult;
+export function dedup(ids: string[], texts: Text[], options?: DedupOptions): DedupResult;
 
 /** Options of a PassageChecker. Unknown names are refused (`InvalidOption`). */
 export interface PassageOptions {
@@ -521,14 +620,14 @@ export interface PassageReport {
 export class PassageChecker {
   constructor(options?: PassageOptions);
   /** Adds a reference text; returns its number (0, 1, ...). */
-  addReference(text: string): number;
+  addReference(text: Text): number;
   /** Number of references added. */
   readonly size: number;
   /** The sentences of reference `doc` (empty for an unknown number). */
   passages(doc: number): Passage[];
   /** The sentences of a text, as `check` cuts it, without adding it. */
-  passagesOf(text: string): Passage[];
-  check(submission: string): PassageReport;
+  passagesOf(text: Text): Passage[];
+  check(submission: Text): PassageReport;
   free(): void;
   [Symbol.dispose](): void;
 }
@@ -537,7 +636,7 @@ export class PassageChecker {
 export interface Defaults {
   hasher: ResolvedHasherOptions;
   index: { k: number; layout: 'default'; expectedSize: number };
-  contentSeen: { k: number; layout: 'default' };
+  contentSeen: { k: number; layout: 'default'; sketch: number; threshold: number; content: 'main' | 'all' };
   dedup: {
     /** `"auto"`: by the collection's size, from `kBySize` (first row with `upTo >= N`), else `kBeyond`. */
     k: 'auto';
@@ -551,6 +650,7 @@ export interface Defaults {
     sketchVerify: number;
     layout: 'auto';
     shingle: number;
+    content: 'main' | 'all';
   };
   /** The CLI's `--load/--save` runs: fingerprints alone decide (the rest as `dedup`). */
   dedupFingerprintsOnly: { k: number; verify: number | false };
@@ -572,7 +672,9 @@ export type SimHashErrorCode =
   /** SimHashPool: a worker stopped (crashed, or its script failed to load); it is replaced. */
   | 'WorkerFailed'
   /** RedisContentSeen: a Redis call failed (connection lost, client not connected); the check was not decided, retry it. */
-  | 'RedisError';
+  | 'RedisError'
+  /** RedisContentSeen: the instance was closed (`close()`); open a new one with `RedisContentSeen.open`. */
+  | 'Closed';
 
 /** Every error thrown by this package. The instance stays usable after it. */
 export class SimHashError extends Error {
@@ -613,23 +715,23 @@ export class SimHashPool {
    * `new SimHasher(hasher).fingerprintBatch(texts)` on the workers: a BigUint64Array in input
    * order. A bad document rejects with the same error (`document #i: ...`, `error.index` = i).
    */
-  fingerprintBatch(texts: string[]): Promise<BigUint64Array>;
+  fingerprintBatch(texts: Text[]): Promise<BigUint64Array>;
   /**
    * Fingerprints going on past bad documents: each failed one is listed with its own error
    * (as `hasher.fingerprint(text)` throws it), and its slot in `fingerprints` is 0n.
    */
-  fingerprintEach(texts: string[]): Promise<{ fingerprints: BigUint64Array; failed: Array<{ index: number; error: SimHashError }> }>;
+  fingerprintEach(texts: Text[]): Promise<{ fingerprints: BigUint64Array; failed: Array<{ index: number; error: SimHashError }> }>;
   /**
    * `fingerprintEach` with each document's sketch too: `sketches[i]` equals
    * `hasher.fingerprintAndSketch(texts[i], options).sketch` (a view of one shared buffer;
    * empty for a failed document). Bad options reject (`InvalidOption`). [full build]
    */
-  fingerprintAndSketchEach(texts: string[], options?: SketchOptions): Promise<{ fingerprints: BigUint64Array; sketches: Uint8Array[]; failed: Array<{ index: number; error: SimHashError }> }>;
+  fingerprintAndSketchEach(texts: Text[], options?: SketchOptions): Promise<{ fingerprints: BigUint64Array; sketches: Uint8Array[]; failed: Array<{ index: number; error: SimHashError }> }>;
   /**
    * `dedup(ids, texts, options)` on the workers: they fingerprint the texts and measure the
    * candidate pairs; the index is built on this thread. The same result. [full build]
    */
-  dedup(ids: string[], texts: string[], options?: DedupOptions, progress?: {
+  dedup(ids: string[], texts: Text[], options?: DedupOptions, progress?: {
     /**
      * Told how the work goes: "hashing" (documents fingerprinted and sketched, per chunk),
      * "candidates" (0 of 1, then 1 of 1), "verifying" (candidate pairs measured).
@@ -637,7 +739,7 @@ export class SimHashPool {
     onProgress?: (phase: 'hashing' | 'candidates' | 'verifying', done: number, total: number) => void;
   }): Promise<DedupResult>;
   /** `index.dedup(ids, texts, options)` with the fingerprints made on the workers (the pairs are measured on this thread). [full build] */
-  dedupInto(index: SimHashIndex, ids: string[], texts: string[], options?: DedupIntoOptions): Promise<DedupResult>;
+  dedupInto(index: SimHashIndex, ids: string[], texts: Text[], options?: DedupIntoOptions): Promise<DedupResult>;
   /** Stops the workers; running batches and later calls reject with `PoolClosed`. */
   close(): Promise<void>;
 }

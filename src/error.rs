@@ -239,6 +239,13 @@ impl Error {
         }
     }
 
+    /// `true` for the errors that mean "this text has no content to compare"
+    /// ([`Error::EmptyText`], [`Error::TextTooShort`]): `ContentSeen::check` answers
+    /// `Check::empty()` for them instead of failing.
+    pub fn is_no_content(&self) -> bool {
+        matches!(self, Error::EmptyText | Error::TextTooShort { .. })
+    }
+
     /// The error for HTML input in a build without the `html` feature.
     pub(crate) fn html_disabled() -> Error {
         Error::FeatureDisabled { feature: "html", what: "reading HTML" }
@@ -247,6 +254,12 @@ impl Error {
     pub(crate) fn corrupt(what: &'static str, offset: usize, reason: impl Into<String>) -> Error {
         Error::Corrupt { what, offset, reason: reason.into() }
     }
+}
+
+/// `bytes` as text, or [`Error::InvalidUtf8`] (never replaced silently: a wrong charset
+/// would give a wrong fingerprint). A byte-order mark is kept, as in the bytes.
+pub fn utf8(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 { valid_up_to: e.valid_up_to() })
 }
 
 /// `s` in double quotes, for a message. Unlike `{s:?}` it does not escape, which keeps
@@ -397,5 +410,12 @@ mod tests {
         }
         assert_eq!(number(f64::NAN), "NaN");
         assert_eq!(number(5e-324), "4.94066e-324");
+    }
+
+    #[test]
+    fn utf8_is_validated_and_says_where_it_breaks() {
+        assert_eq!(super::utf8("a中\u{feff}".as_bytes()), Ok("a中\u{feff}"));
+        assert_eq!(super::utf8(b"ab\xe4\xb8"), Err(super::Error::InvalidUtf8 { valid_up_to: 2 }));
+        assert_eq!(super::utf8(b"\xff"), Err(super::Error::InvalidUtf8 { valid_up_to: 0 }));
     }
 }

@@ -800,9 +800,9 @@ fn golden_seen() -> ContentSeen {
         k: 3,
         layout: Some(layout),
         options: golden_options(),
-        html: false,
         sketch: None,
         threshold: 0.81,
+        ..SeenConfig::default() // html: false
     };
     let mut s = ContentSeen::new(config).unwrap();
     let mut rng = Rng(0x5EE);
@@ -956,9 +956,9 @@ fn golden_seen_v2() -> ContentSeen {
         k: 3,
         layout: Some(layout),
         options: golden_options(),
-        html: false,
         sketch: Some(SketchScheme::default()),
         threshold: 0.75,
+        ..SeenConfig::default() // html: false
     };
     let mut s = ContentSeen::new(config).unwrap();
     let mut rng = Rng(0x5EE2);
@@ -1048,3 +1048,82 @@ fn v1_content_seen_loads_into_a_sketching_config() {
     // A fingerprint-only save of the old file is still version 1, byte for byte.
     assert_eq!(old.to_bytes(), v1);
 }
+
+/// A ContentSeen reading pages' main content (version 3): the golden v2 pages, read as HTML.
+#[cfg(feature = "html")]
+fn golden_seen_v3(sketch: Option<SketchScheme>) -> ContentSeen {
+    let config = SeenConfig {
+        html: true,
+        content: simhash_wasm::html::Content::Main,
+        sketch,
+        ..golden_seen_v2().config().clone()
+    };
+    let mut s = ContentSeen::new(config).unwrap();
+    let mut rng = Rng(0x5EE3);
+    for i in 0..20u64 {
+        let url = format!("https://site{}.example/页/{i}", i % 2);
+        match sketch {
+            Some(scheme) => {
+                s.check_fingerprint_and_sketch(&url, rng.next(), entry_sketch(scheme, i)).unwrap();
+            }
+            None => {
+                s.check_fingerprint(&url, rng.next() & if i % 4 == 1 { 0 } else { u64::MAX });
+            }
+        }
+    }
+    s
+}
+
+#[test]
+#[cfg(feature = "html")]
+fn golden_v3_content_seen_reads_main_content_and_older_files_read_all() {
+    use simhash_wasm::html::Content;
+    let seen = golden_seen_v3(Some(SketchScheme::default()));
+    assert!(seen.duplicate_urls() > 0 && seen.sketched() > 0);
+    let fresh = seen.to_bytes();
+    let bytes = golden("golden_v3.seen", &fresh);
+    assert_eq!(&bytes[8..12], &3u32.to_le_bytes(), "format version 3");
+    assert_eq!(
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
+        (GOLDEN_V3_SEEN_LEN, GOLDEN_V3_SEEN_HASH),
+        "golden_v3.seen changed"
+    );
+    assert_eq!(fresh, bytes, "encoding drifted from the v3 golden file");
+    let back = ContentSeen::from_bytes(&bytes, None).unwrap();
+    assert_eq!(back.config(), seen.config());
+    assert_eq!(back.config().content, Content::Main);
+    assert_eq!(back.to_bytes(), bytes);
+    assert_eq!(back.clusters(), seen.clusters());
+    // Reading all the text instead is another setting.
+    let all = SeenConfig { content: Content::All, ..seen.config().clone() };
+    let e = ContentSeen::from_bytes(&bytes, Some(&all)).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "content", .. }), "{e:?}");
+    // Fingerprint-only, main content: version 3 as well, without a sketch column.
+    let fp_only = golden_seen_v3(None);
+    let b = fp_only.to_bytes();
+    assert_eq!(&b[8..12], &3u32.to_le_bytes());
+    let back = ContentSeen::from_bytes(&b, None).unwrap();
+    assert_eq!((back.config().sketch, back.config().content), (None, Content::Main));
+    assert_eq!(back.to_bytes(), b);
+    // A forged content byte is refused at its offset; every cut is Corrupt.
+    for cut in 0..bytes.len() {
+        assert_eq!(ContentSeen::from_bytes(&bytes[..cut], None).unwrap_err().code(), "Corrupt", "cut {cut}");
+    }
+    // Older files read all the visible text: a v2 file of an HTML test loads as `all`, and
+    // the default (main content) refuses it.
+    let mut v2 =
+        ContentSeen::new(SeenConfig { html: true, content: Content::All, ..SeenConfig::default() }).unwrap();
+    v2.check("https://a.example/", "<p>The quick brown fox jumps over the lazy dog.</p>").unwrap();
+    let v2 = v2.to_bytes();
+    assert_eq!(&v2[8..12], &2u32.to_le_bytes(), "reading all the text still writes version 2");
+    assert_eq!(ContentSeen::from_bytes(&v2, None).unwrap().config().content, Content::All);
+    let main = SeenConfig { html: true, ..SeenConfig::default() };
+    let e = ContentSeen::from_bytes(&v2, Some(&main)).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "content", .. }), "{e:?}");
+    assert!(e.to_string().contains("content = all"), "{e}");
+}
+
+#[cfg(feature = "html")]
+const GOLDEN_V3_SEEN_LEN: usize = 3284;
+#[cfg(feature = "html")]
+const GOLDEN_V3_SEEN_HASH: u64 = 0xe940_bf5a_fef2_bf81;

@@ -54,6 +54,8 @@ options:
   --layout L         index layout: auto (default), default, probe, or widths like 16,16,16,16
   --format F         table or jsonl (default: table when stdout is a terminal, else jsonl)
   --html             read documents as HTML: fingerprint the visible text only
+  --content C        with --html, which text of a page: main (default: its main
+                     content, without the template around it) or all (all its visible text)
   --load FILE        dedup: start from an index saved by --save (documents already in it
                      are not added again), so runs can be incremental
   --save FILE        dedup: save the index (all documents) to FILE atomically
@@ -104,7 +106,10 @@ function hasherOptions(o) {
   if (o.mode !== undefined) h.mode = o.mode;
   if (o.weighting !== undefined) h.weighting = o.weighting;
   if (o.punctuation !== undefined) h.punctuation = o.punctuation;
-  if (o.html) h.html = true;
+  if (o.html) {
+    h.html = true;
+    h.content = o.content ?? 'main';
+  } else if (o.content !== undefined) fail('--content needs --html');
   return h;
 }
 

@@ -19,6 +19,7 @@ const isCount = (v) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
 // A name that is stored and compared (a URL, a namespace): a string with no lone surrogate,
 // which the UTF-8 conversion would replace by U+FFFD, merging two different names.
 const isName = (v) => typeof v === 'string' && !/[\uD800-\uDFFF]/u.test(v);
+const isText = (v) => typeof v === 'string' || v instanceof Uint8Array;
 
 /** Argument kinds: [test, what is expected, the test of each item (arrays)]. */
 const KINDS = {
@@ -28,6 +29,10 @@ const KINDS = {
   string: [(v) => typeof v === 'string', 'a string'],
   name: [isName, 'a string without lone surrogates (half of a UTF-16 pair on its own)'],
   strings: [Array.isArray, 'an array of strings', (v) => typeof v === 'string'],
+  // A text: a string, or its UTF-8 bytes (a Uint8Array; Node's Buffer is one), which
+  // the wasm core validates and decodes (`__utf8`: invalid UTF-8 throws InvalidUtf8).
+  text: [isText, 'a string, or UTF-8 bytes (a Uint8Array or Buffer)'],
+  texts: [Array.isArray, 'an array of strings or UTF-8 bytes (Uint8Array or Buffer)', isText],
   bytes: [(v) => v instanceof Uint8Array, 'a Uint8Array'],
   array: [Array.isArray, 'an array'],
   number: [(v) => typeof v === 'number', 'a number'],
@@ -48,20 +53,20 @@ export const SIGNATURES = {
   similarity: ['a:fingerprint', 'b:fingerprint'],
   toHex: ['fingerprint:fingerprint'],
   fromHex: ['hex:string'],
-  htmlToText: ['html:string'],
+  htmlToText: ['html:text'],
   huffmanTable: ['fingerprints:fingerprints'],
-  dedup: ['ids:strings', 'texts:strings'],
-  'SimHasher#fingerprint': ['text:string'],
+  dedup: ['ids:strings', 'texts:texts'],
+  'SimHasher#fingerprint': ['text:text'],
   'SimHasher#fingerprintBytes': ['bytes:bytes'],
-  'SimHasher#fingerprintBatch': ['texts:strings'],
-  'SimHasher#explain': ['text:string'],
-  'SimHasher#explainArrays': ['text:string'],
-  'SimHasher#sketch': ['text:string'],
-  'SimHasher#fingerprintAndSketch': ['text:string'],
+  'SimHasher#fingerprintBatch': ['texts:texts'],
+  'SimHasher#explain': ['text:text'],
+  'SimHasher#explainArrays': ['text:text'],
+  'SimHasher#sketch': ['text:text'],
+  'SimHasher#fingerprintAndSketch': ['text:text'],
   estimateJaccard: ['a:bytes', 'b:bytes'],
   sketchInfo: ['bytes:bytes'],
-  'IdfTable.learn': ['texts:strings'],
-  'IdfTable#add': ['texts:strings'],
+  'IdfTable.learn': ['texts:texts'],
+  'IdfTable#add': ['texts:texts'],
   'IdfTable.fromBytes': ['bytes:bytes'],
   'IdfTable#df': ['hash:fingerprint'],
   'IdfTable#idf': ['hash:fingerprint'],
@@ -72,22 +77,22 @@ export const SIGNATURES = {
   'SimHashIndex#queryBatch': ['fingerprints:fingerprints'],
   'SimHashIndex#queryBatchFlat': ['fingerprints:fingerprints'],
   'SimHashIndex#queryAndInsert': ['-', 'fingerprint:fingerprint'],
-  'SimHashIndex#dedup': ['ids:strings', 'texts:strings'],
+  'SimHashIndex#dedup': ['ids:strings', 'texts:texts'],
   'SimHashIndex.fromBytes': ['bytes:bytes'],
   'new CompactSet': ['fingerprints:fingerprints'],
   'CompactSet.fromBytes': ['bytes:bytes'],
   'CompactSet#containsWithin': ['fingerprint:fingerprint', 'k:count'],
   'CompactSet#countContainedWithin': ['fingerprints:fingerprints', 'k:count'],
-  'ContentSeen#check': ['url:name', 'htmlOrText:string'],
+  'ContentSeen#check': ['url:name', 'htmlOrText:text'],
   'ContentSeen#checkFingerprint': ['url:name', 'fingerprint:fingerprint'],
-  'ContentSeen#fingerprint': ['htmlOrText:string'],
+  'ContentSeen#fingerprint': ['htmlOrText:text'],
   'ContentSeen#count': ['url:name'],
   'ContentSeen#clusterOf': ['url:name'],
   'ContentSeen.fromBytes': ['bytes:bytes'],
-  'PassageChecker#addReference': ['text:string'],
+  'PassageChecker#addReference': ['text:text'],
   'PassageChecker#passages': ['doc:count'],
-  'PassageChecker#passagesOf': ['text:string'],
-  'PassageChecker#check': ['submission:string'],
+  'PassageChecker#passagesOf': ['text:text'],
+  'PassageChecker#check': ['submission:text'],
 };
 
 /** A value as a message shows it, as JS writes it: `"text"`, `-1n`, `null`, `[1,2]`, `a Map`. */
@@ -106,8 +111,12 @@ export function describe(v) {
   return s.length > 80 ? `${s.slice(0, 79)}…` : s;
 }
 
-/** Checks `args` against `spec`; throws for the first wrong one (or wrong item of one). */
-export function check(spec, args, SimHashError) {
+/**
+ * Checks `args` against `spec`; throws for the first wrong one (or wrong item of one).
+ * Returns the arguments to pass on: with `utf8` (the wasm's `__utf8`), texts given as
+ * bytes are decoded to strings by it (invalid UTF-8 throws its InvalidUtf8).
+ */
+export function check(spec, args, SimHashError, utf8) {
   for (let i = 0; i < spec.length; i++) {
     const [name, kind] = spec[i].split(':');
     if (kind === undefined) continue;
@@ -122,14 +131,30 @@ export function check(spec, args, SimHashError) {
       throw new SimHashError(`invalid option \`${name}\` = ${shown}: expected ${expected}`, 'InvalidOption');
     }
   }
+  if (!utf8) return args;
+  let out = args;
+  const decode = (t) => (typeof t === 'string' ? t : utf8(t));
+  for (let i = 0; i < spec.length; i++) {
+    const kind = spec[i].split(':')[1];
+    if (kind === 'text' && typeof args[i] !== 'string') {
+      if (out === args) out = Array.from(args);
+      out[i] = decode(args[i]);
+    } else if (kind === 'texts' && args[i].some((t) => typeof t !== 'string')) {
+      if (out === args) out = Array.from(args);
+      out[i] = args[i].map(decode);
+    }
+  }
+  return out;
 }
 
 /**
- * Puts the checks in front of the exports of `api` (the wasm module's exports, copied):
+ * Puts the checks in front of the exports of `api` (the wasm module's exports, copied;
+ * `hooks`, the module itself when `api` leaves out its `__` names, gives `__utf8`):
  * free functions are replaced in `api`, methods are wrapped on the classes' prototypes
  * (shared by every entry of the same build), constructors behind a Proxy in `api`.
  */
-export function guard(api, SimHashError) {
+export function guard(api, SimHashError, hooks) {
+  const utf8 = (hooks || api).__utf8;
   for (const [where, spec] of Object.entries(SIGNATURES)) {
     const m = /^(new )?(\w+)(?:([#.])(\w+))?$/.exec(where);
     const [, isNew, owner, sep, member] = m;
@@ -137,18 +162,17 @@ export function guard(api, SimHashError) {
     if (isNew) {
       api[owner] = new Proxy(api[owner], {
         construct(target, args, newTarget) {
-          check(spec, args, SimHashError);
-          return Reflect.construct(target, args, newTarget);
+          return Reflect.construct(target, check(spec, args, SimHashError, utf8), newTarget);
         },
       });
     } else if (sep === undefined) {
       const f = api[owner];
-      api[owner] = { [owner](...args) { check(spec, args, SimHashError); return f.apply(this, args); } }[owner];
+      api[owner] = { [owner](...args) { return f.apply(this, check(spec, args, SimHashError, utf8)); } }[owner];
     } else {
       const target = sep === '#' ? api[owner].prototype : api[owner];
       const f = target[member];
       if (typeof f !== 'function' || f.guarded) continue;
-      const wrapped = { [member](...args) { check(spec, args, SimHashError); return f.apply(this, args); } }[member];
+      const wrapped = { [member](...args) { return f.apply(this, check(spec, args, SimHashError, utf8)); } }[member];
       Object.defineProperty(wrapped, 'guarded', { value: true });
       Object.defineProperty(target, member, { value: wrapped, writable: true, configurable: true, enumerable: false });
     }

@@ -311,7 +311,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * document (`document #i: ...`, with `error.index` = i).
      */
     async fingerprintBatch(texts) {
-      check(['texts:strings'], [texts], SimHashError);
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
       return (await this.#run(texts, this.#hasher, true)).fingerprints;
     }
 
@@ -321,7 +321,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * `hasher.fingerprint(text)` throws it) and `fingerprints[index]` is 0n for them.
      */
     async fingerprintEach(texts) {
-      check(['texts:strings'], [texts], SimHashError);
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
       const r = await this.#run(texts, this.#hasher, false);
       return { fingerprints: r.fingerprints, failed: documentErrors(r) };
     }
@@ -332,7 +332,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * empty for a failed document). [full build]
      */
     async fingerprintAndSketchEach(texts, options) {
-      check(['texts:strings'], [texts], SimHashError);
+      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
       if (hooks.__sketchWidth === undefined) {
         const h = new api.SimHasher();
         try { h.fingerprintAndSketch('', options); } finally { h.free(); } // throws FeatureDisabled
@@ -353,7 +353,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * (candidate pairs measured); `done` and `total` count the phase's items.
      */
     async dedup(ids, texts, options, { onProgress } = {}) {
-      check(['ids:strings', 'texts:strings', '-', 'onProgress:function?'], [ids, texts, options, onProgress], SimHashError);
+      [ids, texts] = check(['ids:strings', 'texts:texts', '-', 'onProgress:function?'], [ids, texts, options, onProgress], SimHashError, hooks.__utf8);
       if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
       const tell = onProgress ?? (() => {});
       const size = hooks.__dedupSketchSize(options);
@@ -380,7 +380,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */
     async dedupInto(index, ids, texts, options) {
-      check(['ids:strings', 'texts:strings'], [ids, texts], SimHashError);
+      [ids, texts] = check(['ids:strings', 'texts:texts'], [ids, texts], SimHashError, hooks.__utf8);
       if (!(index instanceof api.SimHashIndex)) check(['index:index'], [index], SimHashError);
       if (index.__dedupKnown === undefined) return index.dedup(ids, texts, options); // FeatureDisabled
       const r = await this.#run(texts, hooks.__dedupHasherOptions(options, true), false);

@@ -98,6 +98,10 @@ pub struct DedupOptions {
     /// Read the texts as HTML: fingerprint and verify their visible text (default false;
     /// needs the Cargo feature `html`).
     pub html: bool,
+    /// With `html`, which text of a page is read: its main content (the default, see
+    /// [`crate::html::main_content`]) or all the visible text.
+    #[cfg(feature = "html")]
+    pub content: crate::html::Content,
     /// When verifying, also take as candidates the pairs whose similarity sketches share a
     /// MinHash band (default true): each document's sketch is made in its fingerprint's
     /// scan, and the band join finds the near copies of short texts whose fingerprints sit
@@ -116,6 +120,8 @@ impl Default for DedupOptions {
             sketch: None,
             shingle: DEFAULT_SHINGLE,
             html: false,
+            #[cfg(feature = "html")]
+            content: crate::html::Content::Main,
             bands: true,
         }
     }
@@ -191,6 +197,8 @@ pub struct DedupNames<'a> {
     pub shingle: Option<f64>,
     /// `html`.
     pub html: Option<bool>,
+    /// `content`: `"main"` or `"all"` (with `html`).
+    pub content: Option<&'a str>,
 }
 
 impl DedupOptions {
@@ -274,10 +282,10 @@ impl DedupOptions {
     pub const MAX_K: u32 = 63;
     /// The option names as the JS API spells them, besides the fingerprint options'
     /// [`Options::NAMES`].
-    pub const NAMES: [&'static str; 5] = ["k", "layout", "verify", "shingle", "html"];
+    pub const NAMES: [&'static str; 6] = ["k", "layout", "verify", "shingle", "html", "content"];
     /// The option names [`dedup_into`] uses: [`DedupOptions::NAMES`] but `k` and `layout`,
     /// which the index decides.
-    pub const INTO_NAMES: [&'static str; 3] = ["verify", "shingle", "html"];
+    pub const INTO_NAMES: [&'static str; 4] = ["verify", "shingle", "html", "content"];
 
     /// The defaults of runs with no texts to verify against: every pair within
     /// [`DedupOptions::FINGERPRINT_ONLY_K`] bits is kept.
@@ -337,7 +345,27 @@ impl DedupOptions {
             Some(x) => return Err(verify::shingle_error(crate::error::number(x))),
         };
         let html = names.html.unwrap_or(base.html);
-        let o = DedupOptions { fingerprint, k, layout, verify, sketch, shingle, html, bands: base.bands };
+        #[cfg(feature = "html")]
+        let content = match names.content {
+            Some(name) => crate::html::Content::from_name(name)?,
+            None => base.content,
+        };
+        #[cfg(not(feature = "html"))]
+        if names.content.is_some() {
+            return Err(Error::html_disabled());
+        }
+        let o = DedupOptions {
+            fingerprint,
+            k,
+            layout,
+            verify,
+            sketch,
+            shingle,
+            html,
+            #[cfg(feature = "html")]
+            content,
+            bands: base.bands,
+        };
         o.validate()?;
         Ok(o)
     }
@@ -424,14 +452,15 @@ pub struct DedupReport {
     pub sketch: Option<SketchScheme>,
 }
 
-/// The visible text of every document when reading HTML, else nothing (the texts are used
-/// as they are).
-fn visible_texts<S, T: AsRef<str>>(docs: &[(S, T)], html: bool) -> Result<Vec<String>> {
-    if !html {
+/// The text read of every document when reading HTML (`opts.html`: its main content or
+/// all its visible text, as `opts.content` says), else nothing (the texts are used as
+/// they are).
+fn visible_texts<S, T: AsRef<str>>(docs: &[(S, T)], opts: &DedupOptions) -> Result<Vec<String>> {
+    if !opts.html {
         return Ok(Vec::new());
     }
     #[cfg(feature = "html")]
-    return Ok(docs.iter().map(|(_, t)| crate::html::html_to_text(t.as_ref())).collect());
+    return Ok(docs.iter().map(|(_, t)| crate::html::extract(t.as_ref(), opts.content)).collect());
     #[cfg(not(feature = "html"))]
     {
         let _ = docs;
@@ -531,7 +560,7 @@ pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
     opts: &DedupOptions,
 ) -> Result<DedupReport> {
     // HTML is parsed once here, and the plan and the measurement read the visible texts.
-    let visible = visible_texts(docs, opts.html)?;
+    let visible = visible_texts(docs, opts)?;
     let docs: Vec<(&str, &str)> = docs
         .iter()
         .enumerate()
@@ -540,7 +569,7 @@ pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
     let opts = &DedupOptions { html: false, ..opts.clone() };
     let plan = DedupPlan::new(&docs, known, opts)?;
     let texts: Vec<&str> = docs.iter().map(|(_, t)| *t).collect();
-    let measured = jaccards(&texts, plan.pairs(), opts.shingle, false)?;
+    let measured = jaccards(&texts, plan.pairs(), opts)?;
     plan.finish(&measured)
 }
 
@@ -595,7 +624,7 @@ pub fn dedup_into_known<S: AsRef<str>, T: AsRef<str>>(
         crate::snapshot::check_scheme(Some(&stored), Some(&opts.fingerprint))?;
     }
     let mut hasher = SimHasher::new(opts.fingerprint)?;
-    let visible = visible_texts(docs, opts.html)?;
+    let visible = visible_texts(docs, opts)?;
     let mut report = DedupReport::default();
     let mut evidence = Evidence::new(opts, docs.len());
     let mut new = Vec::new();

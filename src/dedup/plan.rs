@@ -24,7 +24,7 @@
 //! let plan = DedupPlan::new(&docs, &[], &opts)?;
 //! assert_eq!(plan.pairs(), &[(0, 1)]);                 // documents 0 and 1 are candidates
 //! let texts: Vec<&str> = docs.iter().map(|d| d.1).collect();
-//! let measured = jaccards(&texts, plan.pairs(), opts.shingle, opts.html)?;
+//! let measured = jaccards(&texts, plan.pairs(), &opts)?;
 //! assert!(measured[0] > 0.8);
 //! assert_eq!(plan.finish(&measured)?, dedup(&docs, &opts)?);
 //! # Ok::<(), simhash_wasm::Error>(())
@@ -111,7 +111,7 @@ impl DedupPlan {
         opts: &DedupOptions,
     ) -> Result<DedupPlan> {
         opts.validate()?;
-        visible_texts::<&str, &str>(&[], opts.html)?; // the build can read HTML
+        visible_texts::<&str, &str>(&[], opts)?; // the build can read HTML
         let mut hasher = SimHasher::new(opts.fingerprint)?;
         // Sketches serve the verification (`verify: "sketch"`, kept by id) and the band
         // join (kept by slot); either way each document's is made in its fingerprint's scan.
@@ -129,7 +129,7 @@ impl DedupPlan {
             let given = sketches.get(i).cloned().flatten();
             // A text is read only for what is not given (a caller may hand over texts it
             // converts on demand), and parsed as HTML only then.
-            let read = || -> Result<Cow<'_, str>> { visible(text.as_ref(), opts.html) };
+            let read = || -> Result<Cow<'_, str>> { visible(text.as_ref(), opts) };
             let made: Result<(u64, Option<Sketch>)> = match (known, scheme, given) {
                 (Some(fp), None, _) => Ok((fp, None)),
                 (Some(fp), Some(_), Some(sk)) => Ok((fp, Some(sk))),
@@ -357,29 +357,25 @@ fn by_component(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
     candidates
 }
 
-/// The exact shingle Jaccard ([`crate::verify::ShingleSet::jaccard`], `shingle` grapheme clusters, of the
-/// visible text with `html`) of each pair of `texts` given by index, in order. Each text
-/// is shingled once, and only if some pair names it. An index past the end is an
-/// [`Error::InvalidOption`] for `pairs`; a text with no shingle gives its error.
-pub fn jaccards<T: AsRef<str>>(
-    texts: &[T],
-    pairs: &[(u32, u32)],
-    shingle: usize,
-    html: bool,
-) -> Result<Vec<f64>> {
-    check_shingle(shingle)?;
-    measure(pairs.iter().copied(), shingle, |i| match texts.get(i as usize) {
-        Some(text) => visible(text.as_ref(), html),
+/// The exact shingle Jaccard ([`crate::verify::ShingleSet::jaccard`], `opts.shingle`
+/// grapheme clusters, of the text read with `opts.html` and `opts.content`) of each pair of
+/// `texts` given by index, in order. Each text is shingled once, and only if some pair
+/// names it. An index past the end is an [`Error::InvalidOption`] for `pairs`; a text with
+/// no shingle gives its error.
+pub fn jaccards<T: AsRef<str>>(texts: &[T], pairs: &[(u32, u32)], opts: &DedupOptions) -> Result<Vec<f64>> {
+    check_shingle(opts.shingle)?;
+    measure(pairs.iter().copied(), opts.shingle, |i| match texts.get(i as usize) {
+        Some(text) => visible(text.as_ref(), opts),
         None => Err(Error::option("pairs", i, format!("indices of the {} texts", texts.len()))),
     })
 }
 
-/// The visible text of one document with `html`, else the text itself.
-fn visible(text: &str, html: bool) -> Result<Cow<'_, str>> {
-    if !html {
+/// The text read of one document with `opts.html`, else the text itself.
+fn visible<'t>(text: &'t str, opts: &DedupOptions) -> Result<Cow<'t, str>> {
+    if !opts.html {
         return Ok(Cow::Borrowed(text));
     }
-    Ok(Cow::Owned(visible_texts(&[((), text)], true)?.remove(0)))
+    Ok(Cow::Owned(visible_texts(&[((), text)], opts)?.remove(0)))
 }
 
 #[cfg(test)]
@@ -434,7 +430,7 @@ mod tests {
                 })
             };
             let local_pairs: Vec<(u32, u32)> = chunk.iter().map(|&(a, b)| (at(a), at(b))).collect();
-            out.extend(jaccards(&texts, &local_pairs, opts.shingle, opts.html).unwrap());
+            out.extend(jaccards(&texts, &local_pairs, opts).unwrap());
         }
         out
     }
@@ -558,7 +554,7 @@ mod tests {
             let window: usize = (1..300).map(|j| j.min(BUCKET_WINDOW)).sum();
             assert_eq!(mirror, window, "bands {bands}");
             let texts: Vec<&str> = all.iter().map(|d| d.1.as_str()).collect();
-            let measured = jaccards(&texts, plan.pairs(), opts.shingle, false).unwrap();
+            let measured = jaccards(&texts, plan.pairs(), &opts).unwrap();
             let report = plan.finish(&measured).unwrap();
             let big = report.clusters.iter().find(|c| c[0] == "m000").unwrap();
             assert_eq!(big.len(), 300, "bands {bands}");
@@ -678,7 +674,7 @@ mod tests {
                 (1 + rng.below(texts.len() as u64 - 1) as u32, 1 + rng.below(texts.len() as u64 - 1) as u32)
             })
             .collect();
-        let got = jaccards(&texts, &pairs, 4, false).unwrap();
+        let got = jaccards(&texts, &pairs, &DedupOptions::default()).unwrap();
         for (&(a, b), j) in pairs.iter().zip(&got) {
             let (x, y) = (
                 ShingleSet::new(texts[a as usize], 4).unwrap(),
@@ -686,9 +682,9 @@ mod tests {
             );
             assert_eq!(*j, x.jaccard(&y));
         }
-        let e = jaccards(&texts, &[(1, texts.len() as u32)], 4, false).unwrap_err();
+        let e = jaccards(&texts, &[(1, texts.len() as u32)], &DedupOptions::default()).unwrap_err();
         assert!(e.to_string().contains("`pairs`"), "{e}");
-        assert_eq!(jaccards(&texts, &[(0, 1)], 4, false).unwrap_err(), Error::EmptyText);
+        assert_eq!(jaccards(&texts, &[(0, 1)], &DedupOptions::default()).unwrap_err(), Error::EmptyText);
         let plan =
             DedupPlan::new(&docs, &[], &DedupOptions { k: Some(12), ..DedupOptions::default() }).unwrap();
         let e = plan.finish(&[0.5]).unwrap_err();

@@ -61,6 +61,9 @@ pub struct SimHasher {
     opts: Options,
     idf: Option<Arc<IdfTable>>,
     html: bool,
+    /// Which text of an HTML input is read (with `html`).
+    #[cfg(feature = "html")]
+    content: crate::html::Content,
     /// The visible text of the last HTML input (a reused buffer).
     #[cfg(feature = "html")]
     text: String,
@@ -79,8 +82,11 @@ impl SimHasher {
     pub const HTML: &'static str = "html";
     /// The name of the hasher's IDF table ([`with_idf`](Self::with_idf)) in an option object.
     pub const IDF: &'static str = "idf";
+    /// The name of the hasher's content setting (`set_content`: which text of an HTML
+    /// input is read, `"main"` or `"all"`) in an option object.
+    pub const CONTENT: &'static str = "content";
     /// The hasher's settings besides the fingerprint scheme's [`Options::NAMES`].
-    pub const NAMES: [&'static str; 2] = [SimHasher::HTML, SimHasher::IDF];
+    pub const NAMES: [&'static str; 3] = [SimHasher::HTML, SimHasher::CONTENT, SimHasher::IDF];
 
     /// A hasher for `opts`, or an error naming the bad option.
     pub fn new(opts: Options) -> Result<SimHasher> {
@@ -89,6 +95,8 @@ impl SimHasher {
             opts,
             idf: None,
             html: false,
+            #[cfg(feature = "html")]
+            content: crate::html::Content::All,
             #[cfg(feature = "html")]
             text: String::new(),
             norm: String::new(),
@@ -125,6 +133,20 @@ impl SimHasher {
         }
         self.html = html;
         Ok(())
+    }
+
+    /// Which text of an HTML input is fingerprinted: all the visible text (the default)
+    /// or the main content ([`crate::html::main_content`]). Like `html`, not part of the
+    /// fingerprint scheme.
+    #[cfg(feature = "html")]
+    pub fn set_content(&mut self, content: crate::html::Content) {
+        self.content = content;
+    }
+
+    /// Which text of an HTML input is read (see [`set_content`](Self::set_content)).
+    #[cfg(feature = "html")]
+    pub fn content(&self) -> crate::html::Content {
+        self.content
     }
 
     /// `true` when inputs are read as HTML (see [`set_html`](Self::set_html)).
@@ -184,9 +206,7 @@ impl SimHasher {
     /// The fingerprint of UTF-8 bytes. Invalid UTF-8 is an [`Error::InvalidUtf8`] (never
     /// replaced silently: a wrong charset would give a wrong fingerprint).
     pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64> {
-        let text =
-            std::str::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 { valid_up_to: e.valid_up_to() })?;
-        self.fingerprint(text)
+        self.fingerprint(crate::error::utf8(bytes)?)
     }
 
     /// Fingerprints of many texts, in order. Stops at the first text that fails, and says
@@ -237,7 +257,10 @@ impl SimHasher {
         #[cfg(feature = "html")]
         if self.html {
             let mut buf = std::mem::take(&mut self.text);
-            crate::html::html_to_text_into(text, &mut buf);
+            match self.content {
+                crate::html::Content::All => crate::html::html_to_text_into(text, &mut buf),
+                crate::html::Content::Main => buf = crate::html::main_content(text),
+            }
             normalize_into(&buf, &self.opts.normalize, &mut self.norm);
             self.text = buf;
             return;

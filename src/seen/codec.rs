@@ -6,7 +6,8 @@
 //! | 8 | `X`, length of the index snapshot in bytes, `u64` |
 //! | `X` | the stored pages: a whole [index snapshot](crate::snapshot::index) (its own `INDX` envelope), string ids, with the fingerprint scheme; in format version 2, an `INDX` version 2 with the pages' sketches |
 //! | 1 | html: 0 / 1 |
-//! | 8 | *version 2 only:* the threshold, an IEEE-754 `f64` (its bits as `u64`), above 0 and at most 1 |
+//! | 1 | *version 3 only:* which text of a page is read (with html): 0 all the visible text, 1 the main content |
+//! | 8 | *versions 2 and 3:* the threshold, an IEEE-754 `f64` (its bits as `u64`), above 0 and at most 1 |
 //! | 8 | `C`, number of counts, `u64` |
 //! | `C` × | a stored page's id (`u32` byte length, UTF-8) and its count (`u64`), by id, strictly ascending |
 //! | 8 | `A`, number of aliases, `u64` |
@@ -14,8 +15,10 @@
 //!
 //! The payload must end after the last alias. Every counted id and every alias target
 //! must be a stored page. `k` and the layout are the index snapshot's, the sketch scheme
-//! its sketch column's. A sketching [`ContentSeen`] writes format version 2, a
-//! fingerprint-only one version 1 (the same bytes as before sketches existed).
+//! its sketch column's. A [`ContentSeen`] that reads pages' main content writes format
+//! version 3 (with or without sketches); otherwise a sketching one writes version 2 and a
+//! fingerprint-only one version 1 (the same bytes as before sketches existed). Versions 1
+//! and 2 read all of a page's visible text.
 //!
 //! **Version-1 snapshots** load as fingerprint-only tests, or, when loaded with an
 //! `expected` config that has a sketch, as sketching tests whose stored pages have no
@@ -29,7 +32,7 @@ use super::{ContentSeen, SeenConfig, DEFAULT_THRESHOLD};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::index::Index;
-use crate::snapshot::formats::{FIRST, SEEN_SKETCHES};
+use crate::snapshot::formats::{FIRST, SEEN_MAIN_CONTENT, SEEN_SKETCHES};
 use crate::snapshot::{
     check_scheme, decode_index, encode_sorted_index_with_sketches, open, Kind, Reader, Writer,
 };
@@ -45,11 +48,22 @@ impl ContentSeen {
     /// threshold (with sketches), the counts and the aliases; deterministic.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new();
+        #[cfg(feature = "html")]
+        let main = self.config.html && self.config.content == crate::html::Content::Main;
+        #[cfg(not(feature = "html"))]
+        let main = false;
         let version = match &self.sketches {
-            None => {
+            None if !main => {
                 w.section(&self.index.to_bytes());
                 w.flag(self.config.html);
                 FIRST
+            }
+            None => {
+                w.section(&self.index.to_bytes());
+                w.flag(self.config.html);
+                w.u8(1);
+                w.u64(self.config.threshold.to_bits());
+                SEEN_MAIN_CONTENT
             }
             Some(store) => {
                 let mut entries: Vec<(&String, u64)> = self.index.iter().collect();
@@ -65,8 +79,15 @@ impl ContentSeen {
                     Some((store.scheme(), &column)),
                 ));
                 w.flag(self.config.html);
+                if main {
+                    w.u8(1);
+                }
                 w.u64(self.config.threshold.to_bits());
-                SEEN_SKETCHES
+                if main {
+                    SEEN_MAIN_CONTENT
+                } else {
+                    SEEN_SKETCHES
+                }
             }
         };
         let mut counts: Vec<(&String, &u64)> = self.counts.iter().collect();
@@ -103,7 +124,7 @@ impl ContentSeen {
         let options =
             parts.scheme.ok_or_else(|| r.err_at(index_at, "the index snapshot has no fingerprint scheme"))?;
         let column = parts.sketches.take();
-        if (version >= SEEN_SKETCHES) != column.is_some() {
+        if version < SEEN_MAIN_CONTENT && (version >= SEEN_SKETCHES) != column.is_some() {
             return Err(r.err_at(
                 index_at,
                 format!(
@@ -123,6 +144,24 @@ impl ContentSeen {
         };
         let index = Index::<String>::from_parts(parts)?;
         let html = r.flag("html flag")?;
+        let main = if version >= SEEN_MAIN_CONTENT {
+            let at = r.offset();
+            match r.u8("content")? {
+                0 => false,
+                1 => true,
+                c => return Err(r.err_at(at, format!("content {c} is neither 0 (all) nor 1 (main)"))),
+            }
+        } else {
+            false
+        };
+        #[cfg(feature = "html")]
+        // Versions 1 and 2 read all of an HTML page's text; without html the setting is
+        // unused and takes its default.
+        let content = if main || !html { crate::html::Content::Main } else { crate::html::Content::All };
+        #[cfg(not(feature = "html"))]
+        if main {
+            return Err(Error::html_disabled());
+        }
         let mut threshold = DEFAULT_THRESHOLD;
         if version >= SEEN_SKETCHES {
             let at = r.offset();
@@ -139,6 +178,8 @@ impl ContentSeen {
             layout: Some(index.layout().clone()),
             options,
             html,
+            #[cfg(feature = "html")]
+            content,
             sketch: column.as_ref().map(|c| c.scheme),
             threshold,
         };
@@ -156,6 +197,10 @@ impl ContentSeen {
             }
             if e.html != html {
                 return mismatch("html", html.to_string(), e.html.to_string());
+            }
+            #[cfg(feature = "html")]
+            if html && e.content != content {
+                return mismatch("content", content.name().to_string(), e.content.name().to_string());
             }
             let none = || "none (fingerprint only)".to_string();
             match (config.sketch, e.sketch) {
@@ -218,6 +263,8 @@ impl ContentSeen {
         };
         let mut hasher = SimHasher::new(options)?;
         hasher.set_html(html)?;
+        #[cfg(feature = "html")]
+        hasher.set_content(content);
         Ok(ContentSeen { config, hasher, index, sketches, counts, aliases })
     }
 }

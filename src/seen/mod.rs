@@ -72,6 +72,12 @@ pub struct SeenConfig {
     /// Read inputs as HTML and fingerprint their visible text (the `html` module, Cargo
     /// feature `html`).
     pub html: bool,
+    /// With `html`, which text of a page is read: its main content (the default: the
+    /// article, not the template around it, so that a print version, the same article in
+    /// another site's template and short pages of one template are judged by their own
+    /// text) or all the visible text.
+    #[cfg(feature = "html")]
+    pub content: crate::html::Content,
     /// The similarity sketch kept per page (default: 128 bytes); `None` for the
     /// fingerprint-only test (8 bytes a page, pages within `k` bits are duplicates).
     pub sketch: Option<SketchScheme>,
@@ -83,8 +89,8 @@ pub struct SeenConfig {
 impl SeenConfig {
     /// The option names of a ContentSeen, as the JS API spells them (besides
     /// [`crate::Options::NAMES`]).
-    pub const NAMES: [&'static str; 7] =
-        ["k", "layout", "expectedSize", "memoryBudget", "html", "sketch", "threshold"];
+    pub const NAMES: [&'static str; 8] =
+        ["k", "layout", "expectedSize", "memoryBudget", "html", "content", "sketch", "threshold"];
 
     /// The `sketch` option as the JS API gives it: `false` for the fingerprint-only test,
     /// a size in bytes, or nothing for the default (128 bytes).
@@ -103,6 +109,8 @@ impl Default for SeenConfig {
             layout: None,
             options: Options::default(),
             html: false,
+            #[cfg(feature = "html")]
+            content: crate::html::Content::Main,
             sketch: Some(SketchScheme::default()),
             threshold: DEFAULT_THRESHOLD,
         }
@@ -179,6 +187,32 @@ pub struct Check {
     /// Every candidate examined, duplicates first in the order of `matches`, then the
     /// rejected ones by estimate (empty without sketches: there `matches` says it all).
     pub candidates: Vec<SeenCandidate>,
+    /// `true` when the page has no content to compare: its text (with `html`, its visible
+    /// text) has no feature, or fewer units than one n-gram (a page of scripts, an empty
+    /// body, a one-word page). Nothing was stored or counted; `duplicate` is `false`,
+    /// `fingerprint` 0, `cluster` empty and `count` 0 (see [`Check::empty`]).
+    pub empty: bool,
+}
+
+impl Check {
+    /// The answer for a page with no content to compare (the field `empty`):
+    /// not a duplicate, not stored, nothing counted. A page that cannot be compared is not
+    /// evidence of anything, so it neither joins a cluster (all such pages would be
+    /// "duplicates" of each other) nor replaces what a URL held before.
+    pub fn empty() -> Check {
+        Check {
+            duplicate: false,
+            matches: Vec::new(),
+            fingerprint: 0,
+            cluster: String::new(),
+            count: 0,
+            sketch: None,
+            distance: None,
+            estimate: None,
+            candidates: Vec::new(),
+            empty: true,
+        }
+    }
 }
 
 /// A stored page with its count, as [`ContentSeen::clusters`] lists them.
@@ -225,6 +259,8 @@ impl ContentSeen {
         config.validate_threshold()?;
         let mut hasher = SimHasher::new(config.options)?;
         hasher.set_html(config.html)?;
+        #[cfg(feature = "html")]
+        hasher.set_content(config.content);
         let mut index = Index::new(layout.clone());
         index.set_scheme(Some(config.options));
         Ok(ContentSeen {
@@ -254,18 +290,19 @@ impl ContentSeen {
     /// [`check_fingerprint`](Self::check_fingerprint)) is a duplicate when within `k` bits,
     /// as in the fingerprint-only test.
     ///
-    /// Errors: the text cannot be fingerprinted ([`Error::EmptyText`],
-    /// [`Error::TextTooShort`]); nothing is changed then.
+    /// A page with no content to compare (no feature, or fewer units than one n-gram:
+    /// [`Error::is_no_content`]) is not an error: the answer is [`Check::empty`], and
+    /// nothing is changed.
     pub fn check(&mut self, url: &str, text: &str) -> Result<Check> {
-        match self.config.sketch {
-            None => {
-                let fingerprint = self.hasher.fingerprint(text)?;
-                Ok(self.check_fingerprint(url, fingerprint))
-            }
-            Some(scheme) => {
-                let (fingerprint, sketch) = self.hasher.fingerprint_and_sketch(text, scheme)?;
-                self.check_fingerprint_and_sketch(url, fingerprint, sketch)
-            }
+        let made = match self.config.sketch {
+            None => self.hasher.fingerprint(text).map(|f| (f, None)),
+            Some(scheme) => self.hasher.fingerprint_and_sketch(text, scheme).map(|(f, s)| (f, Some(s))),
+        };
+        match made {
+            Ok((fingerprint, None)) => Ok(self.check_fingerprint(url, fingerprint)),
+            Ok((fingerprint, Some(sketch))) => self.check_fingerprint_and_sketch(url, fingerprint, sketch),
+            Err(e) if e.is_no_content() => Ok(Check::empty()),
+            Err(e) => Err(e),
         }
     }
 
@@ -357,6 +394,7 @@ impl ContentSeen {
                 distance: Some(distance),
                 estimate,
                 candidates,
+                empty: false,
             };
         }
         let id = url.to_owned();
@@ -385,6 +423,7 @@ impl ContentSeen {
             distance: None,
             estimate: None,
             candidates,
+            empty: false,
         }
     }
 

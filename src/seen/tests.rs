@@ -38,11 +38,46 @@ fn duplicates_are_counted_not_stored() {
         assert_eq!(cl[0].id, "a");
         assert_eq!(cl[0].duplicates, vec!["a2".to_string(), "a3".to_string()]);
         assert_eq!(cl[1].count, 1);
-        // An error leaves the state unchanged.
-        assert!(s.check("empty", "   ").is_err());
+        // A page with no content is answered, and leaves the state unchanged.
+        let c = s.check("empty", "   ").unwrap();
+        assert!(c.empty && !c.duplicate && c.count == 0 && c.cluster.is_empty());
         assert_eq!(s.len(), 2);
+        assert_eq!(s.count("empty"), None);
         assert_eq!(s.sketched(), if sketching { 2 } else { 0 });
     }
+}
+
+#[test]
+fn pages_without_content_are_answered_not_stored() {
+    for config in both() {
+        let sketching = config.sketch.is_some();
+        let mut s = ContentSeen::new(SeenConfig { html: cfg!(feature = "html"), ..config }).unwrap();
+        let scripts = "<html><head><title>App</title><script>var a = 1; render(a);</script></head>\
+                       <body><div id=root></div><script src=app.js></script></body></html>";
+        let page = if cfg!(feature = "html") { scripts } else { " \n\t " };
+        let short = "<p>Hi!</p>"; // 3 characters: less than one 6-gram
+        s.check("u", A).unwrap();
+        for (url, text) in [
+            ("spa", page),
+            ("spa2", page),
+            ("u", page),
+            ("short", if cfg!(feature = "html") { short } else { "Hi!" }),
+        ] {
+            let c = s.check(url, text).unwrap();
+            assert_eq!(c, Check::empty(), "{url}");
+            assert!(c.empty && !c.duplicate);
+        }
+        // Nothing stored or counted; the stored URL keeps the content it had.
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.sketched(), usize::from(sketching));
+        assert_eq!((s.count("spa"), s.count("short"), s.count("u")), (None, None, Some(1)));
+        assert!(s.check("u2", A).unwrap().duplicate, "u still holds A");
+        // Other errors still fail, and a real page is not empty.
+        assert!(!s.check("b", B).unwrap().empty);
+    }
+    assert!(Error::EmptyText.is_no_content());
+    assert!(Error::TextTooShort { units: 1, needed: 6, unit: "characters" }.is_no_content());
+    assert!(!Error::InvalidUtf8 { valid_up_to: 0 }.is_no_content());
 }
 
 #[test]

@@ -258,14 +258,38 @@ pub fn estimate_jaccard(a: &Sketch, b: &Sketch) -> Result<f64> {
     Ok(estimate(a, b))
 }
 
+/// The part of two sketches that answers their estimate (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Estimator {
+    /// The odd sketch: near-exact while the symmetric difference is small against its bits
+    /// (short texts, very similar ones); also identical sketches.
+    Odd,
+    /// The MinHash bins, beyond.
+    MinHash,
+}
+
+/// `1 − 2z/m` of two odd sketches (`z` bits of their XOR set, `m` bits) and `m`.
+fn odd_ratio(a: &Sketch, b: &Sketch) -> (f64, f64) {
+    let m = (a.odd().len() * 8) as f64;
+    let z: u32 = a.odd().iter().zip(b.odd()).map(|(x, y)| (x ^ y).count_ones()).sum();
+    (1.0 - 2.0 * z as f64 / m, m)
+}
+
+/// Which estimator answers [`estimate_jaccard`] for two sketches of one scheme.
+pub fn estimator(a: &Sketch, b: &Sketch) -> Estimator {
+    if a.bytes == b.bytes || odd_ratio(a, b).0 > ODD_LIMIT {
+        Estimator::Odd
+    } else {
+        Estimator::MinHash
+    }
+}
+
 /// [`estimate_jaccard`] for sketches known to share a scheme.
 pub(crate) fn estimate(a: &Sketch, b: &Sketch) -> f64 {
     if a.bytes == b.bytes {
         return 1.0;
     }
-    let m = (a.odd().len() * 8) as f64;
-    let z: u32 = a.odd().iter().zip(b.odd()).map(|(x, y)| (x ^ y).count_ones()).sum();
-    let r = 1.0 - 2.0 * z as f64 / m;
+    let (r, m) = odd_ratio(a, b);
     if r > ODD_LIMIT {
         let delta = -(m / 2.0) * ln(r);
         let total = a.shingles() as f64 + b.shingles() as f64;

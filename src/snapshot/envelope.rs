@@ -144,7 +144,8 @@ impl Kind {
 
     /// The newest payload version of this kind this build reads (and, for new data,
     /// writes): 2 for `FSET` (the gap code, see [`compact`](super::compact)), 2 for `INDX`
-    /// and `SEEN` (a sketch column), 1 for `IDF\0`.
+    /// (a sketch column), 3 for `SEEN` (2: a sketch column; 3: which text of a page is
+    /// read), 1 for `IDF\0`.
     pub fn newest_version(self) -> u32 {
         match self {
             Kind::FingerprintSet => formats::FSET.current,

@@ -15,6 +15,33 @@ use crate::index::Layout;
 /// (`idf`: an `IdfTable`, see `idf.rs`).
 pub(super) const HASHER_KEYS: [&[&str]; 2] = [&Options::NAMES, &SimHasher::NAMES];
 
+/// Sets the hasher's `html` and `content` options from an option object (checked by the
+/// core; `content` in a build without HTML is `FeatureDisabled`, like `html: true`).
+pub(super) fn set_reading(h: &mut SimHasher, o: &Option<Object>) -> Result<(), JsValue> {
+    h.set_html(opt_bool(o, SimHasher::HTML)?.unwrap_or(false))?;
+    if let Some(name) = opt_string(o, SimHasher::CONTENT)? {
+        #[cfg(feature = "html")]
+        h.set_content(crate::html::Content::from_name(&name)?);
+        #[cfg(not(feature = "html"))]
+        {
+            let _ = name;
+            return Err(Error::html_disabled().into());
+        }
+    }
+    Ok(())
+}
+
+/// The name of the hasher's `content` setting (`"all"` in a build without HTML).
+pub(super) fn content_name(h: &SimHasher) -> &'static str {
+    #[cfg(feature = "html")]
+    return h.content().name();
+    #[cfg(not(feature = "html"))]
+    {
+        let _ = h;
+        "all"
+    }
+}
+
 // ---- errors -----------------------------------------------------------------------------
 
 /// An argument or option of the wrong type or range, as an `InvalidOption` error naming it.
@@ -84,6 +111,15 @@ pub(super) fn describe(v: &JsValue) -> String {
 }
 
 // ---- arguments --------------------------------------------------------------------------
+
+/// UTF-8 bytes (a `Uint8Array` or Node `Buffer` given where a text is taken) as a JS
+/// string, validated by the core: invalid UTF-8 throws `InvalidUtf8` with the offset of
+/// the first bad byte. The package's JS layer calls it for every such argument
+/// (`pkg-template/web/args.js`). Not part of the public API.
+#[wasm_bindgen(js_name = __utf8, skip_typescript)]
+pub fn utf8(bytes: &[u8]) -> Result<String, JsValue> {
+    Ok(crate::error::utf8(bytes)?.to_owned())
+}
 
 // ---- option objects ---------------------------------------------------------------------
 

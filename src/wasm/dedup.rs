@@ -60,6 +60,7 @@ mod on {
             return Err(convert::bad_argument("verify", Verify::EXPECTED, &v));
         };
         let layout = convert::layout_arg(o)?;
+        let content = convert::opt_string(o, SimHasher::CONTENT)?;
         let names = DedupNames {
             k: opt_number(o, "k")?,
             layout: layout.name.as_deref(),
@@ -67,6 +68,7 @@ mod on {
             verify,
             shingle: opt_number(o, "shingle")?,
             html: opt_bool(o, SimHasher::HTML)?,
+            content: content.as_deref(),
         };
         Ok(DedupOptions::from_names(DedupOptions::default(), options_from(o)?, &names)?)
     }
@@ -143,6 +145,8 @@ mod on {
         };
         let opts = dedup_options_from(&o)?;
         let out = options_to_js(&opts.fingerprint, opts.html);
+        #[cfg(feature = "html")]
+        set(&out, SimHasher::CONTENT, opts.content.name());
         Reflect::delete_property(&out, &JsValue::from("scheme"))?;
         Ok(out.into())
     }
@@ -245,7 +249,7 @@ mod on {
                 "a length that is a multiple of 3 (slot, slot, distance)",
             )),
         }?;
-        Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: opts.html })
+        Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: reading_to_js(&opts) })
     }
 
     /// A JS string, converted to UTF-8 the first time it is read.
@@ -262,7 +266,19 @@ mod on {
     pub struct JsDedupPlan {
         plan: Option<DedupPlan>,
         shingle: u32,
-        html: bool,
+        html: JsValue,
+    }
+
+    /// How the texts are read, as `__jaccards` takes it: `false` (as they are), or the
+    /// `content` read of them as HTML (`"main"`, `"all"`).
+    fn reading_to_js(opts: &DedupOptions) -> JsValue {
+        if !opts.html {
+            return JsValue::FALSE;
+        }
+        #[cfg(feature = "html")]
+        return opts.content.name().into();
+        #[cfg(not(feature = "html"))]
+        JsValue::TRUE
     }
 
     #[wasm_bindgen(js_class = __DedupPlan)]
@@ -285,10 +301,10 @@ mod on {
             self.shingle
         }
 
-        /// Whether the texts are HTML (`__jaccards`' argument).
+        /// How the texts are read (`__jaccards`' argument): `false`, `"main"` or `"all"`.
         #[wasm_bindgen(getter)]
-        pub fn html(&self) -> bool {
-            self.html
+        pub fn html(&self) -> JsValue {
+            self.html.clone()
         }
 
         /// The report, given one Jaccard per pair, in order (once).
@@ -305,13 +321,21 @@ mod on {
         texts: Vec<String>,
         pairs: Vec<u32>,
         shingle: u32,
-        html: bool,
+        html: JsValue,
     ) -> Result<Vec<f64>, JsValue> {
         if !pairs.len().is_multiple_of(2) {
             return Err(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)").into());
         }
         let pairs: Vec<(u32, u32)> = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        Ok(jaccards(&texts, &pairs, shingle as usize, html)?)
+        let content = html.as_string();
+        let names = DedupNames {
+            shingle: Some(f64::from(shingle)),
+            html: Some(content.is_some() || html.is_truthy()),
+            content: content.as_deref(),
+            ..DedupNames::default()
+        };
+        let opts = DedupOptions::from_names(DedupOptions::default(), Default::default(), &names)?;
+        Ok(jaccards(&texts, &pairs, &opts)?)
     }
 }
 

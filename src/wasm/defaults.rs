@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{options_to_js, set};
 use crate::dedup::DedupOptions;
-use crate::fingerprint::Options;
+use crate::fingerprint::{Options, SimHasher};
 use crate::index::{DEFAULT_EXPECTED_SIZE, DEFAULT_K};
 use crate::passage::PassageOptions;
 use crate::seen::SeenConfig;
@@ -27,6 +27,7 @@ fn dedup_to_js(d: &DedupOptions) -> Object {
 pub fn defaults() -> JsValue {
     let out = Object::new();
     let hasher = options_to_js(&Options::default(), false);
+    set(&hasher, SimHasher::CONTENT, "all");
     set(&out, "hasher", hasher);
 
     let index = Object::new();
@@ -39,12 +40,18 @@ pub fn defaults() -> JsValue {
     let content_seen = Object::new();
     set(&content_seen, "k", seen.k);
     set(&content_seen, "layout", "default");
+    set(&content_seen, "sketch", seen.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
+    set(&content_seen, "threshold", seen.threshold);
+    #[cfg(feature = "html")]
+    set(&content_seen, "content", seen.content.name());
     set(&out, "contentSeen", content_seen);
 
     let dedup = dedup_to_js(&DedupOptions::default());
     // `layout: None` is "auto": picked for the collection's size.
     set(&dedup, "layout", "auto");
     set(&dedup, "shingle", DedupOptions::default().shingle as u32);
+    #[cfg(feature = "html")]
+    set(&dedup, SimHasher::CONTENT, DedupOptions::default().content.name());
     let by_size = |table: &[(usize, u32)]| -> js_sys::Array {
         table
             .iter()

@@ -42,13 +42,15 @@ impl JsSimHasher {
     pub fn new(options: JsValue) -> Result<JsSimHasher, JsValue> {
         let o = option_object(&options, &HASHER_KEYS, "{ ngram: 6, weighting: \"sublinear\" }")?;
         let mut h = hasher_with_idf(&o)?;
-        h.set_html(convert::opt_bool(&o, SimHasher::HTML)?.unwrap_or(false))?;
+        convert::set_reading(&mut h, &o)?;
         Ok(JsSimHasher(h))
     }
 
     /// The options in force, with defaults filled in.
     pub fn options(&self) -> JsValue {
-        options_to_js(self.0.options(), self.0.html()).into()
+        let o = options_to_js(self.0.options(), self.0.html());
+        set(&o, SimHasher::CONTENT, convert::content_name(&self.0));
+        o.into()
     }
 
     /// The fingerprint of a string.

@@ -20,7 +20,7 @@ mod on {
     use js_sys::{Object, Reflect};
     use wasm_bindgen::prelude::*;
 
-    use super::super::convert::{bad_argument, field, opt_bool, option_object, options_from, HASHER_KEYS};
+    use super::super::convert::{bad_argument, field, option_object, options_from, set_reading, HASHER_KEYS};
     use crate::fingerprint::SimHasher;
     use crate::weight::IdfTable;
 
@@ -85,7 +85,7 @@ mod on {
             ));
         }
         let mut h = SimHasher::new(options_from(&o)?)?;
-        h.set_html(opt_bool(&o, SimHasher::HTML)?.unwrap_or(false))?;
+        set_reading(&mut h, &o)?;
         Ok(h)
     }
 

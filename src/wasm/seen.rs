@@ -43,15 +43,29 @@ mod on {
             return Err(convert::bad_argument("sketch", "false or a size in bytes, like 128", &v));
         };
         let threshold = opt_number(o, "threshold")?.unwrap_or(d.threshold);
-        Ok(SeenConfig { k, layout, options: options_from(o)?, html, sketch, threshold })
+        let content = match convert::opt_string(o, SimHasher::CONTENT)? {
+            Some(name) => crate::html::Content::from_name(&name)?,
+            None => d.content,
+        };
+        Ok(SeenConfig { k, layout, options: options_from(o)?, html, content, sketch, threshold })
+    }
+
+    /// `content`, `sketch` (the size in bytes, or `false` for the fingerprint-only test) and
+    /// `threshold` (unused without a sketch) of a ContentSeen's settings.
+    fn set_sketch_settings(o: &Object, c: &SeenConfig) {
+        set(o, SimHasher::CONTENT, c.content.name());
+        set(o, "sketch", c.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
+        set(o, "threshold", c.threshold);
     }
 
     fn check_to_js(c: &Check) -> JsValue {
         let o = Object::new();
         set(&o, "duplicate", c.duplicate);
+        set(&o, "empty", c.empty);
         set(&o, "matches", matches_to_js(&c.matches));
-        set(&o, "fingerprint", big(c.fingerprint));
-        set(&o, "cluster", c.cluster.as_str());
+        // A page with no content has no fingerprint and joins no cluster: null, not 0n or "".
+        set(&o, "fingerprint", if c.empty { JsValue::NULL } else { big(c.fingerprint) });
+        set(&o, "cluster", if c.empty { JsValue::NULL } else { c.cluster.as_str().into() });
         set(&o, "count", c.count as f64);
         // The best match's distance and estimated Jaccard (null when none or no sketch), and
         // the page's own sketch bytes (null in the fingerprint-only test).
@@ -79,7 +93,8 @@ mod on {
             Ok(JsContentSeen(ContentSeen::new(config)?))
         }
 
-        /// `{ duplicate, matches: [{ id, distance }], fingerprint, cluster, count }`.
+        /// `{ duplicate, empty, matches: [{ id, distance }], fingerprint, cluster, count,
+        /// distance, estimate, sketch }`; a page with no content is `empty: true`, not stored.
         pub fn check(&mut self, url: &str, text: &str) -> Result<JsValue, JsValue> {
             Ok(check_to_js(&self.0.check(url, text)?))
         }
@@ -133,12 +148,13 @@ mod on {
             self.0.len() as f64
         }
 
-        /// The settings: hasher options plus `k` and `layout`.
+        /// The settings: hasher options plus `k`, `layout`, `content`, `sketch` and `threshold`.
         pub fn options(&self) -> JsValue {
             let c = self.0.config();
             let o = options_to_js(&c.options, c.html);
             set(&o, "k", c.k);
             set(&o, "layout", c.layout.as_ref().map(|l| l.to_string()).unwrap_or_default());
+            set_sketch_settings(&o, c);
             o.into()
         }
 

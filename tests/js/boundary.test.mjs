@@ -76,7 +76,7 @@ test('other arguments of the wrong type name the argument instead of a bare Type
     [() => h.fingerprint(null), 'text', 'null'],
     [() => h.fingerprint(12345), 'text', '12345'],
     [() => h.fingerprint(undefined), 'text', 'undefined'],
-    [() => h.fingerprint(new Uint8Array(2)), 'text', 'a Uint8Array'],
+    [() => h.fingerprint(new ArrayBuffer(2)), 'text', 'an ArrayBuffer'],
     [() => h.fingerprintBytes('abc'), 'bytes', '"abc"'],
     [() => h.fingerprintBytes([1, 2]), 'bytes', '[1,2]'],
     [() => h.fingerprintBatch(null), 'texts', 'null'],

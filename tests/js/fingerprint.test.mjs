@@ -38,7 +38,7 @@ test('options are camelCase, defaults filled in, and bad ones throw clear errors
   const h = new SimHasher({ ngram: 3, weighting: 'binary', punctuation: 'keep' });
   assert.deepEqual(h.options(), {
     mode: 'chars', ngram: 3, weighting: 'binary', punctuation: 'keep', nfkc: true, lowercase: true,
-    html: false, scheme: 'chars:3 binary punct=keep nfkc lower sh64v1',
+    html: false, content: 'all', scheme: 'chars:3 binary punct=keep nfkc lower sh64v1',
   });
   assert.equal(new SimHasher().options().scheme, 'chars:6 sublinear punct=collapse nfkc lower sh64v1');
   for (const [opts, re] of [

@@ -40,7 +40,7 @@ test('every failure is a SimHashError (ESM and CJS alike) and the next call stil
     () => { ix.insert('a', 1n); ix.insert('a', 2n); },
     () => ix.insert(5, 1n),
     () => SimHashIndex.fromBytes(new Uint8Array([1, 2, 3])),
-    () => seen.check('u', '  '),
+    () => seen.check('u', Buffer.from([0x61, 0xff])),
     () => ContentSeen.fromBytes(new Uint8Array(10)),
     () => ContentSeen.fromBytes(ix.toBytes()),
     () => new ContentSeen({ k: 3, layout: 'nope' }),

@@ -135,4 +135,33 @@ h.sketch('x', { size: '64' });
 // @ts-expect-error the learn options have no idf
 IdfTable.learn(['x'], { idf: table });
 
+// Crawlee's page body (`string | Buffer`), ContentSeen's sketch settings, and results.
+declare const body: string | Buffer;
+const sketched = new ContentSeen({ html: true, sketch: 128, threshold: 0.85, k: 3 });
+const fpOff = new ContentSeen({ sketch: false });
+const crawled: CheckResult = sketched.check('https://a/', body);
+if (crawled.empty) {
+  const none: null = crawled.fingerprint;
+  const nothing: 0 = crawled.count;
+} else {
+  const fpOfPage: Fingerprint = crawled.fingerprint;
+  const cluster: string = crawled.cluster;
+  const estimate: number | null = crawled.estimate;
+  const distance: number | null = crawled.distance;
+  const pageSketch: Uint8Array | null = crawled.sketch;
+}
+// @ts-expect-error without narrowing, a result's fingerprint may be null
+const unsure: Fingerprint = crawled.fingerprint;
+const byFp: bigint = sketched.checkFingerprint('https://b/', fp).fingerprint;
+const inForce: number | false = sketched.options().sketch;
+const thresholdInForce: number = fpOff.options().threshold + D.contentSeen.threshold + D.contentSeen.sketch;
+const fromBuffer: bigint = h.fingerprint(Buffer.from('text')) + sketched.fingerprint(new Uint8Array([104, 105]));
+const textOfBytes: string = htmlToText(Buffer.from('<p>x</p>'));
+const dedupedBytes: DedupResult = dedup(['a', 'b'], [Buffer.from('x y z'), 'x y z']);
+// @ts-expect-error the sketch is a size or false, not true
+new ContentSeen({ sketch: true });
+// @ts-expect-error a number is not a text
+sketched.check('https://a/', 42);
+
+export { unsure, byFp, inForce, thresholdInForce, fromBuffer, textOfBytes, dedupedBytes };
 export { pooled, firstStart, poolCode, autoK, est, shingles, weighted, idfOf, verifiedBy, already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };

@@ -12,7 +12,8 @@
 //! verified `dedup` at its defaults; the sketch's cost against the fingerprint alone.
 //!
 //! Ends with `RESULT f1=… f1_en=… f1_zh=… k=… p=… r=… seen_f1=… seen_f1_en=… seen_f1_zh=…
-//! seen_p=… seen_r=… sketch_bytes=… exact_f1=… exact_f1_zh=… sketch_cost_ratio=…`: the
+//! seen_p=… seen_r=… seen_f1_short_zh=… sketch_bytes=… exact_f1=… exact_f1_zh=…
+//! sketch_cost_ratio=…`: the
 //! fingerprint alone at its best k, then the crawler's default flow, then `dedup`.
 
 use std::collections::{HashMap, HashSet};
@@ -20,11 +21,14 @@ use std::collections::{HashMap, HashSet};
 use simhash_wasm::__private::sketch::band_key;
 use simhash_wasm::seen::DEFAULT_THRESHOLD;
 use simhash_wasm::sketch::BandIndex;
-use simhash_wasm::sketch::{estimate_jaccard, SketchScheme};
+use simhash_wasm::sketch::{estimate_jaccard, estimator, Estimator, SketchScheme};
 use simhash_wasm::{NormalizeOptions, Options, Punctuation, SimHasher, Tokenizer, Weighting};
 
 mod common;
 use common::Corpus;
+
+/// A Chinese text under this many characters is "short" (`seen_f1_short_zh`).
+const SHORT_ZH: usize = 200;
 
 struct Doc {
     id: String,
@@ -194,6 +198,8 @@ struct FlowPair {
     /// The first band whose keys are equal (`None`: no band, a fingerprint candidate).
     band: Option<usize>,
     estimate: f64,
+    /// The estimator that answered (odd sketch or MinHash).
+    odd: bool,
     zh: bool,
     hit: bool,
 }
@@ -255,12 +261,97 @@ fn flow_pairs(
                 distance: (fa ^ fb).count_ones(),
                 band,
                 estimate: estimate_jaccard(sa, sb).expect("one scheme"),
+                odd: estimator(sa, sb) == Estimator::Odd,
                 zh: docs[i].zh && docs[j].zh,
                 hit: truth.contains(&(i, j)),
             }
         })
         .collect();
     (out, t)
+}
+
+fn short_zh(d: &Doc) -> bool {
+    d.zh && d.text.chars().count() < SHORT_ZH
+}
+
+/// The corpus's truth definition (`../shared/corpus/README.md`): NFKC, lower case, runs
+/// of whitespace as one space, trimmed; the set of 4-code-point substrings (a shorter
+/// text is its own shingle).
+fn truth_shingles(text: &str) -> HashSet<String> {
+    use unicode_normalization::UnicodeNormalization;
+    let lower = text.nfkc().collect::<String>().to_lowercase();
+    let t: Vec<char> = lower.split_whitespace().collect::<Vec<_>>().join(" ").chars().collect();
+    if t.len() < 4 {
+        return HashSet::from([t.iter().collect()]);
+    }
+    t.windows(4).map(|w| w.iter().collect()).collect()
+}
+
+fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
+    let inter = a.intersection(b).count();
+    inter as f64 / (a.len() + b.len() - inter) as f64
+}
+
+/// Short Chinese texts with near-duplicates: the dev corpus has 2,317 Chinese texts under
+/// [`SHORT_ZH`] characters (fortunes and poems) and not one pair among them with J ≥ 0.8,
+/// so copies are made here, as reposts are: of `originals` of them (every k-th), two
+/// copies each with 1 to 6 random edits (a character replaced, deleted or inserted, or a
+/// punctuation mark changed), seeded. Returns the documents (originals then copies) and
+/// every pair with exact J ≥ 0.8 by the corpus's truth definition (all pairs compared).
+fn short_zh_set(docs: &[Doc], originals: usize) -> (Vec<Doc>, HashSet<(usize, usize)>) {
+    const CJK: &str = "的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话儿者向情部正名定女问力机给等几很业最间新什打便位因重被走电四第门相次东政海口使教西再平真听世气信北少关并内加化由却代军产入先山五太水万市眼体别处总才场师书比住员九笑性通目华报立马命张活难神数件安表原车白应路期叫死常提感金何更反合放做系计或司利受光王果亲界及今京务制解各任至清物台象记边共风战干接它许八特觉望直服毛林题建南度统色字请交爱让认算论百吃义科怎元社术结六功指思非流每青管夫连远资队跟带花快条院变联言权往展该领传近留红治决周保达办运武半候七必城父强步完革深区即求品士转量空甚众技轻程告江语英基派满式李息写呢识极令黄德收脸钱党倒未持取设始版双历越史商千片容研像找友孩站广改议形委早房音火际则首单据导影失拿网香似斯专石若兵弟谁校读志飞观争究包组造落视济喜离虽坏兴切";
+    const PUNCT: &[char] = &['，', '。', '、', '；', '：', '！', '？', ' '];
+    let cjk: Vec<char> = CJK.chars().collect();
+    let mut rng = common::Rng(0x5a07);
+    let short: Vec<&Doc> = docs.iter().filter(|d| short_zh(d) && d.text.chars().count() >= 20).collect();
+    let step = (short.len() / originals.max(1)).max(1);
+    let mut out: Vec<Doc> = short
+        .iter()
+        .step_by(step)
+        .take(originals)
+        .map(|d| Doc { id: d.id.clone(), text: d.text.clone(), zh: true })
+        .collect();
+    let n = out.len();
+    for o in 0..n {
+        for copy in 0..2 {
+            let mut t: Vec<char> = out[o].text.chars().collect();
+            let edits = 1 + rng.below(6) as usize;
+            for _ in 0..edits {
+                let at = rng.below(t.len() as u64) as usize;
+                let c = cjk[rng.below(cjk.len() as u64) as usize];
+                match rng.below(4) {
+                    0 => t[at] = c,
+                    1 if t.len() > 20 => {
+                        t.remove(at);
+                    }
+                    2 => t.insert(at, c),
+                    _ => {
+                        let p = PUNCT[rng.below(PUNCT.len() as u64) as usize];
+                        match t.iter().position(|x| PUNCT.contains(x)) {
+                            Some(i) => t[i] = p,
+                            None => t.insert(at, p),
+                        }
+                    }
+                }
+            }
+            out.push(Doc {
+                id: format!("{}#copy{copy}", out[o].id),
+                text: t.into_iter().collect(),
+                zh: true,
+            });
+        }
+    }
+    let sets: Vec<HashSet<String>> = out.iter().map(|d| truth_shingles(&d.text)).collect();
+    let mut truth = HashSet::new();
+    for i in 0..out.len() {
+        for j in i + 1..out.len() {
+            let (a, b) = (sets[i].len() as f64, sets[j].len() as f64);
+            if a.min(b) >= 0.8 * a.max(b) && jaccard(&sets[i], &sets[j]) >= 0.8 {
+                truth.insert((i, j));
+            }
+        }
+    }
+    (out, truth)
 }
 
 /// (P, R, F1, F1_en, F1_zh, P_zh) of the flow at candidate `k`, with the first `bands`
@@ -490,9 +581,53 @@ fn main() {
             .expect("thresholds");
         row(format!("k{k}"), best.0, best.1);
     }
+    // Short Chinese texts, and the two estimators apart.
+    let (short_docs, short_truth) = short_zh_set(&docs, 600);
+    let (short_pairs, st) = flow_pairs(&short_docs, &short_truth, opts, scheme, 10);
+    let t_short = st[1];
+    println!(
+        "\nshort Chinese texts (under {SHORT_ZH} characters; the corpus has no near-duplicate pair among them, so reposts are made): {} texts, {t_short} true pairs (J >= 0.8), {} candidate pairs",
+        short_docs.len(),
+        short_pairs.len()
+    );
+    for odd in [true, false] {
+        let ps: Vec<&FlowPair> = short_pairs.iter().filter(|p| p.odd == odd).collect();
+        let hits = ps.iter().filter(|p| p.hit).count();
+        let near = ps.iter().filter(|p| p.hit && p.estimate < DEFAULT_THRESHOLD).count();
+        let name = if odd { "odd sketch" } else { "MinHash" };
+        println!("  answered by the {name}: {} candidate pairs, {hits} true, {near} of them estimated under t = {DEFAULT_THRESHOLD}", ps.len());
+    }
+    // Each estimator's own threshold: the odd sketch's with MinHash's at the default, then
+    // MinHash's with the odd sketch's at the default (the calibration of each regime).
+    let score_by = |pairs: &[FlowPair], truth: u64, t_odd: f64, t_minhash: f64| {
+        let (mut pred, mut hits) = (0u64, 0u64);
+        for p in pairs {
+            if (p.distance <= 3 || p.band.is_some()) && p.estimate >= if p.odd { t_odd } else { t_minhash } {
+                pred += 1;
+                hits += u64::from(p.hit);
+            }
+        }
+        prf(pred, hits, truth)
+    };
+    for odd in [true, false] {
+        let (name, other) = if odd { ("t_odd", "MinHash's") } else { ("t_mh", "the odd sketch's") };
+        println!("  {name} ({other} at {DEFAULT_THRESHOLD}): the dev corpus | the short Chinese set");
+        println!(
+            "  {:>5} | {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6}",
+            name, "P", "R", "F1", "P_sz", "R_sz", "F1_sz"
+        );
+        for &th in &thresholds {
+            let (to, tm) = if odd { (th, DEFAULT_THRESHOLD) } else { (DEFAULT_THRESHOLD, th) };
+            let (p, r, f) = score_by(&pairs, t[0] + t[1], to, tm);
+            let (ps, rs, fs) = score_by(&short_pairs, t_short, to, tm);
+            println!("  {th:>5.3} | {p:>6.3} {r:>6.3} {f:>6.3} | {ps:>6.3} {rs:>6.3} {fs:>6.3}");
+        }
+    }
+
     // The default: k = 3 (SeenConfig::default()), bands, the default threshold.
     let [sp, sr, sf, sfe, sfz, _] = flow_score(&pairs, t, 3, nbands, DEFAULT_THRESHOLD);
-    println!("\ncrawler default (k=3 + bands, t={DEFAULT_THRESHOLD}): P {sp:.3} R {sr:.3} F1 {sf:.3} (en {sfe:.3}, zh {sfz:.3})");
+    let (_, _, sfs) = score_by(&short_pairs, t_short, DEFAULT_THRESHOLD, DEFAULT_THRESHOLD);
+    println!("\ncrawler default (k=3 + bands, t={DEFAULT_THRESHOLD}): P {sp:.3} R {sr:.3} F1 {sf:.3} (en {sfe:.3}, zh {sfz:.3}, short zh {sfs:.3})");
     let (ef, efz, ep) = exact_dedup(&docs, &truth);
     println!("verified dedup (DedupOptions::default(), texts at hand): P {ep:.3} F1 {ef:.3} (zh {efz:.3})");
     let ratio = sketch_cost_ratio(&docs, opts, scheme);
@@ -501,7 +636,7 @@ fn main() {
     let k = best_k(&a);
     let (p, r, f) = a.prf(k);
     println!(
-        "RESULT f1={f:.3} f1_en={:.3} f1_zh={:.3} k={k} p={p:.3} r={r:.3} seen_f1={sf:.3} seen_f1_en={sfe:.3} seen_f1_zh={sfz:.3} seen_p={sp:.3} seen_r={sr:.3} sketch_bytes={} exact_f1={ef:.3} exact_f1_zh={efz:.3} sketch_cost_ratio={ratio:.2}",
+        "RESULT f1={f:.3} f1_en={:.3} f1_zh={:.3} k={k} p={p:.3} r={r:.3} seen_f1={sf:.3} seen_f1_en={sfe:.3} seen_f1_zh={sfz:.3} seen_p={sp:.3} seen_r={sr:.3} seen_f1_short_zh={sfs:.3} sketch_bytes={} exact_f1={ef:.3} exact_f1_zh={efz:.3} sketch_cost_ratio={ratio:.2}",
         e.prf(k).2,
         z.prf(k).2,
         scheme.size()

@@ -1,0 +1,264 @@
+// The html_seen_* keys of `npm run quality:html`: ContentSeen with its defaults (and
+// `html: true`) over a near-duplicate set of real pages, built here deterministically from
+// the article-extraction benchmark's pages (../shared/extract-bench) and, for Chinese,
+// the dev corpus's Chinese documents put into those pages' templates.
+//
+// The set (each "group" is one article; pages of a group are near-duplicates of each
+// other, pages of different groups are not):
+// - the original page (English: the benchmark's page; Chinese: a dev-corpus article put
+//   into a benchmark page's template in place of its article);
+// - a template swap: the article put into another page's HTML in place of that page's;
+// - a print version: the article alone, in bare HTML;
+// - the same page with other ads, dates and counters;
+// - a copy with a few words (Chinese: characters) edited;
+// - short pages in one template: a few lines of their own in place of the article, each its
+//   own group (they must not match each other, nor the template's page).
+// Precision and recall are over pairs: two pages are predicted near-duplicates when the
+// test counts them under the same stored page, fed in one seeded order.
+//
+// A part of `npm run quality:html` (scripts/quality-html.mjs runs every part of this
+// folder and merges their keys); alone: `node scripts/quality-html/20-seen.mjs [--content
+// all|main] [--quick]`. --quick: a smaller set (15 English, 10 Chinese articles), for CI.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const BENCH = join(ROOT, '../shared/extract-bench');
+
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const paragraphs = (body) => body.split(/\n+/).filter((p) => p.trim()).map((p) => `<p>${esc(p.trim())}</p>`).join('\n');
+
+/**
+ * Where the article sits in a page's HTML: from the tag that opens the element holding
+ * the first words of its first paragraph to the end of the element holding its last
+ * words; null when either cannot be found as plain text (entities, markup inside).
+ */
+export function articleSpan(html, body) {
+  const paras = body.split(/\n+/).map((p) => p.trim()).filter((p) => p.length >= 40);
+  if (paras.length < 3) return null;
+  const probe = (p, fromEnd, from = 0) => {
+    const words = p.split(/\s+/);
+    for (let i = 0; i + 5 <= words.length && i < 12; i++) {
+      const j = fromEnd ? words.length - 5 - i : i;
+      if (j < 0) break;
+      const s = words.slice(j, j + 5).join(' ');
+      if (/^[\w ,.;:'-]+$/.test(s) && s.length >= 20) {
+        const at = html.indexOf(s, from);
+        if (at >= 0) return at;
+      }
+    }
+    return -1;
+  };
+  const first = probe(paras[0], false);
+  const last = first < 0 ? -1 : probe(paras[paras.length - 1], true, first);
+  if (first < 0 || last < first) return null;
+  const start = html.lastIndexOf('<p', first);
+  const close = html.indexOf('</p>', last);
+  if (start < 0 || close < 0 || first - start > 1500) return null;
+  const end = close + 4;
+  const span = end - start;
+  // Not less than the article, and not most of the page (its template must stay).
+  if (span < body.length * 0.8 || span > html.length * 0.6 || /<\/body|<footer/i.test(html.slice(start, end))) return null;
+  return [start, end];
+}
+
+/** Other ads, dates and counters: every number outside the article changed, an ad inserted after <body>. */
+function otherAds(html, [s, e], r) {
+  const bump = (t) => t.replace(/\b\d{1,4}\b/g, (d) => String((Number(d) + 1 + Math.floor(r() * 7)) % 10 ** d.length).padStart(d.length, '0'));
+  const ad = `<div class="ad-slot"><a href="https://ads.example/${Math.floor(r() * 1e6)}">Limited offer: ${['fly to Lisbon from 19 euros', 'a new phone for 1 pound a day', 'learn Python in 30 days', 'free delivery on 500 items'][Math.floor(r() * 4)]}</a></div>`;
+  let out = bump(html.slice(0, s)) + html.slice(s, e) + bump(html.slice(e));
+  out = out.replace(/<body([^>]*)>/i, (m) => `${m}${ad}`);
+  return out;
+}
+
+/** A few words (Chinese: characters) of the article edited. */
+function edited(html, [s, e], zh, r) {
+  let art = html.slice(s, e);
+  for (let n = 0; n < 3; n++) {
+    if (zh) {
+      const cjk = [...art.matchAll(/[\u4e00-\u9fff]/g)];
+      if (!cjk.length) break;
+      const at = cjk[Math.floor(r() * cjk.length)].index;
+      art = `${art.slice(0, at)}${'新旧大小多少'[Math.floor(r() * 6)]}${art.slice(at + 1)}`;
+    } else {
+      const words = [...art.matchAll(/>[^<]*\b([a-z]{5,})\b/g)];
+      if (!words.length) break;
+      const m = words[Math.floor(r() * words.length)];
+      const at = m.index + m[0].length - m[1].length;
+      art = `${art.slice(0, at)}${['however', 'notably', 'several', 'quickly'][Math.floor(r() * 4)]}${art.slice(at + m[1].length)}`;
+    }
+  }
+  return html.slice(0, s) + art + html.slice(e);
+}
+
+const SHORT_EN = ['About us: we have reported on technology and business since 1998.', 'Contact the newsroom by email; we answer within two working days.',
+  'Subscribe for unlimited access to every article, podcast and newsletter.', 'Our editorial standards: corrections are published within a day.',
+  'Careers: we are hiring reporters, editors and engineers in three cities.', 'Privacy: we use cookies to measure readership and to show ads.'];
+const SHORT_ZH = ['关于我们：本站自一九九八年起报道科技与商业新闻。', '联系编辑部：请发送电子邮件，我们将在两个工作日内回复。', '订阅后可无限阅读所有文章、播客和通讯。',
+  '我们的编辑准则：更正将在一天之内发布。', '招聘：我们正在三个城市招聘记者、编辑和工程师。', '隐私：我们使用 Cookie 统计读者人数并展示广告。'];
+
+/** Chinese articles from the dev corpus: 1,500 to 6,000 characters, several paragraphs. */
+function chineseArticles(n) {
+  const dir = process.env.SIMHASH_DEVCORPUS || join(ROOT, 'target/devcorpus');
+  const file = join(dir, 'docs.jsonl');
+  if (!existsSync(file)) throw new Error(`${file} is missing: build the dev corpus (npm run setup, or bash ../shared/corpus/build.sh ${dir})`);
+  const out = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line || !line.includes('"zh"')) continue;
+    const d = JSON.parse(line);
+    if (d.lang !== 'zh') continue;
+    const cjk = (d.text.match(/[\u4e00-\u9fff]/g) || []).length;
+    if (d.text.length < 1500 || d.text.length > 6000 || cjk < d.text.length * 0.3) continue;
+    const paras = d.text.split(/\n+/).filter((p) => p.trim().length >= 20);
+    if (paras.length < 4) continue;
+    out.push({ id: d.id, body: paras.join('\n') });
+  }
+  // Every k-th, to spread over the sources; the corpus holds near-duplicates of its own,
+  // so keep only articles whose start is not already taken.
+  const step = Math.max(1, Math.floor(out.length / (n * 3)));
+  const seenStarts = new Set();
+  const picked = [];
+  for (let i = 0; i < out.length && picked.length < n; i += step) {
+    const key = out[i].body.slice(0, 80);
+    if (!seenStarts.has(key)) { seenStarts.add(key); picked.push(out[i]); }
+  }
+  return picked;
+}
+
+/** The near-duplicate set: `[{ id, html, group, zh, kind }]`, in a seeded order. */
+export function buildSet({ english = 45, chinese = 30 } = {}) {
+  const truth = JSON.parse(readFileSync(join(BENCH, 'ground-truth.json'), 'utf8'));
+  const ids = readdirSync(join(BENCH, 'html')).filter((f) => f.endsWith('.html.gz')).map((f) => f.slice(0, -8)).sort();
+  const pages = [];
+  for (const id of ids) {
+    const html = gunzipSync(readFileSync(join(BENCH, 'html', `${id}.html.gz`))).toString('utf8');
+    const body = truth[id]?.articleBody ?? '';
+    const span = articleSpan(html, body);
+    if (span && body.length >= 1000) pages.push({ id, html, body, span, title: (html.match(/<title[^>]*>([^<]*)</i) || [])[1] ?? id });
+  }
+  const r = rng(23);
+  const out = [];
+  const add = (id, html, group, zh, kind) => out.push({ id, html, group, zh, kind });
+  const inTemplate = (tpl, bodyHtml) => tpl.html.slice(0, tpl.span[0]) + bodyHtml + tpl.html.slice(tpl.span[1]);
+  const en = pages.slice(0, english);
+  const templates = pages.slice(english);
+  const spare = (i) => (templates.length ? templates[i % templates.length] : pages[(i + 7) % pages.length]);
+  en.forEach((a, i) => {
+    const g = `en:${a.id}`;
+    const other = en[(i + 1) % en.length];
+    add(`${a.id}`, a.html, g, false, 'original');
+    const swapped = inTemplate(other, paragraphs(a.body));
+    add(`${a.id}/swap`, swapped, g, false, 'template swap');
+    add(`${a.id}/print`, `<!doctype html><html><head><title>${a.title}</title></head><body><h1>${esc(a.title)}</h1>\n${paragraphs(a.body)}</body></html>`, g, false, 'print version');
+    add(`${a.id}/ads`, otherAds(a.html, a.span, r), g, false, 'other ads, dates, counters');
+    add(`${a.id}/edited`, edited(a.html, a.span, false, r), g, false, 'a few words edited');
+    if (i % 4 === 0) {
+      const tpl = spare(i);
+      SHORT_EN.slice(0, 3).forEach((t, j) => add(`${a.id}/short${j}`, inTemplate(tpl, `<p>${t} (${i})</p>`), `en:short:${i}:${j}`, false, 'short page'));
+    }
+  });
+  const zh = chinese ? chineseArticles(chinese) : [];
+  zh.forEach((a, i) => {
+    const g = `zh:${a.id}`;
+    const tpl = pages[(i * 3) % pages.length];
+    const other = pages[(i * 3 + 1) % pages.length];
+    const body = paragraphs(a.body);
+    const original = inTemplate(tpl, body);
+    const span = [tpl.span[0], tpl.span[0] + body.length];
+    add(`zh/${i}`, original, g, true, 'original');
+    add(`zh/${i}/swap`, inTemplate(other, body), g, true, 'template swap');
+    add(`zh/${i}/print`, `<!doctype html><html><head><meta charset="utf-8"><title>文章 ${i}</title></head><body>${body}</body></html>`, g, true, 'print version');
+    add(`zh/${i}/ads`, otherAds(original, span, r), g, true, 'other ads, dates, counters');
+    add(`zh/${i}/edited`, edited(original, span, true, r), g, true, 'a few characters edited');
+    if (i % 4 === 0) {
+      const t2 = pages[(i * 3 + 2) % pages.length];
+      SHORT_ZH.slice(0, 3).forEach((t, j) => add(`zh/${i}/short${j}`, inTemplate(t2, `<p>${t}（${i}）</p>`), `zh:short:${i}:${j}`, true, 'short page'));
+    }
+  });
+  // A seeded order: a crawler meets copies before and after their originals.
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** Pairwise precision and recall of `clusterOf` against the groups, per language. */
+function score(set, clusterOf) {
+  const res = {};
+  for (const zh of [false, true]) {
+    const pages = set.filter((p) => p.zh === zh);
+    let tp = 0;
+    let pred = 0;
+    let truth = 0;
+    for (let i = 0; i < pages.length; i++) {
+      for (let j = i + 1; j < pages.length; j++) {
+        const same = pages[i].group === pages[j].group;
+        const c = clusterOf(pages[i].id);
+        const said = c !== undefined && c === clusterOf(pages[j].id);
+        truth += same;
+        pred += said;
+        tp += same && said;
+      }
+    }
+    res[zh ? 'zh' : 'en'] = { p: pred ? tp / pred : 1, r: truth ? tp / truth : 1, pred, truth, tp };
+  }
+  return res;
+}
+
+/** The keys, and per kind which planted pages were missed, for `options` (ContentSeen's). */
+export function htmlSeen(api, options = {}, set = buildSet()) {
+  const seen = new api.ContentSeen({ html: true, ...options });
+  for (const p of set) seen.check(p.id, Buffer.from(p.html));
+  const clusterOf = (id) => seen.clusterOf(id);
+  const s = score(set, clusterOf);
+  const byKind = {};
+  const origin = new Map(set.filter((p) => p.kind === 'original').map((p) => [p.group, p.id]));
+  for (const p of set) {
+    if (p.kind === 'original') continue;
+    const k = `${p.zh ? 'zh' : 'en'} ${p.kind}`;
+    byKind[k] ??= { pages: 0, wrong: 0 };
+    byKind[k].pages++;
+    const o = origin.get(p.group);
+    const right = o ? clusterOf(p.id) === clusterOf(o) : set.every((q) => q === p || q.group === p.group || clusterOf(q.id) !== clusterOf(p.id));
+    byKind[k].wrong += !right;
+  }
+  seen.free();
+  return {
+    keys: { html_seen_p: s.en.p, html_seen_r: s.en.r, html_seen_p_zh: s.zh.p, html_seen_r_zh: s.zh.r },
+    detail: s,
+    byKind,
+    pages: set.length,
+  };
+}
+
+/** The part's entry: prints the set, the pages each kind got right, P and R; returns the keys. */
+export default async function seenPart(args = []) {
+  const api = createRequire(import.meta.url)(join(ROOT, 'pkg/index.cjs'));
+  const i = args.indexOf('--content');
+  const options = i >= 0 ? { content: args[i + 1] } : {};
+  const t = Date.now();
+  const set = args.includes('--quick') ? buildSet({ english: 15, chinese: 10 }) : buildSet();
+  const r = htmlSeen(api, options, set);
+  console.log(`html_seen: ContentSeen ${JSON.stringify({ html: true, ...options })} over ${r.pages} pages (${set.filter((p) => p.zh).length} Chinese), ${Date.now() - t} ms`);
+  for (const [k, v] of Object.entries(r.byKind)) console.log(`  ${k.padEnd(34)} ${v.pages - v.wrong}/${v.pages} right`);
+  for (const [lang, v] of Object.entries(r.detail)) console.log(`  ${lang}: P ${v.p.toFixed(3)} R ${v.r.toFixed(3)} (${v.tp} of ${v.pred} predicted pairs true, ${v.truth} true pairs)`);
+  return Object.fromEntries(Object.entries(r.keys).map(([k, v]) => [k, v.toFixed(3)]));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const keys = await seenPart(process.argv.slice(2));
+  console.log(`RESULT ${Object.entries(keys).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+}
