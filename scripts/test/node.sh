@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run test:node`: the npm package (pkg/, built when stale) under node --test, every
 # suite of tests/js/ but the Redis ones (`npm run test:redis`), then the examples
-# (examples/: the Rust ones, the Node ones over the built package, the README's block).
+# (examples/: the Rust ones, the Node ones over the built package, the README's block, and
+# the Crawlee crawler, which installs its own dependencies).
 source "$(dirname "$0")/lib.sh"
 bash scripts/setup.sh
 build_pkg
@@ -17,4 +18,8 @@ count_node "node --test" "$log/node.log"
 step "examples (examples/: Rust, and Node over the built package)"
 run examples.log bash scripts/examples.sh
 echo "examples passed"
+
+step "example: a Crawlee crawler keeping ContentSeen in its key-value store (examples/crawlee)"
+run crawlee.log npm run -s example:crawlee
+tail -n 3 "$log/crawlee.log"
 part_done test:node
