@@ -29,6 +29,16 @@ def shingles(text):
     return list({t[i : i + 4] for i in range(len(t) - 3)})
 
 
+def kept_pairs(lsh, hashes, estimate):
+    """The candidate pairs the LSH index finds, each once, whose estimate reaches the threshold."""
+    pairs = []
+    for i, m in enumerate(hashes):
+        for j in lsh.query(m):
+            if j > i and estimate(m, hashes[j]) >= THRESHOLD:
+                pairs.append((i, j))
+    return pairs
+
+
 def run_rensa(docs):
     from rensa import RMinHash, RMinHashLSH
 
@@ -40,12 +50,7 @@ def run_rensa(docs):
         m.update(shingles(text))
         hashes.append(m)
         lsh.insert(i, m)
-    pairs = []
-    for i, m in enumerate(hashes):
-        for j in lsh.query(m):
-            if j > i and m.jaccard(hashes[j]) >= THRESHOLD:
-                pairs.append((i, j))
-    return pairs
+    return kept_pairs(lsh, hashes, lambda a, b: a.jaccard(b))
 
 
 def run_datasketch(docs):
@@ -58,12 +63,7 @@ def run_datasketch(docs):
         m.update_batch([s.encode("utf-8") for s in shingles(text)])
         hashes.append(m)
         lsh.insert(i, m)
-    pairs = []
-    for i, m in enumerate(hashes):
-        for j in lsh.query(m):
-            if j > i and m.jaccard(hashes[j]) >= THRESHOLD:
-                pairs.append((i, j))
-    return pairs
+    return kept_pairs(lsh, hashes, lambda a, b: a.jaccard(b))
 
 
 def main():
