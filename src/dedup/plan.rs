@@ -328,13 +328,6 @@ fn worth_measuring(
 /// copies still join one cluster. A document with fewer candidates keeps them all.
 fn at_most_window_each(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
     let later = |c: &(u32, u32, u32)| c.0.max(c.1);
-    let mut count: HashMap<u32, usize> = HashMap::new();
-    for c in &candidates {
-        *count.entry(later(c)).or_default() += 1;
-    }
-    if count.values().all(|&n| n <= BUCKET_WINDOW) {
-        return candidates;
-    }
     crate::sort::sort_by_key(&mut candidates, |c| (later(c), c.2, c.0.min(c.1)));
     let mut out = Vec::with_capacity(candidates.len());
     let mut run = (u32::MAX, 0usize);
