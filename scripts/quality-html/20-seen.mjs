@@ -103,13 +103,41 @@ function edited(html, [s, e], zh, r) {
   return html.slice(0, s) + art + html.slice(e);
 }
 
-const SHORT_EN = ['About us: we have reported on technology and business since 1998.', 'Contact the newsroom by email; we answer within two working days.',
-  'Subscribe for unlimited access to every article, podcast and newsletter.', 'Our editorial standards: corrections are published within a day.',
-  'Careers: we are hiring reporters, editors and engineers in three cities.', 'Privacy: we use cookies to measure readership and to show ads.'];
-const SHORT_ZH = ['关于我们：本站自一九九八年起报道科技与商业新闻。', '联系编辑部：请发送电子邮件，我们将在两个工作日内回复。', '订阅后可无限阅读所有文章、播客和通讯。',
-  '我们的编辑准则：更正将在一天之内发布。', '招聘：我们正在三个城市招聘记者、编辑和工程师。', '隐私：我们使用 Cookie 统计读者人数并展示广告。'];
+// Short pages: a label and one line of their own. Each line is a real sentence that occurs
+// nowhere else in the set (English: from benchmark pages that give no group; Chinese: from
+// dev-corpus documents not picked as articles), so that short pages of different sites do
+// not share their text, as real sites' About pages do not.
+const SHORT_EN = ['About us', 'Contact', 'Subscribe'];
+const SHORT_ZH = ['关于我们', '联系我们', '订阅'];
 
-/** Chinese articles from the dev corpus: 1,500 to 6,000 characters, several paragraphs. */
+/** Up to `n` distinct sentences of 60 to 160 characters, one per text. */
+function sentencesEn(texts, n) {
+  const out = [];
+  const seen = new Set();
+  for (const t of texts) {
+    const s = t.split(/(?<=[.!?])\s+/).map((x) => x.trim()).filter((x) => x.length >= 60 && x.length <= 160 && !x.includes('\n'))[1];
+    if (s && !seen.has(s.slice(0, 30))) { seen.add(s.slice(0, 30)); out.push(s); }
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+/** Up to `n` distinct Chinese sentences of 20 to 60 characters, one per text. */
+function sentencesZh(texts, n) {
+  const out = [];
+  const seen = new Set();
+  for (const t of texts) {
+    const s = t.split(/(?<=。)/).map((x) => x.trim()).find((x) => x.length >= 20 && x.length <= 60 && !x.includes('\n') && (x.match(/[\u4e00-\u9fff]/g) || []).length >= x.length * 0.7);
+    if (s && !seen.has(s.slice(0, 10))) { seen.add(s.slice(0, 10)); out.push(s); }
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+/**
+ * Chinese articles from the dev corpus: 1,500 to 6,000 characters, several paragraphs;
+ * `rest` holds the texts of the documents not picked (for the short pages' lines).
+ */
 function chineseArticles(n) {
   const dir = process.env.SIMHASH_DEVCORPUS || join(ROOT, 'target/devcorpus');
   const file = join(dir, 'docs.jsonl');
@@ -130,10 +158,12 @@ function chineseArticles(n) {
   const step = Math.max(1, Math.floor(out.length / (n * 3)));
   const seenStarts = new Set();
   const picked = [];
+  const taken = new Set();
   for (let i = 0; i < out.length && picked.length < n; i += step) {
     const key = out[i].body.slice(0, 80);
-    if (!seenStarts.has(key)) { seenStarts.add(key); picked.push(out[i]); }
+    if (!seenStarts.has(key)) { seenStarts.add(key); picked.push(out[i]); taken.add(i); }
   }
+  picked.rest = out.filter((_, i) => !taken.has(i) && i % 7 === 3).map((d) => d.body);
   return picked;
 }
 
@@ -146,11 +176,19 @@ export function buildSet({ english = 45, chinese = 30 } = {}) {
     const html = gunzipSync(readFileSync(join(BENCH, 'html', `${id}.html.gz`))).toString('utf8');
     const body = truth[id]?.articleBody ?? '';
     const span = articleSpan(html, body);
-    if (span && body.length >= 1000) pages.push({ id, html, body, span, title: (html.match(/<title[^>]*>([^<]*)</i) || [])[1] ?? id });
+    if (span && body.length >= 1000) pages.push({ id, url: truth[id].url, html, body, span, title: (html.match(/<title[^>]*>([^<]*)</i) || [])[1] ?? id });
   }
   const r = rng(23);
   const out = [];
-  const add = (id, html, group, zh, kind) => out.push({ id, html, group, zh, kind });
+  const qualified = new Set(pages.map((p) => p.id));
+  const linesEn = sentencesEn(ids.filter((id) => !qualified.has(id)).map((id) => truth[id]?.articleBody ?? ''), 3 * Math.ceil(english / 4));
+  // Each page has the URL a crawler would meet it under: the benchmark page's own URL, and
+  // a page in a page's template on that page's host (its site), so that the pages of one
+  // template share a host as on a real site.
+  const add = (url, html, group, zh, kind) => out.push({ id: url, html, group, zh, kind });
+  const host = (p) => new URL(p.url).host;
+  const withQuery = (p, q) => { const u = new URL(p.url); for (const [k, v] of Object.entries(q)) u.searchParams.set(k, v); return u.href; };
+  const SHORT_PATHS = ['about', 'contact', 'subscribe'];
   const inTemplate = (tpl, bodyHtml) => tpl.html.slice(0, tpl.span[0]) + bodyHtml + tpl.html.slice(tpl.span[1]);
   const en = pages.slice(0, english);
   const templates = pages.slice(english);
@@ -158,18 +196,19 @@ export function buildSet({ english = 45, chinese = 30 } = {}) {
   en.forEach((a, i) => {
     const g = `en:${a.id}`;
     const other = en[(i + 1) % en.length];
-    add(`${a.id}`, a.html, g, false, 'original');
+    add(a.url, a.html, g, false, 'original');
     const swapped = inTemplate(other, paragraphs(a.body));
-    add(`${a.id}/swap`, swapped, g, false, 'template swap');
-    add(`${a.id}/print`, `<!doctype html><html><head><title>${a.title}</title></head><body><h1>${esc(a.title)}</h1>\n${paragraphs(a.body)}</body></html>`, g, false, 'print version');
-    add(`${a.id}/ads`, otherAds(a.html, a.span, r), g, false, 'other ads, dates, counters');
-    add(`${a.id}/edited`, edited(a.html, a.span, false, r), g, false, 'a few words edited');
+    add(`https://${host(other)}/copies/${a.id.slice(0, 12)}`, swapped, g, false, 'template swap');
+    add(withQuery(a, { print: '1' }), `<!doctype html><html><head><title>${a.title}</title></head><body><h1>${esc(a.title)}</h1>\n${paragraphs(a.body)}</body></html>`, g, false, 'print version');
+    add(withQuery(a, { utm_source: 'feed', ref: String(i) }), otherAds(a.html, a.span, r), g, false, 'other ads, dates, counters');
+    add(`https://${host(a)}/republished/${a.id.slice(0, 12)}`, edited(a.html, a.span, false, r), g, false, 'a few words edited');
     if (i % 4 === 0) {
       const tpl = spare(i);
-      SHORT_EN.slice(0, 3).forEach((t, j) => add(`${a.id}/short${j}`, inTemplate(tpl, `<p>${t} (${i})</p>`), `en:short:${i}:${j}`, false, 'short page'));
+      SHORT_EN.slice(0, 3).forEach((t, j) => add(`https://${host(tpl)}/${SHORT_PATHS[j]}?s=${i}`, inTemplate(tpl, `<p>${t}: ${linesEn[(i / 4) * 3 + j]}</p>`), `en:short:${i}:${j}`, false, 'short page'));
     }
   });
   const zh = chinese ? chineseArticles(chinese) : [];
+  const linesZh = chinese ? sentencesZh(zh.rest, 3 * Math.ceil(chinese / 4)) : [];
   zh.forEach((a, i) => {
     const g = `zh:${a.id}`;
     const tpl = pages[(i * 3) % pages.length];
@@ -177,14 +216,15 @@ export function buildSet({ english = 45, chinese = 30 } = {}) {
     const body = paragraphs(a.body);
     const original = inTemplate(tpl, body);
     const span = [tpl.span[0], tpl.span[0] + body.length];
-    add(`zh/${i}`, original, g, true, 'original');
-    add(`zh/${i}/swap`, inTemplate(other, body), g, true, 'template swap');
-    add(`zh/${i}/print`, `<!doctype html><html><head><meta charset="utf-8"><title>文章 ${i}</title></head><body>${body}</body></html>`, g, true, 'print version');
-    add(`zh/${i}/ads`, otherAds(original, span, r), g, true, 'other ads, dates, counters');
-    add(`zh/${i}/edited`, edited(original, span, true, r), g, true, 'a few characters edited');
+    const at = `https://${host(tpl)}/zh/${i}`;
+    add(at, original, g, true, 'original');
+    add(`https://${host(other)}/zh/copies/${i}`, inTemplate(other, body), g, true, 'template swap');
+    add(`${at}?print=1`, `<!doctype html><html><head><meta charset="utf-8"><title>文章 ${i}</title></head><body>${body}</body></html>`, g, true, 'print version');
+    add(`${at}?utm_source=feed`, otherAds(original, span, r), g, true, 'other ads, dates, counters');
+    add(`${at}/republished`, edited(original, span, true, r), g, true, 'a few characters edited');
     if (i % 4 === 0) {
       const t2 = pages[(i * 3 + 2) % pages.length];
-      SHORT_ZH.slice(0, 3).forEach((t, j) => add(`zh/${i}/short${j}`, inTemplate(t2, `<p>${t}（${i}）</p>`), `zh:short:${i}:${j}`, true, 'short page'));
+      SHORT_ZH.slice(0, 3).forEach((t, j) => add(`https://${host(t2)}/zh/${SHORT_PATHS[j]}?s=${i}`, inTemplate(t2, `<p>${t}：${linesZh[(i / 4) * 3 + j]}</p>`), `zh:short:${i}:${j}`, true, 'short page'));
     }
   });
   // A seeded order: a crawler meets copies before and after their originals.

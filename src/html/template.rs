@@ -20,6 +20,12 @@ use super::text::html_to_text;
 /// Blocks seen on at least this many pages of a host are template, by default.
 pub const DEFAULT_MIN_PAGES: u32 = 3;
 
+/// A host learns from this many distinct pages at most. Once it has, its model keeps only
+/// its template blocks and learns no more: memory per host is bounded (about 16 bytes per
+/// distinct block of its first pages while learning, then per template block), and a
+/// template is settled long before (it is found from `min_pages` pages).
+pub const PAGES_PER_HOST: u32 = 64;
+
 /// The template blocks of many hosts, learnt from their pages.
 #[derive(Clone, Debug, Default)]
 pub struct TemplateModel {
@@ -27,12 +33,47 @@ pub struct TemplateModel {
     hosts: HashMap<String, Host>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Host {
-    /// The pages learnt, by a hash of their block set (the same page learnt twice counts once).
+    /// The pages learnt, by a hash of their block set (the same page learnt twice counts
+    /// once); emptied when the host is full.
     pages: HashSet<u64>,
+    /// How many distinct pages were learnt (at most [`PAGES_PER_HOST`]).
+    learnt: u32,
     /// Per block hash: on how many of those pages it was seen.
     blocks: HashMap<u64, u32>,
+}
+
+/// One host of a model as [`TemplateModel::hosts`] lists it and [`TemplateModel::insert_host`]
+/// takes it: sorted, so that equal models list equal hosts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostParts {
+    /// The host's name.
+    pub host: String,
+    /// How many distinct pages it learnt from.
+    pub learnt: u32,
+    /// The keys of those pages (empty once the host is full), ascending.
+    pub pages: Vec<u64>,
+    /// Per block hash, on how many pages it was seen, by hash ascending.
+    pub blocks: Vec<(u64, u32)>,
+}
+
+/// The host of a URL, lowercased, without user info or port: `https://User@WWW.Example.org:8080/a`
+/// gives `www.example.org`. A string that is not an absolute URL gives `""` (all such ids
+/// are one host).
+pub fn host_of(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return String::new() };
+    if scheme.is_empty() || !scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) {
+        return String::new();
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host.starts_with('[') {
+        host.split_once(']').map_or(host, |(h, _)| &host[..h.len() + 1])
+    } else {
+        host.split(':').next().unwrap_or("")
+    };
+    host.to_ascii_lowercase()
 }
 
 /// A 64-bit FNV-1a hash of the words of a line, lowercased: the block's identity.
@@ -50,8 +91,8 @@ fn block_hash(line: &str) -> u64 {
     h
 }
 
-/// The distinct block hashes of a text, sorted.
-fn blocks(text: &str) -> Vec<u64> {
+/// The distinct block hashes of a text (its lines, as [`html_to_text`] writes them), sorted.
+pub fn blocks(text: &str) -> Vec<u64> {
     let mut v: Vec<u64> = text.lines().filter(|l| !l.trim().is_empty()).map(block_hash).collect();
     v.sort_unstable();
     v.dedup();
@@ -78,39 +119,47 @@ impl TemplateModel {
     /// learnt before, from the same host, is not counted again.
     pub fn learn(&mut self, host: &str, html: &str) {
         let b = blocks(&html_to_text(html));
+        self.learn_blocks(host, page_key(&b), &b);
+    }
+
+    /// Learns blocks `b` (distinct) of the page `key` (its [`page_key`]) of `host`: all of
+    /// a page's [`blocks`], or some of them. A page key learnt before is not counted again,
+    /// and a host that learnt [`PAGES_PER_HOST`] pages learns no more.
+    pub fn learn_blocks(&mut self, host: &str, key: u64, b: &[u64]) {
         if b.is_empty() {
             return;
         }
-        let key =
-            b.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| (h ^ x).wrapping_mul(0x0000_0100_0000_01b3));
+        let min = self.min_pages;
         let host = self.hosts.entry(host.to_string()).or_default();
-        if host.pages.insert(key) {
-            for x in b {
-                *host.blocks.entry(x).or_insert(0) += 1;
-            }
+        if host.learnt >= PAGES_PER_HOST || !host.pages.insert(key) {
+            return;
+        }
+        host.learnt += 1;
+        for &x in b {
+            *host.blocks.entry(x).or_insert(0) += 1;
+        }
+        if host.learnt >= PAGES_PER_HOST {
+            // Full: only the template blocks matter from now on.
+            host.pages = HashSet::new();
+            host.blocks.retain(|_, n| *n >= min);
         }
     }
 
     /// Whether a line of text is template on `host`.
     pub fn is_template(&self, host: &str, line: &str) -> bool {
-        self.hosts
-            .get(host)
-            .and_then(|h| h.blocks.get(&block_hash(line)))
-            .is_some_and(|&n| n >= self.min_pages)
+        self.is_template_block(host, block_hash(line))
+    }
+
+    /// Whether a block (a line's hash, as [`blocks`] makes them) is template on `host`.
+    pub fn is_template_block(&self, host: &str, block: u64) -> bool {
+        self.hosts.get(host).and_then(|h| h.blocks.get(&block)).is_some_and(|&n| n >= self.min_pages)
     }
 
     /// `text` (lines, as [`main_content`](super::main_content()) or
     /// [`html_to_text`] write them) without the lines that are
     /// template on `host`.
     pub fn strip(&self, host: &str, text: &str) -> String {
-        let mut out = String::with_capacity(text.len());
-        for line in text.lines().filter(|l| !self.is_template(host, l)) {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(line);
-        }
-        out
+        strip_with(text, |b| self.is_template_block(host, b))
     }
 
     /// The main content of a page of `host`, without the host's template: the
@@ -118,12 +167,74 @@ impl TemplateModel {
     /// all template (a short page, where the extractor took the footer), the page's whole
     /// text less its template lines.
     pub fn main_content(&self, host: &str, html: &str) -> String {
-        let main = self.strip(host, &super::main_content(html));
-        if !main.is_empty() {
-            return main;
-        }
-        self.strip(host, &html_to_text(html))
+        main_content_with(html, &html_to_text(html), |b| self.is_template_block(host, b))
     }
+
+    /// Every host with its counts, by name (see [`HostParts`]).
+    pub fn hosts(&self) -> Vec<HostParts> {
+        let mut out: Vec<HostParts> = self
+            .hosts
+            .iter()
+            .map(|(name, h)| {
+                let mut pages: Vec<u64> = h.pages.iter().copied().collect();
+                pages.sort_unstable();
+                let mut blocks: Vec<(u64, u32)> = h.blocks.iter().map(|(&b, &n)| (b, n)).collect();
+                blocks.sort_unstable();
+                HostParts { host: name.clone(), learnt: h.learnt, pages, blocks }
+            })
+            .collect();
+        out.sort_unstable_by(|a, b| a.host.cmp(&b.host));
+        out
+    }
+
+    /// Puts back a host listed by [`hosts`](Self::hosts) (replacing one of that name).
+    pub fn insert_host(&mut self, parts: HostParts) {
+        let h = Host {
+            pages: parts.pages.into_iter().collect(),
+            learnt: parts.learnt,
+            blocks: parts.blocks.into_iter().collect(),
+        };
+        self.hosts.insert(parts.host, h);
+    }
+
+    /// `true` when no page was learnt.
+    pub fn is_empty(&self) -> bool {
+        self.hosts.is_empty()
+    }
+}
+
+impl PartialEq for TemplateModel {
+    fn eq(&self, other: &Self) -> bool {
+        self.min_pages == other.min_pages && self.hosts == other.hosts
+    }
+}
+
+/// A page's key: a hash of its block set (from [`blocks`]), so a page learnt twice counts once.
+pub fn page_key(b: &[u64]) -> u64 {
+    b.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| (h ^ x).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// `text` without the lines whose block hash `template` says is template.
+pub fn strip_with(text: &str, template: impl Fn(u64) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines().filter(|l| !template(block_hash(l))) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// [`TemplateModel::main_content`] with the template given as a test on block hashes and
+/// the page's whole text (`all`, its [`html_to_text`]) already made: a store that keeps
+/// the counts elsewhere (Redis) reads them for the page's blocks and decides the same.
+pub fn main_content_with(html: &str, all: &str, template: impl Fn(u64) -> bool) -> String {
+    let main = strip_with(&super::main_content(html), &template);
+    if !main.is_empty() {
+        return main;
+    }
+    strip_with(all, &template)
 }
 
 #[cfg(test)]
@@ -179,6 +290,40 @@ mod tests {
         for p in &pages {
             assert_eq!(a.main_content("h", p), b.main_content("h", p));
         }
+    }
+
+    #[test]
+    fn hosts_of_urls() {
+        for (url, host) in [
+            ("https://User:pw@WWW.Example.org:8080/a?b#c", "www.example.org"),
+            ("http://example.com", "example.com"),
+            ("http://example.com?x=1", "example.com"),
+            ("https://[::1]:3000/x", "[::1]"),
+            ("example.com/a", ""),
+            ("page-1", ""),
+            ("://x/y", ""),
+        ] {
+            assert_eq!(host_of(url), host, "{url}");
+        }
+    }
+
+    #[test]
+    fn a_full_host_keeps_only_its_template() {
+        let mut m = TemplateModel::new(3);
+        for i in 0..PAGES_PER_HOST + 5 {
+            m.learn("h", &page(&format!("Page number {i} has a line of its own.")));
+        }
+        let parts = m.hosts();
+        assert_eq!(parts[0].learnt, PAGES_PER_HOST);
+        assert!(parts[0].pages.is_empty());
+        assert!(parts[0].blocks.iter().all(|&(_, n)| n >= 3));
+        assert_eq!(m.main_content("h", &page("A new line.")), "A new line.");
+        // Listed and put back, the model is the same.
+        let mut back = TemplateModel::new(3);
+        for p in m.hosts() {
+            back.insert_host(p);
+        }
+        assert_eq!(back, m);
     }
 
     #[test]

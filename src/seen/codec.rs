@@ -182,6 +182,7 @@ impl ContentSeen {
             content,
             sketch: column.as_ref().map(|c| c.scheme),
             threshold,
+            template: super::DEFAULT_TEMPLATE_PAGES,
         };
         if let Some(e) = expected {
             let mismatch = |field: &'static str, found: String, expected: String| {
@@ -213,6 +214,7 @@ impl ContentSeen {
             e.validate_threshold()?;
             config.sketch = e.sketch;
             config.threshold = e.threshold;
+            config.template = e.template;
         }
         let n = r.count("count entries", COUNT_MIN_LEN)?;
         let mut counts = HashMap::with_capacity(n);
@@ -265,7 +267,16 @@ impl ContentSeen {
         hasher.set_html(html)?;
         #[cfg(feature = "html")]
         hasher.set_content(content);
-        Ok(ContentSeen { config, hasher, index, sketches, counts, aliases })
+        Ok(ContentSeen {
+            #[cfg(feature = "html")]
+            template: config.learns_template().then(|| crate::html::TemplateModel::new(config.template)),
+            config,
+            hasher,
+            index,
+            sketches,
+            counts,
+            aliases,
+        })
     }
 }
 

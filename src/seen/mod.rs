@@ -84,13 +84,21 @@ pub struct SeenConfig {
     /// With a sketch, a candidate is a duplicate when its estimated Jaccard similarity is
     /// at least this (default [`DEFAULT_THRESHOLD`]); unused without one.
     pub threshold: f64,
+    /// With `html` and the main content: the site template learnt from the pages checked
+    /// (see [`crate::html::TemplateModel`]): a line seen on this many distinct new pages
+    /// of a URL's host is template, and is not read (default [`DEFAULT_TEMPLATE_PAGES`];
+    /// 0 turns the learning off, else at least 2).
+    pub template: u32,
 }
+
+/// The default of [`SeenConfig::template`]: a line on 3 distinct pages of a host is template.
+pub const DEFAULT_TEMPLATE_PAGES: u32 = 3;
 
 impl SeenConfig {
     /// The option names of a ContentSeen, as the JS API spells them (besides
     /// [`crate::Options::NAMES`]).
-    pub const NAMES: [&'static str; 8] =
-        ["k", "layout", "expectedSize", "memoryBudget", "html", "content", "sketch", "threshold"];
+    pub const NAMES: [&'static str; 9] =
+        ["k", "layout", "expectedSize", "memoryBudget", "html", "content", "sketch", "threshold", "template"];
 
     /// The `sketch` option as the JS API gives it: `false` for the fingerprint-only test,
     /// a size in bytes, or nothing for the default (128 bytes).
@@ -113,6 +121,7 @@ impl Default for SeenConfig {
             content: crate::html::Content::Main,
             sketch: Some(SketchScheme::default()),
             threshold: DEFAULT_THRESHOLD,
+            template: DEFAULT_TEMPLATE_PAGES,
         }
     }
 }
@@ -132,6 +141,26 @@ impl SeenConfig {
             s.push_str(&format!(" {} t={}", sk.describe(), crate::error::number(self.threshold)));
         }
         s
+    }
+
+    /// `true` when the pages' template is learnt: `html`, the main content, and `template`
+    /// not 0.
+    pub fn learns_template(&self) -> bool {
+        #[cfg(feature = "html")]
+        return self.html && self.content == crate::html::Content::Main && self.template > 0;
+        #[cfg(not(feature = "html"))]
+        false
+    }
+
+    fn validate_template(&self) -> Result<()> {
+        if self.template == 1 {
+            return Err(Error::option(
+                "template",
+                "1",
+                "false (no learning) or the number of pages of a host from which a line is template, at least 2 (default 3)",
+            ));
+        }
+        Ok(())
     }
 
     fn validate_threshold(&self) -> Result<()> {
@@ -238,6 +267,10 @@ pub struct ContentSeen {
     sketches: Option<SketchStore>,
     counts: HashMap<String, u64>,
     aliases: HashMap<String, String>,
+    /// The hosts' templates, learnt from the new pages checked (with
+    /// [`SeenConfig::learns_template`]).
+    #[cfg(feature = "html")]
+    template: Option<crate::html::TemplateModel>,
 }
 
 impl ContentSeen {
@@ -257,6 +290,7 @@ impl ContentSeen {
             None => Layout::default_for_k(config.k)?,
         };
         config.validate_threshold()?;
+        config.validate_template()?;
         let mut hasher = SimHasher::new(config.options)?;
         hasher.set_html(config.html)?;
         #[cfg(feature = "html")]
@@ -264,6 +298,8 @@ impl ContentSeen {
         let mut index = Index::new(layout.clone());
         index.set_scheme(Some(config.options));
         Ok(ContentSeen {
+            #[cfg(feature = "html")]
+            template: config.learns_template().then(|| crate::html::TemplateModel::new(config.template)),
             sketches: config.sketch.map(SketchStore::new),
             config: SeenConfig { layout: Some(layout), ..config },
             hasher,
@@ -293,7 +329,47 @@ impl ContentSeen {
     /// A page with no content to compare (no feature, or fewer units than one n-gram:
     /// [`Error::is_no_content`]) is not an error: the answer is [`Check::empty`], and
     /// nothing is changed.
+    ///
+    /// With the template learnt ([`SeenConfig::learns_template`]), the text read is the
+    /// main content less the lines that are template on the URL's host (as learnt from the
+    /// pages before this one), and the page is then learnt: all its lines when it is not a
+    /// duplicate, and when it is, only the lines it was not judged by. So the text of a
+    /// group of near-duplicates is counted once, and an article met many times on one host
+    /// does not become its template, while the template around each copy is counted.
     pub fn check(&mut self, url: &str, text: &str) -> Result<Check> {
+        #[cfg(feature = "html")]
+        if let Some(model) = &self.template {
+            let host = crate::html::template::host_of(url);
+            let all = crate::html::html_to_text(text);
+            let main =
+                crate::html::template::main_content_with(text, &all, |b| model.is_template_block(&host, b));
+            let check = self.check_text(url, &main)?;
+            let mut blocks = crate::html::template::blocks(&all);
+            let key = crate::html::template::page_key(&blocks);
+            if check.duplicate {
+                let read = crate::html::template::blocks(&main);
+                blocks.retain(|b| read.binary_search(b).is_err());
+            }
+            if let Some(m) = &mut self.template {
+                m.learn_blocks(&host, key, &blocks);
+            }
+            return Ok(check);
+        }
+        self.check_read(url, text)
+    }
+
+    /// [`check`](Self::check) of a text already read from its HTML.
+    #[cfg(feature = "html")]
+    fn check_text(&mut self, url: &str, text: &str) -> Result<Check> {
+        let html = self.hasher.html();
+        self.hasher.set_html(false)?;
+        let out = self.check_read(url, text);
+        self.hasher.set_html(html)?;
+        out
+    }
+
+    /// [`check`](Self::check) as the hasher reads `text`.
+    fn check_read(&mut self, url: &str, text: &str) -> Result<Check> {
         let made = match self.config.sketch {
             None => self.hasher.fingerprint(text).map(|f| (f, None)),
             Some(scheme) => self.hasher.fingerprint_and_sketch(text, scheme).map(|(f, s)| (f, Some(s))),
@@ -425,6 +501,12 @@ impl ContentSeen {
             candidates,
             empty: false,
         }
+    }
+
+    /// The template learnt (with [`SeenConfig::learns_template`]).
+    #[cfg(feature = "html")]
+    pub fn template(&self) -> Option<&crate::html::TemplateModel> {
+        self.template.as_ref()
     }
 
     /// The fingerprint of `text` with this test's settings, without checking or storing.

@@ -251,3 +251,77 @@ fn sketching_decisions_agree_with_exact_jaccard_away_from_the_threshold() {
     // Informative: many clear cases of each kind.
     assert!(clear_dup > 100 && clear_new > 200, "dup {clear_dup}, new {clear_new}, unclear {unclear}");
 }
+
+#[cfg(feature = "html")]
+fn short_page(own: &str) -> String {
+    format!(
+        "<html><body><header><a href=/>Acme Widgets</a></header>\
+         <nav><a href=/about>About</a> <a href=/contact>Contact</a> <a href=/blog>Blog</a></nav>\
+         <div class=content><p>{own}</p></div>\
+         <div class=site-info><p>Acme Widgets Ltd was founded in 1952 in Springfield, where it still makes, tests, \
+         packs and ships every widget, gadget and gizmo it sells, to shops, workshops, schools and homes in forty countries, \
+         with a guarantee of ten years, free repairs, and spare parts for every model ever made.</p>\
+         <p>Our offices, at 1 Main Street, Springfield, are open Monday to Friday, nine to five, and on Saturdays by \
+         appointment; visitors are welcome, parking is free, and the museum of widgets, on the first floor, is open to all.</p></div>\
+         <footer>Copyright 2024 Acme Widgets. All rights reserved.</footer></body></html>"
+    )
+}
+
+#[test]
+#[cfg(feature = "html")]
+fn short_pages_of_one_host_are_told_apart_by_their_own_lines() {
+    let own = [
+        "We make widgets in three sizes.",
+        "Write to us at hello@example.com any day.",
+        "Our blog has moved to a new address.",
+        "Jobs: none are open today, sorry.",
+        "Our shop opens at nine every morning.",
+    ];
+    // Two articles of random words, each two long paragraphs.
+    let mut rng = Rng(41);
+    let mut words = |n: usize| {
+        (0..n)
+            .map(|_| (0..5).map(|_| (b'a' + rng.below(26) as u8) as char).collect::<String>())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let articles: Vec<String> = (0..2).map(|_| format!("{}.</p><p>{}.", words(120), words(120))).collect();
+    let check = |template: u32| {
+        let mut s = ContentSeen::new(SeenConfig { html: true, template, ..SeenConfig::default() }).unwrap();
+        for (i, a) in articles.iter().enumerate() {
+            assert!(!s.check(&format!("https://acme.example/news/{i}"), &short_page(a)).unwrap().duplicate);
+        }
+        own.iter()
+            .enumerate()
+            .map(|(i, o)| s.check(&format!("https://acme.example/{i}"), &short_page(o)).unwrap())
+            .collect::<Vec<_>>()
+    };
+    // Without learning, the site's text around the short line decides: the short pages are
+    // duplicates of the first.
+    assert!(check(0)[1..].iter().all(|c| c.duplicate));
+    // Learning: the template is known from the host's third distinct page on, and the
+    // short pages are told apart by their own lines.
+    assert!(check(3).iter().all(|c| !c.duplicate));
+    // Learnt from short pages alone, the second one is judged before the template is
+    // known, a duplicate of the first, and so not learnt as content: the template is
+    // learnt from pages of distinct content only.
+    let mut s = ContentSeen::new(SeenConfig { html: true, ..SeenConfig::default() }).unwrap();
+    let alone: Vec<bool> = own
+        .iter()
+        .enumerate()
+        .map(|(i, o)| s.check(&format!("https://acme.example/{i}"), &short_page(o)).unwrap().duplicate)
+        .collect();
+    assert_eq!(alone, [false, true, true, true, true]);
+    // A copy of an article met again on its host is still a duplicate (the article is not
+    // learnt as template from its copies).
+    let mut s = ContentSeen::new(SeenConfig { html: true, ..SeenConfig::default() }).unwrap();
+    let article = format!("{A} {B} {A}");
+    for i in 0..6 {
+        let c = s
+            .check(&format!("https://acme.example/a?ref={i}"), &short_page(&format!("{article} {i}")))
+            .unwrap();
+        assert_eq!(c.duplicate, i > 0, "{i}");
+    }
+    // Another learnt host's template does not strip this one's.
+    assert!(!s.check("https://other.example/", &short_page(own[0])).unwrap().duplicate);
+}

@@ -47,7 +47,24 @@ mod on {
             Some(name) => crate::html::Content::from_name(&name)?,
             None => d.content,
         };
-        Ok(SeenConfig { k, layout, options: options_from(o)?, html, content, sketch, threshold })
+        let v = field(o, "template");
+        let template = if v.is_undefined() || v.as_bool() == Some(true) {
+            d.template
+        } else if v.as_bool() == Some(false) {
+            0
+        } else {
+            match opt_whole_option(o, "template")? {
+                Some(n) => n,
+                None => {
+                    return Err(convert::bad_argument(
+                        "template",
+                        "true, false or a number of pages, like 3",
+                        &v,
+                    ))
+                }
+            }
+        };
+        Ok(SeenConfig { k, layout, options: options_from(o)?, html, content, sketch, threshold, template })
     }
 
     /// `content`, `sketch` (the size in bytes, or `false` for the fingerprint-only test) and
@@ -56,6 +73,7 @@ mod on {
         set(o, SimHasher::CONTENT, c.content.name());
         set(o, "sketch", c.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
         set(o, "threshold", c.threshold);
+        set(o, "template", if c.learns_template() { JsValue::from(c.template) } else { JsValue::FALSE });
     }
 
     fn check_to_js(c: &Check) -> JsValue {
