@@ -71,6 +71,9 @@ export function articleSpan(html, body) {
   const span = end - start;
   // Not less than the article, and not most of the page (its template must stay).
   if (span < body.length * 0.8 || span > html.length * 0.6 || /<\/body|<footer/i.test(html.slice(start, end))) return null;
+  // Where a reader sees it: not in a script (a JSON-LD copy of the article), and holding none.
+  const before = html.slice(0, start).toLowerCase();
+  if (before.lastIndexOf('<script') > before.lastIndexOf('</script') || /<\/?script/i.test(html.slice(start, end))) return null;
   return [start, end];
 }
 
