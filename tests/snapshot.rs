@@ -1056,6 +1056,7 @@ fn golden_seen_v3(sketch: Option<SketchScheme>) -> ContentSeen {
         html: true,
         content: simhash_wasm::html::Content::Main,
         sketch,
+        template: 0,
         ..golden_seen_v2().config().clone()
     };
     let mut s = ContentSeen::new(config).unwrap();
@@ -1122,6 +1123,82 @@ fn golden_v3_content_seen_reads_main_content_and_older_files_read_all() {
     assert!(matches!(e, Error::SchemeMismatch { field: "content", .. }), "{e:?}");
     assert!(e.to_string().contains("content = all"), "{e}");
 }
+
+/// A ContentSeen learning site templates (version 4): short pages and articles of two hosts.
+#[cfg(feature = "html")]
+fn golden_seen_v4() -> ContentSeen {
+    let config = SeenConfig { html: true, template: 3, ..golden_seen_v2().config().clone() };
+    let mut s = ContentSeen::new(config).unwrap();
+    let mut rng = Rng(0x5EE4);
+    let mut words = |n: usize| {
+        (0..n)
+            .map(|_| (0..5).map(|_| (b'a' + rng.below(26) as u8) as char).collect::<String>())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for i in 0..12 {
+        let site = i % 2;
+        let own = if i % 3 == 0 { words(6) } else { format!("{}.</p><p>{}.", words(80), words(80)) };
+        let page = format!(
+            "<html><body><nav><a href=/>Site {site} home</a> <a href=/about>About site {site}</a></nav>\
+             <main><p>{own}</p></main><footer><p>Site {site} is written, edited and published by its readers, \
+             every day of the year, from three cities.</p></footer></body></html>"
+        );
+        s.check(&format!("https://site{site}.example/页/{i}"), &page).unwrap();
+    }
+    s
+}
+
+#[test]
+#[cfg(feature = "html")]
+fn golden_v4_content_seen_keeps_its_templates_and_older_files_load_without() {
+    let seen = golden_seen_v4();
+    let model = seen.template().unwrap();
+    assert_eq!((model.pages("site0.example"), model.pages("site1.example")), (6, 6));
+    let fresh = seen.to_bytes();
+    let bytes = golden("golden_v4.seen", &fresh);
+    assert_eq!(&bytes[8..12], &4u32.to_le_bytes(), "format version 4");
+    assert_eq!(
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
+        (GOLDEN_V4_SEEN_LEN, GOLDEN_V4_SEEN_HASH),
+        "golden_v4.seen changed"
+    );
+    assert_eq!(fresh, bytes, "encoding drifted from the v4 golden file");
+    let mut back = ContentSeen::from_bytes(&bytes, None).unwrap();
+    assert_eq!(back.config(), seen.config());
+    assert_eq!(back.template(), seen.template());
+    assert_eq!(back.to_bytes(), bytes);
+    // The model survived: a new short page of site 0 is read without its template.
+    let page = "<html><body><nav><a href=/>Site 0 home</a> <a href=/about>About site 0</a></nav>\
+                <main><p>Write to the editors of site zero, any day.</p></main><footer><p>Site 0 is written, \
+                edited and published by its readers, every day of the year, from three cities.</p></footer></body></html>";
+    let mut again = seen.clone();
+    assert_eq!(
+        back.check("https://site0.example/new", page).unwrap(),
+        again.check("https://site0.example/new", page).unwrap()
+    );
+    // Equal models give equal bytes, whatever order they were learnt in.
+    assert_eq!(back.to_bytes(), again.to_bytes());
+    // Loaded with settings that do not learn, the model is dropped.
+    let off = SeenConfig { template: 0, ..seen.config().clone() };
+    assert!(ContentSeen::from_bytes(&bytes, Some(&off)).unwrap().template().is_none());
+    // A version-3 file loads without learning, or with an empty model when asked to learn.
+    let v3 = std::fs::read(format!("{}/tests/data/golden_v3.seen", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert!(ContentSeen::from_bytes(&v3, None).unwrap().template().is_none());
+    let learn = SeenConfig { template: 3, ..ContentSeen::from_bytes(&v3, None).unwrap().config().clone() };
+    let up = ContentSeen::from_bytes(&v3, Some(&learn)).unwrap();
+    assert!(up.template().is_some_and(|m| m.is_empty()));
+    assert_eq!(&up.to_bytes()[8..12], &4u32.to_le_bytes());
+    // Every cut is Corrupt.
+    for cut in 0..bytes.len() {
+        assert_eq!(ContentSeen::from_bytes(&bytes[..cut], None).unwrap_err().code(), "Corrupt", "cut {cut}");
+    }
+}
+
+#[cfg(feature = "html")]
+const GOLDEN_V4_SEEN_LEN: usize = 2940;
+#[cfg(feature = "html")]
+const GOLDEN_V4_SEEN_HASH: u64 = 0xb059_e977_a571_cd0c;
 
 #[cfg(feature = "html")]
 const GOLDEN_V3_SEEN_LEN: usize = 3284;

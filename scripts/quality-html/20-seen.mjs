@@ -287,6 +287,27 @@ export function htmlSeen(api, options = {}, set = buildSet()) {
   };
 }
 
+/** The set in another seeded arrival order. */
+export function reordered(set, seed) {
+  const r = rng(seed);
+  const out = set.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** The keys' spread over `orders` other seeded arrival orders: `{ key: [min, max, mean] }`. */
+export function orderSpread(api, options, set, orders) {
+  const runs = [];
+  for (let seed = 1; seed <= orders; seed++) runs.push(htmlSeen(api, options, reordered(set, 1000 + seed)).keys);
+  return Object.fromEntries(Object.keys(runs[0]).map((k) => {
+    const v = runs.map((x) => x[k]);
+    return [k, [Math.min(...v), Math.max(...v), v.reduce((a, b) => a + b, 0) / v.length]];
+  }));
+}
+
 /** The part's entry: prints the set, the pages each kind got right, P and R; returns the keys. */
 export default async function seenPart(args = []) {
   const api = createRequire(import.meta.url)(join(ROOT, 'pkg/index.cjs'));
@@ -298,7 +319,18 @@ export default async function seenPart(args = []) {
   console.log(`html_seen: ContentSeen ${JSON.stringify({ html: true, ...options })} over ${r.pages} pages (${set.filter((p) => p.zh).length} Chinese), ${Date.now() - t} ms`);
   for (const [k, v] of Object.entries(r.byKind)) console.log(`  ${k.padEnd(34)} ${v.pages - v.wrong}/${v.pages} right`);
   for (const [lang, v] of Object.entries(r.detail)) console.log(`  ${lang}: P ${v.p.toFixed(3)} R ${v.r.toFixed(3)} (${v.tp} of ${v.pred} predicted pairs true, ${v.truth} true pairs)`);
-  return Object.fromEntries(Object.entries(r.keys).map(([k, v]) => [k, v.toFixed(3)]));
+  const keys = Object.fromEntries(Object.entries(r.keys).map(([k, v]) => [k, v.toFixed(3)]));
+  // The order effect: the template is learnt while checking, so a page's reading depends
+  // on the pages of its host met before it. The same set in other arrival orders.
+  const orders = args.includes('--quick') ? 5 : 20;
+  const t2 = Date.now();
+  const spread = orderSpread(api, options, set, orders);
+  console.log(`html_seen over ${orders} other arrival orders (${Date.now() - t2} ms): ${Object.entries(spread).map(([k, [lo, hi, mean]]) => `${k} ${lo.toFixed(3)}..${hi.toFixed(3)} (mean ${mean.toFixed(3)})`).join(', ')}`);
+  for (const [k, [lo, hi]] of Object.entries(spread)) {
+    keys[`${k}_min`] = lo.toFixed(3);
+    keys[`${k}_max`] = hi.toFixed(3);
+  }
+  return keys;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

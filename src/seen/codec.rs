@@ -13,12 +13,20 @@
 //! | 8 | `A`, number of aliases, `u64` |
 //! | `A` × | a duplicate URL and the stored page it is counted under (each a `u32` byte length, UTF-8), by URL, strictly ascending |
 //!
-//! The payload must end after the last alias. Every counted id and every alias target
+//! | | *version 4 only:* the site templates learnt ([`TemplateModel`](crate::html::TemplateModel)): |
+//! | 4 | `M`, the number of distinct pages of a host from which a line is template (the `template` setting, at least 2) |
+//! | 8 | `H`, number of hosts, `u64` |
+//! | `H` × | a host, by name strictly ascending: its name (`u32` byte length, UTF-8); `u32` pages learnt (at most 64); `u64` number of page keys and the keys (`u64`, strictly ascending; none once 64 pages were learnt); `u64` number of blocks and per block its hash (`u64`, strictly ascending) and on how many pages it was seen (`u32`, 1 to the pages learnt) |
+//!
+//! The payload must end after the last alias (version 4: after the last host). Every counted id and every alias target
 //! must be a stored page. `k` and the layout are the index snapshot's, the sketch scheme
 //! its sketch column's. A [`ContentSeen`] that reads pages' main content writes format
 //! version 3 (with or without sketches); otherwise a sketching one writes version 2 and a
 //! fingerprint-only one version 1 (the same bytes as before sketches existed). Versions 1
-//! and 2 read all of a page's visible text.
+//! and 2 read all of a page's visible text. A test that learns site templates
+//! ([`SeenConfig::learns_template`]) writes version 4: version 3 and the model, sorted, so
+//! equal models give equal bytes. Versions 1 to 3 load without learning, or, with an
+//! `expected` config that learns, with an empty model.
 //!
 //! **Version-1 snapshots** load as fingerprint-only tests, or, when loaded with an
 //! `expected` config that has a sketch, as sketching tests whose stored pages have no
@@ -32,7 +40,7 @@ use super::{ContentSeen, SeenConfig, DEFAULT_THRESHOLD};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::index::Index;
-use crate::snapshot::formats::{FIRST, SEEN_MAIN_CONTENT, SEEN_SKETCHES};
+use crate::snapshot::formats::{FIRST, SEEN_MAIN_CONTENT, SEEN_SKETCHES, SEEN_TEMPLATE};
 use crate::snapshot::{
     check_scheme, decode_index, encode_sorted_index_with_sketches, open, Kind, Reader, Writer,
 };
@@ -103,6 +111,11 @@ impl ContentSeen {
         for (url, rep) in aliases {
             w.str_u32(url);
             w.str_u32(rep);
+        }
+        #[cfg(feature = "html")]
+        if let Some(model) = &self.template {
+            write_template(&mut w, model);
+            return w.seal_version(Kind::Seen, SEEN_TEMPLATE);
         }
         w.seal_version(Kind::Seen, version)
     }
@@ -252,6 +265,28 @@ impl ContentSeen {
             prev = Some(url.clone());
             aliases.insert(url, rep);
         }
+        #[cfg(feature = "html")]
+        let template = if version >= SEEN_TEMPLATE {
+            let model = read_template(&mut r)?;
+            r.finish("the site templates")?;
+            if expected.is_none() {
+                config.template = model.min_pages();
+            }
+            Some(model)
+        } else {
+            r.finish("the aliases")?;
+            if expected.is_none() && config.learns_template() {
+                // Made before templates were learnt: loads as not learning them (an
+                // `expected` config that learns starts an empty model).
+                config.template = 0;
+            }
+            None
+        };
+        #[cfg(not(feature = "html"))]
+        if version >= SEEN_TEMPLATE {
+            return Err(Error::html_disabled());
+        }
+        #[cfg(not(feature = "html"))]
         r.finish("the aliases")?;
         let sketches = match config.sketch {
             None => None,
@@ -269,7 +304,13 @@ impl ContentSeen {
         hasher.set_content(content);
         Ok(ContentSeen {
             #[cfg(feature = "html")]
-            template: config.learns_template().then(|| crate::html::TemplateModel::new(config.template)),
+            template: config.learns_template().then(|| {
+                let mut m = crate::html::TemplateModel::new(config.template);
+                for h in template.map(|t| t.hosts()).unwrap_or_default() {
+                    m.insert_host(h);
+                }
+                m
+            }),
             config,
             hasher,
             index,
@@ -278,6 +319,84 @@ impl ContentSeen {
             aliases,
         })
     }
+}
+
+/// The site templates, as the module docs lay them out.
+#[cfg(feature = "html")]
+fn write_template(w: &mut Writer, model: &crate::html::TemplateModel) {
+    w.u32(model.min_pages());
+    let hosts = model.hosts();
+    w.u64(hosts.len() as u64);
+    for h in hosts {
+        w.str_u32(&h.host);
+        w.u32(h.learnt);
+        w.u64(h.pages.len() as u64);
+        for k in h.pages {
+            w.u64(k);
+        }
+        w.u64(h.blocks.len() as u64);
+        for (b, n) in h.blocks {
+            w.u64(b);
+            w.u32(n);
+        }
+    }
+}
+
+/// Reads [`write_template`]'s layout, refusing what it cannot have written.
+#[cfg(feature = "html")]
+fn read_template(r: &mut Reader<'_>) -> Result<crate::html::TemplateModel> {
+    use crate::html::template::{HostParts, PAGES_PER_HOST};
+    let at = r.offset();
+    let min = r.u32("template pages")?;
+    if min < 2 {
+        return Err(r.err_at(at, format!("template pages {min} is below 2")));
+    }
+    let mut model = crate::html::TemplateModel::new(min);
+    let n = r.count("template hosts", 4 + 4 + 8 + 8)?;
+    let mut prev: Option<String> = None;
+    for _ in 0..n {
+        let at = r.offset();
+        let host = r.str_u32("template host")?;
+        if prev.as_ref().is_some_and(|p| *p >= host) {
+            return Err(r.err_at(at, "the template hosts are not in ascending order"));
+        }
+        prev = Some(host.clone());
+        let at = r.offset();
+        let learnt = r.u32("pages learnt")?;
+        if learnt == 0 || learnt > PAGES_PER_HOST {
+            return Err(r.err_at(at, format!("{learnt} pages learnt, not 1 to {PAGES_PER_HOST}")));
+        }
+        let at = r.offset();
+        let np = r.count("page keys", 8)?;
+        if np != if learnt == PAGES_PER_HOST { 0 } else { learnt as usize } {
+            return Err(r.err_at(at, format!("{np} page keys for {learnt} pages learnt")));
+        }
+        let mut pages = Vec::with_capacity(np);
+        for _ in 0..np {
+            let at = r.offset();
+            let k = r.u64("page key")?;
+            if pages.last().is_some_and(|&p| p >= k) {
+                return Err(r.err_at(at, "the page keys are not in ascending order"));
+            }
+            pages.push(k);
+        }
+        let nb = r.count("template blocks", 12)?;
+        let mut blocks = Vec::with_capacity(nb);
+        for _ in 0..nb {
+            let at = r.offset();
+            let b = r.u64("block")?;
+            let c = r.u32("block pages")?;
+            if blocks.last().is_some_and(|&(p, _)| p >= b) {
+                return Err(r.err_at(at, "the blocks are not in ascending order"));
+            }
+            if c == 0 || c > learnt {
+                return Err(r.err_at(at, format!("a block seen on {c} pages of {learnt}")));
+            }
+            blocks.push((b, c));
+        }
+        model.insert_host(HostParts { host, learnt, pages, blocks });
+    }
+    Ok(model)
 }
 
 #[cfg(test)]

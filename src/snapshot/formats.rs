@@ -47,8 +47,8 @@ pub(crate) const INDX: Versions = Versions { name: "INDX", current: INDX_SKETCHE
 pub(crate) const IDF: Versions = Versions { name: "IDF\\0", current: FIRST, oldest: FIRST };
 
 /// A content-seen snapshot (`SEEN`): version 2 holds an `INDX` version 2 and the threshold,
-/// version 3 which text of a page is read.
-pub(crate) const SEEN: Versions = Versions { name: "SEEN", current: SEEN_MAIN_CONTENT, oldest: FIRST };
+/// version 3 which text of a page is read, version 4 the site templates learnt.
+pub(crate) const SEEN: Versions = Versions { name: "SEEN", current: SEEN_TEMPLATE, oldest: FIRST };
 
 /// The `FSET` version that codes gaps (version 1 codes the highest differing bit).
 pub(crate) const FSET_GAP_CODE: u32 = 2;
@@ -62,6 +62,10 @@ pub(crate) const SEEN_SKETCHES: u32 = 2;
 /// The `SEEN` version that says which text of a page is read (all of it, or its main
 /// content); a test that reads the main content writes it, with or without sketches.
 pub(crate) const SEEN_MAIN_CONTENT: u32 = 3;
+
+/// The `SEEN` version that ends with the site templates learnt (`TemplateModel`); a test
+/// that learns them writes it.
+pub(crate) const SEEN_TEMPLATE: u32 = 4;
 
 /// The whole table, in `FORMATS.md`'s order (the Redis store's row aside).
 #[cfg(test)]
