@@ -83,6 +83,14 @@ function adapt(client) {
   throw new SimHashError('RedisContentSeen takes a node-redis client (createClient / createCluster) or an ioredis client; this object has neither sendCommand nor callBuffer', 'InvalidOption');
 }
 
+const asBuffer = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** Errors that mean "this page has no content to compare" (the core's Error::is_no_content). */
+const noContent = (e) => e instanceof SimHashError && (e.code === 'EmptyText' || e.code === 'TextTooShort');
+
+/** ContentSeen's answer for a page with no content: not a duplicate, nothing stored or counted. */
+const emptyAnswer = () => ({ duplicate: false, empty: true, matches: [], fingerprint: null, cluster: null, count: 0, roundTrips: 0 });
+
 function install(wasm) {
   const { __RedisStore: RedisStore } = wasm;
   const sources = {};
@@ -165,9 +173,12 @@ function install(wasm) {
       return this._call(args[0], () => this._redis.call(key, args));
     }
 
-    async _eval(name, argv) {
+    _eval(name, argv) {
+      return this._evalKeys(name, this._keys, argv);
+    }
+
+    async _evalKeys(name, keys, argv) {
       const s = sources[name];
-      const keys = this._keys;
       // Empty arguments go as '' (node-redis writes strings and buffers as separate chunks).
       const tail = [String(keys.length), ...keys, ...argv.map((a) => (a.byteLength ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : ''))];
       return this._call(`script ${name}`, async () => {
@@ -201,10 +212,45 @@ function install(wasm) {
      * repeating a failed check with it gets the answer its lost attempt got, if it was applied.
      */
     async check(url, text, options) {
-      check(SIG.check, [url, text], SimHashError);
+      [url, text] = check(SIG.check, [url, text], SimHashError, wasm.__utf8);
       const id = idOf(options);
-      if (this._sketch) return this._checkSketch(this._live().beginSketch(url, text, id), id);
-      return this._checkFingerprint(url, this._live().fingerprint(text), id);
+      const store = this._live();
+      // With the site templates learnt (html, main content, `template`): read the page's
+      // template counts, check the page without its template, then learn it (src/redis/template.rs).
+      const tpl = store.templateRead(url, text);
+      if (tpl) {
+        try {
+          return await this._checkTemplate(tpl, url, id);
+        } finally {
+          tpl.free();
+        }
+      }
+      let start;
+      try {
+        start = this._sketch ? store.beginSketch(url, text, id) : store.fingerprint(text);
+      } catch (e) {
+        if (noContent(e)) return emptyAnswer();
+        throw e;
+      }
+      return this._sketch ? this._checkSketch(start, id) : this._checkFingerprint(url, start, id);
+    }
+
+    async _checkTemplate(tpl, url, id) {
+      const keys = tpl.keys();
+      const fields = tpl.fields();
+      const counts = fields.length ? await this._command(keys[2], ['HMGET', keys[2], ...fields.map(asBuffer)]) : [];
+      const read = tpl.read(counts);
+      let result;
+      try {
+        const start = this._sketch ? this._live().beginSketchRead(url, read, id) : this._live().fingerprintRead(read);
+        result = await (this._sketch ? this._checkSketch(start, id) : this._checkFingerprint(url, start, id));
+      } catch (e) {
+        if (!noContent(e)) throw e;
+        result = emptyAnswer();
+      }
+      const argv = tpl.learnArgs(this._store.meta(), result.duplicate);
+      if (argv) this._live().learnReply(await this._evalKeys('learn', keys, argv));
+      return result;
     }
 
     async checkFingerprint(url, fingerprint, options) {

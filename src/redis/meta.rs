@@ -1,21 +1,26 @@
 //! The settings stored in `{NS}:meta`, written by the first worker and checked by every
 //! script call, so that every worker of a namespace fingerprints and files pages alike.
 //!
-//! ## Format (version 3)
+//! ## Format (version 4)
 //!
-//! UTF-8 text, one `name=value` per line after a first line `simhash-wasm-redis 3`:
+//! UTF-8 text, one `name=value` per line after a first line `simhash-wasm-redis 4`:
 //!
 //! ```text
-//! simhash-wasm-redis 3
+//! simhash-wasm-redis 4
 //! scheme=chars:4 sublinear punct=keep nfkc lower sh64v1
 //! layout=k=3 blocks=16,16,16,16 (4 tables)
-//! html=false
+//! html=true
+//! content=main
+//! template=3
 //! urls=true
 //! sketch=none
 //! ```
 //!
 //! `scheme` is [`crate::Options::describe`] (it ends in the feature hash version), `layout`
-//! the layout's display form, `urls` whether the URL map is kept, `sketch` the similarity
+//! the layout's display form, `content` which text of an HTML page is read (`main` or
+//! `all`; `all` when `html` is false, where it is unused), `template` from how many
+//! distinct pages of a host a line is template (`none`: the site templates are not learnt;
+//! see [`super::template`]), `urls` whether the URL map is kept, `sketch` the similarity
 //! sketch setting: `none` (the fingerprint-only store), or in sketch mode the sketch
 //! scheme and the threshold, e.g. `sk1:128 t=0.81` ([`super::sketch`]). A value that differs is
 //! [`Error::SchemeMismatch`] naming the field; another first line is a foreign key (or a
@@ -24,7 +29,12 @@
 //! The version is the *store format*: the meta's text, the key layout of the index
 //! ([`super::keys`]) and the values the scripts write ([`super::record`]).
 //!
-//! - Version 3 (this build) writes URL-map values that carry check ids (the check that
+//! - Version 4 (this build) adds the lines `content` and `template`: a version-3 store read
+//!   all of an HTML page's text, and learnt no template. Opening a version-3 (or 2)
+//!   namespace whose settings are ours (`content=all`, `template=none`, or `html=false`)
+//!   upgrades its meta to version 4 in place; with other settings the first differing
+//!   field is reported (`content`: found `all`).
+//! - Version 3 writes URL-map values that carry check ids (the check that
 //!   stored a page, the last one counted under it), so that a call repeated after a lost
 //!   reply gets its first attempt's answer, and short-lived `{NS}:r:` keys without the URL
 //!   map. It reads every version-2 value.
@@ -42,22 +52,49 @@
 use crate::error::{Error, Result};
 
 /// The meta format version this build writes and reads.
-pub const META_VERSION: u32 = 3;
-/// The older version whose namespaces this build upgrades in place (see the module docs).
-pub const UPGRADES_FROM: u32 = 2;
+pub const META_VERSION: u32 = 4;
+/// The older versions whose namespaces this build upgrades in place (see the module docs).
+pub const UPGRADES_FROM: [u32; 2] = [2, 3];
 const HEADER: &str = "simhash-wasm-redis ";
 
 /// The fields of the meta string, in order.
-pub const FIELDS: [&str; 5] = ["scheme", "layout", "html", "urls", "sketch"];
+pub const FIELDS: [&str; 7] = ["scheme", "layout", "html", "content", "template", "urls", "sketch"];
 
-/// The meta string of a set of settings.
-pub fn encode(scheme: &str, layout: &str, html: bool, urls: bool, sketch: &str) -> String {
-    format!("{HEADER}{META_VERSION}\nscheme={scheme}\nlayout={layout}\nhtml={html}\nurls={urls}\nsketch={sketch}\n")
+/// The values that versions before 4 imply for the fields they lack.
+const IMPLIED: [(&str, &str); 2] = [("content", "all"), ("template", "none")];
+
+/// The meta string of a set of settings. `content` is `main` or `all`, `template` a
+/// number of pages or `none`.
+pub fn encode(
+    scheme: &str,
+    layout: &str,
+    html: bool,
+    content: &str,
+    template: &str,
+    urls: bool,
+    sketch: &str,
+) -> String {
+    format!(
+        "{HEADER}{META_VERSION}\nscheme={scheme}\nlayout={layout}\nhtml={html}\ncontent={content}\ntemplate={template}\nurls={urls}\nsketch={sketch}\n"
+    )
 }
 
-/// The meta string a version-[`UPGRADES_FROM`] namespace with the same settings holds.
-pub fn upgradable(ours: &str) -> String {
-    ours.replacen(&format!("{HEADER}{META_VERSION}\n"), &format!("{HEADER}{UPGRADES_FROM}\n"), 1)
+/// The meta string a version-`version` namespace (one of [`UPGRADES_FROM`]) with the same
+/// settings holds; empty when no such namespace can have our settings (it read an HTML
+/// page's main content, or learnt templates).
+pub fn upgradable(ours: &str, version: u32) -> String {
+    let implied = IMPLIED.iter().all(|(f, v)| ours.lines().any(|l| l == format!("{f}={v}")));
+    if !implied && !ours.contains("\nhtml=false\n") {
+        return String::new();
+    }
+    let mut out = format!("{HEADER}{version}\n");
+    for line in ours.lines().skip(1) {
+        if !IMPLIED.iter().any(|(f, _)| line.starts_with(&format!("{f}="))) {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// Why a stored meta string was refused: not ours at all, or other settings.
@@ -80,7 +117,7 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
     let Some(version) = lines.next().and_then(|l| l.strip_prefix(HEADER)) else { return Err(foreign(key)) };
     match version.parse::<u32>() {
         // Version 2 with other settings reports the setting; with ours, OPEN upgraded it.
-        Ok(META_VERSION | UPGRADES_FROM) => {}
+        Ok(v) if v == META_VERSION || UPGRADES_FROM.contains(&v) => {}
         Ok(1) => {
             return Err(Error::SchemeMismatch {
                 field: "store format",
@@ -103,8 +140,10 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
     let get = |text: &str, name: &str| -> Option<String> {
         text.lines().find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('=')).map(str::to_owned))
     };
+    let older = !stored.starts_with(&format!("{HEADER}{META_VERSION}\n"));
     for field in FIELDS {
-        let (found, expected) = (get(stored, field), get(ours, field));
+        let implied = IMPLIED.iter().find(|(f, _)| *f == field).filter(|_| older).map(|(_, v)| v.to_string());
+        let (found, expected) = (get(stored, field).or(implied), get(ours, field));
         if found.is_none() {
             return Err(foreign(key));
         }
@@ -116,10 +155,10 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
             });
         }
     }
-    if stored.starts_with(&format!("{HEADER}{UPGRADES_FROM}\n")) {
+    if older {
         return Err(Error::SchemeMismatch {
             field: "store format",
-            found: UPGRADES_FROM.to_string(),
+            found: stored.lines().next().and_then(|l| l.strip_prefix(HEADER)).unwrap_or("").to_string(),
             expected: format!(
                 "{META_VERSION}: open the namespace with RedisContentSeen.open, which upgrades it in place"
             ),
@@ -138,12 +177,14 @@ mod tests {
             "chars:4 sublinear punct=keep nfkc lower sh64v1",
             "k=3 blocks=16,16,16,16 (4 tables)",
             false,
+            "all",
+            "none",
             true,
             "none",
         );
         assert_eq!(
             ours,
-            "simhash-wasm-redis 3\nscheme=chars:4 sublinear punct=keep nfkc lower sh64v1\nlayout=k=3 blocks=16,16,16,16 (4 tables)\nhtml=false\nurls=true\nsketch=none\n"
+            "simhash-wasm-redis 4\nscheme=chars:4 sublinear punct=keep nfkc lower sh64v1\nlayout=k=3 blocks=16,16,16,16 (4 tables)\nhtml=false\ncontent=all\ntemplate=none\nurls=true\nsketch=none\n"
         );
         assert!(compare(ours.as_bytes(), &ours, "{ns}:meta").is_ok());
         let other = ours.replace("html=false", "html=true");
@@ -158,8 +199,21 @@ mod tests {
             compare(other.as_bytes(), &ours, "k"),
             Err(Error::SchemeMismatch { field: "scheme", .. })
         ));
-        let v2 = upgradable(&ours);
-        assert_eq!(v2, ours.replace("redis 3\n", "redis 2\n"));
+        let v2 = upgradable(&ours, 2);
+        assert_eq!(v2, ours.replace("redis 4\n", "redis 2\n").replace("content=all\ntemplate=none\n", ""));
+        let v3 = upgradable(&ours, 3);
+        assert!(compare(v3.as_bytes(), &ours, "k").is_err_and(|e| e.to_string().contains("upgrades")));
+        // An HTML store reading the main content, or learning templates, has no older form;
+        // an older HTML namespace is reported as reading all the text.
+        let main = encode("s", "l", true, "main", "3", true, "none");
+        assert_eq!(upgradable(&main, 3), "");
+        let old_html = upgradable(&encode("s", "l", true, "all", "none", true, "none"), 3);
+        match compare(old_html.as_bytes(), &main, "k") {
+            Err(Error::SchemeMismatch { field: "content", found, expected }) => {
+                assert_eq!((found.as_str(), expected.as_str()), ("all", "main"))
+            }
+            e => panic!("{e:?}"),
+        }
         match compare(v2.as_bytes(), &ours, "k") {
             Err(e @ Error::SchemeMismatch { field: "store format", .. }) => {
                 assert!(e.to_string().contains("upgrades"))
@@ -171,7 +225,7 @@ mod tests {
             compare(v2_other.as_bytes(), &ours, "k"),
             Err(Error::SchemeMismatch { field: "html", .. })
         ));
-        let older = ours.replace("redis 3", "redis 1");
+        let older = ours.replace("redis 4", "redis 1");
         match compare(older.as_bytes(), &ours, "k") {
             Err(e @ Error::SchemeMismatch { field: "store format", .. }) => {
                 let m = e.to_string();
@@ -179,12 +233,12 @@ mod tests {
             }
             e => panic!("{e:?}"),
         }
-        let newer = ours.replace("redis 3", "redis 9");
+        let newer = ours.replace("redis 4", "redis 9");
         assert!(matches!(
             compare(newer.as_bytes(), &ours, "k"),
             Err(Error::UnsupportedVersion { found: 9, .. })
         ));
-        for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 3\nfoo=x\n"] {
+        for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 4\nfoo=x\n"] {
             assert!(matches!(
                 compare(junk, &ours, "k"),
                 Err(Error::InvalidOption { option: "namespace", .. })

@@ -59,6 +59,8 @@ pub mod meta;
 pub mod record;
 pub mod script;
 pub mod sketch;
+#[cfg(feature = "html")]
+pub mod template;
 
 pub use decide::{check_argv, CheckPlan, Outcome, StoreMatch};
 pub use script::SCRIPTS;
@@ -149,6 +151,9 @@ pub struct Store {
 pub struct RedisSeen {
     store: Arc<Store>,
     hasher: SimHasher,
+    /// The same scheme over text already read from its HTML (with the site templates:
+    /// [`template`]).
+    plain: SimHasher,
     config: StoreConfig,
 }
 
@@ -198,14 +203,29 @@ impl RedisSeen {
             None => "none".to_owned(),
             Some(sk) => format!("{} t={}", sk.describe(), crate::error::number(seen.threshold)),
         };
-        let meta =
-            meta::encode(&seen.options.describe(), &layout.to_string(), seen.html, config.urls, &sketch_meta);
+        #[cfg(feature = "html")]
+        let content = if seen.html { seen.content.name() } else { "all" };
+        #[cfg(not(feature = "html"))]
+        let content = "all";
+        let template = if seen.learns_template() { seen.template.to_string() } else { "none".to_owned() };
+        let meta = meta::encode(
+            &seen.options.describe(),
+            &layout.to_string(),
+            seen.html,
+            content,
+            &template,
+            config.urls,
+            &sketch_meta,
+        );
         let mut key_list = keys::key_names(&config.namespace);
         if seen.sketch.is_some() {
             key_list.extend(keys::sketch_key_names(&config.namespace));
         }
         let mut hasher = SimHasher::new(seen.options)?;
         hasher.set_html(seen.html)?;
+        #[cfg(feature = "html")]
+        hasher.set_content(seen.content);
+        let plain = SimHasher::new(seen.options)?;
         let store = Store {
             k: seen.k,
             keys: key_list,
@@ -216,7 +236,7 @@ impl RedisSeen {
             sketch: seen.sketch,
             threshold: seen.threshold,
         };
-        Ok(RedisSeen { store: Arc::new(store), hasher, config: StoreConfig { seen, ..config } })
+        Ok(RedisSeen { store: Arc::new(store), hasher, plain, config: StoreConfig { seen, ..config } })
     }
 
     /// The settings in force (layout filled in).
@@ -283,6 +303,53 @@ impl RedisSeen {
         self.begin_sketch(url, fp, Some(sketch), check_id)
     }
 
+    /// [`begin_sketch_text`](Self::begin_sketch_text) of a text already read from its HTML
+    /// ([`template::TemplateRead::text`]).
+    pub fn begin_sketch_read(&mut self, url: &str, text: &str, check_id: u64) -> Result<SketchPlan> {
+        record::check_url(url)?;
+        let scheme = self
+            .store
+            .sketch
+            .ok_or_else(|| Error::option("sketch", "false", "a sketch-mode store for a sketch"))?;
+        let (fp, sketch) = self.plain.fingerprint_and_sketch(text, scheme)?;
+        self.begin_sketch(url, fp, Some(sketch), check_id)
+    }
+
+    /// With the site templates learnt (`html`, the main content, `template`), the read of
+    /// an HTML page of `url` ([`template`]); `None` otherwise.
+    #[cfg(feature = "html")]
+    pub fn template_read(&self, url: &str, html: &str) -> Option<template::TemplateRead> {
+        let seen = &self.config.seen;
+        seen.learns_template().then(|| {
+            template::TemplateRead::new(&self.config.namespace, &self.store.keys[0], url, html, seen.template)
+        })
+    }
+
+    /// The `LEARN` script's reply ([`template`]): `true` when the page was counted, `false`
+    /// when it was learnt before or its host is full; an error when the namespace's
+    /// settings changed or it is gone.
+    pub fn learn_reply(&self, reply: &[Vec<u8>]) -> Result<bool> {
+        match reply.first().map(Vec::as_slice) {
+            Some(b"1") => Ok(true),
+            Some(b"0") => Ok(false),
+            Some(b"X") => {
+                meta::compare(
+                    reply.get(1).map(Vec::as_slice).unwrap_or(b""),
+                    &self.store.meta,
+                    &self.store.keys[0],
+                )?;
+                Err(decide::bad_reply("the namespace's settings changed"))
+            }
+            Some(b"G") => Err(decide::gone(&self.store.keys[0])),
+            _ => Err(decide::bad_reply("an unknown status")),
+        }
+    }
+
+    /// [`fingerprint`](Self::fingerprint) of a text already read from its HTML.
+    pub fn fingerprint_read(&mut self, text: &str) -> Result<u64> {
+        self.plain.fingerprint(text)
+    }
+
     /// The fingerprint and sketch of `text` (sketch mode).
     pub fn fingerprint_and_sketch(&mut self, text: &str) -> Result<(u64, Sketch)> {
         let scheme = self
@@ -293,8 +360,9 @@ impl RedisSeen {
     }
 
     /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, the
-    /// number of bands in sketch mode (else empty), and the meta of a version-2 namespace
-    /// with our settings, which OPEN upgrades in place.
+    /// number of bands in sketch mode (else empty), and the metas of a version-2 and a
+    /// version-3 namespace with our settings (empty when none can have them), which OPEN
+    /// upgrades in place.
     pub fn open_args(&self) -> Vec<Vec<u8>> {
         let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
         // Sketch mode: the number of bands, whose hashes are tested too.
@@ -304,7 +372,8 @@ impl RedisSeen {
             self.store.meta.as_bytes().to_vec(),
             bits,
             bands,
-            meta::upgradable(&self.store.meta).into_bytes(),
+            meta::upgradable(&self.store.meta, meta::UPGRADES_FROM[0]).into_bytes(),
+            meta::upgradable(&self.store.meta, meta::UPGRADES_FROM[1]).into_bytes(),
         ]
     }
 

@@ -77,7 +77,8 @@ pub const CHECK: &str = include_str!("lua/check.lua");
 /// format 1's table hash (the namespace's data without a meta). In sketch mode `ARGV[3]`
 /// holds one byte, the number of bands (else it is empty), and every band hash
 /// (`{NS}:bB:HHHH`, 16,384 a band) is tested the same way (327,680 names with the default
-/// sketch). `ARGV[4]` is the meta a store-format-2 namespace with our settings holds: such
+/// sketch). `ARGV[4]` and `ARGV[5]` are the metas a store-format-2 and -3 namespace with our
+/// settings hold (empty: none can): such
 /// a namespace is upgraded (its meta set to ours) and the reply is `{"U"}`.
 pub const OPEN: &str = include_str!("lua/open.lua");
 
@@ -142,14 +143,22 @@ pub const IMPORT_SKETCH: &str = include_str!("lua/import_sketch.lua");
 
 /// Every script, by the name the JS side loads it under (`__RedisStore.script(name)`; the
 /// one list of script names: `redis.cjs` reads it through `__RedisStore.scriptNames()`).
-pub const SCRIPTS: [(&str, &str); 6] = [
+pub const SCRIPTS: [(&str, &str); 7] = [
     ("check", CHECK),
     ("open", OPEN),
     ("lookup", LOOKUP),
     ("import", IMPORT),
     ("check_sketch", CHECK_SKETCH),
     ("import_sketch", IMPORT_SKETCH),
+    ("learn", LEARN),
 ];
+
+/// The `LEARN` script (the site templates: [`super::template`]); it does nothing in a
+/// build without HTML, where no store learns them.
+#[cfg(feature = "html")]
+pub const LEARN: &str = super::template::LEARN;
+#[cfg(not(feature = "html"))]
+pub const LEARN: &str = "return {'0'}";
 
 #[cfg(test)]
 mod tests {

@@ -546,7 +546,8 @@ fn settings_and_namespace_are_checked() {
     assert_eq!(a.open_reply(&[s(b"S"), a.meta().as_bytes().to_vec()]), Ok(false));
     assert_eq!(a.open_reply(&[s(b"U")]), Ok(false), "upgraded from store format 2");
     let args = a.open_args();
-    assert_eq!(args[3], meta::upgradable(a.meta()).into_bytes());
+    assert_eq!(args[3], meta::upgradable(a.meta(), 2).into_bytes());
+    assert_eq!(args[4], meta::upgradable(a.meta(), 3).into_bytes());
     assert!(args[2].is_empty(), "no bands without a sketch");
     assert!(matches!(
         a.open_reply(&[s(b"S"), b.meta().as_bytes().to_vec()]),

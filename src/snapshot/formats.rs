@@ -119,7 +119,11 @@ mod tests {
         let rows = {
             use crate::redis::meta::{META_VERSION, UPGRADES_FROM};
             let mut rows = rows;
-            rows.push((REDIS_ROW.to_string(), META_VERSION, vec![UPGRADES_FROM, META_VERSION]));
+            rows.push((
+                REDIS_ROW.to_string(),
+                META_VERSION,
+                vec![UPGRADES_FROM[0], UPGRADES_FROM[1], META_VERSION],
+            ));
             rows
         };
         rows

@@ -40,6 +40,7 @@ fn to_js_list(v: &[Vec<u8>]) -> Array {
 fn outcome_to_js(o: &Outcome) -> JsValue {
     let out = Object::new();
     set(&out, "duplicate", o.duplicate);
+    set(&out, "empty", false);
     let ms: Array = o
         .matches
         .iter()
@@ -162,6 +163,38 @@ impl JsRedisStore {
         self.0.begin_sketch(url, fingerprint, None, check_id).map(JsSketchCheck).map_err(js_error)
     }
 
+    /// With the site templates learnt, the read of an HTML page (`undefined` otherwise):
+    /// `HMGET` its `fields()` from `keys()[2]`, `read(reply)` gives the text to check
+    /// (`beginSketchRead`, `fingerprintRead`), and `learnArgs(duplicate)` the `learn`
+    /// script's `ARGV` (its `KEYS` are `keys()`).
+    #[wasm_bindgen(js_name = templateRead)]
+    pub fn template_read(&self, url: &str, html: &str) -> Option<JsTemplateRead> {
+        self.0.template_read(url, html).map(JsTemplateRead)
+    }
+
+    /// The `learn` script's reply: `true` when the page was counted.
+    #[wasm_bindgen(js_name = learnReply)]
+    pub fn learn_reply(&self, reply: JsValue) -> Result<bool, JsValue> {
+        self.0.learn_reply(&bytes_list(&reply)?).map_err(js_error)
+    }
+
+    /// `beginSketch` of a text read by `templateRead`.
+    #[wasm_bindgen(js_name = beginSketchRead)]
+    pub fn begin_sketch_read(
+        &mut self,
+        url: &str,
+        text: &str,
+        check_id: u64,
+    ) -> Result<JsSketchCheck, JsValue> {
+        self.0.begin_sketch_read(url, text, check_id).map(JsSketchCheck).map_err(js_error)
+    }
+
+    /// `fingerprint` of a text read by `templateRead`.
+    #[wasm_bindgen(js_name = fingerprintRead)]
+    pub fn fingerprint_read(&mut self, text: &str) -> Result<u64, JsValue> {
+        self.0.fingerprint_read(text).map_err(js_error)
+    }
+
     /// The meta string stored in the namespace.
     pub fn meta(&self) -> String {
         self.0.meta().to_owned()
@@ -252,6 +285,49 @@ impl JsRedisStore {
             al.push((a.get(0).as_string().ok_or_else(bad)?, a.get(1).as_string().ok_or_else(bad)?));
         }
         self.0.export_snapshot(&ps, &al).map_err(js_error)
+    }
+}
+
+/// One page's template read (not public API; `src/redis/template.rs`).
+#[wasm_bindgen(js_name = __TemplateRead, skip_typescript)]
+pub struct JsTemplateRead(crate::redis::template::TemplateRead);
+
+#[wasm_bindgen(js_class = __TemplateRead)]
+impl JsTemplateRead {
+    /// The `learn` script's `KEYS`: meta, the host's page set, its block hash.
+    pub fn keys(&self) -> Array {
+        self.0.keys().iter().map(|k| JsValue::from(k.as_str())).collect()
+    }
+
+    /// The `HMGET` fields: the page's block hashes.
+    pub fn fields(&self) -> Array {
+        to_js_list(&self.0.fields())
+    }
+
+    /// The text to check, from the `HMGET` reply (byte strings, `null` for a block never seen).
+    pub fn read(&mut self, reply: JsValue) -> Result<String, JsValue> {
+        if !Array::is_array(&reply) {
+            return Err(js_error(crate::Error::corrupt("Redis reply", 0, "HMGET did not give an array")));
+        }
+        let counts: Vec<Option<Vec<u8>>> = Array::from(&reply)
+            .iter()
+            .map(|x| {
+                if x.is_null() || x.is_undefined() {
+                    None
+                } else if let Some(s) = x.as_string() {
+                    Some(s.into_bytes())
+                } else {
+                    Some(Uint8Array::from(x).to_vec())
+                }
+            })
+            .collect();
+        self.0.read(&counts).map_err(js_error)
+    }
+
+    /// The `learn` script's `ARGV` after the check (`undefined`: nothing to learn).
+    #[wasm_bindgen(js_name = learnArgs)]
+    pub fn learn_args(&self, meta: &str, duplicate: bool) -> Option<Array> {
+        self.0.learn_args(meta, duplicate).map(|a| to_js_list(&a))
     }
 }
 

@@ -11,8 +11,8 @@ for i = 1, #KEYS do
 end
 local stored = redis.call('GET', KEYS[1])
 if stored then
-  -- A namespace of the previous store format with our settings: upgraded in place.
-  if stored == ARGV[4] then
+  -- A namespace of an older store format with our settings: upgraded in place.
+  if (ARGV[4] ~= '' and stored == ARGV[4]) or (ARGV[5] ~= '' and stored == ARGV[5]) then
     redis.call('SET', KEYS[1], ARGV[1])
     return {'U'}
   end
