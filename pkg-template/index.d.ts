@@ -394,6 +394,15 @@ export interface ContentSeenOptions extends Omit<HasherOptions, 'idf'> {
    * at least this, above 0 and at most 1 (default 0.81); unused with `sketch: false`.
    */
   threshold?: number;
+  /**
+   * With `html: true` and the main content: the site templates are learnt from the pages
+   * checked. A line seen on this many distinct pages of a URL's host (default 3, at least
+   * 2) is template and not read, so short pages of one site (About, Contact) are told apart
+   * by their own lines. A page is read with what was learnt before it, then learnt (a
+   * duplicate only by the lines it was not judged by). A host learns from its first 64
+   * distinct pages. Snapshots keep what was learnt. `false`: not learnt.
+   */
+  template?: boolean | number;
 }
 
 /** `ContentSeen.options()`: the settings in force, defaults filled in. */
@@ -407,6 +416,8 @@ export interface ResolvedContentSeenOptions extends ResolvedHasherOptions {
   threshold: number;
   /** Which text of an HTML page is compared. */
   content: 'main' | 'all';
+  /** With `html` and the main content, from how many pages of a host a line is template; `false`: not learnt. */
+  template: number | false;
 }
 
 /** The answer of `ContentSeen.check` for a page with content. */
@@ -636,7 +647,7 @@ export class PassageChecker {
 export interface Defaults {
   hasher: ResolvedHasherOptions;
   index: { k: number; layout: 'default'; expectedSize: number };
-  contentSeen: { k: number; layout: 'default'; sketch: number; threshold: number; content: 'main' | 'all' };
+  contentSeen: { k: number; layout: 'default'; sketch: number; threshold: number; content: 'main' | 'all'; template: number };
   dedup: {
     /** `"auto"`: by the collection's size, from `kBySize` (first row with `upTo >= N`), else `kBeyond`. */
     k: 'auto';

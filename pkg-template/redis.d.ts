@@ -34,6 +34,14 @@ export interface RedisContentSeenOptions {
   k?: number;
   layout?: 'default' | 'auto' | number[];
   html?: boolean;
+  /** As in ContentSeen: with `html`, which text of a page is read (default "main"); stored in the namespace. */
+  content?: 'main' | 'all';
+  /**
+   * As in ContentSeen: with `html` and the main content, the site templates are learnt,
+   * shared by every worker (per host, in Redis): a line seen on this many distinct pages of
+   * a URL's host is template and not read (default 3; `false`: not learnt). Stored in the namespace.
+   */
+  template?: boolean | number;
   mode?: 'chars' | 'words';
   ngram?: number;
   weighting?: 'binary' | 'tf' | 'sublinear';
@@ -45,9 +53,15 @@ export interface RedisContentSeenOptions {
 /** The result of a shared check; `cluster` and `count` are null when `urls: false`. */
 export interface RedisCheck {
   duplicate: boolean;
+  /**
+   * As in ContentSeen: true when the page has no content to compare (no feature, or fewer
+   * units than one n-gram): nothing was stored or counted; `fingerprint` and `cluster` are
+   * null and `count` 0.
+   */
+  empty: boolean;
   /** Stored pages within k, nearest first; `id` is null when `urls: false`. */
   matches: { id: string | null; fingerprint: bigint; distance: number }[];
-  fingerprint: bigint;
+  fingerprint: bigint | null;
   cluster: string | null;
   count: number | null;
   /** Script calls this check took (1 for a new page without candidates; at most 3 in sketch mode unless other workers keep storing candidates). */
@@ -83,7 +97,7 @@ export declare class RedisContentSeen {
    * `options.checkId`: the `checkId` of a `RedisError` this check threw (its retries
    * exhausted): the repeat gets the answer its lost attempt got, if that was applied.
    */
-  check(url: string, htmlOrText: string, options?: { checkId?: bigint }): Promise<RedisCheck>;
+  check(url: string, htmlOrText: string | Uint8Array, options?: { checkId?: bigint }): Promise<RedisCheck>;
   checkFingerprint(url: string, fingerprint: bigint, options?: { checkId?: bigint }): Promise<RedisCheck>;
   /** The pages share script calls of up to `batch` pages; one entry per page, a failed (or malformed) page as `{ url, error }`. */
   checkBatch(

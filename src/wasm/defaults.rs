@@ -44,6 +44,7 @@ pub fn defaults() -> JsValue {
     set(&content_seen, "threshold", seen.threshold);
     #[cfg(feature = "html")]
     set(&content_seen, "content", seen.content.name());
+    set(&content_seen, "template", seen.template);
     set(&out, "contentSeen", content_seen);
 
     let dedup = dedup_to_js(&DedupOptions::default());

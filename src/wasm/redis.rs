@@ -122,7 +122,8 @@ impl JsRedisStore {
         script::SCRIPTS.iter().map(|(n, _)| JsValue::from(*n)).collect()
     }
 
-    /// The settings (hasher options, k, layout, namespace, urls, batch, retries, sketch, threshold).
+    /// The settings (hasher options, k, layout, namespace, urls, batch, retries, sketch,
+    /// threshold, content, template).
     pub fn options(&self) -> JsValue {
         let c = self.0.config();
         let o = options_to_js(&c.seen.options, c.seen.html);
@@ -136,6 +137,8 @@ impl JsRedisStore {
         if c.seen.sketch.is_some() {
             set(&o, "threshold", c.seen.threshold);
         }
+        set(&o, "content", c.seen.content.name());
+        set(&o, "template", if c.seen.learns_template() { JsValue::from(c.seen.template) } else { JsValue::FALSE });
         o.into()
     }
 

@@ -253,7 +253,7 @@ test('k: 64 is InvalidOption in ContentSeen as in RedisContentSeen', { todo: 'sr
 
 // ContentSeen#check answers a page with no content `{ duplicate: false, empty: true }` and
 // stores nothing (decision 050); RedisContentSeen must give the same answer.
-test('a page with no content: RedisContentSeen answers empty as ContentSeen does', { skip, todo: 'RedisContentSeen#check still throws EmptyText; its owner mirrors ContentSeen (Error::is_no_content, Check::empty)' }, async () => {
+test('a page with no content: RedisContentSeen answers empty as ContentSeen does', { skip }, async () => {
   const seen = new ContentSeen();
   const answer = seen.check('https://t/empty', '   ');
   seen.free();
@@ -267,7 +267,16 @@ test('a page with no content: RedisContentSeen answers empty as ContentSeen does
       const got = await redis.check('https://t/empty', '   ');
       assert.equal(got.empty, true);
       assert.equal(got.duplicate, false);
+      for (const k of ['fingerprint', 'cluster', 'count']) assert.equal(got[k], answer[k], k);
+      assert.deepEqual(got.matches, []);
+      // Too short for one n-gram, and given as bytes: empty too.
+      assert.equal((await redis.check('https://t/short', Buffer.from('Hi!'))).empty, true);
       assert.equal(await redis.size, 0);
+      // A stored page is not replaced by an empty one, and can be checked as bytes.
+      assert.equal((await redis.check('https://t/1', Buffer.from(TEXT))).empty, false);
+      assert.equal((await redis.check('https://t/1', '   ')).empty, true);
+      assert.equal((await redis.check('https://t/2', new TextEncoder().encode(TEXT))).duplicate, true);
+      assert.equal(await redis.size, 1);
     } finally {
       await redis.close();
     }

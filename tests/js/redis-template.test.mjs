@@ -1,0 +1,76 @@
+// RedisContentSeen learns the site templates as ContentSeen does (src/redis/template.rs):
+// one worker checking real pages in order (the html_seen set's English part: articles,
+// copies in other templates, print versions, short pages in a template) decides as
+// ContentSeen with the same options, in sketch mode and fingerprint-only; pages given as
+// bytes; workers learning the same page at once count it once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { haveRedis, startServer } from './redis-server.mjs';
+import { buildSet } from '../../scripts/quality-html/20-seen.mjs';
+
+const require = createRequire(import.meta.url);
+const { RedisContentSeen, ContentSeen } = require('../../pkg/index.cjs');
+const { createClient } = require('redis');
+
+const bench = new URL('../../../shared/extract-bench/ground-truth.json', import.meta.url);
+const skip = !haveRedis() ? 'redis-server is not installed (scripts/setup.sh installs it)' : !existsSync(bench) ? 'the article-extraction benchmark is not in ../shared/extract-bench' : false;
+let server, client;
+test.before(async () => {
+  if (skip) return;
+  server = await startServer();
+  client = createClient({ url: server.url });
+  await client.connect();
+});
+test.after(async () => {
+  if (client) await client.quit().catch(() => {});
+  if (server) await server.stop();
+});
+
+for (const sketch of [true, false]) {
+  test(`templates: one worker in order decides as ContentSeen (sketch ${sketch})`, { skip }, async (t) => {
+    const set = buildSet({ english: 16, chinese: 0 });
+    const redis = await RedisContentSeen.open(client, { namespace: `tpl-${sketch}`, html: true, sketch: sketch ? true : false });
+    assert.equal(redis.options().template, 3);
+    assert.equal(redis.options().content, 'main');
+    const local = new ContentSeen({ html: true, ...(sketch ? {} : { sketch: false }) });
+    let dups = 0;
+    for (const [i, p] of set.entries()) {
+      const body = i % 2 ? Buffer.from(p.html) : p.html;
+      const want = local.check(p.id, body);
+      const got = await redis.check(p.id, body);
+      for (const k of ['duplicate', 'empty', 'cluster', 'count']) assert.equal(got[k], want[k], `#${i} ${p.id} ${p.kind}: ${k}`);
+      assert.deepEqual(got.matches.map((m) => m.id), want.matches.map((m) => m.id), `#${i}`);
+      dups += want.duplicate;
+    }
+    assert.ok(dups > 30, `${dups} duplicates`);
+    // Short pages in one template were told apart (they are their own groups).
+    const short = set.filter((p) => p.kind === 'short page');
+    assert.ok(short.filter((p) => local.clusterOf(p.id) === p.id).length >= short.length - 2, 'short pages stored as their own');
+    assert.equal(await redis.size, local.size);
+    // The template keys: per host a set of page keys and a hash of block counts.
+    const host = new URL(short[0].id).host;
+    assert.ok((await client.sCard(`{tpl-${sketch}}:tp:${host}`)) >= 3);
+    assert.ok((await client.hLen(`{tpl-${sketch}}:tb:${host}`)) > 0);
+    t.diagnostic(`${set.length} pages, ${dups} duplicates`);
+    local.free();
+    redis.close();
+  });
+}
+
+test('templates: workers learning the same pages at once count each page once', { skip }, async () => {
+  const page = (own) => `<html><body><nav><a href=/>Home</a> <a href=/about>About us</a></nav><main><p>${own}</p></main>` +
+    '<footer><p>The Example Gazette is written, edited and printed in Springfield, every day of the year.</p></footer></body></html>';
+  const workers = await Promise.all([0, 1, 2, 3].map(() => RedisContentSeen.open(client, { namespace: 'tpl-race', html: true })));
+  const owns = ['Letters to the editor are welcome, by post or by email.', 'The crossword answers are printed on page two, tomorrow.', 'Our archive holds every issue since the first one, in 1901.'];
+  for (const own of owns) await Promise.all(workers.map((w, i) => w.check(`https://gazette.example/p?w=${i}&o=${own.length}`, page(own))));
+  // Four workers checked each page at once: each page was learnt once.
+  assert.equal(await client.sCard('{tpl-race}:tp:gazette.example'), 3);
+  const counts = Object.values(await client.hGetAll('{tpl-race}:tb:gazette.example')).map(Number);
+  assert.equal(Math.max(...counts), 3, 'the template lines were counted once per page');
+  // The template is known now: a new short page is read by its own line.
+  const got = await workers[0].check('https://gazette.example/jobs', page('We are hiring two reporters and a photographer.'));
+  assert.equal(got.duplicate, false);
+  for (const w of workers) w.close();
+});
