@@ -276,6 +276,9 @@ pub struct ContentSeen {
 impl ContentSeen {
     /// An empty content-seen test, or an error naming the bad setting.
     pub fn new(config: SeenConfig) -> Result<ContentSeen> {
+        if config.k >= 64 {
+            return Err(Error::option("k", config.k, "a number of differing bits from 0 to 63"));
+        }
         let layout = match &config.layout {
             Some(l) => {
                 if l.k() != config.k {
