@@ -76,6 +76,6 @@ test(`the browser build's wasm is at most 150 kB gzipped (gzip -9: ${kb(web.gnu)
   else assert.ok(web.node <= 157_500, `${web.node} bytes by Node's zlib (no gzip here)`);
 });
 
-test(`the full build does not grow back: at most 385 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
-  assert.ok(full.node <= 385_000, `${full.node} bytes by Node's zlib`);
+test(`the full build does not grow back: at most 395 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
+  assert.ok(full.node <= 395_000, `${full.node} bytes by Node's zlib`);
 });
