@@ -170,9 +170,7 @@ impl RedisSeen {
                 format!("0 to {} repeats of a failed Redis call", StoreConfig::MAX_RETRIES),
             ));
         }
-        if config.seen.k >= 64 {
-            return Err(Error::option("k", config.seen.k, "a number of differing bits from 0 to 63"));
-        }
+        config.seen.validate_k()?;
         if let Some(sk) = config.seen.sketch {
             if sk.size() > record::MAX_SKETCH_BYTES {
                 return Err(Error::option(

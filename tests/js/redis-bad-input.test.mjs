@@ -238,9 +238,8 @@ test('bad input of the shared store alone: options, batches, namespaces, a dead 
   }
 });
 
-// ContentSeen gets k from src/seen/, which checks it through the layout (InvalidLayout);
-// RedisContentSeen refuses it as the option it is. The same code from both is the goal.
-test('k: 64 is InvalidOption in ContentSeen as in RedisContentSeen', { todo: 'src/seen/ validates k through Layout::default_for_k (InvalidLayout); its owner moves the check to the option' }, () => {
+// Both classes check k in the core (SeenConfig::validate_k), before a layout is made from it.
+test('k: 64 is InvalidOption in ContentSeen as in RedisContentSeen', () => {
   const e = (() => {
     try {
       new ContentSeen({ k: 64 });
