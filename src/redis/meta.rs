@@ -24,12 +24,20 @@
 //! The version is the *store format*: the meta's text, the key layout of the index
 //! ([`super::keys`]) and the values the scripts write ([`super::record`]).
 //!
-//! - Version 3 (this build) writes URL-map values that carry check ids (the check that
+//! - Version 4 (this build, sketch mode only) files band entries as records in fewer,
+//!   fuller hashes (`{NS}:bB:HHH`, [`super::keys`]); everything else is version 3's. A
+//!   fingerprint-only namespace has no bands and keeps writing version 3 (the oldest version
+//!   that holds its data), so its keys and meta are byte for byte as before.
+//! - Version 3 writes URL-map values that carry check ids (the check that
 //!   stored a page, the last one counted under it), so that a call repeated after a lost
 //!   reply gets its first attempt's answer, and short-lived `{NS}:r:` keys without the URL
-//!   map. It reads every version-2 value.
-//! - Version 2 has the same lines and keys, without check ids. Opening a version-2
-//!   namespace whose settings are ours upgrades its meta to version 3 in place (the OPEN
+//!   map. It reads every version-2 value. A version-3 (or 2) namespace *in sketch mode*
+//!   (band hashes `{NS}:bB:HHHH` of bare page numbers, written only by development builds)
+//!   is refused with [`Error::SchemeMismatch`] on the field `store format`, whose message
+//!   says what to do (export it with the build that wrote it, import it into a new
+//!   namespace): no release wrote it, so no converter is shipped.
+//! - Version 2 has the same lines and keys, without check ids. Opening a fingerprint-only
+//!   version-2 namespace whose settings are ours upgrades its meta to version 3 in place (the OPEN
 //!   script): nothing else changes, and workers of a version-2 build then stop with
 //!   [`Error::UnsupportedVersion`] at their next call, before writing anything.
 //! - Version 1 (one hash `{NS}:t` for every bucket, written by development builds before
@@ -41,10 +49,22 @@
 
 use crate::error::{Error, Result};
 
-/// The meta format version this build writes and reads.
-pub const META_VERSION: u32 = 3;
-/// The older version whose namespaces this build upgrades in place (see the module docs).
+/// The newest store format this build writes and reads (sketch mode).
+pub const META_VERSION: u32 = 4;
+/// The store format a fingerprint-only namespace is written in (the oldest that holds it).
+pub const FINGERPRINT_VERSION: u32 = 3;
+/// The older version whose fingerprint-only namespaces this build upgrades in place (see
+/// the module docs).
 pub const UPGRADES_FROM: u32 = 2;
+
+/// The store format a namespace with this `sketch` meta value is written in.
+fn version_for(sketch: &str) -> u32 {
+    if sketch == "none" {
+        FINGERPRINT_VERSION
+    } else {
+        META_VERSION
+    }
+}
 const HEADER: &str = "simhash-wasm-redis ";
 
 /// The fields of the meta string, in order.
@@ -52,12 +72,19 @@ pub const FIELDS: [&str; 5] = ["scheme", "layout", "html", "urls", "sketch"];
 
 /// The meta string of a set of settings.
 pub fn encode(scheme: &str, layout: &str, html: bool, urls: bool, sketch: &str) -> String {
-    format!("{HEADER}{META_VERSION}\nscheme={scheme}\nlayout={layout}\nhtml={html}\nurls={urls}\nsketch={sketch}\n")
+    let version = version_for(sketch);
+    format!("{HEADER}{version}\nscheme={scheme}\nlayout={layout}\nhtml={html}\nurls={urls}\nsketch={sketch}\n")
 }
 
-/// The meta string a version-[`UPGRADES_FROM`] namespace with the same settings holds.
+/// The meta string a version-[`UPGRADES_FROM`] namespace with the same settings holds,
+/// which OPEN upgrades in place; empty in sketch mode (no older sketch-mode namespace is
+/// upgraded).
 pub fn upgradable(ours: &str) -> String {
-    ours.replacen(&format!("{HEADER}{META_VERSION}\n"), &format!("{HEADER}{UPGRADES_FROM}\n"), 1)
+    let current = format!("{HEADER}{FINGERPRINT_VERSION}\n");
+    if !ours.starts_with(&current) {
+        return String::new();
+    }
+    ours.replacen(&current, &format!("{HEADER}{UPGRADES_FROM}\n"), 1)
 }
 
 /// Why a stored meta string was refused: not ours at all, or other settings.
@@ -78,15 +105,16 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
     let Ok(stored) = std::str::from_utf8(stored) else { return Err(foreign(key)) };
     let mut lines = stored.lines();
     let Some(version) = lines.next().and_then(|l| l.strip_prefix(HEADER)) else { return Err(foreign(key)) };
-    match version.parse::<u32>() {
-        // Version 2 with other settings reports the setting; with ours, OPEN upgraded it.
-        Ok(META_VERSION | UPGRADES_FROM) => {}
+    let version = version.parse::<u32>();
+    match version {
+        // Another version with other settings reports the setting; with ours, below.
+        Ok(UPGRADES_FROM..=META_VERSION) => {}
         Ok(1) => {
             return Err(Error::SchemeMismatch {
                 field: "store format",
                 found: "1 (one hash for every index bucket, written by an earlier development build)".into(),
                 expected: format!(
-                "{META_VERSION} (listpack-sized hashes); export the namespace with the build that wrote it \
+                "{FINGERPRINT_VERSION} (listpack-sized hashes); export the namespace with the build that wrote it \
                      (exportSnapshot) and importSnapshot it into a new namespace, or delete its keys"
             ),
             })
@@ -116,12 +144,26 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
             });
         }
     }
+    let ours_version = version_for(&get(ours, "sketch").unwrap_or_default());
+    if ours_version == META_VERSION && version != Ok(META_VERSION) {
+        return Err(Error::SchemeMismatch {
+            field: "store format",
+            found: format!(
+                "{} (sketch mode with band hashes of page numbers, written by an earlier development build)",
+                version.unwrap_or_default()
+            ),
+            expected: format!(
+                "{META_VERSION} (band records in fewer hashes); export the namespace with the build that wrote it \
+                 (exportSnapshot) and importSnapshot it into a new namespace, or delete its keys"
+            ),
+        });
+    }
     if stored.starts_with(&format!("{HEADER}{UPGRADES_FROM}\n")) {
         return Err(Error::SchemeMismatch {
             field: "store format",
             found: UPGRADES_FROM.to_string(),
             expected: format!(
-                "{META_VERSION}: open the namespace with RedisContentSeen.open, which upgrades it in place"
+                "{FINGERPRINT_VERSION}: open the namespace with RedisContentSeen.open, which upgrades it in place"
             ),
         });
     }
@@ -183,6 +225,26 @@ mod tests {
         assert!(matches!(
             compare(newer.as_bytes(), &ours, "k"),
             Err(Error::UnsupportedVersion { found: 9, .. })
+        ));
+        // Sketch mode writes version 4; its version-3 and version-2 namespaces are refused
+        // with advice, never upgraded or misread.
+        let sk = encode("s", "l", false, true, "sk1:128 t=0.81");
+        assert!(sk.starts_with("simhash-wasm-redis 4\n"), "{sk}");
+        assert_eq!(upgradable(&sk), "");
+        assert!(compare(sk.as_bytes(), &sk, "k").is_ok());
+        for old in ["redis 3\n", "redis 2\n"] {
+            match compare(sk.replace("redis 4\n", old).as_bytes(), &sk, "k") {
+                Err(e @ Error::SchemeMismatch { field: "store format", .. }) => {
+                    let m = e.to_string();
+                    assert!(m.contains("exportSnapshot") && m.contains("new namespace"), "{m}")
+                }
+                e => panic!("{old}: {e:?}"),
+            }
+        }
+        // A fingerprint-only worker meeting a sketch namespace reports the setting.
+        assert!(matches!(
+            compare(sk.as_bytes(), &encode("s", "l", false, true, "none"), "k"),
+            Err(Error::SchemeMismatch { field: "sketch", .. })
         ));
         for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 3\nfoo=x\n"] {
             assert!(matches!(

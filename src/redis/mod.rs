@@ -464,8 +464,8 @@ impl RedisSeen {
                 args.push(bands.to_string().into_bytes());
                 if let Some(s) = sketch {
                     for b in 0..bands {
-                        let (h, f) = keys::band_bucket(b, crate::sketch::bands::band_key(s, b));
-                        args.extend([h, f]);
+                        let (h, f, kb) = keys::band_bucket(b, crate::sketch::bands::band_key(s, b));
+                        args.extend([h, f, vec![kb]]);
                     }
                 }
                 for d in &page.duplicates {
