@@ -147,8 +147,6 @@ pub fn sketch_key_names(ns: &str) -> Vec<String> {
 pub const BAND_NAME_BITS: u32 = 10;
 /// Key bits of a band key that form its field (one byte).
 pub const BAND_FIELD_BITS: u32 = 6;
-/// Bytes of a band record: the key's low 8 bits, then the page number.
-pub const BAND_RECORD_BYTES: usize = 5;
 
 /// The bucket of band `band` with 24-bit key `key`: the hash's name after the prefix
 /// `{NS}:b`, the field, and the band record's first byte (the key's low 8 bits; the page
