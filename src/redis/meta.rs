@@ -73,7 +73,9 @@ pub const FIELDS: [&str; 5] = ["scheme", "layout", "html", "urls", "sketch"];
 /// The meta string of a set of settings.
 pub fn encode(scheme: &str, layout: &str, html: bool, urls: bool, sketch: &str) -> String {
     let version = version_for(sketch);
-    format!("{HEADER}{version}\nscheme={scheme}\nlayout={layout}\nhtml={html}\nurls={urls}\nsketch={sketch}\n")
+    format!(
+        "{HEADER}{version}\nscheme={scheme}\nlayout={layout}\nhtml={html}\nurls={urls}\nsketch={sketch}\n"
+    )
 }
 
 /// The meta string a version-[`UPGRADES_FROM`] namespace with the same settings holds,
