@@ -49,6 +49,8 @@
 //!   within k and from MinHash bands stored in Redis, confirmed by the estimated Jaccard
 //!   similarity), with pages known by page numbers; its own script (`CHECK_SKETCH`), which
 //!   filters band candidates by byte-level bounds so that the common case stays one call.
+//!   Its band buckets hold 5-byte band records in 1,024 hashes a band (store format 4,
+//!   [`keys`]); fingerprint-only namespaces stay in store format 3.
 //! - **Same settings everywhere** ([`meta`]): the scheme, layout, html flag, URL-map flag
 //!   and sketch setting are stored in `{NS}:meta`; every script compares them and a worker
 //!   with other settings gets [`Error::SchemeMismatch`].
@@ -292,7 +294,7 @@ impl RedisSeen {
 
     /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, the
     /// number of bands in sketch mode (else empty), and the meta of a version-2 namespace
-    /// with our settings, which OPEN upgrades in place.
+    /// with our settings, which OPEN upgrades in place (empty in sketch mode).
     pub fn open_args(&self) -> Vec<Vec<u8>> {
         let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
         // Sketch mode: the number of bands, whose hashes are tested too.
