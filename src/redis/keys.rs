@@ -27,7 +27,7 @@
 //! | `{NS}:u` | hash | URL → `0x03` + its stored page number, or its cluster's URL |
 //! | `{NS}:i` | hash | field `n`: the last page number given out |
 //! | `{NS}:tT:HHH` | hash | as below, each record followed by its page's number |
-//! | `{NS}:bB:HHHH` | hash | MinHash band `B`'s buckets ([Bands](#bands-sketch-mode)) |
+//! | `{NS}:bB:HHH` | hash | MinHash band `B`'s buckets of band records ([Bands](#bands-sketch-mode-store-format-4)) |
 //!
 //! ## Tables (store format 2)
 //!
@@ -81,14 +81,20 @@
 //! Padding bits (a record of `R` bits fills ⌈R / 8⌉ bytes, low bits zero) are equal in
 //! every record, so they never count.
 //!
-//! ## Bands (sketch mode)
+//! ## Bands (sketch mode, store format 4)
 //!
-//! Band `b` of a sketch (`src/sketch/bands.rs`) has a 24-bit key. Its bucket (the pages
-//! whose band `b` has that key, as the concatenation of their 4-byte page numbers) is
-//! field `F` of hash `{NS}:b` + `b` + `:` + `H`, where `H` is the key's high 14 bits as 4
-//! lower-case hex digits and `F` its low 10 bits as 2 bytes, big-endian: 16,384 hashes a
-//! band, about 61 fields each at 1M pages (listpacks; see `docs/decisions/013-redis-sketch-mode.md`
-//! for the layouts measured). A bucket names exactly one band key, so every page in it is a candidate.
+//! Band `b` of a sketch (`src/sketch/bands.rs`) has a 24-bit key, cut as the tables' keys
+//! are: its high 10 bits name the hash (`{NS}:b` + `b` + `:` + 3 lower-case hex digits),
+//! the next 6 bits are the field (one byte, 0 to 63), and the low 8 bits start the
+//! *band record*, followed by the page's 4-byte number (5 bytes). A field's value is the
+//! concatenation of its band records; the pages in it whose record's first byte equals the
+//! query's are exactly those whose band `b` has the query's key. 1,024 hashes a band of at
+//! most 64 fields (listpacks); at 1M pages a field holds about 15 records (76 bytes,
+//! within the README's `hash-max-listpack-value 512` up to about 6M pages). Measured with
+//! `redis-server` 7.0.15 at 1M pages of 20 random band keys: 122.9 bytes a page, against
+//! 244.6 for store format 3's layout (16,384 hashes a band, a field per 24-bit key holding
+//! bare page numbers: a field's ~7 bytes of listpack overhead per 4-byte entry); see
+//! `docs/decisions/064-redis-band-records.md`.
 
 use crate::error::{Error, Result};
 use crate::index::Layout;
@@ -137,16 +143,19 @@ pub fn sketch_key_names(ns: &str) -> Vec<String> {
     ["i", "b"].iter().map(|s| format!("{{{ns}}}:{s}")).collect()
 }
 
-/// Key bits of a band key that name its hash (the other 10 are the field).
-pub const BAND_NAME_BITS: u32 = 14;
+/// Key bits of a band key that name its hash.
+pub const BAND_NAME_BITS: u32 = 10;
+/// Key bits of a band key that form its field (one byte).
+pub const BAND_FIELD_BITS: u32 = 6;
 
 /// The bucket of band `band` with 24-bit key `key`: the hash's name after the prefix
-/// `{NS}:b`, and the field (see [Bands](self#bands-sketch-mode)).
-pub fn band_bucket(band: usize, key: u32) -> (Vec<u8>, Vec<u8>) {
+/// `{NS}:b`, the field, and the band record's first byte (the key's low 8 bits; the page
+/// number follows it), see [Bands](self#bands-sketch-mode-store-format-4).
+pub fn band_bucket(band: usize, key: u32) -> (Vec<u8>, Vec<u8>, u8) {
     let key = key & 0xff_ffff;
-    let name = format!("{band}:{:04x}", key >> (24 - BAND_NAME_BITS)).into_bytes();
-    let field = ((key & ((1 << (24 - BAND_NAME_BITS)) - 1)) as u16).to_be_bytes().to_vec();
-    (name, field)
+    let name = format!("{band}:{:03x}", key >> (24 - BAND_NAME_BITS)).into_bytes();
+    let field = vec![(key >> 8) as u8 & ((1 << BAND_FIELD_BITS) - 1)];
+    (name, field, key as u8)
 }
 
 /// Most tables a layout may have here (the table number is one byte).
@@ -523,12 +532,13 @@ mod tests {
         assert_eq!(sketch_key_names("ns"), ["{ns}:i", "{ns}:b"]);
     }
 
-    /// Golden names, and (name, field) tells every band key apart.
+    /// Golden names, and (name, field, record byte) tells every band key apart.
     #[test]
     fn band_buckets_are_pinned_and_distinct() {
-        assert_eq!(band_bucket(0, 0xabcdef), (b"0:2af3".to_vec(), vec![0x01, 0xef]));
-        assert_eq!(band_bucket(19, 0xffffff), (b"19:3fff".to_vec(), vec![0x03, 0xff]));
-        assert_eq!(band_bucket(3, 0), (b"3:0000".to_vec(), vec![0, 0]));
+        assert_eq!(band_bucket(0, 0xabcdef), (b"0:2af".to_vec(), vec![0x0d], 0xef));
+        assert_eq!(band_bucket(19, 0xffffff), (b"19:3ff".to_vec(), vec![0x3f], 0xff));
+        assert_eq!(band_bucket(3, 0), (b"3:000".to_vec(), vec![0], 0));
+        assert_eq!(BAND_NAME_BITS + BAND_FIELD_BITS + 8, 24);
         let mut seen = std::collections::HashSet::new();
         for key in (0..1 << 24).step_by(997) {
             assert!(seen.insert(band_bucket(5, key)));

@@ -30,10 +30,14 @@
 //! ([`super::keys`]) and the values the scripts write ([`super::record`]).
 //!
 //! - Version 4 (this build) adds the lines `content` and `template`: a version-3 store read
-//!   all of an HTML page's text, and learnt no template. Opening a version-3 (or 2)
-//!   namespace whose settings are ours (`content=all`, `template=none`, or `html=false`)
-//!   upgrades its meta to version 4 in place; with other settings the first differing
-//!   field is reported (`content`: found `all`).
+//!   all of an HTML page's text, and learnt no template. In sketch mode it also files band
+//!   entries as records in fewer, fuller hashes (`{NS}:bB:HHH`, [`super::keys`]).
+//!   Opening a fingerprint-only version-3 (or 2) namespace whose settings are ours
+//!   (`content=all`, `template=none`, or `html=false`) upgrades its meta to version 4 in
+//!   place; with other settings the first differing field is reported (`content`: found
+//!   `all`). A sketch-mode namespace of version 3 or 2 (band hashes of page numbers) is
+//!   refused with [`Error::SchemeMismatch`] on `store format`, saying what to do, as
+//!   version 1 is: those layouts were written by development builds only.
 //! - Version 3 writes URL-map values that carry check ids (the check that
 //!   stored a page, the last one counted under it), so that a call repeated after a lost
 //!   reply gets its first attempt's answer, and short-lived `{NS}:r:` keys without the URL
@@ -79,10 +83,18 @@ pub fn encode(
     )
 }
 
+/// Whether a meta string is of a sketch-mode store (whose band layout has no older form).
+fn is_sketch(meta: &str) -> bool {
+    meta.lines().any(|l| l.starts_with("sketch=") && l != "sketch=none")
+}
+
 /// The meta string a version-`version` namespace (one of [`UPGRADES_FROM`]) with the same
 /// settings holds; empty when no such namespace can have our settings (it read an HTML
-/// page's main content, or learnt templates).
+/// page's main content, learnt templates, or is in sketch mode).
 pub fn upgradable(ours: &str, version: u32) -> String {
+    if is_sketch(ours) {
+        return String::new();
+    }
     let implied = IMPLIED.iter().all(|(f, v)| ours.lines().any(|l| l == format!("{f}={v}")));
     if !implied && !ours.contains("\nhtml=false\n") {
         return String::new();
@@ -154,6 +166,18 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
                 expected: expected.unwrap_or_default(),
             });
         }
+    }
+    if older && is_sketch(ours) {
+        return Err(Error::SchemeMismatch {
+            field: "store format",
+            found: format!(
+                "{version} (sketch mode with band hashes of page numbers, written by an earlier development build)"
+            ),
+            expected: format!(
+                "{META_VERSION} (band records in fewer hashes); export the namespace with the build that wrote it \
+                 (exportSnapshot) and importSnapshot it into a new namespace, or delete its keys"
+            ),
+        });
     }
     if older {
         return Err(Error::SchemeMismatch {
@@ -237,6 +261,26 @@ mod tests {
         assert!(matches!(
             compare(newer.as_bytes(), &ours, "k"),
             Err(Error::UnsupportedVersion { found: 9, .. })
+        ));
+        // A sketch-mode namespace of version 3 or 2 is refused with advice, never upgraded
+        // or misread.
+        let sk = encode("s", "l", false, "all", "none", true, "sk1:128 t=0.81");
+        assert_eq!(upgradable(&sk, 3), "");
+        assert!(compare(sk.as_bytes(), &sk, "k").is_ok());
+        for old in ["redis 3\n", "redis 2\n"] {
+            let stored = sk.replace("redis 4\n", old).replace("content=all\ntemplate=none\n", "");
+            match compare(stored.as_bytes(), &sk, "k") {
+                Err(e @ Error::SchemeMismatch { field: "store format", .. }) => {
+                    let m = e.to_string();
+                    assert!(m.contains("exportSnapshot") && m.contains("new namespace"), "{m}")
+                }
+                e => panic!("{old}: {e:?}"),
+            }
+        }
+        // A fingerprint-only worker meeting a sketch namespace reports the setting.
+        assert!(matches!(
+            compare(sk.as_bytes(), &encode("s", "l", false, "all", "none", true, "none"), "k"),
+            Err(Error::SchemeMismatch { field: "sketch", .. })
         ));
         for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 4\nfoo=x\n"] {
             assert!(matches!(

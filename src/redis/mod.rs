@@ -49,6 +49,8 @@
 //!   within k and from MinHash bands stored in Redis, confirmed by the estimated Jaccard
 //!   similarity), with pages known by page numbers; its own script (`CHECK_SKETCH`), which
 //!   filters band candidates by byte-level bounds so that the common case stays one call.
+//!   Its band buckets hold 5-byte band records in 1,024 hashes a band (store format 4,
+//!   [`keys`]); fingerprint-only namespaces stay in store format 3.
 //! - **Same settings everywhere** ([`meta`]): the scheme, layout, html flag, URL-map flag
 //!   and sketch setting are stored in `{NS}:meta`; every script compares them and a worker
 //!   with other settings gets [`Error::SchemeMismatch`].
@@ -175,9 +177,7 @@ impl RedisSeen {
                 format!("0 to {} repeats of a failed Redis call", StoreConfig::MAX_RETRIES),
             ));
         }
-        if config.seen.k >= 64 {
-            return Err(Error::option("k", config.seen.k, "a number of differing bits from 0 to 63"));
-        }
+        config.seen.validate_k()?;
         if let Some(sk) = config.seen.sketch {
             if sk.size() > record::MAX_SKETCH_BYTES {
                 return Err(Error::option(
@@ -361,8 +361,8 @@ impl RedisSeen {
 
     /// `ARGV` of the OPEN script: the meta, the name bits of each table's hashes, the
     /// number of bands in sketch mode (else empty), and the metas of a version-2 and a
-    /// version-3 namespace with our settings (empty when none can have them), which OPEN
-    /// upgrades in place.
+    /// version-3 namespace with our settings (empty when none can have them, as in sketch
+    /// mode), which OPEN upgrades in place.
     pub fn open_args(&self) -> Vec<Vec<u8>> {
         let bits = self.store.geometry.iter().map(|g| g.hashes().trailing_zeros() as u8).collect();
         // Sketch mode: the number of bands, whose hashes are tested too.
@@ -535,8 +535,8 @@ impl RedisSeen {
                 args.push(bands.to_string().into_bytes());
                 if let Some(s) = sketch {
                     for b in 0..bands {
-                        let (h, f) = keys::band_bucket(b, crate::sketch::bands::band_key(s, b));
-                        args.extend([h, f]);
+                        let (h, f, kb) = keys::band_bucket(b, crate::sketch::bands::band_key(s, b));
+                        args.extend([h, f, vec![kb]]);
                     }
                 }
                 for d in &page.duplicates {

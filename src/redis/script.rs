@@ -76,7 +76,7 @@ pub const CHECK: &str = include_str!("lua/check.lua");
 /// hashes is never reused with stale buckets. A key named `{NS}:t` itself would be store
 /// format 1's table hash (the namespace's data without a meta). In sketch mode `ARGV[3]`
 /// holds one byte, the number of bands (else it is empty), and every band hash
-/// (`{NS}:bB:HHHH`, 16,384 a band) is tested the same way (327,680 names with the default
+/// (`{NS}:bB:HHH`, 1,024 a band) is tested the same way (20,480 names with the default
 /// sketch). `ARGV[4]` and `ARGV[5]` are the metas a store-format-2 and -3 namespace with our
 /// settings hold (empty: none can): such
 /// a namespace is upgraded (its meta set to ours) and the reply is `{"U"}`.
@@ -108,11 +108,13 @@ pub const IMPORT: &str = include_str!("lua/import.lua");
 /// *replace* (empty, or the URL's old page number, then per table the lengths of its
 /// bucket's hash name, field and record (a byte each), the name, the field and the
 /// record with the page number, then a band count byte and per band the lengths of the
-/// band bucket's hash name and field, the name and the field). The *query*: the
+/// band bucket's hash name and field, the name, the field and the band record's first
+/// byte). The *query*: the
 /// fingerprint (8 bytes BE), a byte k, a byte T, per table as in [`CHECK`] (lengths, hash
 /// name, field, the query's record without a page number), a byte B (bands, 0 without a
 /// sketch), per band the lengths of the bucket's hash name and field (a byte each), the
-/// name and the field, the filter's bounds ([`super::sketch::Bounds`]: `zlim` 2 bytes,
+/// name, the field and the band record's first byte ([`super::keys::band_bucket`]; the
+/// bucket's records starting with it are the band's candidates), the filter's bounds ([`super::sketch::Bounds`]: `zlim` 2 bytes,
 /// `c16` 4, `emin` 2, big-endian), and the page record (its sketch is the query's) to the
 /// end. The check id (8 bytes, as in [`CHECK`]) follows the fingerprint. Replies (arrays
 /// of bulk strings):
@@ -137,8 +139,8 @@ pub const CHECK_SKETCH: &str = include_str!("lua/check_sketch.lua");
 /// page number given out before this batch (the batch is refused if another writer took
 /// one meanwhile), 5 the last page number of this batch, then groups: `"P"`, page number,
 /// page value, count, URL, then per table the bucket's hash name, field and record (with
-/// the page number), then the number of bands, then per band the bucket's hash name and
-/// field; or `"A"`, URL, cluster URL. Replies `{"OK"}`.
+/// the page number), then the number of bands, then per band the bucket's hash name,
+/// field and the band record's first byte (the page number is appended); or `"A"`, URL, cluster URL. Replies `{"OK"}`.
 pub const IMPORT_SKETCH: &str = include_str!("lua/import_sketch.lua");
 
 /// Every script, by the name the JS side loads it under (`__RedisStore.script(name)`; the

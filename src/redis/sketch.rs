@@ -333,7 +333,8 @@ impl SketchPlan {
     }
 }
 
-/// Appends the band count and each band's bucket (name and field lengths, name, field).
+/// Appends the band count and each band's bucket (name and field lengths, name, field,
+/// the band record's first byte).
 fn push_bands(out: &mut Vec<u8>, sketch: Option<&Sketch>) {
     let Some(s) = sketch else {
         out.push(0);
@@ -342,10 +343,11 @@ fn push_bands(out: &mut Vec<u8>, sketch: Option<&Sketch>) {
     let n = bands_for(s.scheme());
     out.push(n as u8);
     for b in 0..n {
-        let (h, f) = band_bucket(b, band_key(s, b));
+        let (h, f, kb) = band_bucket(b, band_key(s, b));
         out.extend([h.len() as u8, f.len() as u8]);
         out.extend(h);
         out.extend(f);
+        out.push(kb);
     }
 }
 

@@ -59,8 +59,8 @@ impl Model {
         for _ in 0..nb {
             let (hl, fl) = (q[pos] as usize, q[pos + 1] as usize);
             pos += 2;
-            bands.push(q[pos..pos + hl + fl].to_vec());
-            pos += hl + fl;
+            bands.push((q[pos..pos + hl + fl].to_vec(), q[pos + hl + fl]));
+            pos += hl + fl + 1;
         }
         let be = |x: &[u8]| x.iter().fold(0u32, |acc, &b| acc << 8 | u32::from(b));
         let bounds = Bounds {
@@ -119,9 +119,10 @@ impl Model {
                 }
             }
         }
-        for place in &bands {
+        for (place, kb) in &bands {
             let bucket = self.b.get(place).cloned().unwrap_or_default();
-            for pn in bucket.chunks(4) {
+            assert_eq!(bucket.len() % 5, 0, "band records of 5 bytes");
+            for pn in bucket.chunks(5).filter(|r| r[0] == *kb).map(|r| &r[1..]) {
                 if !seen.contains(pn) && fresh.insert(pn.to_vec()) {
                     if let Some(v) = self.p.get(pn) {
                         if sketch_of(v).is_some_and(|st| bounds.passes(qsketch.as_ref().unwrap(), &st)) {
@@ -192,10 +193,11 @@ impl Model {
                 let (hl, fl) = (rep[j] as usize, rep[j + 1] as usize);
                 j += 2;
                 let place = rep[j..j + hl + fl].to_vec();
-                j += hl + fl;
+                let record = [&rep[j + hl + fl..j + hl + fl + 1], old].concat();
+                j += hl + fl + 1;
                 let mut b = self.b.get(&place).cloned().unwrap_or_default();
-                if let Some(at) = b.chunks(4).position(|x| x == old) {
-                    b.drain(at * 4..at * 4 + 4);
+                if let Some(at) = b.chunks(5).position(|x| x == record) {
+                    b.drain(at * 5..at * 5 + 5);
                 }
                 self.b.insert(place, b);
             }
@@ -210,8 +212,10 @@ impl Model {
             b.extend_from_slice(&recs[t]);
             b.extend_from_slice(&pn);
         }
-        for place in bands {
-            self.b.entry(place).or_default().extend_from_slice(&pn);
+        for (place, kb) in bands {
+            let b = self.b.entry(place).or_default();
+            b.push(kb);
+            b.extend_from_slice(&pn);
         }
         self.n += 1;
         self.p.insert(pn.clone(), query_value);
@@ -458,7 +462,7 @@ fn sketch_snapshots_import_and_export() {
                 pages.push((fp, rec.url, n, rec.sketch.map(|s| s.1)));
                 i += 5 + 3 * 4;
                 let nb: usize = std::str::from_utf8(&b[i]).unwrap().parse().unwrap();
-                i += 1 + 2 * nb;
+                i += 1 + 3 * nb;
             } else {
                 aliases.push((
                     String::from_utf8(b[i + 1].clone()).unwrap(),

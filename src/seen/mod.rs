@@ -152,6 +152,15 @@ impl SeenConfig {
         false
     }
 
+    /// Checks `k`: 0 to 63 differing bits, refused as the option it is (before any layout
+    /// is made from it).
+    pub(crate) fn validate_k(&self) -> Result<()> {
+        if self.k >= 64 {
+            return Err(Error::option("k", self.k, "a number of differing bits from 0 to 63"));
+        }
+        Ok(())
+    }
+
     fn validate_template(&self) -> Result<()> {
         if self.template == 1 {
             return Err(Error::option(
@@ -276,9 +285,7 @@ pub struct ContentSeen {
 impl ContentSeen {
     /// An empty content-seen test, or an error naming the bad setting.
     pub fn new(config: SeenConfig) -> Result<ContentSeen> {
-        if config.k >= 64 {
-            return Err(Error::option("k", config.k, "a number of differing bits from 0 to 63"));
-        }
+        config.validate_k()?;
         let layout = match &config.layout {
             Some(l) => {
                 if l.k() != config.k {

@@ -106,6 +106,11 @@ fn settings_are_validated_and_described() {
         assert_eq!(e.code(), "InvalidOption", "{t}");
         assert!(e.to_string().contains("threshold"), "{e}");
     }
+    for k in [64, 65, u32::MAX] {
+        let e = ContentSeen::new(SeenConfig { k, ..SeenConfig::default() }).unwrap_err();
+        assert!(matches!(e, Error::InvalidOption { option: "k", .. }), "{k}: {e}");
+    }
+    assert!(ContentSeen::new(SeenConfig { k: 63, sketch: None, ..SeenConfig::default() }).is_ok());
     let d = SeenConfig::default().describe();
     assert!(d.ends_with(" k=3 sk1:128 t=0.81"), "{d}");
     assert!(d.starts_with(&Options::default().describe()), "{d}");

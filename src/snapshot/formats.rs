@@ -112,8 +112,9 @@ mod tests {
     fn code_rows() -> Vec<(String, u32, Vec<u32>)> {
         let rows: Vec<_> =
             TABLE.iter().map(|v| (v.name.to_string(), v.current, (v.oldest..=v.current).collect())).collect();
-        // The Redis store format: its meta's first line. Opening a namespace of the version
-        // before upgrades it in place; older ones are refused with advice. The Redis adapter
+        // The Redis store format: its meta's first line. Versions 2 to 4 are read (version 2
+        // upgraded in place); sketch-mode namespaces before 4 and version 1 are refused with
+        // advice. The Redis adapter
         // is compiled with the `redis` feature.
         #[cfg(feature = "redis")]
         let rows = {

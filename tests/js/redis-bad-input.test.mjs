@@ -238,7 +238,7 @@ test('bad input of the shared store alone: options, batches, namespaces, a dead 
   }
 });
 
-// k: 64 is refused as the option it is, by ContentSeen as by RedisContentSeen.
+// Both classes check k in the core (SeenConfig::validate_k), before a layout is made from it.
 test('k: 64 is InvalidOption in ContentSeen as in RedisContentSeen', () => {
   const e = (() => {
     try {

@@ -182,10 +182,19 @@ test('sketch mode: the sketch setting is stored in the meta; other settings are 
     f.close();
   }
   // A namespace deleted but for one of its band hashes is not reused with stale buckets.
-  await client.hSet('{stalesk}:b19:3fff', 'x', 'y');
-  await assert.rejects(RedisContentSeen.open(client, { namespace: 'stalesk', sketch: true }), (e) => e.code === 'InvalidOption' && /\{stalesk\}:b19:3fff/.test(e.message));
-  await client.del('{stalesk}:b19:3fff');
-  assert.equal((await RedisContentSeen.open(client, { namespace: 'stalesk', sketch: true })).created, true);
+  await client.hSet('{stalesk}:b19:3ff', 'x', 'y');
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'stalesk', sketch: true }), (e) => e.code === 'InvalidOption' && /\{stalesk\}:b19:3ff/.test(e.message));
+  await client.del('{stalesk}:b19:3ff');
+  const fresh = await RedisContentSeen.open(client, { namespace: 'stalesk', sketch: true });
+  assert.equal(fresh.created, true);
+  // Sketch mode writes store format 4 (band records); a sketch-mode namespace of format 3
+  // (bare page numbers in band hashes, development builds only) is refused, saying what to do.
+  const meta = fresh._store.meta();
+  assert.match(meta, /^simhash-wasm-redis 4\n/);
+  await client.set('{sk3}:meta', meta.replace('simhash-wasm-redis 4', 'simhash-wasm-redis 3'));
+  await assert.rejects(RedisContentSeen.open(client, { namespace: 'sk3', sketch: true }), (e) => e.code === 'SchemeMismatch' && /store format/.test(e.message) && /importSnapshot/.test(e.message));
+  assert.equal(await client.get('{sk3}:meta'), meta.replace('simhash-wasm-redis 4', 'simhash-wasm-redis 3'), 'not upgraded');
+  fresh.close();
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', sketch: 256 }), (e) => e.code === 'InvalidOption' && /128/.test(e.message));
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', sketch: true, urls: false }), (e) => e.code === 'InvalidOption' && /urls/.test(e.message));
 });

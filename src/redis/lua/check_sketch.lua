@@ -1,5 +1,5 @@
 -- simhash-wasm CHECK_SKETCH: the sketch-mode check (src/redis/script.rs documents its arguments and replies).
-local call, byte, sub, char, bxor, floor = redis.call, string.byte, string.sub, string.char, bit.bxor, math.floor
+local call, byte, sub, char, find, bxor, floor = redis.call, string.byte, string.sub, string.char, string.find, bit.bxor, math.floor
 local entries, at, fields = ARGV[2], 1, {}
 while at <= #entries do
   local a, b, c, d = byte(entries, at, at + 3)
@@ -54,12 +54,13 @@ for t = 1, nt do
 end
 local nb = byte(q, pos)
 pos = pos + 1
-local BH, BF = {}, {}
+-- Per band: its bucket's hash and field, and the band record's first byte (BK).
+local BH, BF, BK = {}, {}, {}
 for b = 1, nb do
   local hl, fl = byte(q, pos, pos + 1)
   pos = pos + 2
-  BH[b], BF[b] = KB .. sub(q, pos, pos + hl - 1), sub(q, pos + hl, pos + hl + fl - 1)
-  pos = pos + hl + fl
+  BH[b], BF[b], BK[b] = KB .. sub(q, pos, pos + hl - 1), sub(q, pos + hl, pos + hl + fl - 1), sub(q, pos + hl + fl, pos + hl + fl)
+  pos = pos + hl + fl + 1
 end
 local zlim = byte(q, pos) * 256 + byte(q, pos + 1)
 local c16 = ((byte(q, pos + 2) * 256 + byte(q, pos + 3)) * 256 + byte(q, pos + 4)) * 256 + byte(q, pos + 5)
@@ -158,15 +159,22 @@ if nb > 0 then
   end
   for b = 1, nb do
     local v = call('HGET', BH[b], BF[b]) or ''
-    if #v % 4 ~= 0 then return {'F', 'a bucket of ' .. BH[b] .. ' has a length that is not a multiple of 4'} end
+    if #v % 5 ~= 0 then return {'F', 'a bucket of ' .. BH[b] .. ' has a length that is not a multiple of 5'} end
     bb[b] = v
-    for o = 1, #v, 4 do
-      local pn = sub(v, o, o + 3)
-      if not seen[pn] and not fresh[pn] then
-        fresh[pn] = true
-        local pv = call('HGET', KP, pn)
-        if pv and passes(pv) then out[#out + 1] = pn; out[#out + 1] = pv end
+    -- Band records (5 bytes) whose first byte is the query's: found by string.find,
+    -- kept only at a record's start.
+    local kb = BK[b]
+    local o = find(v, kb, 1, true)
+    while o do
+      if o % 5 == 1 then
+        local pn = sub(v, o + 1, o + 4)
+        if not seen[pn] and not fresh[pn] then
+          fresh[pn] = true
+          local pv = call('HGET', KP, pn)
+          if pv and passes(pv) then out[#out + 1] = pn; out[#out + 1] = pv end
+        end
       end
+      o = find(v, kb, o + 1, true)
     end
   end
 end
@@ -219,11 +227,11 @@ if cur and stored_kind(cur) then
   for x = 1, onb do
     local hl, fl = byte(rep, j, j + 1)
     j = j + 2
-    local h, f = KB .. sub(rep, j, j + hl - 1), sub(rep, j + hl, j + hl + fl - 1)
-    j = j + hl + fl
+    local h, f, r = KB .. sub(rep, j, j + hl - 1), sub(rep, j + hl, j + hl + fl - 1), sub(rep, j + hl + fl, j + hl + fl) .. old
+    j = j + hl + fl + 1
     local b = call('HGET', h, f) or ''
-    for o = 0, #b - 4, 4 do
-      if sub(b, o + 1, o + 4) == old then b = sub(b, 1, o) .. sub(b, o + 5); break end
+    for o = 0, #b - 5, 5 do
+      if sub(b, o + 1, o + 5) == r then b = sub(b, 1, o) .. sub(b, o + 6); break end
     end
     if #b == 0 then call('HDEL', h, f) else call('HSET', h, f, b) end
     for y = 1, nb do
@@ -238,7 +246,7 @@ local id = call('HINCRBY', KI, 'n', 1)
 if id > 4294967295 then return {'F', 'the namespace has given out all 2^32 page numbers'} end
 local pn = char(floor(id / 16777216) % 256, floor(id / 65536) % 256, floor(id / 256) % 256, id % 256)
 for t = 1, nt do call('HSET', H[t], F[t], buckets[t] .. R[t] .. pn) end
-for b = 1, nb do call('HSET', BH[b], BF[b], bb[b] .. pn) end
+for b = 1, nb do call('HSET', BH[b], BF[b], bb[b] .. BK[b] .. pn) end
 call('INCR', KN)
 call('HSET', KP, pn, fp .. rec)
 call('HSET', KU, url, '\6' .. pn .. cid)

@@ -31,8 +31,8 @@ while i <= #ARGV do
     local nb = tonumber(ARGV[i])
     i = i + 1
     for b = 1, nb do
-      add(KEYS[8] .. ARGV[i], ARGV[i + 1], pn)
-      i = i + 2
+      add(KEYS[8] .. ARGV[i], ARGV[i + 1], ARGV[i + 2] .. pn)
+      i = i + 3
     end
     pages = pages + 1
     redis.call('HSET', KEYS[3], pn, v)

@@ -39,13 +39,13 @@ for t = 1, #nb do
     end
   end
 end
--- Sketch mode: every band hash too (KEYS[8] is the band prefix; 2^14 names a band).
+-- Sketch mode: every band hash too (KEYS[8] is the band prefix; 2^10 names a band).
 local nbands = string.byte(ARGV[3]) or 0
 for b = 0, nbands - 1 do
   local batch = {}
-  for i = 0, 16383 do
-    batch[#batch + 1] = string.format('%s%d:%04x', KEYS[8], b, i)
-    if #batch == 1000 or i == 16383 then
+  for i = 0, 1023 do
+    batch[#batch + 1] = string.format('%s%d:%03x', KEYS[8], b, i)
+    if #batch == 1000 or i == 1023 then
       if redis.call('EXISTS', unpack(batch)) > 0 then
         for _, k in ipairs(batch) do
           if redis.call('EXISTS', k) == 1 then return {'F', k, 'data without a meta key'} end
