@@ -138,7 +138,11 @@ impl JsRedisStore {
             set(&o, "threshold", c.seen.threshold);
         }
         set(&o, "content", c.seen.content.name());
-        set(&o, "template", if c.seen.learns_template() { JsValue::from(c.seen.template) } else { JsValue::FALSE });
+        set(
+            &o,
+            "template",
+            if c.seen.learns_template() { JsValue::from(c.seen.template) } else { JsValue::FALSE },
+        );
         o.into()
     }
 
