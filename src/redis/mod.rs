@@ -304,7 +304,7 @@ impl RedisSeen {
     }
 
     /// [`begin_sketch_text`](Self::begin_sketch_text) of a text already read from its HTML
-    /// ([`template::TemplateRead::text`]).
+    /// (`TemplateRead::text` in the `template` module).
     pub fn begin_sketch_read(&mut self, url: &str, text: &str, check_id: u64) -> Result<SketchPlan> {
         record::check_url(url)?;
         let scheme = self
@@ -316,7 +316,7 @@ impl RedisSeen {
     }
 
     /// With the site templates learnt (`html`, the main content, `template`), the read of
-    /// an HTML page of `url` ([`template`]); `None` otherwise.
+    /// an HTML page of `url` (the `template` module); `None` otherwise.
     #[cfg(feature = "html")]
     pub fn template_read(&self, url: &str, html: &str) -> Option<template::TemplateRead> {
         let seen = &self.config.seen;
@@ -325,7 +325,7 @@ impl RedisSeen {
         })
     }
 
-    /// The `LEARN` script's reply ([`template`]): `true` when the page was counted, `false`
+    /// The `LEARN` script's reply (the `template` module): `true` when the page was counted, `false`
     /// when it was learnt before or its host is full; an error when the namespace's
     /// settings changed or it is gone.
     pub fn learn_reply(&self, reply: &[Vec<u8>]) -> Result<bool> {
