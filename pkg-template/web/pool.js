@@ -2,10 +2,10 @@
 // module Web Workers) loads its own instance of the package's wasm; a batch is cut into
 // chunks of whole documents, the chunks go to whichever worker is free, and the results
 // come back in input order. The workers run the core's own loop over their chunk
-// (`SimHasher#__fingerprintEach`); `dedup` builds its index in the wasm of the calling
-// thread from the fingerprints they found (`__dedupPlan`), the workers measure its
-// candidate pairs on the texts (`__jaccards`), and the plan keeps the pairs and makes the
-// report. This file moves texts and results, and decides nothing about them, so the
+// (`SimHasher#__fingerprintEach`); for `dedup` they also find the candidate pairs from
+// the fingerprints and sketches, a part of the work each (`__candidates`), the calling
+// thread plans with them (`__dedupPlan`), the workers measure the pairs on the texts
+// (`__jaccards`), and the plan keeps the pairs and makes the report. This file moves texts and results, and decides nothing about them, so the
 // results are the single-thread ones, bit for bit.
 //
 // Written once, as an ES module: the browser entries import it (web/pool.js, full/pool.js)
@@ -20,6 +20,14 @@ const CHUNK_CHARS_MIN = 1 << 14;
 const CHUNK_DOCS_MAX = 4096;
 /** Hashers a worker keeps, one per distinct option object. */
 const WORKER_HASHERS = 8;
+
+/** The bytes of `parts` one after another. */
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
 
 /**
  * The worker side: answers the pool's messages with `api` (the package's API in the
@@ -36,7 +44,7 @@ export function serve(api, post, hooks = api) {
         return;
       }
       if (msg.kind === 'candidates') {
-        const candidates = hooks.__candidates(msg.fingerprints, msg.options, msg.from, msg.to);
+        const candidates = hooks.__candidates(msg.fingerprints, msg.sketches, msg.options, msg.part, msg.parts);
         post({ id: msg.id, candidates }, [candidates.buffer]);
         return;
       }
@@ -257,15 +265,14 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
 
     /**
      * A dedup's candidates (`__dedupPlan`'s last argument), found on the workers: the
-     * self-join of `fingerprints` (those of the documents that have one, in order) split
-     * into one part of its tables a worker, the parts concatenated in table order.
+     * candidate step over `fingerprints` and `sketches` (those of the documents that have
+     * one, in order), one part of it a worker (a share of the index's tables and of the
+     * sketches' bands), the parts concatenated.
      */
-    async #candidates(fingerprints, options) {
-      const tables = hooks.__dedupTables(fingerprints.length, options);
-      const parts = Math.max(1, Math.min(this.#size, tables));
-      const msgs = Array.from({ length: parts }, (_, p) => ({
-        kind: 'candidates', fingerprints, options,
-        from: Math.floor((p * tables) / parts), to: Math.floor(((p + 1) * tables) / parts),
+    async #candidates(fingerprints, sketches, options) {
+      const parts = this.#size;
+      const msgs = Array.from({ length: parts }, (_, part) => ({
+        kind: 'candidates', fingerprints, sketches, options, part, parts,
       }));
       const replies = await this.#scatter(msgs);
       const out = new Uint32Array(replies.reduce((n, r) => n + r.candidates.length, 0));
@@ -363,9 +370,13 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         (n) => tell('hashing', (hashed += n), texts.length));
       const failed = Uint32Array.from(r.failed, (f) => f.index);
       const bad = new Set(failed);
+      const w = r.width;
+      const sketches = bad.size === 0 ? r.sketches
+        : concat(Array.from(texts.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
       tell('candidates', 0, 1);
-      const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), options);
-      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, r.sketches, options, found);
+      const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
+      const bySketch = hooks.__dedupVerifiesBySketch(options);
+      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, bySketch ? r.sketches : new Uint8Array(0), options, found);
       tell('candidates', 1, 1);
       try {
         const pairs = plan.pairs().length / 2;

@@ -158,7 +158,11 @@ test('dedup on the pool gives the same report as dedup (sample corpus, random te
   // Random texts, near-duplicates planted (one character changed), bad documents skipped.
   const next = rng(3);
   const base = randomTexts(800, 5);
-  const rtexts = [...base, ...base.slice(0, 200).map((t) => (t.length > 40 ? t.slice(0, 20) + '#' + t.slice(21) : t))];
+  // ... and a text mirrored 150 times (each copy with a few characters added, or none):
+  // the workers' windows of their parts merge into each copy's window of the whole.
+  const long = base.find((t) => t.length > 200);
+  const mirrors = Array.from({ length: 150 }, (_, i) => (i % 3 ? `${long} ${'x'.repeat(i % 7)}` : long));
+  const rtexts = [...base, ...base.slice(0, 200).map((t) => (t.length > 40 ? t.slice(0, 20) + '#' + t.slice(21) : t)), ...mirrors];
   const rids = rtexts.map((_, i) => `doc${i}-${Math.floor(next() * 1e6)}`);
   const rwant = dedup(rids, rtexts);
   assert.ok(rwant.skipped.length > 10 && rwant.clusters.length > 100, `${rwant.skipped.length} skipped, ${rwant.clusters.length} clusters`);
