@@ -1,4 +1,5 @@
 // npm run bench:dedup [-- --quick] [-- --sizes 100000,300000] [-- --no-peers]
+//   [-- --collections-only] (writes the collections, runs nothing)
 //
 // The main job at scale: the CLI's `dedup` (the default flow, exact verification, every
 // core) on collections of 100k, 300k and 1M documents (quick: 5k and 20k), built from the
@@ -284,6 +285,7 @@ const fmt = (x, d = 3) => (x === undefined || Number.isNaN(x) ? 'NA' : x.toFixed
 async function main() {
   if (!existsSync(cli)) throw new Error('no pkg/: run scripts/build.sh');
   const src = loadCorpus();
+  if (argv.includes('--collections-only')) { for (const n of SIZES) makeCollection(n, src); return; }
   const runs = {};
   let truthTotal = 0; let found = 0; let checked = 0; let good = 0;
   for (const n of SIZES) {

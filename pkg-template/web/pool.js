@@ -239,17 +239,18 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     /**
      * Sends each message of `msgs` to a worker, as the tasks of one batch. Resolves to the
      * workers' replies, in the order of `msgs`; rejects with the error of the first
-     * message that failed, in that order, once every task has settled.
+     * message that failed, in that order, once every task has settled. `onReply(i)`,
+     * when given, is told of each good reply as it comes.
      */
-    #scatter(msgs) {
+    #scatter(msgs, onReply) {
       if (this.#closed) return Promise.reject(closedError());
       const batch = { settled: false };
-      const replies = msgs.map((msg) => new Promise((resolve, reject) => {
+      const replies = msgs.map((msg, i) => new Promise((resolve, reject) => {
         this.#queue.push({
           id: this.#nextId++, batch, msg,
           done: (reply) => {
             if (reply.error) reject(new SimHashError(reply.error.message, reply.error.code));
-            else resolve(reply);
+            else { onReply?.(i); resolve(reply); }
           },
           fail: reject,
         });
@@ -282,12 +283,12 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     }
 
     /**
-     * The Jaccards of a dedup plan's candidate pairs, measured on the workers: one run of
-     * pairs a worker (the plan cuts them: `plan.runs`), each sent with only the texts it
-     * names. Rejects with the error of the first run that failed, in pair order (the
-     * one-thread dedup's error).
+     * The Jaccards of a dedup plan's candidate pairs, measured on the workers: runs of
+     * pairs (the plan cuts them: `plan.runs`), each sent to a free worker with only the
+     * texts it names. Rejects with the error of the first run that failed, in pair order
+     * (the one-thread dedup's error). `onPairs(n)` is told of each run of `n` pairs done.
      */
-    async #measure(texts, plan) {
+    async #measure(texts, plan, onPairs) {
       const pairs = plan.pairs();
       const { shingle, html } = plan;
       const msgs = [];
@@ -306,7 +307,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         firsts.push(start);
         start = end;
       }
-      const replies = await this.#scatter(msgs);
+      const replies = await this.#scatter(msgs, (i) => onPairs(msgs[i].pairs.length / 2));
       const out = new Float64Array(pairs.length / 2);
       replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
       return out;
@@ -381,8 +382,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       try {
         const pairs = plan.pairs().length / 2;
         tell('verifying', 0, pairs);
-        const measured = await this.#measure(texts, plan);
-        tell('verifying', pairs, pairs);
+        let measuredPairs = 0;
+        const measured = await this.#measure(texts, plan, (n) => tell('verifying', (measuredPairs += n), pairs));
         return plan.finish(measured);
       } finally {
         plan.free();

@@ -202,11 +202,18 @@ impl DedupPlan {
         &self.pairs
     }
 
-    /// [`DedupPlan::pairs`] cut into at most `n` consecutive runs for `n` workers: the
-    /// end of each run (exclusive). Measuring a run shingles each text it names once, so
-    /// runs are cut by the bytes of the distinct texts they name, about equal; pairs come
-    /// grouped by component, so a run shares few texts with the next one.
+    /// [`DedupPlan::pairs`] cut into consecutive runs for `n` workers: the end of each run
+    /// (exclusive). Measuring a run shingles each text it names once and holds the shingle
+    /// sets until the run ends, so runs are cut by the bytes of the distinct texts they
+    /// name: about equal, `n` of them, or more runs of at most about 8 MB each when
+    /// the `n` would be larger (a worker's memory stays bounded whatever the collection's
+    /// size). Pairs come grouped by component, so a run shares few texts with the next one.
     pub fn runs(&self, n: usize) -> Vec<usize> {
+        self.runs_of(n, RUN_BYTES)
+    }
+
+    /// [`DedupPlan::runs`] with runs of at most about `most` bytes.
+    fn runs_of(&self, n: usize, most: u64) -> Vec<usize> {
         let mut ends = Vec::new();
         if self.pairs.is_empty() {
             return ends;
@@ -215,7 +222,9 @@ impl DedupPlan {
         let size = |d: u32| u64::from(self.sizes[d as usize]).max(1);
         let total: u64 =
             self.pairs.iter().flat_map(|&(a, b)| [a, b]).filter(|&d| seen.insert(d)).map(size).sum();
-        let target = total.div_ceil(n.max(1) as u64);
+        let even = total.div_ceil(n.max(1) as u64);
+        let capped = even > most;
+        let target = even.min(most).max(1);
         seen.clear();
         let mut run = 0u64;
         for (i, &(a, b)) in self.pairs.iter().enumerate() {
@@ -224,7 +233,7 @@ impl DedupPlan {
                     run += size(d);
                 }
             }
-            if run >= target && ends.len() + 1 < n {
+            if run >= target && (capped || ends.len() + 1 < n) {
                 ends.push(i + 1);
                 seen.clear();
                 run = 0;
@@ -322,6 +331,11 @@ fn candidate_part(
     }
     at_most_window_each(found)
 }
+
+/// The most bytes of text one run of [`DedupPlan::runs`] names (about): its shingle sets
+/// take about 8 bytes a shingle and a shingle a byte of English (a third of that for
+/// Chinese), so a worker measuring a run holds about 70 MB of them.
+const RUN_BYTES: u64 = 8 << 20;
 
 /// How far below the verification threshold a candidate's sketch estimate may be and the
 /// pair still be measured on the texts: the estimate of a 128-byte sketch errs by about
@@ -709,6 +723,20 @@ mod tests {
                 assert!(b <= 2 * ideal + last, "{n}: run {start}..{end} names {b} bytes, ideal {ideal}");
                 start = end;
             }
+        }
+        // Runs of at most about `most` bytes: more of them, each within a pair of the bound.
+        let most = (bytes(pairs) / 10) as u64;
+        let ends = plan.runs_of(2, most);
+        assert!(ends.len() >= 8, "{ends:?}");
+        assert_eq!(*ends.last().unwrap(), pairs.len());
+        let mut start = 0;
+        for &end in &ends {
+            let b = bytes(&pairs[start..end]) as u64;
+            assert!(
+                b <= most + bytes(&pairs[end - 1..end]) as u64,
+                "run {start}..{end} names {b} bytes of {most}"
+            );
+            start = end;
         }
         assert_eq!(
             DedupPlan::new(&docs, &[], &DedupOptions::fingerprints_only()).unwrap().runs(4),
