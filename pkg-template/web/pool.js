@@ -288,28 +288,34 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * texts it names. Rejects with the error of the first run that failed, in pair order
      * (the one-thread dedup's error). `onPairs(n)` is told of each run of `n` pairs done.
      */
-    async #measure(texts, plan, onPairs) {
+    async #measure(textOf, plan, onPairs, sizes) {
       const pairs = plan.pairs();
       const { shingle, html } = plan;
-      const msgs = [];
-      const firsts = [];
-      let start = 0;
-      for (const end of plan.runs(this.#size)) {
-        const local = new Map();
-        const runTexts = [];
-        const runPairs = new Uint32Array(2 * (end - start));
-        for (let j = 2 * start; j < 2 * end; j++) {
-          let at = local.get(pairs[j]);
-          if (at === undefined) { at = runTexts.length; local.set(pairs[j], at); runTexts.push(texts[pairs[j]]); }
-          runPairs[j - 2 * start] = at;
-        }
-        msgs.push({ kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html });
-        firsts.push(start);
-        start = end;
-      }
-      const replies = await this.#scatter(msgs, (i) => onPairs(msgs[i].pairs.length / 2));
+      const ends = plan.runs(this.#size, sizes);
       const out = new Float64Array(pairs.length / 2);
-      replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
+      // Runs are sent a wave at a time, their texts read as the wave is made: only a few
+      // runs' texts are held at once.
+      const wave = 4 * this.#size;
+      for (let first = 0; first < ends.length; first += wave) {
+        const msgs = [];
+        const firsts = [];
+        for (let r = first; r < Math.min(ends.length, first + wave); r++) {
+          const start = r === 0 ? 0 : ends[r - 1];
+          const end = ends[r];
+          const local = new Map();
+          const runTexts = [];
+          const runPairs = new Uint32Array(2 * (end - start));
+          for (let j = 2 * start; j < 2 * end; j++) {
+            let at = local.get(pairs[j]);
+            if (at === undefined) { at = runTexts.length; local.set(pairs[j], at); runTexts.push(textOf(pairs[j])); }
+            runPairs[j - 2 * start] = at;
+          }
+          msgs.push({ kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html });
+          firsts.push(start);
+        }
+        const replies = await this.#scatter(msgs, (i) => onPairs(msgs[i].pairs.length / 2));
+        replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
+      }
       return out;
     }
 
@@ -369,11 +375,22 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       tell('hashing', 0, texts.length);
       const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, size === undefined ? undefined : { size },
         (n) => tell('hashing', (hashed += n), texts.length));
+      return this.#dedupHashed(ids, texts, r, options, tell, (i) => texts[i]);
+    }
+
+    /**
+     * The rest of a dedup once the workers have hashed every document (`r`, as `#run`
+     * gives it): the candidates on the workers, the plan here, the pairs measured on the
+     * workers with the texts `textOf(i)` gives, the report. `texts` is what the plan reads
+     * (every document's text, or only the failed documents' texts and `sizes`, the length
+     * in bytes of each text, to cut the runs).
+     */
+    async #dedupHashed(ids, texts, r, options, tell, textOf, sizes) {
       const failed = Uint32Array.from(r.failed, (f) => f.index);
       const bad = new Set(failed);
       const w = r.width;
       const sketches = bad.size === 0 ? r.sketches
-        : concat(Array.from(texts.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
+        : concat(Array.from(ids.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
       tell('candidates', 0, 1);
       const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
       const bySketch = hooks.__dedupVerifiesBySketch(options);
@@ -383,11 +400,58 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         const pairs = plan.pairs().length / 2;
         tell('verifying', 0, pairs);
         let measuredPairs = 0;
-        const measured = await this.#measure(texts, plan, (n) => tell('verifying', (measuredPairs += n), pairs));
+        const measured = await this.#measure(textOf, plan, (n) => tell('verifying', (measuredPairs += n), pairs), sizes);
         return plan.finish(measured);
       } finally {
         plan.free();
       }
+    }
+
+    /**
+     * `dedup` over documents read twice instead of held (the CLI's JSONL files): `batches`
+     * (an iterable, or async iterable, of `{ ids, texts }`, the documents in order) is
+     * hashed on the workers batch by batch, keeping each document's fingerprint and sketch
+     * and the text of those that fail; `read(i)` then gives the text of document `i` again
+     * (for the candidate pairs only) and `size(i)` its length in bytes. The same report as
+     * `dedup` of all the documents at once.
+     */
+    async __dedupSource({ batches, read, size }, options, { onProgress } = {}) {
+      if (hooks.__dedupHasherOptions === undefined) return api.dedup([], [], options); // FeatureDisabled
+      const tell = onProgress ?? (() => {});
+      const sketchSize = hooks.__dedupSketchSize(options);
+      const hasher = hooks.__dedupHasherOptions(options, false);
+      const sketch = sketchSize === undefined ? undefined : { size: sketchSize };
+      const ids = []; const done = []; const failedTexts = new Map();
+      let hashed = 0; let pending = null;
+      const collect = async ({ run, base, texts }) => {
+        const r = await run;
+        for (const f of r.failed) { f.index += base; failedTexts.set(f.index, texts[f.index - base]); }
+        done.push(r);
+      };
+      for await (const batch of batches) {
+        [batch.ids, batch.texts] = check(['ids:strings', 'texts:texts'], [batch.ids, batch.texts], SimHashError, hooks.__utf8);
+        const base = ids.length;
+        for (const id of batch.ids) ids.push(id);
+        const run = this.#run(batch.texts, hasher, false, sketch, (n) => tell('hashing', (hashed += n), hashed));
+        if (pending) await collect(pending);
+        pending = { run, base, texts: batch.texts };
+      }
+      if (pending) await collect(pending);
+      const n = ids.length;
+      const width = done.length ? done[0].width : 0;
+      const r = { fingerprints: new BigUint64Array(n), sketches: new Uint8Array(width * n), width, failed: [] };
+      let at = 0;
+      for (const d of done) {
+        r.fingerprints.set(d.fingerprints, at);
+        if (width) r.sketches.set(d.sketches, at * width);
+        for (const f of d.failed) r.failed.push(f);
+        at += d.fingerprints.length;
+      }
+      done.length = 0;
+      // The plan reads the failed documents' texts (for their reasons), and no other.
+      const texts = Array.from({ length: n }, (_, i) => failedTexts.get(i) ?? '');
+      const sizes = Uint32Array.from({ length: n }, (_, i) => size(i));
+      return this.#dedupHashed(ids, texts, r, options, tell, read, sizes);
     }
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */

@@ -209,17 +209,24 @@ impl DedupPlan {
     /// the `n` would be larger (a worker's memory stays bounded whatever the collection's
     /// size). Pairs come grouped by component, so a run shares few texts with the next one.
     pub fn runs(&self, n: usize) -> Vec<usize> {
-        self.runs_of(n, RUN_BYTES)
+        self.runs_of(n, RUN_BYTES, |d| u64::from(self.sizes[d as usize]))
+    }
+
+    /// [`DedupPlan::runs`] with the length in bytes of document `d`'s text given by
+    /// `size(d)`: for a caller that gave the plan no texts but those it must read (and
+    /// reads the others again to measure the pairs).
+    pub fn runs_sized(&self, n: usize, size: impl Fn(u32) -> u64) -> Vec<usize> {
+        self.runs_of(n, RUN_BYTES, size)
     }
 
     /// [`DedupPlan::runs`] with runs of at most about `most` bytes.
-    fn runs_of(&self, n: usize, most: u64) -> Vec<usize> {
+    fn runs_of(&self, n: usize, most: u64, size: impl Fn(u32) -> u64) -> Vec<usize> {
         let mut ends = Vec::new();
         if self.pairs.is_empty() {
             return ends;
         }
         let mut seen: HashSet<u32> = HashSet::new();
-        let size = |d: u32| u64::from(self.sizes[d as usize]).max(1);
+        let size = |d: u32| size(d).max(1);
         let total: u64 =
             self.pairs.iter().flat_map(|&(a, b)| [a, b]).filter(|&d| seen.insert(d)).map(size).sum();
         let even = total.div_ceil(n.max(1) as u64);
@@ -712,6 +719,8 @@ mod tests {
         };
         for n in [1, 2, 3, 8] {
             let ends = plan.runs(n);
+            assert_eq!(plan.runs_sized(n, |d| docs[d as usize].1.len() as u64), ends);
+            assert_ne!(plan.runs_sized(n.max(2), |d| u64::from(d % 2) * 1000), plan.runs(n.max(2)));
             assert!(!ends.is_empty() && ends.len() <= n, "{n}: {ends:?}");
             assert_eq!(*ends.last().unwrap(), pairs.len());
             assert!(ends.windows(2).all(|w| w[0] < w[1]), "{ends:?}");
@@ -726,7 +735,7 @@ mod tests {
         }
         // Runs of at most about `most` bytes: more of them, each within a pair of the bound.
         let most = (bytes(pairs) / 10) as u64;
-        let ends = plan.runs_of(2, most);
+        let ends = plan.runs_of(2, most, |d| docs[d as usize].1.len() as u64);
         assert!(ends.len() >= 8, "{ends:?}");
         assert_eq!(*ends.last().unwrap(), pairs.len());
         let mut start = 0;

@@ -304,9 +304,18 @@ mod on {
             Uint32Array::from(&flat[..])
         }
 
-        /// `pairs()` cut into at most `n` runs (core: `DedupPlan::runs`): their ends.
-        pub fn runs(&self, n: u32) -> Vec<u32> {
-            self.plan.iter().flat_map(|p| p.runs(n as usize)).map(|e| e as u32).collect()
+        /// `pairs()` cut into runs for `n` workers (core: `DedupPlan::runs`): their ends.
+        /// `sizes`, when given, is the length in bytes of each document's text (core:
+        /// `DedupPlan::runs_sized`), for texts the plan was not given.
+        pub fn runs(&self, n: u32, sizes: Option<Vec<u32>>) -> Vec<u32> {
+            let ends = match (&self.plan, sizes) {
+                (None, _) => Vec::new(),
+                (Some(p), None) => p.runs(n as usize),
+                (Some(p), Some(sizes)) => {
+                    p.runs_sized(n as usize, |d| sizes.get(d as usize).copied().map_or(0, u64::from))
+                }
+            };
+            ends.into_iter().map(|e| e as u32).collect()
         }
 
         /// The shingle size the pairs are measured with (`__jaccards`' argument).

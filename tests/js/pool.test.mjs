@@ -229,6 +229,18 @@ test('CLI: fingerprint (with and without --sketch) and dedup give the same outpu
     const d2 = execFileSync(process.execPath, [CLI, 'dedup', '--threads', '2', '--format', 'jsonl'], { encoding: 'utf8' });
     assert.ok(d1.split('\n').length > 5);
     assert.equal(d2, d1);
+    // A JSONL file with the pool is read twice (texts not held): the same clusters, pairs,
+    // skipped documents and summary as one thread holding every text, for both verifications.
+    const mirrored = join(dir, 'mirrored.jsonl');
+    const long = randomTexts(600, 13).find((t) => t.length > 300);
+    const copies = Array.from({ length: 120 }, (_, i) => JSON.stringify({ id: `m${i}`, text: i % 3 ? `${long} ${'x'.repeat(i % 7)}` : long }));
+    writeFileSync(mirrored, [...docs, ...copies, '', ...docs.slice(0, 200).map((l) => l.replace('"id":"d', '"id":"e').replace('"text":"', '"text":"# '))].join('\n') + '\n');
+    for (const verify of [[], ['--verify', 'sketch']]) {
+      const t1 = run('dedup', mirrored, '--threads', '1', '--format', 'jsonl', ...verify);
+      const t2 = run('dedup', mirrored, '--threads', '2', '--format', 'jsonl', ...verify);
+      assert.ok(t1.stdout.split('\n').length > 50 && /skipping d\d+/.test(t1.stderr), t1.stderr);
+      assert.deepEqual([t2.stdout, t2.stderr, t2.status], [t1.stdout, t1.stderr, t1.status], verify.join(' '));
+    }
     const save1 = join(dir, 'a.idx'), save2 = join(dir, 'b.idx');
     assert.equal(run('dedup', file, '--threads', '2', '--save', save2, '--format', 'jsonl').stdout,
       run('dedup', file, '--threads', '1', '--save', save1, '--format', 'jsonl').stdout);
