@@ -280,7 +280,7 @@ impl DedupPlan {
 /// `parts` parts of about equal work, for as many workers: part `part` (from 0) self-joins
 /// its share of the index's tables ([`join_part`] under [`DedupOptions::layout_for`]
 /// `fps.len()`) and of the sketches' bands, drops the pairs whose sketches' estimate falls
-/// far below the threshold ([`PREFILTER_MARGIN`]), and keeps each document's
+/// more than 0.25 below the threshold, and keeps each document's
 /// [`BUCKET_WINDOW`] nearest pairs of its share. The parts, concatenated in any order, are
 /// what [`DedupPlan::with_candidates`] takes; the document's window of the whole is
 /// among the union of its windows of the parts, so the plan's report is the same for any
