@@ -232,19 +232,29 @@ function poolThreads(o, chars) {
   return chars < POOL_MIN_CHARS ? 1 : CORES;
 }
 
+/** The lines of the file open as `fd` (a last line without a newline counted). */
+function countLines(fd) {
+  const buf = Buffer.allocUnsafe(1 << 24);
+  let lines = 0; let last = 10;
+  for (let at = 0, n; (n = readSync(fd, buf, 0, buf.length, at)) > 0; at += n) {
+    for (let i = buf.indexOf(10); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+    last = buf[n - 1];
+  }
+  return lines + (last === 10 ? 0 : 1);
+}
+
 /**
  * dedup of a JSONL file in two passes, its texts not held: the first reads the file in
  * batches that the workers fingerprint and sketch; the second reads again, by their
  * offsets, only the documents of the candidate pairs, as the workers measure them.
  * Resolves to the report and the number of documents.
  */
-async function dedupTwoPass(pool, path, options, bar, size) {
+async function dedupTwoPass(pool, path, options, bar) {
   const offsets = []; const lengths = [];
-  let readBytes = 0;
   const BATCH_CHARS = 1 << 25;
   function* batches() {
     let ids = []; let texts = []; let chars = 0;
-    for (const d of jsonlDocs(path, path, (n) => { readBytes = n; })) {
+    for (const d of jsonlDocs(path, path)) {
       ids.push(d.id); texts.push(d.text); offsets.push(d.offset); lengths.push(d.length);
       chars += d.text.length;
       if (chars >= BATCH_CHARS) { yield { ids, texts }; ids = []; texts = []; chars = 0; }
@@ -259,10 +269,9 @@ async function dedupTwoPass(pool, path, options, bar, size) {
       readSync(fd, buf, 0, lengths[i], offsets[i]);
       return JSON.parse(buf.toString('utf8', 0, lengths[i])).text;
     };
-    const onProgress = (phase, done, total) => {
-      if (phase === 'hashing') bar.tell('reading and hashing (MB)', Math.round(readBytes / 1e6), Math.round(size / 1e6));
-      else bar.tell(phase, done, total);
-    };
+    // The documents to hash: the file's lines (a blank line is none; the count is a guide).
+    const lines = countLines(fd);
+    const onProgress = (phase, done, total) => bar.tell(phase, done, phase === 'hashing' ? Math.max(done, lines) : total);
     const r = await pool.__dedupSource({ batches: batches(), read, size: (i) => lengths[i] }, options, { onProgress });
     return { r, count: offsets.length };
   } finally {
@@ -315,7 +324,7 @@ async function dedup(o) {
   if (!incremental && st?.isFile() && poolThreads(o, st.size) > 1) {
     const pool = await SimHashPool.create({ size: poolThreads(o, st.size), hasher: hasherOptions(o) });
     try {
-      ({ r, count } = await dedupTwoPass(pool, path, { ...hasherOptions(o), k, verify, layout }, bar, st.size));
+      ({ r, count } = await dedupTwoPass(pool, path, { ...hasherOptions(o), k, verify, layout }, bar));
     } finally {
       await pool.close();
     }
