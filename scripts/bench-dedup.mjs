@@ -1,4 +1,5 @@
 // npm run bench:dedup [-- --quick] [-- --sizes 100000,300000] [-- --no-peers]
+//   [-- --collections-only] (writes the collections, runs nothing)
 //
 // The main job at scale: the CLI's `dedup` (the default flow, exact verification, every
 // core) on collections of 100k, 300k and 1M documents (quick: 5k and 20k), built from the
@@ -26,6 +27,8 @@
 //   sketch_s_1m             seconds of `dedup --verify sketch` at 1M
 //   peer_docs_s, peer_ratio the faster of rensa and datasketch (installed from PyPI in
 //                           target/bench-venv) at 100k, and ours over it
+//   f1_100k, peer_f1        F1 of planted recall and reported precision at 100k: ours, and
+//                           the faster peer's
 // A size that is not run prints `NA`. --quick runs 5k and 20k and reports them under the
 // 100k and 1M keys, with `quick=1` on the line; no peers.
 import { spawn, execFileSync } from 'node:child_process';
@@ -279,11 +282,14 @@ function venv() {
   return py;
 }
 
+/** F1 of a score: planted recall and the precision of the reported pairs. */
+const f1 = (s) => { const r = s.found / s.truth; const p = s.good / s.checked; return (2 * p * r) / (p + r); };
 const fmt = (x, d = 3) => (x === undefined || Number.isNaN(x) ? 'NA' : x.toFixed(d));
 
 async function main() {
   if (!existsSync(cli)) throw new Error('no pkg/: run scripts/build.sh');
   const src = loadCorpus();
+  if (argv.includes('--collections-only')) { for (const n of SIZES) makeCollection(n, src); return; }
   const runs = {};
   let truthTotal = 0; let found = 0; let checked = 0; let good = 0;
   for (const n of SIZES) {
@@ -292,7 +298,7 @@ async function main() {
     const { clusterOf, pairs } = parseDedup(r.stdout);
     const s = await score(docsPath, truthPath, pairs, clusterOf);
     truthTotal += s.truth; found += s.found; checked += s.checked; good += s.good;
-    runs[n] = { seconds: r.seconds, peakMb: r.peakMb };
+    runs[n] = { seconds: r.seconds, peakMb: r.peakMb, f1: f1(s) };
     console.error(`dedup ${n}: ${r.seconds.toFixed(1)} s, peak ${r.peakMb.toFixed(0)} MB, ${clusterOf.size} documents in clusters, ` +
       `${pairs.length} pairs; planted recall ${s.found}/${s.truth}, precision ${s.good}/${s.checked}`);
     console.error(`  ${r.stderr.trim().split('\n').pop()}`);
@@ -319,7 +325,7 @@ async function main() {
       const s = await score(docsPath, truthPath, pairs, clustersOfPairs(pairs));
       const docsS = 100_000 / r.seconds;
       console.error(`${name} 100000: ${r.seconds.toFixed(1)} s, peak ${r.peakMb.toFixed(0)} MB, planted recall ${s.found}/${s.truth}, precision ${s.good}/${s.checked}`);
-      if (!peer || docsS > peer.docsS) peer = { name, docsS };
+      if (!peer || docsS > peer.docsS) peer = { name, docsS, f1: f1(s) };
     }
   }
   const small = runs[SMALL]; const large = runs[LARGE];
@@ -335,6 +341,8 @@ async function main() {
     `sketch_s_1m=${fmt(large.sketchSeconds, 1)}`,
     `peer_docs_s=${peer ? fmt(peer.docsS, 0) : 'NA'}`,
     `peer_ratio=${peer && runs[100_000] ? fmt(100_000 / runs[100_000].seconds / peer.docsS, 2) : 'NA'}`,
+    `f1_100k=${fmt(small.f1)}`,
+    `peer_f1=${peer ? fmt(peer.f1) : 'NA'}`,
   ];
   if (quick || SMALL !== 100_000 || LARGE !== 1_000_000) line.push(`sizes=${SMALL},${LARGE}`);
   if (quick) line.push('quick=1');

@@ -71,9 +71,10 @@ const threads = pool.size;
 // Where more cores stop helping (docs/decisions/022-worker-pool.md). The calling thread serialises each
 // chunk of texts into a worker's message (the structured clone: V8's serializer, measured
 // here as v8.serialize on chunks of 1024 documents), so fingerprintBatch scales to about
-// post_mb_s / wasm_mb_s workers. dedup's index build, self-join and report stay on the
-// calling thread (the workers fingerprint and measure the candidate pairs): their share of
-// a one-thread dedup bounds its speed-up (Amdahl).
+// post_mb_s / wasm_mb_s workers. dedup's plan (the merge of the workers' candidates, the
+// pairs to measure) and its report stay on the calling thread (the workers fingerprint,
+// sketch, find the candidates and measure the pairs): their share of a one-thread dedup
+// bounds its speed-up (Amdahl).
 const postMbS = throughput(all, (texts) => {
   for (let i = 0; i < texts.length; i += 1024) sink ^= BigInt(v8.serialize(texts.slice(i, i + 1024)).length);
 });
@@ -87,11 +88,15 @@ const fastest = async (run) => {
 const poolDedupMs = await fastest(() => pool.dedup(ids, all));
 const oneDedupMs = await fastest(() => dedup(ids, all));
 // The calling thread's own part of a pool dedup: the plan (from the candidates, which the
-// workers find) and the report, timed by the pool's own hooks; the workers' candidates and
-// jaccards are made here untimed.
+// workers find from the fingerprints and sketches they make) and the report, timed by the
+// pool's own hooks; the workers' fingerprints, sketches, candidates and jaccards are made
+// here untimed.
 const wasmHooks = require('../pkg/node/simhash_wasm.js');
-const allFps = await pool.fingerprintBatch(all);
-const found = wasmHooks.__candidates(allFps, undefined, 0, wasmHooks.__dedupTables(allFps.length, undefined));
+const made = await pool.fingerprintAndSketchEach(all, { size: wasmHooks.__dedupSketchSize(undefined) });
+if (made.failed.length) throw new Error(`the corpus has documents with no fingerprint: ${made.failed[0].error.message}`);
+const allFps = made.fingerprints;
+const allSketches = new Uint8Array(made.sketches[0].buffer);
+const found = wasmHooks.__candidates(allFps, allSketches, undefined, 0, 1);
 let serialMs = Infinity;
 for (let r = 0; r < (quick ? 2 : 4); r++) {
   let t0 = performance.now();

@@ -75,6 +75,8 @@ impl ShingleSet {
         }
         hashes.sort_unstable();
         hashes.dedup();
+        // The capacity was a byte a shingle: three times the shingles of Chinese text.
+        hashes.shrink_to_fit();
         Ok(ShingleSet { hashes })
     }
 

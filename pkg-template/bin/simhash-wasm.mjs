@@ -146,6 +146,18 @@ function readDocs(path, bar) {
  */
 function parseJsonl(path, where, bar, size) {
   const docs = [];
+  for (const d of jsonlDocs(path, where, (read) => bar?.tell('reading (MB)', Math.round(read / 1e6), Math.round(size / 1e6)))) {
+    docs.push({ id: d.id, text: d.text });
+  }
+  return docs;
+}
+
+/**
+ * Each document of a JSONL file (or of stdin, fd 0) as `{ id, text, offset, length }`
+ * (where its line starts in the file, and its length in bytes), read in chunks of bytes;
+ * `onRead(bytes)` is told of the bytes read so far.
+ */
+function* jsonlDocs(path, where, onRead) {
   let fd = 0;
   if (path !== 0) {
     try { fd = openSync(path, 'r'); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
@@ -153,37 +165,46 @@ function parseJsonl(path, where, bar, size) {
   const chunk = Buffer.allocUnsafe(1 << 24);
   let rest = Buffer.alloc(0);
   let lineNo = 0;
+  let count = 0;
   let read = 0;
-  const take = (bytes) => {
+  const take = (bytes, offset) => {
     lineNo++;
     const line = bytes.toString('utf8');
-    if (!line.trim()) return;
+    if (!line.trim()) return null;
     let d;
     try { d = JSON.parse(line); } catch { fail(`${where}:${lineNo}: not a JSON line`); }
     if (typeof d.text !== 'string') fail(`${where}:${lineNo}: expected {"id": ..., "text": "..."}`);
-    docs.push({ id: String(d.id ?? docs.length), text: d.text });
+    count++;
+    return { id: String(d.id ?? count - 1), text: d.text, offset, length: bytes.length };
   };
-  for (;;) {
-    let n;
-    try { n = readSync(fd, chunk, 0, chunk.length, null); } catch (e) {
-      if (e.code === 'EAGAIN') continue;
-      if (e.code === 'EOF') break;
-      throw e;
+  try {
+    for (;;) {
+      let n;
+      try { n = readSync(fd, chunk, 0, chunk.length, null); } catch (e) {
+        if (e.code === 'EAGAIN') continue;
+        if (e.code === 'EOF') break;
+        throw e;
+      }
+      if (n === 0) break;
+      const dataStart = read - rest.length; // the file offset of data[0]
+      read += n;
+      onRead?.(read);
+      const data = rest.length ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      let start = 0;
+      for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
+        const d = take(data.subarray(start, nl), dataStart + start);
+        if (d) yield d;
+        start = nl + 1;
+      }
+      rest = Buffer.from(data.subarray(start));
     }
-    if (n === 0) break;
-    read += n;
-    bar?.tell('reading (MB)', Math.round(read / 1e6), Math.round(size / 1e6));
-    let data = rest.length ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-    let start = 0;
-    for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-      take(data.subarray(start, nl));
-      start = nl + 1;
+    if (rest.length) {
+      const d = take(rest, read - rest.length);
+      if (d) yield d;
     }
-    rest = Buffer.from(data.subarray(start));
+  } finally {
+    if (fd !== 0) closeSync(fd);
   }
-  if (rest.length) take(rest);
-  if (fd !== 0) closeSync(fd);
-  return docs;
 }
 
 /** --layout: a name, or comma-separated block widths. */
@@ -197,15 +218,65 @@ function layoutOption(v) {
  * worker per core for inputs of POOL_MIN_CHARS or more.
  */
 async function openPool(o, docs, hasher) {
-  let threads = CORES;
-  if (o.threads !== undefined) {
-    threads = num('threads', o.threads);
-    if (!Number.isInteger(threads) || threads < 1) fail(`--threads needs a whole number from 1, not ${JSON.stringify(o.threads)}`);
-  } else if (docs.reduce((s, d) => s + d.text.length, 0) < POOL_MIN_CHARS) {
-    threads = 1;
-  }
-  threads = Math.min(threads, Math.max(docs.length, 1));
+  const threads = Math.min(poolThreads(o, docs.reduce((s, d) => s + d.text.length, 0)), Math.max(docs.length, 1));
   return threads > 1 ? SimHashPool.create({ size: threads, hasher }) : null;
+}
+
+/** The workers for an input of `chars` characters (or bytes): --threads N, else as openPool. */
+function poolThreads(o, chars) {
+  if (o.threads !== undefined) {
+    const threads = num('threads', o.threads);
+    if (!Number.isInteger(threads) || threads < 1) fail(`--threads needs a whole number from 1, not ${JSON.stringify(o.threads)}`);
+    return threads;
+  }
+  return chars < POOL_MIN_CHARS ? 1 : CORES;
+}
+
+/** The lines of the file open as `fd` (a last line without a newline counted). */
+function countLines(fd) {
+  const buf = Buffer.allocUnsafe(1 << 24);
+  let lines = 0; let last = 10;
+  for (let at = 0, n; (n = readSync(fd, buf, 0, buf.length, at)) > 0; at += n) {
+    for (let i = buf.indexOf(10); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+    last = buf[n - 1];
+  }
+  return lines + (last === 10 ? 0 : 1);
+}
+
+/**
+ * dedup of a JSONL file in two passes, its texts not held: the first reads the file in
+ * batches that the workers fingerprint and sketch; the second reads again, by their
+ * offsets, only the documents of the candidate pairs, as the workers measure them.
+ * Resolves to the report and the number of documents.
+ */
+async function dedupTwoPass(pool, path, options, bar) {
+  const offsets = []; const lengths = [];
+  const BATCH_CHARS = 1 << 25;
+  function* batches() {
+    let ids = []; let texts = []; let chars = 0;
+    for (const d of jsonlDocs(path, path)) {
+      ids.push(d.id); texts.push(d.text); offsets.push(d.offset); lengths.push(d.length);
+      chars += d.text.length;
+      if (chars >= BATCH_CHARS) { yield { ids, texts }; ids = []; texts = []; chars = 0; }
+    }
+    if (ids.length) yield { ids, texts };
+  }
+  const fd = openSync(path, 'r');
+  try {
+    let buf = Buffer.allocUnsafe(1 << 16);
+    const read = (i) => {
+      if (buf.length < lengths[i]) buf = Buffer.allocUnsafe(lengths[i]);
+      readSync(fd, buf, 0, lengths[i], offsets[i]);
+      return JSON.parse(buf.toString('utf8', 0, lengths[i])).text;
+    };
+    // The documents to hash: the file's lines (a blank line is none; the count is a guide).
+    const lines = countLines(fd);
+    const onProgress = (phase, done, total) => bar.tell(phase, done, phase === 'hashing' ? Math.max(done, lines) : total);
+    const r = await pool.__dedupSource({ batches: batches(), read, size: (i) => lengths[i] }, options, { onProgress });
+    return { r, count: offsets.length };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -247,13 +318,25 @@ async function dedup(o) {
     : /^(exact|sketch(:.*)?)$/.test(o.verify) ? o.verify : num('verify', o.verify);
   const layout = layoutOption(o.layout);
   const bar = progressLine();
-  const docs = readDocs(path, bar);
+  let r; let index; let count;
+  // A JSONL file large enough for the pool is read twice rather than held.
+  const st = path !== '-' && /\.(jsonl|ndjson)$/i.test(path) ? statSync(path, { throwIfNoEntry: false }) : undefined;
+  if (!incremental && st?.isFile() && poolThreads(o, st.size) > 1) {
+    const pool = await SimHashPool.create({ size: poolThreads(o, st.size), hasher: hasherOptions(o) });
+    try {
+      ({ r, count } = await dedupTwoPass(pool, path, { ...hasherOptions(o), k, verify, layout }, bar));
+    } finally {
+      await pool.close();
+    }
+  }
+  const docs = r ? [] : readDocs(path, bar);
   const ids = docs.map((d) => d.id);
   const texts = docs.map((d) => d.text);
-  let r; let index;
-  const pool = await openPool(o, docs, hasherOptions(o));
+  const pool = r ? null : await openPool(o, docs, hasherOptions(o));
   try {
-  if (!incremental) {
+  if (r) {
+    // Done above, in two passes.
+  } else if (!incremental) {
     // The whole job in the core: index candidates within k, verified against the texts
     // (the fingerprints made by the pool's workers, when there is one).
     const options = { ...hasherOptions(o), k, verify, layout };
@@ -308,7 +391,7 @@ async function dedup(o) {
   }
   const inClusters = clusters.reduce((s, c) => s + c.length, 0);
   process.stderr.write(
-    `${docs.length} documents, ${r.fingerprinted.length - r.alreadyIndexed.length} fingerprinted; ${clusters.length} near-duplicate clusters ` +
+    `${count ?? docs.length} documents, ${r.fingerprinted.length - r.alreadyIndexed.length} fingerprinted; ${clusters.length} near-duplicate clusters ` +
     `holding ${inClusters} documents (${pairs.length} pairs within ${r.k} bits${r.verify === false ? '' : `, verified at Jaccard >= ${r.verify}${r.verifyBy === 'exact' ? '' : ` by ${r.verifyBy} sketches`}`}; ` +
     `${new SimHasher(hasherOptions(o)).options().scheme}; layout ${r.layout})\n`,
   );

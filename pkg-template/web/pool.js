@@ -2,10 +2,10 @@
 // module Web Workers) loads its own instance of the package's wasm; a batch is cut into
 // chunks of whole documents, the chunks go to whichever worker is free, and the results
 // come back in input order. The workers run the core's own loop over their chunk
-// (`SimHasher#__fingerprintEach`); `dedup` builds its index in the wasm of the calling
-// thread from the fingerprints they found (`__dedupPlan`), the workers measure its
-// candidate pairs on the texts (`__jaccards`), and the plan keeps the pairs and makes the
-// report. This file moves texts and results, and decides nothing about them, so the
+// (`SimHasher#__fingerprintEach`); for `dedup` they also find the candidate pairs from
+// the fingerprints and sketches, a part of the work each (`__candidates`), the calling
+// thread plans with them (`__dedupPlan`), the workers measure the pairs on the texts
+// (`__jaccards`), and the plan keeps the pairs and makes the report. This file moves texts and results, and decides nothing about them, so the
 // results are the single-thread ones, bit for bit.
 //
 // Written once, as an ES module: the browser entries import it (web/pool.js, full/pool.js)
@@ -20,6 +20,14 @@ const CHUNK_CHARS_MIN = 1 << 14;
 const CHUNK_DOCS_MAX = 4096;
 /** Hashers a worker keeps, one per distinct option object. */
 const WORKER_HASHERS = 8;
+
+/** The bytes of `parts` one after another. */
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
 
 /**
  * The worker side: answers the pool's messages with `api` (the package's API in the
@@ -36,7 +44,7 @@ export function serve(api, post, hooks = api) {
         return;
       }
       if (msg.kind === 'candidates') {
-        const candidates = hooks.__candidates(msg.fingerprints, msg.options, msg.from, msg.to);
+        const candidates = hooks.__candidates(msg.fingerprints, msg.sketches, msg.options, msg.part, msg.parts);
         post({ id: msg.id, candidates }, [candidates.buffer]);
         return;
       }
@@ -231,17 +239,18 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     /**
      * Sends each message of `msgs` to a worker, as the tasks of one batch. Resolves to the
      * workers' replies, in the order of `msgs`; rejects with the error of the first
-     * message that failed, in that order, once every task has settled.
+     * message that failed, in that order, once every task has settled. `onReply(i)`,
+     * when given, is told of each good reply as it comes.
      */
-    #scatter(msgs) {
+    #scatter(msgs, onReply) {
       if (this.#closed) return Promise.reject(closedError());
       const batch = { settled: false };
-      const replies = msgs.map((msg) => new Promise((resolve, reject) => {
+      const replies = msgs.map((msg, i) => new Promise((resolve, reject) => {
         this.#queue.push({
           id: this.#nextId++, batch, msg,
           done: (reply) => {
             if (reply.error) reject(new SimHashError(reply.error.message, reply.error.code));
-            else resolve(reply);
+            else { onReply?.(i); resolve(reply); }
           },
           fail: reject,
         });
@@ -257,15 +266,14 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
 
     /**
      * A dedup's candidates (`__dedupPlan`'s last argument), found on the workers: the
-     * self-join of `fingerprints` (those of the documents that have one, in order) split
-     * into one part of its tables a worker, the parts concatenated in table order.
+     * candidate step over `fingerprints` and `sketches` (those of the documents that have
+     * one, in order), one part of it a worker (a share of the index's tables and of the
+     * sketches' bands), the parts concatenated.
      */
-    async #candidates(fingerprints, options) {
-      const tables = hooks.__dedupTables(fingerprints.length, options);
-      const parts = Math.max(1, Math.min(this.#size, tables));
-      const msgs = Array.from({ length: parts }, (_, p) => ({
-        kind: 'candidates', fingerprints, options,
-        from: Math.floor((p * tables) / parts), to: Math.floor(((p + 1) * tables) / parts),
+    async #candidates(fingerprints, sketches, options) {
+      const parts = this.#size;
+      const msgs = Array.from({ length: parts }, (_, part) => ({
+        kind: 'candidates', fingerprints, sketches, options, part, parts,
       }));
       const replies = await this.#scatter(msgs);
       const out = new Uint32Array(replies.reduce((n, r) => n + r.candidates.length, 0));
@@ -275,33 +283,39 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     }
 
     /**
-     * The Jaccards of a dedup plan's candidate pairs, measured on the workers: one run of
-     * pairs a worker (the plan cuts them: `plan.runs`), each sent with only the texts it
-     * names. Rejects with the error of the first run that failed, in pair order (the
-     * one-thread dedup's error).
+     * The Jaccards of a dedup plan's candidate pairs, measured on the workers: runs of
+     * pairs (the plan cuts them: `plan.runs`), each sent to a free worker with only the
+     * texts it names. Rejects with the error of the first run that failed, in pair order
+     * (the one-thread dedup's error). `onPairs(n)` is told of each run of `n` pairs done.
      */
-    async #measure(texts, plan) {
+    async #measure(textOf, plan, onPairs, sizes) {
       const pairs = plan.pairs();
       const { shingle, html } = plan;
-      const msgs = [];
-      const firsts = [];
-      let start = 0;
-      for (const end of plan.runs(this.#size)) {
-        const local = new Map();
-        const runTexts = [];
-        const runPairs = new Uint32Array(2 * (end - start));
-        for (let j = 2 * start; j < 2 * end; j++) {
-          let at = local.get(pairs[j]);
-          if (at === undefined) { at = runTexts.length; local.set(pairs[j], at); runTexts.push(texts[pairs[j]]); }
-          runPairs[j - 2 * start] = at;
-        }
-        msgs.push({ kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html });
-        firsts.push(start);
-        start = end;
-      }
-      const replies = await this.#scatter(msgs);
+      const ends = plan.runs(this.#size, sizes);
       const out = new Float64Array(pairs.length / 2);
-      replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
+      // Runs are sent a wave at a time, their texts read as the wave is made: only a few
+      // runs' texts are held at once.
+      const wave = 4 * this.#size;
+      for (let first = 0; first < ends.length; first += wave) {
+        const msgs = [];
+        const firsts = [];
+        for (let r = first; r < Math.min(ends.length, first + wave); r++) {
+          const start = r === 0 ? 0 : ends[r - 1];
+          const end = ends[r];
+          const local = new Map();
+          const runTexts = [];
+          const runPairs = new Uint32Array(2 * (end - start));
+          for (let j = 2 * start; j < 2 * end; j++) {
+            let at = local.get(pairs[j]);
+            if (at === undefined) { at = runTexts.length; local.set(pairs[j], at); runTexts.push(textOf(pairs[j])); }
+            runPairs[j - 2 * start] = at;
+          }
+          msgs.push({ kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html });
+          firsts.push(start);
+        }
+        const replies = await this.#scatter(msgs, (i) => onPairs(msgs[i].pairs.length / 2));
+        replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
+      }
       return out;
     }
 
@@ -361,21 +375,83 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       tell('hashing', 0, texts.length);
       const r = await this.#run(texts, hooks.__dedupHasherOptions(options, false), false, size === undefined ? undefined : { size },
         (n) => tell('hashing', (hashed += n), texts.length));
+      return this.#dedupHashed(ids, texts, r, options, tell, (i) => texts[i]);
+    }
+
+    /**
+     * The rest of a dedup once the workers have hashed every document (`r`, as `#run`
+     * gives it): the candidates on the workers, the plan here, the pairs measured on the
+     * workers with the texts `textOf(i)` gives, the report. `texts` is what the plan reads
+     * (every document's text, or only the failed documents' texts and `sizes`, the length
+     * in bytes of each text, to cut the runs).
+     */
+    async #dedupHashed(ids, texts, r, options, tell, textOf, sizes) {
       const failed = Uint32Array.from(r.failed, (f) => f.index);
       const bad = new Set(failed);
+      const w = r.width;
+      const sketches = bad.size === 0 ? r.sketches
+        : concat(Array.from(ids.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
       tell('candidates', 0, 1);
-      const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), options);
-      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, r.sketches, options, found);
+      const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
+      const bySketch = hooks.__dedupVerifiesBySketch(options);
+      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, bySketch ? r.sketches : new Uint8Array(0), options, found);
       tell('candidates', 1, 1);
       try {
         const pairs = plan.pairs().length / 2;
         tell('verifying', 0, pairs);
-        const measured = await this.#measure(texts, plan);
-        tell('verifying', pairs, pairs);
+        let measuredPairs = 0;
+        const measured = await this.#measure(textOf, plan, (n) => tell('verifying', (measuredPairs += n), pairs), sizes);
         return plan.finish(measured);
       } finally {
         plan.free();
       }
+    }
+
+    /**
+     * `dedup` over documents read twice instead of held (the CLI's JSONL files): `batches`
+     * (an iterable, or async iterable, of `{ ids, texts }`, the documents in order) is
+     * hashed on the workers batch by batch, keeping each document's fingerprint and sketch
+     * and the text of those that fail; `read(i)` then gives the text of document `i` again
+     * (for the candidate pairs only) and `size(i)` its length in bytes. The same report as
+     * `dedup` of all the documents at once.
+     */
+    async __dedupSource({ batches, read, size }, options, { onProgress } = {}) {
+      if (hooks.__dedupHasherOptions === undefined) return api.dedup([], [], options); // FeatureDisabled
+      const tell = onProgress ?? (() => {});
+      const sketchSize = hooks.__dedupSketchSize(options);
+      const hasher = hooks.__dedupHasherOptions(options, false);
+      const sketch = sketchSize === undefined ? undefined : { size: sketchSize };
+      const ids = []; const done = []; const failedTexts = new Map();
+      let hashed = 0; let pending = null;
+      const collect = async ({ run, base, texts }) => {
+        const r = await run;
+        for (const f of r.failed) { f.index += base; failedTexts.set(f.index, texts[f.index - base]); }
+        done.push(r);
+      };
+      for await (const batch of batches) {
+        [batch.ids, batch.texts] = check(['ids:strings', 'texts:texts'], [batch.ids, batch.texts], SimHashError, hooks.__utf8);
+        const base = ids.length;
+        for (const id of batch.ids) ids.push(id);
+        const run = this.#run(batch.texts, hasher, false, sketch, (n) => tell('hashing', (hashed += n), hashed));
+        if (pending) await collect(pending);
+        pending = { run, base, texts: batch.texts };
+      }
+      if (pending) await collect(pending);
+      const n = ids.length;
+      const width = done.length ? done[0].width : 0;
+      const r = { fingerprints: new BigUint64Array(n), sketches: new Uint8Array(width * n), width, failed: [] };
+      let at = 0;
+      for (const d of done) {
+        r.fingerprints.set(d.fingerprints, at);
+        if (width) r.sketches.set(d.sketches, at * width);
+        for (const f of d.failed) r.failed.push(f);
+        at += d.fingerprints.length;
+      }
+      done.length = 0;
+      // The plan reads the failed documents' texts (for their reasons), and no other.
+      const texts = Array.from({ length: n }, (_, i) => failedTexts.get(i) ?? '');
+      const sizes = Uint32Array.from({ length: n }, (_, i) => size(i));
+      return this.#dedupHashed(ids, texts, r, options, tell, read, sizes);
     }
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */

@@ -2,10 +2,9 @@
 //! verification can run elsewhere (the package's worker pool runs both on every core):
 //!
 //! 1. [`DedupPlan::new`] fingerprints what it is not given, self-joins the fingerprints
-//!    (or takes the self-join made elsewhere, in parts of the index's tables:
-//!    [`candidates`] over a split of [`candidate_tables`], then
-//!    [`DedupPlan::with_candidates`]) and lists the candidate pairs whose texts must be
-//!    compared ([`DedupPlan::pairs`]);
+//!    and joins the sketches' bands (or takes the candidates found elsewhere, in parts:
+//!    [`candidates`], then [`DedupPlan::with_candidates`]) and lists the candidate pairs
+//!    whose texts must be compared ([`DedupPlan::pairs`]);
 //! 2. [`jaccards`] measures any list of pairs on their texts, anywhere (each text is
 //!    shingled once);
 //! 3. [`DedupPlan::finish`] keeps the pairs that reach the threshold and makes the report.
@@ -32,7 +31,6 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::ops::Range;
 
 use super::candidates::{band_count, band_pairs, BUCKET_WINDOW};
 use super::{keep, measure, sketch_similarities, visible_texts, DedupOptions, DedupReport};
@@ -88,11 +86,12 @@ impl DedupPlan {
         DedupPlan::build(docs, known, sketches, None, opts)
     }
 
-    /// [`DedupPlan::with_sketches`] with the self-join done already (by the pool's
-    /// workers, [`candidates`] over parts of [`candidate_tables`]): `candidates` is the
-    /// whole of it, its parts in table order, over the fingerprints of the documents that
-    /// have one, in the given order (those `known` holds and the rest fingerprinted here).
-    /// A slot past them is an [`Error::InvalidOption`] for `candidates`.
+    /// [`DedupPlan::with_sketches`] with the candidate step done already (by the pool's
+    /// workers): `candidates` is every part of [`candidates`], in any order, over the
+    /// fingerprints of the documents that have one, in the given order (those `known`
+    /// holds and the rest fingerprinted here), and their sketches. `sketches` serve only a
+    /// verification by sketches then. A slot past them is an [`Error::InvalidOption`] for
+    /// `candidates`.
     pub fn with_candidates<S: AsRef<str>, T: AsRef<str>>(
         docs: &[(S, T)],
         known: &[Option<u64>],
@@ -114,10 +113,11 @@ impl DedupPlan {
         visible_texts::<&str, &str>(&[], opts)?; // the build can read HTML
         let mut hasher = SimHasher::new(opts.fingerprint)?;
         // Sketches serve the verification (`verify: "sketch"`, kept by id) and the band
-        // join (kept by slot); either way each document's is made in its fingerprint's scan.
-        let scheme = opts.sketch_scheme();
+        // join (kept by slot) when the candidates are found here; either way each
+        // document's is made in its fingerprint's scan.
         let by_sketch = opts.verify.is_some() && opts.sketch.is_some();
-        let bands = opts.uses_bands();
+        let bands = opts.uses_bands() && candidates.is_none();
+        let scheme = opts.sketch_scheme().filter(|_| by_sketch || bands);
         let mut by_id: HashMap<String, Sketch> = HashMap::new();
         let mut slot_sketches: Vec<Sketch> = Vec::new();
         let mut report = DedupReport::default();
@@ -176,11 +176,11 @@ impl DedupPlan {
                 }
                 c
             }
-            None => join_part(&layout, &fps, 0..join_tables(&layout)),
+            None => candidate_part(&layout, &fps, &slot_sketches, opts, 0, 1),
         };
-        let candidates = with_band_pairs(candidates, &slot_sketches, &fps);
-        let candidates = at_most_window_each(worth_measuring(candidates, &slot_sketches, opts.verify));
-        let candidates = by_component(candidates);
+        // The parts' windows, merged: a pair two parts found is kept once, and each
+        // document keeps its window of the whole.
+        let candidates = by_component(at_most_window_each(candidates));
         let ids: Vec<String> = report.fingerprints.iter().map(|f| f.0.clone()).collect();
         let sketches = by_sketch.then_some(by_id);
         let pairs = if opts.verify.is_some() && sketches.is_none() {
@@ -202,20 +202,36 @@ impl DedupPlan {
         &self.pairs
     }
 
-    /// [`DedupPlan::pairs`] cut into at most `n` consecutive runs for `n` workers: the
-    /// end of each run (exclusive). Measuring a run shingles each text it names once, so
-    /// runs are cut by the bytes of the distinct texts they name, about equal; pairs come
-    /// grouped by component, so a run shares few texts with the next one.
+    /// [`DedupPlan::pairs`] cut into consecutive runs for `n` workers: the end of each run
+    /// (exclusive). Measuring a run shingles each text it names once and holds the shingle
+    /// sets until the run ends, so runs are cut by the bytes of the distinct texts they
+    /// name: about equal, `n` of them, or more runs of at most about 8 MB each when
+    /// the `n` would be larger (a worker's memory stays bounded whatever the collection's
+    /// size). Pairs come grouped by component, so a run shares few texts with the next one.
     pub fn runs(&self, n: usize) -> Vec<usize> {
+        self.runs_of(n, RUN_BYTES, |d| u64::from(self.sizes[d as usize]))
+    }
+
+    /// [`DedupPlan::runs`] with the length in bytes of document `d`'s text given by
+    /// `size(d)`: for a caller that gave the plan no texts but those it must read (and
+    /// reads the others again to measure the pairs).
+    pub fn runs_sized(&self, n: usize, size: impl Fn(u32) -> u64) -> Vec<usize> {
+        self.runs_of(n, RUN_BYTES, size)
+    }
+
+    /// [`DedupPlan::runs`] with runs of at most about `most` bytes.
+    fn runs_of(&self, n: usize, most: u64, size: impl Fn(u32) -> u64) -> Vec<usize> {
         let mut ends = Vec::new();
         if self.pairs.is_empty() {
             return ends;
         }
         let mut seen: HashSet<u32> = HashSet::new();
-        let size = |d: u32| u64::from(self.sizes[d as usize]).max(1);
+        let size = |d: u32| size(d).max(1);
         let total: u64 =
             self.pairs.iter().flat_map(|&(a, b)| [a, b]).filter(|&d| seen.insert(d)).map(size).sum();
-        let target = total.div_ceil(n.max(1) as u64);
+        let even = total.div_ceil(n.max(1) as u64);
+        let capped = even > most;
+        let target = even.min(most).max(1);
         seen.clear();
         let mut run = 0u64;
         for (i, &(a, b)) in self.pairs.iter().enumerate() {
@@ -224,7 +240,7 @@ impl DedupPlan {
                     run += size(d);
                 }
             }
-            if run >= target && ends.len() + 1 < n {
+            if run >= target && (capped || ends.len() + 1 < n) {
                 ends.push(i + 1);
                 seen.clear();
                 run = 0;
@@ -258,43 +274,75 @@ impl DedupPlan {
     }
 }
 
-/// The number of tables the self-join of a dedup of `n` fingerprinted documents reads
-/// ([`join_tables`] of [`DedupOptions::layout_for`]): a pool splits `0..` it into parts.
-pub fn candidate_tables(n: usize, opts: &DedupOptions) -> Result<usize> {
-    Ok(join_tables(&opts.layout_for(n)?))
-}
-
-/// The part of a dedup's self-join that tables `tables` find ([`join_part`] under
-/// [`DedupOptions::layout_for`] `fps.len()`): `fps` are the fingerprints of the documents
-/// that have one, in order, and a slot is a position in it. The parts of a split of
-/// `0..candidate_tables(..)`, concatenated in order, are what [`DedupPlan::with_candidates`]
-/// takes.
-pub fn candidates(fps: &[u64], opts: &DedupOptions, tables: Range<usize>) -> Result<Vec<(u32, u32, u32)>> {
-    opts.validate()?;
-    Ok(join_part(&opts.layout_for(fps.len())?, fps, tables))
-}
-
-/// The fingerprint candidates with the band join's pairs added (over `sketches`, one per
-/// slot, or none), each pair once, with its Hamming distance.
-fn with_band_pairs(
-    mut candidates: Vec<(u32, u32, u32)>,
-    sketches: &[Sketch],
+/// A dedup's candidate step over the fingerprints `fps` (those of the documents that have
+/// one, in order; a slot is a position in it) and, when the band join gives candidates
+/// ([`DedupOptions::uses_bands`]), their sketches (`sketches`, one per slot), cut into
+/// `parts` parts of about equal work, for as many workers: part `part` (from 0) self-joins
+/// its share of the index's tables ([`join_part`] under [`DedupOptions::layout_for`]
+/// `fps.len()`) and of the sketches' bands, drops the pairs whose sketches' estimate falls
+/// more than 0.25 below the threshold, and keeps each document's
+/// [`BUCKET_WINDOW`] nearest pairs of its share. The parts, concatenated in any order, are
+/// what [`DedupPlan::with_candidates`] takes; the document's window of the whole is
+/// among the union of its windows of the parts, so the plan's report is the same for any
+/// number of parts.
+///
+/// `part` not below `parts`, or sketches missing with the band join, are an
+/// [`Error::InvalidOption`] for `part` or `sketches`.
+pub fn candidates(
     fps: &[u64],
-) -> Vec<(u32, u32, u32)> {
-    if sketches.is_empty() {
-        return candidates;
+    sketches: &[Sketch],
+    opts: &DedupOptions,
+    part: usize,
+    parts: usize,
+) -> Result<Vec<(u32, u32, u32)>> {
+    opts.validate()?;
+    if part >= parts {
+        let expected = match parts {
+            0 => "a part of at least one".to_string(),
+            _ => format!("a part from 0 to {} (of {parts} parts)", parts - 1),
+        };
+        return Err(Error::option("part", part, expected));
     }
-    let refs: Vec<&Sketch> = sketches.iter().collect();
-    let banded = band_pairs(&refs, 0..band_count(&refs));
-    candidates.reserve(banded.len());
-    for (x, y) in banded {
-        candidates.push((x, y, hamming(fps[x as usize], fps[y as usize])));
+    if opts.uses_bands() && sketches.len() != fps.len() {
+        return Err(Error::option(
+            "sketches",
+            sketches.len(),
+            format!("one sketch per fingerprint ({}) for the band join", fps.len()),
+        ));
     }
-    let key = |c: &(u32, u32, u32)| u64::from(c.0.min(c.1)) << 32 | u64::from(c.0.max(c.1));
-    crate::sort::sort_by_u64_key_stable(&mut candidates, key);
-    candidates.dedup_by(|a, b| key(a) == key(b));
-    candidates
+    Ok(candidate_part(&opts.layout_for(fps.len())?, fps, sketches, opts, part, parts))
 }
+
+/// [`candidates`] with the layout and the sketches checked: `sketches` is empty or holds
+/// one sketch per slot, and is used only with [`DedupOptions::uses_bands`].
+fn candidate_part(
+    layout: &crate::index::Layout,
+    fps: &[u64],
+    sketches: &[Sketch],
+    opts: &DedupOptions,
+    part: usize,
+    parts: usize,
+) -> Vec<(u32, u32, u32)> {
+    let share = |total: usize| part * total / parts..(part + 1) * total / parts;
+    let mut found = join_part(layout, fps, share(join_tables(layout)));
+    // Each pair as (earlier, later), whichever step and part found it.
+    for c in &mut found {
+        *c = (c.0.min(c.1), c.0.max(c.1), c.2);
+    }
+    if opts.uses_bands() && !sketches.is_empty() {
+        let refs: Vec<&Sketch> = sketches.iter().collect();
+        let banded = band_pairs(&refs, share(band_count(&refs)));
+        found.reserve(banded.len());
+        found.extend(banded.into_iter().map(|(x, y)| (x, y, hamming(fps[x as usize], fps[y as usize]))));
+        found = worth_measuring(found, sketches, opts.verify);
+    }
+    at_most_window_each(found)
+}
+
+/// The most bytes of text one run of [`DedupPlan::runs`] names (about): its shingle sets
+/// take about 8 bytes a shingle and a shingle a byte of English (a third of that for
+/// Chinese), so a worker measuring a run holds about 70 MB of them.
+const RUN_BYTES: u64 = 8 << 20;
 
 /// How far below the verification threshold a candidate's sketch estimate may be and the
 /// pair still be measured on the texts: the estimate of a 128-byte sketch errs by about
@@ -322,16 +370,27 @@ fn worth_measuring(
     candidates
 }
 
-/// `candidates` with each document paired with at most [`BUCKET_WINDOW`] documents before
-/// it, the nearest in Hamming distance first (then the earliest): a document copied a
-/// thousand times costs the window per copy, not half a million verifications, and the
-/// copies still join one cluster. A document with fewer candidates keeps them all.
+/// `candidates` with each pair once and each document paired with at most
+/// [`BUCKET_WINDOW`] documents before it, the nearest in Hamming distance first (then the
+/// earliest): a document copied a thousand times costs the window per copy, not half a
+/// million verifications, and the copies still join one cluster. A document with fewer
+/// candidates keeps them all.
 fn at_most_window_each(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
     let later = |c: &(u32, u32, u32)| c.0.max(c.1);
-    crate::sort::sort_by_key(&mut candidates, |c| (later(c), c.2, c.0.min(c.1)));
-    let mut out = Vec::with_capacity(candidates.len());
+    // A pair found twice (by a table and a band, or by two parts) sorts next to itself: one
+    // pair has one distance (at most 64, 8 bits).
+    crate::sort::sort_by_u64_key(
+        &mut candidates,
+        |c| u64::from(later(c)) << 8 | u64::from(c.2),
+        |a, b| a.0.min(a.1).cmp(&b.0.min(b.1)),
+    );
+    let mut out: Vec<(u32, u32, u32)> = Vec::with_capacity(candidates.len());
     let mut run = (u32::MAX, 0usize);
+    let key = |c: &(u32, u32, u32)| (c.0.max(c.1), c.0.min(c.1));
     for c in candidates {
+        if out.last().is_some_and(|l| key(l) == key(&c)) {
+            continue;
+        }
         run = if run.0 == later(&c) { (run.0, run.1 + 1) } else { (later(&c), 1) };
         if run.1 <= BUCKET_WINDOW {
             out.push(c);
@@ -464,41 +523,132 @@ mod tests {
         }
     }
 
-    /// Runs cover the pairs in order, at most `n` of them, and none is more than twice the
-    /// ideal share of bytes unless one pair alone is.
+    /// `docs(seed)` and 150 copies of one of its texts, a word of each changed (or none):
+    /// buckets and windows longer than [`BUCKET_WINDOW`].
+    fn docs_with_mirrors(seed: u64) -> Vec<(String, String)> {
+        let mut out = docs(seed);
+        let mut rng = Rng(seed + 100);
+        let words: Vec<String> = out[1].1.split(' ').map(str::to_string).collect();
+        for m in 0..150 {
+            let mut copy = words.clone();
+            if m % 3 != 0 {
+                let at = rng.below(copy.len() as u64) as usize;
+                copy[at] = format!("w{}", rng.below(1000));
+            }
+            out.push((format!("m{m:03}"), copy.join(" ")));
+        }
+        out
+    }
+
+    /// Fingerprints and sketches as the pool's workers make them: `known` per document,
+    /// and the fingerprints and sketches of those that have one, in order.
+    #[allow(clippy::type_complexity)]
+    fn made(docs: &[(String, String)]) -> (Vec<Option<u64>>, Vec<u64>, Vec<Sketch>) {
+        let mut hasher = SimHasher::new(crate::fingerprint::Options::default()).unwrap();
+        let made: Vec<Option<(u64, Sketch)>> = docs
+            .iter()
+            .map(|(_, t)| hasher.fingerprint_and_sketch(t, SketchScheme::default()).ok())
+            .collect();
+        let known = made.iter().map(|m| m.as_ref().map(|x| x.0)).collect();
+        let fps = made.iter().flatten().map(|x| x.0).collect();
+        let sketches = made.into_iter().flatten().map(|x| x.1).collect();
+        (known, fps, sketches)
+    }
+
+    /// The candidate step cut into any number of parts, given in any order, gives the plan
+    /// and the report of the one-thread step; a part left out changes them.
     #[test]
-    fn a_self_join_made_in_parts_gives_the_same_report() {
-        for (seed, verify, k, bands) in
-            [(11, Some(0.8), Some(12), false), (12, None, Some(10), true), (13, Some(0.7), None, false)]
-        {
-            let docs = docs(seed);
-            // Without the band join, which would find what half the tables miss.
+    fn candidates_found_in_parts_give_the_one_thread_plan() {
+        for (seed, verify, k, bands) in [
+            (11, Some(0.8), Some(12), false),
+            (12, None, Some(10), true),
+            (13, Some(0.7), None, false),
+            (14, Some(0.8), None, true),
+            (15, Some(0.8), Some(2), true),
+        ] {
+            let docs = docs_with_mirrors(seed);
             let opts = DedupOptions { verify, k, bands, ..DedupOptions::default() };
-            let mut hasher = SimHasher::new(opts.fingerprint).unwrap();
-            let known: Vec<Option<u64>> = docs.iter().map(|(_, t)| hasher.fingerprint(t).ok()).collect();
-            let fps: Vec<u64> = known.iter().flatten().copied().collect();
+            let (known, fps, sketches) = made(&docs);
             assert_eq!(fps.len(), docs.len() - 1, "the empty document has none");
-            let tables = candidate_tables(fps.len(), &opts).unwrap();
-            assert!(tables > 3, "{tables} tables");
-            let cuts = [0, 1, tables / 2, tables / 2, tables];
-            let parts: Vec<(u32, u32, u32)> =
-                cuts.windows(2).flat_map(|w| candidates(&fps, &opts, w[0]..w[1]).unwrap()).collect();
             let want = DedupPlan::new(&docs, &known, &opts).unwrap();
-            let plan = DedupPlan::with_candidates(&docs, &known, &[], parts.clone(), &opts).unwrap();
-            assert_eq!(plan.pairs(), want.pairs());
-            let measured = measure_in_pieces(&docs, &plan, 2, &opts);
-            let got = plan.finish(&measured).unwrap();
-            assert_eq!(got, dedup(&docs, &opts).unwrap(), "seed {seed}");
-            assert!(got.pairs.len() > 20 && got.skipped.len() == 1, "seed {seed}: {} pairs", got.pairs.len());
-            // Half of the self-join misses pairs; a slot past the fingerprints is refused.
-            let half =
-                DedupPlan::with_candidates(&docs, &known, &[], parts[..parts.len() / 2].to_vec(), &opts);
-            let half = half.unwrap();
-            let measured = measure_in_pieces(&docs, &half, 1, &opts);
-            assert_ne!(half.finish(&measured).unwrap(), got, "seed {seed}");
-            let bad = vec![(0, fps.len() as u32, 3)];
-            let e = DedupPlan::with_candidates(&docs, &known, &[], bad, &opts).unwrap_err();
-            assert!(e.to_string().contains("candidates") && e.to_string().contains("slots of the"), "{e}");
+            let report = dedup(&docs, &opts).unwrap();
+            let mut per_doc: HashMap<u32, usize> = HashMap::new();
+            for c in &want.candidates {
+                *per_doc.entry(c.1).or_default() += 1;
+            }
+            let full = per_doc.values().filter(|&&m| m == BUCKET_WINDOW).count();
+            assert!(full >= 30, "seed {seed}: {full} documents with a full window");
+            for parts in [1, 2, 3, 5, 8] {
+                let mut found = Vec::new();
+                for part in (0..parts).rev() {
+                    found.extend(candidates(&fps, &sketches, &opts, part, parts).unwrap());
+                }
+                let plan = DedupPlan::with_candidates(&docs, &known, &[], found, &opts).unwrap();
+                assert_eq!(plan.candidates, want.candidates, "seed {seed}, {parts} parts");
+                assert_eq!(plan.pairs(), want.pairs());
+                let measured = measure_in_pieces(&docs, &plan, 3, &opts);
+                assert_eq!(plan.finish(&measured).unwrap(), report, "seed {seed}, {parts} parts");
+            }
+            assert!(
+                report.pairs.len() > 20 && report.skipped.len() == 1,
+                "seed {seed}: {} pairs",
+                report.pairs.len()
+            );
+            // One part of eight alone misses pairs.
+            let partial = candidates(&fps, &sketches, &opts, 0, 8).unwrap();
+            let part = DedupPlan::with_candidates(&docs, &known, &[], partial, &opts).unwrap();
+            let measured = measure_in_pieces(&docs, &part, 1, &opts);
+            let fewer = part.finish(&measured).unwrap().pairs.len();
+            assert!(fewer < report.pairs.len(), "seed {seed}: {fewer} of {} pairs", report.pairs.len());
+        }
+        let docs = docs(16);
+        let (known, fps, sketches) = made(&docs);
+        let opts = DedupOptions::default();
+        let bad = vec![(0, fps.len() as u32, 3)];
+        let e = DedupPlan::with_candidates(&docs, &known, &[], bad, &opts).unwrap_err();
+        assert!(e.to_string().contains("candidates") && e.to_string().contains("slots of the"), "{e}");
+        let e = candidates(&fps, &sketches, &opts, 2, 2).unwrap_err();
+        assert!(e.to_string().contains("`part`") && e.to_string().contains("from 0 to 1"), "{e}");
+        assert!(candidates(&fps, &sketches, &opts, 0, 0).is_err());
+        let e = candidates(&fps, &sketches[1..], &opts, 0, 1).unwrap_err();
+        assert!(e.to_string().contains("`sketches`"), "{e}");
+    }
+
+    /// The candidate step against its definition, pair by pair: within `k`, or sharing a
+    /// band (from the first band they share, within the window of its bucket in document
+    /// order), with a sketch estimate within [`PREFILTER_MARGIN`] of the threshold, and
+    /// each document's [`BUCKET_WINDOW`] nearest (then earliest) such pairs.
+    #[test]
+    fn the_candidate_step_meets_its_naive_oracle() {
+        use crate::sketch::bands::{band_key, bands_for};
+        for (seed, k) in [(21, 4), (22, 7)] {
+            let docs = docs_with_mirrors(seed);
+            let (_, fps, sk) = made(&docs);
+            let opts = DedupOptions { k: Some(k), ..DedupOptions::default() };
+            let n = fps.len();
+            let bands = bands_for(SketchScheme::default());
+            // The rank of a document in its bucket of band b: the earlier members.
+            let rank =
+                |d: usize, b: usize| (0..d).filter(|&e| band_key(&sk[e], b) == band_key(&sk[d], b)).count();
+            let mut want: Vec<(u32, u32, u32)> = Vec::new();
+            for y in 0..n {
+                let mut mine = Vec::new();
+                for x in 0..y {
+                    let d = hamming(fps[x], fps[y]);
+                    let first = (0..bands).find(|&b| band_key(&sk[x], b) == band_key(&sk[y], b));
+                    let banded = first.is_some_and(|b| rank(y, b) - rank(x, b) <= BUCKET_WINDOW);
+                    if (d <= k || banded) && estimate(&sk[x], &sk[y]) >= 0.8 - PREFILTER_MARGIN {
+                        mine.push((d, x as u32));
+                    }
+                }
+                mine.sort_unstable();
+                want.extend(mine.into_iter().take(BUCKET_WINDOW).map(|(d, x)| (x, y as u32, d)));
+            }
+            let mut got = candidates(&fps, &sk, &opts, 0, 1).unwrap();
+            got.sort_unstable_by_key(|&(x, y, _)| (y, x));
+            want.sort_unstable_by_key(|&(x, y, _)| (y, x));
+            assert_eq!(got, want, "seed {seed}");
+            assert!(want.len() > 50 * BUCKET_WINDOW, "seed {seed}: {}", want.len());
         }
     }
 
@@ -569,6 +719,8 @@ mod tests {
         };
         for n in [1, 2, 3, 8] {
             let ends = plan.runs(n);
+            assert_eq!(plan.runs_sized(n, |d| docs[d as usize].1.len() as u64), ends);
+            assert_ne!(plan.runs_sized(n.max(2), |d| u64::from(d % 2) * 1000), plan.runs(n.max(2)));
             assert!(!ends.is_empty() && ends.len() <= n, "{n}: {ends:?}");
             assert_eq!(*ends.last().unwrap(), pairs.len());
             assert!(ends.windows(2).all(|w| w[0] < w[1]), "{ends:?}");
@@ -580,6 +732,20 @@ mod tests {
                 assert!(b <= 2 * ideal + last, "{n}: run {start}..{end} names {b} bytes, ideal {ideal}");
                 start = end;
             }
+        }
+        // Runs of at most about `most` bytes: more of them, each within a pair of the bound.
+        let most = (bytes(pairs) / 10) as u64;
+        let ends = plan.runs_of(2, most, |d| docs[d as usize].1.len() as u64);
+        assert!(ends.len() >= 8, "{ends:?}");
+        assert_eq!(*ends.last().unwrap(), pairs.len());
+        let mut start = 0;
+        for &end in &ends {
+            let b = bytes(&pairs[start..end]) as u64;
+            assert!(
+                b <= most + bytes(&pairs[end - 1..end]) as u64,
+                "run {start}..{end} names {b} bytes of {most}"
+            );
+            start = end;
         }
         assert_eq!(
             DedupPlan::new(&docs, &[], &DedupOptions::fingerprints_only()).unwrap().runs(4),

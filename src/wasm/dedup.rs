@@ -1,7 +1,7 @@
 //! `dedup` (Cargo feature `crawler`; without it, the same name throws `FeatureDisabled`),
 //! and the hooks of the package's worker pool for it, not part of the public API: the
-//! workers find `dedup`'s candidates from the fingerprints, each over a part of the index's
-//! tables (`__candidates`, of `__dedupTables`), the main thread plans with them
+//! workers find `dedup`'s candidates from the fingerprints and sketches, each a part of
+//! the index's tables and the sketches' bands (`__candidates`), the main thread plans with them
 //! (`__dedupPlan`, with the options split by `__dedupHasherOptions` and
 //! `__dedupSketchSize`), the workers measure the candidate pairs (`__jaccards`), and the
 //! plan finishes the report (`SimHashIndex#__dedupKnown`, in `index.rs`, does the whole of
@@ -21,9 +21,7 @@ mod on {
     use super::super::convert::{
         self, field, opt_bool, opt_number, option_object, options_from, options_to_js, set,
     };
-    use crate::dedup::{
-        candidate_tables, candidates, jaccards, DedupNames, DedupOptions, DedupPlan, DedupReport, Verify,
-    };
+    use crate::dedup::{candidates, jaccards, DedupNames, DedupOptions, DedupPlan, DedupReport, Verify};
     use crate::error::Error;
     use crate::fingerprint::{Options, SimHasher};
     use crate::sketch::Sketch;
@@ -181,33 +179,47 @@ mod on {
         dedup_options_from(&o)
     }
 
-    /// The number of tables the self-join of a `dedup` of `n` fingerprinted documents
-    /// reads (core: `dedup::candidate_tables`): the pool gives each worker a part.
-    #[wasm_bindgen(js_name = __dedupTables, skip_typescript)]
-    pub fn dedup_tables(n: u32, options: JsValue) -> Result<u32, JsValue> {
-        let n = candidate_tables(n as usize, &dedup_options(&options)?)?;
-        Ok(n as u32)
+    /// Whether `dedup` options verify by sketches (`verify: "sketch"`): the plan then
+    /// takes every document's sketch (`__dedupPlan`'s `sketches`), else none.
+    #[wasm_bindgen(js_name = __dedupVerifiesBySketch, skip_typescript)]
+    pub fn dedup_verifies_by_sketch(options: JsValue) -> Result<bool, JsValue> {
+        let opts = dedup_options(&options)?;
+        Ok(opts.verify.is_some() && opts.sketch.is_some())
     }
 
-    /// The candidates that tables `from..to` find among `fingerprints` (those of the
-    /// documents that have one, in order), flat: `slot, slot, distance, …` (core:
-    /// `dedup::candidates`); a worker's part of a self-join.
+    /// Sketches one after another, each `width` bytes (`__fingerprintAndSketchEach`'s).
+    fn sketches_from(bytes: &[u8], width: usize) -> Result<Vec<Sketch>, JsValue> {
+        if width == 0 || !bytes.len().is_multiple_of(width) {
+            let e = Error::option("sketches", bytes.len(), format!("sketches of {width} bytes each"));
+            return Err(e.into());
+        }
+        Ok(bytes.chunks_exact(width).map(Sketch::from_bytes).collect::<crate::error::Result<_>>()?)
+    }
+
+    /// Part `part` of `parts` of the candidate step of a `dedup` over `fingerprints` (those
+    /// of the documents that have one, in order) and their `sketches` (one after another,
+    /// in the same order; empty when the options make none), flat: `slot, slot,
+    /// distance, …` (core: `dedup::candidates`); a worker's share of it.
     #[wasm_bindgen(js_name = __candidates, skip_typescript)]
     pub fn candidates_js(
         fingerprints: Vec<u64>,
+        sketches: Vec<u8>,
         options: JsValue,
-        from: u32,
-        to: u32,
+        part: u32,
+        parts: u32,
     ) -> Result<Uint32Array, JsValue> {
         let opts = dedup_options(&options)?;
-        let found = candidates(&fingerprints, &opts, from as usize..to as usize)?;
+        let width = opts.sketch_scheme().map_or(0, |s| 2 + s.size());
+        let sketches = if sketches.is_empty() { Vec::new() } else { sketches_from(&sketches, width)? };
+        let found = candidates(&fingerprints, &sketches, &opts, part as usize, parts as usize)?;
+        drop(sketches);
         let flat: Vec<u32> = found.iter().flat_map(|&(x, y, d)| [x, y, d]).collect();
         Ok(Uint32Array::from(&flat[..]))
     }
 
     /// `dedup` with the fingerprints the pool found (none for the `failed` indices, which
     /// are fingerprinted here for their reasons), and the candidates its workers found
-    /// (`__candidates` over every table, flat, in table order; `undefined`: found here),
+    /// (`__candidates`' parts, flat, concatenated; `undefined`: found here),
     /// up to the candidate pairs: the pool has their texts measured on its workers
     /// (`__jaccards`), then calls `finish`.
     #[wasm_bindgen(js_name = __dedupPlan, skip_typescript)]
@@ -226,10 +238,12 @@ mod on {
         let docs = docs_from(ids, texts)?;
         let known = known(docs.len(), &fingerprints, &failed)?;
         let opts = dedup_options(&options)?;
-        // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed one).
+        // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed
+        // one), which the plan reads when it verifies by them or joins the bands itself.
         let width = opts.sketch_scheme().map_or(0, |s| 2 + s.size());
+        let by_sketch = opts.verify.is_some() && opts.sketch.is_some();
         let mut given: Vec<Option<Sketch>> = Vec::new();
-        if width > 0 && sketches.len() == width * docs.len() {
+        if width > 0 && sketches.len() == width * docs.len() && (by_sketch || found.is_none()) {
             given = sketches.chunks_exact(width).map(|b| Sketch::from_bytes(b).ok()).collect();
             for &i in &failed {
                 if let Some(g) = given.get_mut(i as usize) {
@@ -290,9 +304,18 @@ mod on {
             Uint32Array::from(&flat[..])
         }
 
-        /// `pairs()` cut into at most `n` runs (core: `DedupPlan::runs`): their ends.
-        pub fn runs(&self, n: u32) -> Vec<u32> {
-            self.plan.iter().flat_map(|p| p.runs(n as usize)).map(|e| e as u32).collect()
+        /// `pairs()` cut into runs for `n` workers (core: `DedupPlan::runs`): their ends.
+        /// `sizes`, when given, is the length in bytes of each document's text (core:
+        /// `DedupPlan::runs_sized`), for texts the plan was not given.
+        pub fn runs(&self, n: u32, sizes: Option<Vec<u32>>) -> Vec<u32> {
+            let ends = match (&self.plan, sizes) {
+                (None, _) => Vec::new(),
+                (Some(p), None) => p.runs(n as usize),
+                (Some(p), Some(sizes)) => {
+                    p.runs_sized(n as usize, |d| sizes.get(d as usize).copied().map_or(0, u64::from))
+                }
+            };
+            ends.into_iter().map(|e| e as u32).collect()
         }
 
         /// The shingle size the pairs are measured with (`__jaccards`' argument).

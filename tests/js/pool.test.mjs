@@ -158,7 +158,11 @@ test('dedup on the pool gives the same report as dedup (sample corpus, random te
   // Random texts, near-duplicates planted (one character changed), bad documents skipped.
   const next = rng(3);
   const base = randomTexts(800, 5);
-  const rtexts = [...base, ...base.slice(0, 200).map((t) => (t.length > 40 ? t.slice(0, 20) + '#' + t.slice(21) : t))];
+  // ... and a text mirrored 150 times (each copy with a few characters added, or none):
+  // the workers' windows of their parts merge into each copy's window of the whole.
+  const long = base.find((t) => t.length > 200);
+  const mirrors = Array.from({ length: 150 }, (_, i) => (i % 3 ? `${long} ${'x'.repeat(i % 7)}` : long));
+  const rtexts = [...base, ...base.slice(0, 200).map((t) => (t.length > 40 ? t.slice(0, 20) + '#' + t.slice(21) : t)), ...mirrors];
   const rids = rtexts.map((_, i) => `doc${i}-${Math.floor(next() * 1e6)}`);
   const rwant = dedup(rids, rtexts);
   assert.ok(rwant.skipped.length > 10 && rwant.clusters.length > 100, `${rwant.skipped.length} skipped, ${rwant.clusters.length} clusters`);
@@ -225,6 +229,18 @@ test('CLI: fingerprint (with and without --sketch) and dedup give the same outpu
     const d2 = execFileSync(process.execPath, [CLI, 'dedup', '--threads', '2', '--format', 'jsonl'], { encoding: 'utf8' });
     assert.ok(d1.split('\n').length > 5);
     assert.equal(d2, d1);
+    // A JSONL file with the pool is read twice (texts not held): the same clusters, pairs,
+    // skipped documents and summary as one thread holding every text, for both verifications.
+    const mirrored = join(dir, 'mirrored.jsonl');
+    const long = randomTexts(600, 13).find((t) => t.length > 300);
+    const copies = Array.from({ length: 120 }, (_, i) => JSON.stringify({ id: `m${i}`, text: i % 3 ? `${long} ${'x'.repeat(i % 7)}` : long }));
+    writeFileSync(mirrored, [...docs, ...copies, '', ...docs.slice(0, 200).map((l) => l.replace('"id":"d', '"id":"e').replace('"text":"', '"text":"# '))].join('\n') + '\n');
+    for (const verify of [[], ['--verify', 'sketch']]) {
+      const t1 = run('dedup', mirrored, '--threads', '1', '--format', 'jsonl', ...verify);
+      const t2 = run('dedup', mirrored, '--threads', '2', '--format', 'jsonl', ...verify);
+      assert.ok(t1.stdout.split('\n').length > 50 && /skipping d\d+/.test(t1.stderr), t1.stderr);
+      assert.deepEqual([t2.stdout, t2.stderr, t2.status], [t1.stdout, t1.stderr, t1.status], verify.join(' '));
+    }
     const save1 = join(dir, 'a.idx'), save2 = join(dir, 'b.idx');
     assert.equal(run('dedup', file, '--threads', '2', '--save', save2, '--format', 'jsonl').stdout,
       run('dedup', file, '--threads', '1', '--save', save1, '--format', 'jsonl').stdout);
