@@ -63,10 +63,13 @@ function adapt(client) {
   }
   if (typeof client.callBuffer === 'function') {
     // ioredis (Redis or Cluster): callBuffer returns Buffers.
+    const callOn = (c) => (_key, args) => c.callBuffer(String(args[0]), args.slice(1));
     return {
       kind: 'ioredis',
       ready: () => client.status === 'ready' || client.status === 'connecting' || client.status === 'connect' || client.status === 'reconnecting',
-      call: (_key, args) => client.callBuffer(String(args[0]), args.slice(1)),
+      call: callOn(client),
+      // SCAN has no key: an ioredis cluster sends it to any node, so it goes to every master.
+      scanners: client.isCluster ? () => client.nodes('master').map(callOn) : undefined,
     };
   }
   if (typeof client.sendCommand === 'function') {
@@ -405,14 +408,59 @@ function install(wasm) {
       } while (cursor !== '0');
     }
 
-    /** Loads a ContentSeen snapshot (same settings) into an empty namespace. */
+    /**
+     * Loads a ContentSeen snapshot (same settings) into an empty namespace: its pages, then
+     * its site templates (calls of at most `batch` pages or template blocks; a repeated
+     * template call writes the same).
+     */
     async importSnapshot(bytes, { batch = 500 } = {}) {
       check(['bytes:bytes', 'batch:count'], [bytes, batch], SimHashError);
       const script = this._sketch ? 'import_sketch' : 'import';
-      for (const argv of this._live().importBatches(bytes, batch)) await this._eval(script, argv);
+      const store = this._live();
+      const templates = store.importTemplateCalls(bytes, batch);
+      for (const argv of store.importBatches(bytes, batch)) await this._eval(script, argv);
+      for (const [keys, argv] of templates) store.importTemplateReply(await this._evalKeys('import_template', keys, argv));
     }
 
-    /** A ContentSeen snapshot of the whole namespace (read with HSCAN; run it while no worker writes). */
+    /** `[host, pageKeys, flatBlockPairs]` per template host of the namespace (SCAN, SSCAN, HSCAN). */
+    async _templateHosts() {
+      const store = this._live();
+      const pattern = store.templatePattern();
+      if (pattern === undefined) return [];
+      const scanners = this._redis.scanners ? this._redis.scanners() : [this._redis.call];
+      const keys = new Set();
+      for (const call of scanners) {
+        let cursor = '0';
+        do {
+          const [next, found] = await this._call('SCAN', () => call(this._keys[0], ['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000']));
+          cursor = next.toString();
+          for (const k of found) keys.add(k.toString('latin1'));
+        } while (cursor !== '0');
+      }
+      const hosts = [];
+      for (const k of [...keys].sort()) {
+        const key = Buffer.from(k, 'latin1');
+        const [host, blockKey] = store.templateHostKeys(key);
+        const members = [];
+        let cursor = '0';
+        do {
+          const [next, found] = await this._command(key, ['SSCAN', key, cursor, 'COUNT', '1000']);
+          cursor = next.toString();
+          members.push(...found);
+        } while (cursor !== '0');
+        const pairs = [];
+        cursor = '0';
+        do {
+          const [next, flat] = await this._command(blockKey, ['HSCAN', blockKey, cursor, 'COUNT', '1000']);
+          cursor = next.toString();
+          for (const x of flat) pairs.push(x);
+        } while (cursor !== '0');
+        hosts.push([host, members, pairs]);
+      }
+      return hosts;
+    }
+
+    /** A ContentSeen snapshot of the whole namespace with its site templates (read with HSCAN and SCAN; run it while no worker writes). */
     async exportSnapshot() {
       const pages = [];
       for await (const p of this._pages(500)) pages.push([p.fingerprint, p.id, p.count, p.sketch]);
@@ -426,7 +474,8 @@ function install(wasm) {
           if (cluster !== undefined) aliases.push([flat[i].toString(), cluster]);
         }
       } while (cursor !== '0');
-      return this._store.exportSnapshot(pages, aliases);
+      const hosts = await this._templateHosts();
+      return this._store.exportSnapshot(pages, aliases, hosts);
     }
 
     /** Frees the wasm side. The Redis client is the caller's and stays open. */

@@ -109,9 +109,9 @@ export declare class RedisContentSeen {
   readonly size: Promise<number>;
   /** Stored pages, streamed (HSCAN), in no particular order. */
   clusters(options?: { batch?: number }): AsyncIterable<{ id: string; fingerprint: bigint; count: number }>;
-  /** Loads a ContentSeen snapshot (same settings) into an empty namespace. */
+  /** Loads a ContentSeen snapshot (same settings) into an empty namespace, with its site templates; calls of at most `batch` pages or template blocks. */
   importSnapshot(bytes: Uint8Array, options?: { batch?: number }): Promise<void>;
-  /** The namespace as a ContentSeen snapshot. */
+  /** The namespace as a ContentSeen snapshot, with its site templates (run it while no worker writes). */
   exportSnapshot(): Promise<Uint8Array>;
   /** Frees the wasm side; the client stays open. */
   close(): void;

@@ -27,6 +27,12 @@ struct Stat {
 /// best container.
 const ASCEND: f32 = 0.8;
 
+/// The link density from which a list whose every item holds a link is left out.
+const LINK_LIST: f32 = 0.3;
+
+/// The longest average item (in weighted characters) of such a list.
+const LINK_ITEM: u32 = 100;
+
 /// The score, relative to the best, of a chunk of the article elsewhere under an ancestor.
 const CHUNK: f32 = 0.3;
 
@@ -189,6 +195,26 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
             top = ai;
         }
         a = nodes[a as usize].parent;
+    }
+    // A list of short items that each hold a link, much of it link text (related stories,
+    // "more from"), is not the article's text, even when each link has a few words before
+    // it; an article that is a list has longer items.
+    for i in 1..n {
+        if dropped[i] || !matches!(nodes[i].tag, Tag::Ul | Tag::Ol) || link_density(&st[i]) < LINK_LIST {
+            continue;
+        }
+        let (mut items, mut linked) = (0u32, 0u32);
+        let mut c = i + 1;
+        while c < nodes[i].end as usize {
+            if nodes[c].tag == Tag::Li {
+                items += 1;
+                linked += u32::from(st[c].link > 0);
+            }
+            c = nodes[c].end as usize;
+        }
+        if items >= 3 && linked == items && st[i].chars < LINK_ITEM * items {
+            dropped[i] = true;
+        }
     }
     let mut w = Writer { out, pending: Gap::None };
     let parent = nodes[top].parent;

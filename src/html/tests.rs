@@ -213,3 +213,24 @@ fn content_option() {
     assert_eq!(extract(&html, Content::All), html_to_text(&html));
     assert_eq!(extract(&html, Content::Main), main_content(&html));
 }
+
+#[test]
+fn a_list_of_related_links_after_the_article_is_left_out() {
+    // Each item has a few words before its link, so the list is not mostly links.
+    let related: String = [
+        ("Writers must unionize,", "no matter what the platforms say"),
+        ("Paid ads are not the problem.", "Our perceptions are"),
+        ("Could a lost astronaut", "use gravity to get around"),
+        ("The plan to boost batteries", "with a tiny jet engine"),
+    ]
+    .iter()
+    .map(|(a, b)| format!("<li>{a} <a href=/x>{b}</a></li>"))
+    .collect();
+    let html = format!("<body><div class=story>{}<hr><ul>{related}</ul></div></body>", article(&PARAS));
+    assert_eq!(main_content(&html), PARAS.join("\n"));
+    // An article that is a list of long items, each with a link, is kept.
+    let items: String =
+        PARAS.iter().map(|p| format!("<li>{p} <a href=/more>Read more here.</a></li>")).collect();
+    let html = format!("<body><div class=story><p>{}</p><ol>{items}</ol></div></body>", PARAS[0]);
+    assert!(main_content(&html).contains(PARAS[3]));
+}

@@ -496,6 +496,69 @@ impl RedisSeen {
         Ok(out)
     }
 
+    /// The `IMPORT_TEMPLATE` calls (`(KEYS, ARGV)`, at most about `batch` blocks each) that
+    /// write a [`ContentSeen`] snapshot's site templates, after its pages
+    /// ([`import_batches`](Self::import_batches)); none when this store learns no template.
+    #[cfg(feature = "html")]
+    pub fn import_template_calls(&self, snapshot: &[u8], batch: usize) -> Result<Vec<template::ImportCall>> {
+        let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
+        let Some(model) = seen.template() else { return Ok(Vec::new()) };
+        let mut out = Vec::new();
+        for host in model.hosts() {
+            out.extend(template::import_host(
+                &self.config.namespace,
+                &self.store.keys[0],
+                &self.store.meta,
+                &host,
+                batch,
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The `SCAN MATCH` pattern of the namespace's template hosts; `None` when this store
+    /// learns no template.
+    #[cfg(feature = "html")]
+    pub fn template_pattern(&self) -> Option<String> {
+        self.config.seen.learns_template().then(|| template::host_pattern(&self.config.namespace))
+    }
+
+    /// The host of a key found with [`template_pattern`](Self::template_pattern), and the name
+    /// of its block hash.
+    #[cfg(feature = "html")]
+    pub fn template_host_keys(&self, pages_key: &[u8]) -> Result<(String, String)> {
+        template::host_keys(&self.config.namespace, pages_key)
+    }
+
+    /// One host's template, from its page set's members and its block hash's pairs (see
+    /// [`template::export_host`]).
+    #[cfg(feature = "html")]
+    pub fn export_template_host(
+        &self,
+        host: String,
+        members: &[Vec<u8>],
+        pairs: &[(Vec<u8>, Vec<u8>)],
+    ) -> Result<crate::html::template::HostParts> {
+        template::export_host(host, members, pairs, self.config.seen.template)
+    }
+
+    /// The `IMPORT_TEMPLATE` reply.
+    pub fn import_template_reply(&self, reply: &[Vec<u8>]) -> Result<()> {
+        match reply.first().map(Vec::as_slice) {
+            Some(b"OK") => Ok(()),
+            Some(b"X") => {
+                meta::compare(
+                    reply.get(1).map(Vec::as_slice).unwrap_or(b""),
+                    &self.store.meta,
+                    &self.store.keys[0],
+                )?;
+                Err(decide::bad_reply("the namespace's settings changed"))
+            }
+            Some(b"G") => Err(decide::gone(&self.store.keys[0])),
+            _ => Err(decide::bad_reply("an unknown status")),
+        }
+    }
+
     /// Sketch mode's import batches (`ARGV` of `IMPORT_SKETCH`): pages get the numbers
     /// 1, 2, … in the snapshot's order, so the namespace must be empty.
     fn import_batches_sketch(&self, seen: &ContentSeen, batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
@@ -569,6 +632,30 @@ impl RedisSeen {
         pages: &[(u64, String, u64, Option<Vec<u8>>)],
         aliases: &[(String, String)],
     ) -> Result<Vec<u8>> {
+        Ok(self.export_seen(pages, aliases)?.to_bytes())
+    }
+
+    /// [`export_snapshot`](Self::export_snapshot) with the site templates (`hosts`, from
+    /// [`export_template_host`](Self::export_template_host)).
+    #[cfg(feature = "html")]
+    pub fn export_snapshot_with_templates(
+        &self,
+        pages: &[(u64, String, u64, Option<Vec<u8>>)],
+        aliases: &[(String, String)],
+        hosts: Vec<crate::html::template::HostParts>,
+    ) -> Result<Vec<u8>> {
+        let mut seen = self.export_seen(pages, aliases)?;
+        for h in hosts {
+            seen.insert_template_host(h)?;
+        }
+        Ok(seen.to_bytes())
+    }
+
+    fn export_seen(
+        &self,
+        pages: &[(u64, String, u64, Option<Vec<u8>>)],
+        aliases: &[(String, String)],
+    ) -> Result<ContentSeen> {
         let mut seen = ContentSeen::new(self.config.seen.clone())?;
         let mut by_url: std::collections::HashMap<&str, (u64, Option<Sketch>)> = Default::default();
         let check =
@@ -611,7 +698,7 @@ impl RedisSeen {
                 check(&mut seen, a, *fp, sk)?;
             }
         }
-        Ok(seen.to_bytes())
+        Ok(seen)
     }
 }
 

@@ -145,7 +145,7 @@ pub const IMPORT_SKETCH: &str = include_str!("lua/import_sketch.lua");
 
 /// Every script, by the name the JS side loads it under (`__RedisStore.script(name)`; the
 /// one list of script names: `redis.cjs` reads it through `__RedisStore.scriptNames()`).
-pub const SCRIPTS: [(&str, &str); 7] = [
+pub const SCRIPTS: [(&str, &str); 8] = [
     ("check", CHECK),
     ("open", OPEN),
     ("lookup", LOOKUP),
@@ -153,6 +153,7 @@ pub const SCRIPTS: [(&str, &str); 7] = [
     ("check_sketch", CHECK_SKETCH),
     ("import_sketch", IMPORT_SKETCH),
     ("learn", LEARN),
+    ("import_template", IMPORT_TEMPLATE),
 ];
 
 /// The `LEARN` script (the site templates: [`super::template`]); it does nothing in a
@@ -160,7 +161,13 @@ pub const SCRIPTS: [(&str, &str); 7] = [
 #[cfg(feature = "html")]
 pub const LEARN: &str = super::template::LEARN;
 #[cfg(not(feature = "html"))]
-pub const LEARN: &str = "return {'0'}";
+pub const LEARN: &str = "-- simhash-wasm LEARN (no HTML in this build)\nreturn {'0'}";
+
+/// The `IMPORT_TEMPLATE` script (migration of the site templates: [`super::template`]).
+#[cfg(feature = "html")]
+pub const IMPORT_TEMPLATE: &str = super::template::IMPORT_TEMPLATE;
+#[cfg(not(feature = "html"))]
+pub const IMPORT_TEMPLATE: &str = "-- simhash-wasm IMPORT_TEMPLATE (no HTML in this build)\nreturn {'OK'}";
 
 #[cfg(test)]
 mod tests {

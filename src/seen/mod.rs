@@ -519,6 +519,22 @@ impl ContentSeen {
         self.template.as_ref()
     }
 
+    /// Puts back one host's template counts (as [`TemplateModel::hosts`](crate::html::TemplateModel::hosts)
+    /// lists them, e.g. read from a shared store), replacing that host's; an error when this
+    /// test does not learn templates.
+    #[cfg(feature = "html")]
+    pub fn insert_template_host(&mut self, host: crate::html::template::HostParts) -> Result<()> {
+        let m = self.template.as_mut().ok_or_else(|| {
+            Error::option(
+                "template",
+                "false",
+                "a test that learns site templates (html, content: 'main', template: 2 or more)",
+            )
+        })?;
+        m.insert_host(host);
+        Ok(())
+    }
+
     /// The fingerprint of `text` with this test's settings, without checking or storing.
     pub fn fingerprint(&mut self, text: &str) -> Result<u64> {
         self.hasher.fingerprint(text)

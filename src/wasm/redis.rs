@@ -270,10 +270,69 @@ impl JsRedisStore {
         Ok(b.iter().map(|a| JsValue::from(to_js_list(a))).collect())
     }
 
-    /// A `ContentSeen` snapshot of pages (`[fingerprint, url, count]`) and aliases
-    /// (`[url, clusterUrl]`).
+    /// The `import_template` script's calls for a `ContentSeen` snapshot's site templates:
+    /// `[keys, argv]` each (none without templates).
+    #[wasm_bindgen(js_name = importTemplateCalls)]
+    pub fn import_template_calls(&self, snapshot: &[u8], batch: u32) -> Result<Array, JsValue> {
+        #[cfg(feature = "html")]
+        {
+            let calls = self.0.import_template_calls(snapshot, batch as usize).map_err(js_error)?;
+            Ok(calls
+                .iter()
+                .map(|(keys, argv)| {
+                    let k: Array = keys.iter().map(|x| JsValue::from(x.as_str())).collect();
+                    JsValue::from(Array::of2(&k, &to_js_list(argv)))
+                })
+                .collect())
+        }
+        #[cfg(not(feature = "html"))]
+        {
+            let _ = (snapshot, batch);
+            Ok(Array::new())
+        }
+    }
+
+    /// Checks the `import_template` script's reply.
+    #[wasm_bindgen(js_name = importTemplateReply)]
+    pub fn import_template_reply(&self, reply: JsValue) -> Result<(), JsValue> {
+        self.0.import_template_reply(&bytes_list(&reply)?).map_err(js_error)
+    }
+
+    /// The `SCAN MATCH` pattern of the namespace's template hosts (`undefined` when it
+    /// learns no template).
+    #[wasm_bindgen(js_name = templatePattern)]
+    pub fn template_pattern(&self) -> Option<String> {
+        #[cfg(feature = "html")]
+        return self.0.template_pattern();
+        #[cfg(not(feature = "html"))]
+        None
+    }
+
+    /// `[host, blockHashKey]` of a key found with `templatePattern()`.
+    #[wasm_bindgen(js_name = templateHostKeys)]
+    pub fn template_host_keys(&self, pages_key: &[u8]) -> Result<Array, JsValue> {
+        #[cfg(feature = "html")]
+        {
+            let (host, blocks) = self.0.template_host_keys(pages_key).map_err(js_error)?;
+            Ok(Array::of2(&JsValue::from(host), &JsValue::from(blocks)))
+        }
+        #[cfg(not(feature = "html"))]
+        {
+            let _ = pages_key;
+            Err(js_error(crate::Error::html_disabled()))
+        }
+    }
+
+    /// A `ContentSeen` snapshot of pages (`[fingerprint, url, count]`), aliases
+    /// (`[url, clusterUrl]`) and template hosts (`[host, pageKeys, flatHashPairs]`, from
+    /// `SSCAN` and `HSCAN`; may be empty).
     #[wasm_bindgen(js_name = exportSnapshot)]
-    pub fn export_snapshot(&self, pages: JsValue, aliases: JsValue) -> Result<Vec<u8>, JsValue> {
+    pub fn export_snapshot(
+        &self,
+        pages: JsValue,
+        aliases: JsValue,
+        hosts: JsValue,
+    ) -> Result<Vec<u8>, JsValue> {
         let bad = || js_error(crate::Error::corrupt("Redis export", 0, "malformed page list"));
         let mut ps = Vec::new();
         for p in Array::from(&pages).iter() {
@@ -291,7 +350,30 @@ impl JsRedisStore {
             let a = Array::from(&a);
             al.push((a.get(0).as_string().ok_or_else(bad)?, a.get(1).as_string().ok_or_else(bad)?));
         }
-        self.0.export_snapshot(&ps, &al).map_err(js_error)
+        #[cfg(feature = "html")]
+        {
+            let mut hs = Vec::new();
+            if !hosts.is_undefined() {
+                for h in Array::from(&hosts).iter() {
+                    let h = Array::from(&h);
+                    let name = h.get(0).as_string().ok_or_else(bad)?;
+                    let members = bytes_list(&h.get(1))?;
+                    let flat = bytes_list(&h.get(2))?;
+                    if flat.len() % 2 != 0 {
+                        return Err(bad());
+                    }
+                    let pairs: Vec<(Vec<u8>, Vec<u8>)> =
+                        flat.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect();
+                    hs.push(self.0.export_template_host(name, &members, &pairs).map_err(js_error)?);
+                }
+            }
+            self.0.export_snapshot_with_templates(&ps, &al, hs).map_err(js_error)
+        }
+        #[cfg(not(feature = "html"))]
+        {
+            let _ = hosts;
+            self.0.export_snapshot(&ps, &al).map_err(js_error)
+        }
     }
 }
 

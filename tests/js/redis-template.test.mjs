@@ -74,3 +74,46 @@ test('templates: workers learning the same pages at once count each page once', 
   assert.equal(got.duplicate, false);
   for (const w of workers) w.close();
 });
+
+// Migration keeps the templates: a ContentSeen snapshot imported into Redis and exported
+// again gives the same bytes, and the store decides the next pages as the snapshot does
+// (a host past its 64 pages included: it stays full in Redis).
+for (const sketch of [true, false]) {
+  test(`templates: a snapshot goes into Redis and back with its templates (sketch ${sketch})`, { skip }, async () => {
+    const set = buildSet({ english: 16, chinese: 0 });
+    const words = ['river', 'lantern', 'orchard', 'harbour', 'meadow', 'copper', 'violet', 'thunder', 'saffron', 'glacier'];
+    const archive = Array.from({ length: 70 }, (_, i) => ({
+      id: `https://archive.example/item/${i}`,
+      html: `<html><body><nav><a href=/>Archive</a> <a href=/search>Search</a></nav><main><p>Item ${i}: a ${words[i % 10]} ${words[(i * 3 + 1) % 10]} and ${words[(i * 7 + 2) % 10]} catalogue card, number ${i * 37}.</p></main>` +
+        '<footer><p>The archive is open to readers from nine to five, Monday to Saturday.</p></footer></body></html>',
+    }));
+    const first = [...set.slice(0, set.length >> 1), ...archive.slice(0, 66)];
+    const later = [...set.slice(set.length >> 1), ...archive.slice(66)];
+    const opts = { html: true, ...(sketch ? {} : { sketch: false }) };
+    const local = new ContentSeen(opts);
+    for (const p of first) local.check(p.id, p.html);
+    const snap = local.toBytes();
+    const ns = `tpl-migrate-${sketch}`;
+    const redis = await RedisContentSeen.open(client, { namespace: ns, ...opts, sketch: sketch ? true : false });
+    await redis.importSnapshot(snap, { batch: 7 });
+    assert.equal(await client.sCard(`{${ns}}:tp:archive.example`), 64, 'the full host is full in Redis');
+    assert.ok((await client.hLen(`{${ns}}:tb:archive.example`)) > 0);
+    assert.deepEqual(Buffer.from(await redis.exportSnapshot()), Buffer.from(snap), 'export gives back the snapshot');
+    // Both sides decide the later pages alike (the model, not only the pages, came over).
+    const back = ContentSeen.fromBytes(snap);
+    let short = 0;
+    for (const [i, p] of later.entries()) {
+      const want = back.check(p.id, p.html);
+      const got = await redis.check(p.id, p.html);
+      for (const k of ['duplicate', 'empty', 'cluster', 'count']) assert.equal(got[k], want[k], `#${i} ${p.id} ${p.kind}: ${k}`);
+      short += p.kind === 'short page';
+    }
+    assert.ok(short > 0);
+    assert.equal(await client.sCard(`{${ns}}:tp:archive.example`), 64, 'a full host learns no more');
+    // And the store's state after those checks exports as the ContentSeen's.
+    assert.deepEqual(Buffer.from(await redis.exportSnapshot()), Buffer.from(back.toBytes()), 'export after more checks');
+    back.free();
+    local.free();
+    redis.close();
+  });
+}
