@@ -363,6 +363,11 @@ fn main() {
     let mut out = Tally::new();
     let mut own = Tally::new();
     let mut prose = Tally::new();
+    let mut code = Tally::new();
+    // Reported spans whose text reads as code ([`is_code`]): (correct, all), long texts.
+    let (mut good_c, mut spans_c) = (0usize, 0usize);
+    // Reported spans per language (correct, all).
+    let mut by_lang: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     let mut general = Tally::new();
     let (mut good, mut spans, mut ms_total, mut checks) = (0usize, 0usize, 0.0, 0usize);
     let (mut good_s, mut spans_s) = (0usize, 0usize);
@@ -385,6 +390,8 @@ fn main() {
             let (mut own_found, mut own_n) = (0usize, 0usize);
             // Copies of prose, not code (found, copies).
             let (mut prose_found, mut prose_n) = (0usize, 0usize);
+            // Copies of code ([`is_code`]) (found, copies).
+            let (mut code_found, mut code_n) = (0usize, 0usize);
             // Copies of own prose: neither shared nor code (found, copies).
             let (mut general_found, mut general_n) = (0usize, 0usize);
             for case in 0..cases {
@@ -602,14 +609,19 @@ fn main() {
                     if !cp.code {
                         prose_n += 1;
                         prose_found += usize::from(hit);
+                    } else {
+                        code_n += 1;
+                        code_found += usize::from(hit);
                     }
                     if !cp.code && !cp.shared {
                         general_n += 1;
                         general_found += usize::from(hit);
                     }
                     if !hit
-                        && std::env::var("SIMHASH_PASSAGES_DEBUG")
-                            .is_ok_and(|v| v == format!("miss{}", (rate * 100.0) as u32))
+                        && std::env::var("SIMHASH_PASSAGES_DEBUG").is_ok_and(|v| {
+                            v == format!("miss{}", (rate * 100.0) as u32)
+                                || (cp.code && v == format!("codemiss{}", (rate * 100.0) as u32))
+                        })
                     {
                         // Below the checker's floors? (40 characters, a CJK one counting 2; 6
                         // shingles.)
@@ -673,6 +685,10 @@ fn main() {
                         let in_copy = in_copies(&copies, &sub, refs[r.doc], r.doc, m);
                         let good = 2 * in_copy >= s.1 - s.0;
                         ok += usize::from(good);
+                        if !short && is_code(&sub[s.0..s.1]) {
+                            good_c += usize::from(good);
+                            spans_c += 1;
+                        }
                         if !good && std::env::var("SIMHASH_PASSAGES_DEBUG").is_ok_and(|v| v == "2") {
                             eprintln!(
                                 "FALSE {lang} {rate} ref {} sim {:.2} sents {:?}: {:?}",
@@ -700,6 +716,7 @@ fn main() {
             out.insert((lang, (rate * 100.0) as u32), (found, copies_n));
             own.insert((lang, (rate * 100.0) as u32), (own_found, own_n));
             prose.insert((lang, (rate * 100.0) as u32), (prose_found, prose_n));
+            code.insert((lang, (rate * 100.0) as u32), (code_found, code_n));
             general.insert((lang, (rate * 100.0) as u32), (general_found, general_n));
             if short {
                 good_s += ok;
@@ -708,6 +725,9 @@ fn main() {
             }
             good += ok;
             spans += reported;
+            let l = by_lang.entry(lang).or_default();
+            l.0 += ok;
+            l.1 += reported;
             ms_total += ms;
             checks += cases;
         }
@@ -750,7 +770,7 @@ fn main() {
     const BOTH: &[&str] = &["en", "zh"];
     const SHORT: &[&str] = &["en-short", "zh-poem"];
     println!(
-        "RESULT passage_recall_0={:.3} passage_recall_10={:.3} passage_recall_20={:.3} passage_precision={:.3} recall_zh_10={:.3} check_ms={:.1} short_recall_0={:.3} short_recall_10={:.3} short_recall_20={:.3} short_precision={:.3} recall_poem_10={:.3} own_recall_0={:.3} own_recall_10={:.3} own_recall_20={:.3} shared_copies={:.3} prose_recall_0={:.3} prose_recall_10={:.3} prose_recall_20={:.3} prose_recall_en_10={:.3} prose_recall_zh_10={:.3} code_copies={:.3} own_prose_recall_0={:.3} own_prose_recall_10={:.3} own_prose_recall_20={:.3}",
+        "RESULT passage_recall_0={:.3} passage_recall_10={:.3} passage_recall_20={:.3} passage_precision={:.3} recall_zh_10={:.3} check_ms={:.1} short_recall_0={:.3} short_recall_10={:.3} short_recall_20={:.3} short_precision={:.3} recall_poem_10={:.3} own_recall_0={:.3} own_recall_10={:.3} own_recall_20={:.3} shared_copies={:.3} prose_recall_0={:.3} prose_recall_10={:.3} prose_recall_20={:.3} prose_recall_en_10={:.3} prose_recall_zh_10={:.3} code_copies={:.3} own_prose_recall_0={:.3} own_prose_recall_10={:.3} own_prose_recall_20={:.3} code_recall_0={:.3} code_recall_10={:.3} code_recall_20={:.3} code_recall_en_0={:.3} code_recall_en_10={:.3} code_recall_en_20={:.3} code_recall_zh_0={:.3} code_recall_zh_10={:.3} code_recall_zh_20={:.3} code_precision={:.3} precision_en={:.3} precision_zh={:.3}",
         recall(&out, BOTH, 0),
         recall(&out, BOTH, 10),
         recall(&out, BOTH, 20),
@@ -777,6 +797,19 @@ fn main() {
         // Copies of own prose (neither code nor shared text): text in general.
         recall(&general, BOTH, 0),
         recall(&general, BOTH, 10),
-        recall(&general, BOTH, 20)
+        recall(&general, BOTH, 20),
+        // Copies of code ([`is_code`]), and the reported spans that read as code.
+        recall(&code, BOTH, 0),
+        recall(&code, BOTH, 10),
+        recall(&code, BOTH, 20),
+        recall(&code, &["en"], 0),
+        recall(&code, &["en"], 10),
+        recall(&code, &["en"], 20),
+        recall(&code, &["zh"], 0),
+        recall(&code, &["zh"], 10),
+        recall(&code, &["zh"], 20),
+        good_c as f64 / spans_c.max(1) as f64,
+        by_lang.get("en").map_or(0.0, |x| x.0 as f64 / x.1.max(1) as f64),
+        by_lang.get("zh").map_or(0.0, |x| x.0 as f64 / x.1.max(1) as f64)
     );
 }
