@@ -38,6 +38,8 @@ pub struct Params {
     pub rename_min_tokens: usize,
     /// A line is code when one in this many of its characters are marks.
     pub marks: usize,
+    /// Whether the code path runs.
+    pub on: bool,
 }
 
 impl Params {
@@ -55,6 +57,7 @@ impl Params {
             rename_min_shared: 8.0,
             rename_min_tokens: 60,
             marks: 10,
+            on: true,
         };
         if let Ok(v) = std::env::var("SIMHASH_CODE") {
             for kv in v.split(',') {
@@ -68,6 +71,7 @@ impl Params {
                     "min" => p.min_shared = f,
                     "norm" => p.norm = f as u8,
                     "marks" => p.marks = f as usize,
+                    "on" => p.on = f != 0.0,
                     "rename" => p.rename = f != 0.0,
                     "rt" => p.rename_threshold = f,
                     "rmin" => p.rename_min_shared = f,
@@ -116,6 +120,12 @@ pub struct Token {
     pub start_utf16: usize,
     /// UTF-16 offset just past it.
     pub end_utf16: usize,
+    /// The block of code it is in: lines of code with no prose between them
+    /// ([`code_lines`]).
+    pub block: u32,
+    /// On a line of boilerplate (`#include`, `#define`): its k-grams do not count as
+    /// evidence of a copy.
+    pub boiler: bool,
 }
 
 /// Words that keep their hash when identifiers are normalised: the keywords and built-in
@@ -235,7 +245,7 @@ fn is_word(c: char) -> bool {
 /// their line, operators of two characters ([`PAIRS`]) and single marks. A CJK character
 /// is a word of its own. Identifiers, numbers and literals are normalised to their class in
 /// [`Token::norm`]; keywords ([`KEYWORDS`]) and marks are not.
-pub fn tokens(text: &str, lines: &[(usize, usize)]) -> Vec<Token> {
+pub fn tokens(text: &str, lines: &[CodeLine]) -> Vec<Token> {
     let mut out = Vec::new();
     // UTF-16 offset of byte `b`, counted forward from the last one asked.
     let (mut at, mut at16) = (0usize, 0usize);
@@ -245,8 +255,12 @@ pub fn tokens(text: &str, lines: &[(usize, usize)]) -> Vec<Token> {
         at16
     };
     let mut lower = String::new();
-    for &(ls, le) in lines {
+    for &CodeLine { start: ls, end: le, block } in lines {
         let line = &text[ls..le];
+        let boiler = {
+            let t = line.trim_start_matches(|c: char| c == '#' || c.is_whitespace());
+            line.starts_with('#') && (t.starts_with("include") || t.starts_with("define"))
+        };
         let mut it = line.char_indices().peekable();
         while let Some((i, c)) = it.next() {
             if c.is_whitespace() {
@@ -305,32 +319,55 @@ pub fn tokens(text: &str, lines: &[(usize, usize)]) -> Vec<Token> {
             let (start, end) = (ls + i, ls + e);
             let start_utf16 = u16_of(start);
             let end_utf16 = u16_of(end);
-            out.push(Token { raw, norm, start, end, start_utf16, end_utf16 });
+            out.push(Token { raw, norm, start, end, start_utf16, end_utf16, block, boiler });
         }
     }
     out
 }
 
-/// The byte ranges of the lines of `text` that read as code, trimmed: those that do alone
-/// ([`is_code_line`]), and those with a mark of code next to one that does (`return
-/// total;` between two lines of code has too few marks to read as code alone).
-pub fn code_lines(text: &str, marks: usize) -> Vec<(usize, usize)> {
-    // (range, reads as code alone, has a mark) of each non-blank line.
-    let mut lines: Vec<((usize, usize), bool, bool)> = Vec::new();
+/// A line of code: its byte range, trimmed, and its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodeLine {
+    /// Byte offset of its first character.
+    pub start: usize,
+    /// Byte offset just past its last.
+    pub end: usize,
+    /// Lines of code with no prose between them share a block; a line of prose (of
+    /// [`PROSE_WORDS`] words or more) between two lines of code starts a new one.
+    pub block: u32,
+}
+
+/// A line that is not code, with this many words or more, is prose: it ends a block of
+/// code (`static int` or `else` inside a function does not).
+pub const PROSE_WORDS: usize = 4;
+
+/// The lines of `text` that read as code: those that do alone ([`is_code_line`]), and
+/// those with a mark of code next to one that does (`return total;` between two lines of
+/// code has too few marks to read as code alone).
+pub fn code_lines(text: &str, marks: usize) -> Vec<CodeLine> {
+    // (range, reads as code alone, has a mark, words) of each non-blank line.
+    let mut lines: Vec<((usize, usize), bool, bool, usize)> = Vec::new();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let t = line.trim();
         if !t.is_empty() {
             let s = pos + (line.len() - line.trim_start().len());
-            lines.push(((s, s + t.len()), is_code_line(t, marks), t.chars().any(is_mark)));
+            let words = t.split_whitespace().count();
+            lines.push(((s, s + t.len()), is_code_line(t, marks), t.chars().any(is_mark), words));
         }
         pos += line.len();
     }
-    let code = |i: usize| lines.get(i).is_some_and(|l| l.1);
-    (0..lines.len())
-        .filter(|&i| code(i) || (lines[i].2 && ((i > 0 && code(i - 1)) || code(i + 1))))
-        .map(|i| lines[i].0)
-        .collect()
+    let alone = |i: usize| lines.get(i).is_some_and(|l| l.1);
+    let mut out = Vec::new();
+    let mut block = 0u32;
+    for (i, l) in lines.iter().enumerate() {
+        if alone(i) || (l.2 && ((i > 0 && alone(i - 1)) || alone(i + 1))) {
+            out.push(CodeLine { start: l.0 .0, end: l.0 .1, block });
+        } else if l.3 >= PROSE_WORDS && out.last().is_some_and(|c: &CodeLine| c.block == block) {
+            block += 1;
+        }
+    }
+    out
 }
 
 /// The two token streams matched: as written (numbers and literals by their class, see
@@ -461,7 +498,79 @@ impl CodeIndex {
         if self.params().rename {
             out.extend(self.find_on(sub, 1));
         }
+        // A region that another reference holds whole, and more around it, at a similarity
+        // as high, is that reference's: a `SEE ALSO` list's few shared entries, or a block
+        // of `#include` lines, are found in many texts, the copy in its source.
+        let dominated = |b: &CodeMatch| {
+            out.iter().any(|a| {
+                a.doc != b.doc
+                    && a.sub.0 <= b.sub.0
+                    && a.sub.1 >= b.sub.1
+                    && a.sub != b.sub
+                    && a.similarity >= b.similarity
+            })
+        };
+        let keep: Vec<bool> = out.iter().map(|b| !dominated(b)).collect();
+        let mut keep = keep.into_iter();
+        out.retain(|_| keep.next().unwrap_or(true));
         out
+    }
+
+    /// The match of the run of submission k-grams `hit` (positions, found in the k-grams
+    /// `ra..=rb` of reference `doc`, stream `s`) when it reaches the threshold, the least
+    /// number of shared fingerprints not common across the references, and the least
+    /// number of tokens.
+    fn verify(
+        &self,
+        sub: &CodeText,
+        s: usize,
+        doc: usize,
+        hit: &[usize],
+        (ra, rb): (usize, usize),
+        (threshold, min_shared, min_tokens): (f64, f64, usize),
+    ) -> Option<CodeMatch> {
+        let p = self.params.unwrap_or_else(Params::get);
+        let r = &self.texts[doc];
+        let n = self.texts.len();
+        let (&f, &l) = (hit.first()?, hit.last()?);
+        let similarity = hit.len() as f64 / (l + 1 - f) as f64;
+        if similarity < threshold || l + p.k - f < min_tokens {
+            return None;
+        }
+        let set = set_of(&r.grams[s][ra..=rb]);
+        // Shared fingerprints not on boilerplate lines, each by its rarity across the
+        // references.
+        let common = (n / 2).max(3);
+        let one = crate::weight::ln(1.0 + n as f64);
+        let prints: Vec<u64> = set_of(
+            &sub.prints[s]
+                .iter()
+                .filter(|x| (f..=l).contains(&x.1) && !sub.tokens[x.1..x.1 + p.k].iter().all(|t| t.boiler))
+                .filter(|x| set.binary_search(&x.0).is_ok())
+                .map(|x| x.0)
+                .collect::<Vec<u64>>(),
+        );
+        let rare: f64 = prints
+            .iter()
+            .map(|&h| self.docs_holding(s, h))
+            .filter(|&d| d < common)
+            .map(|d| crate::weight::ln(1.0 + n as f64 / d.max(1) as f64) / one)
+            .sum();
+        if rare < min_shared {
+            return None;
+        }
+        // The reference side: the k-grams the copy shares, in the block holding most of
+        // them, from the first to the last.
+        let mine = set_of(&sub.grams[s][f..=l]);
+        let rhit: Vec<usize> = (ra..=rb)
+            .filter(|&i| r.tokens[i].block == r.tokens[i + p.k - 1].block)
+            .filter(|&i| mine.binary_search(&r.grams[s][i]).is_ok())
+            .collect();
+        let best =
+            rhit.chunk_by(|&a, &b| r.tokens[a].block == r.tokens[b].block).max_by_key(|run| run.len())?;
+        let (rf, rl) = (best[0], best[best.len() - 1]);
+        let jaccard = super::shingle::jaccard(&mine, &set_of(&r.grams[s][rf..=rl]));
+        Some(CodeMatch { doc, sub: (f, l + p.k - 1), re: (rf, rl + p.k - 1), similarity, jaccard })
     }
 
     /// The copied regions of code `sub` found on stream `s`.
@@ -490,8 +599,6 @@ impl CodeIndex {
                 pairs[e.1 as usize].push(super::merge::Pair { sub: (i, i + p.k - 1), re: (q, q + p.k - 1) });
             }
         }
-        let common = (n / 2).max(3);
-        let one = crate::weight::ln(1.0 + n as f64);
         let mut out = Vec::new();
         for (doc, ps) in pairs.into_iter().enumerate() {
             if ps.is_empty() {
@@ -508,43 +615,21 @@ impl CodeIndex {
                 let (ra, rb) = kg(r, c.re);
                 let set = set_of(&r.grams[s][ra..=rb]);
                 let (sa, sb) = kg(sub, c.sub);
-                let hit: Vec<usize> =
-                    (sa..=sb).filter(|&i| set.binary_search(&sub.grams[s][i]).is_ok()).collect();
-                let (Some(&f), Some(&l)) = (hit.first(), hit.last()) else { continue };
-                let similarity = hit.len() as f64 / (l + 1 - f) as f64;
-                if similarity < threshold || l + p.k - f < min_tokens {
-                    continue;
+                // The submission's k-grams found in the reference region, none reaching
+                // across two blocks, cut into runs of one block each.
+                let within = |t: &CodeText, i: usize| t.tokens[i].block == t.tokens[i + p.k - 1].block;
+                let hits: Vec<usize> = (sa..=sb)
+                    .filter(|&i| within(sub, i) && set.binary_search(&sub.grams[s][i]).is_ok())
+                    .collect();
+                for run in
+                    hits.chunk_by(|&a, &b| sub.tokens[a].block == sub.tokens[b].block && b - a <= p.gap)
+                {
+                    if let Some(m) =
+                        self.verify(sub, s, doc, run, (ra, rb), (threshold, min_shared, min_tokens))
+                    {
+                        out.push(m);
+                    }
                 }
-                // Shared fingerprints, each by its rarity across the references.
-                let prints: Vec<u64> = set_of(
-                    &sub.prints[s]
-                        .iter()
-                        .filter(|x| (f..=l).contains(&x.1) && set.binary_search(&x.0).is_ok())
-                        .map(|x| x.0)
-                        .collect::<Vec<u64>>(),
-                );
-                let rare: f64 = prints
-                    .iter()
-                    .map(|&h| self.docs_holding(s, h))
-                    .filter(|&d| d < common)
-                    .map(|d| crate::weight::ln(1.0 + n as f64 / d.max(1) as f64) / one)
-                    .sum();
-                if rare < min_shared {
-                    continue;
-                }
-                // The reference region: from the first to the last k-gram the copy shares.
-                let mine = set_of(&sub.grams[s][f..=l]);
-                let rhit: Vec<usize> =
-                    (ra..=rb).filter(|&i| mine.binary_search(&r.grams[s][i]).is_ok()).collect();
-                let (Some(&rf), Some(&rl)) = (rhit.first(), rhit.last()) else { continue };
-                let jaccard = super::shingle::jaccard(&mine, &set_of(&r.grams[s][rf..=rl]));
-                out.push(CodeMatch {
-                    doc,
-                    sub: (f, l + p.k - 1),
-                    re: (rf, rl + p.k - 1),
-                    similarity,
-                    jaccard,
-                });
             }
         }
         out
@@ -600,7 +685,7 @@ mod tests {
             assert!(!is_code_line(text, 10), "{text}");
         }
         let text = format!("{}\n\n{FUNCTION}\n\n{}", prose(1, 3), prose(2, 2));
-        let lines: Vec<&str> = code_lines(&text, 10).iter().map(|&(a, b)| &text[a..b]).collect();
+        let lines: Vec<&str> = code_lines(&text, 10).iter().map(|l| &text[l.start..l.end]).collect();
         let want: Vec<&str> =
             FUNCTION.lines().map(str::trim).filter(|l| is_code_line(l, 10) && !l.is_empty()).collect();
         assert_eq!(lines, want);
@@ -611,7 +696,7 @@ mod tests {
     #[test]
     fn tokens_normalise_identifiers_numbers_and_literals() {
         let text = "x1 = foo(42, \"hi there\") -> y;";
-        let t = tokens(text, &[(0, text.len())]);
+        let t = tokens(text, &[CodeLine { start: 0, end: text.len(), block: 0 }]);
         let words: Vec<&str> = t.iter().map(|t| &text[t.start..t.end]).collect();
         assert_eq!(words, ["x1", "=", "foo", "(", "42", ",", "\"hi there\"", ")", "->", "y", ";"]);
         let norm: Vec<u64> = t.iter().map(|t| t.norm).collect();
@@ -620,11 +705,11 @@ mod tests {
         assert_eq!(norm[1], t[1].raw);
         // Keywords keep their own hash.
         let k = "return sizeof(int);";
-        let t = tokens(k, &[(0, k.len())]);
+        let t = tokens(k, &[CodeLine { start: 0, end: k.len(), block: 0 }]);
         assert!(t.iter().all(|t| t.norm == t.raw), "{t:?}");
         // UTF-16 offsets count from the text's start.
         let text = "说明：\nx = f(1);";
-        let t = tokens(text, &[(10, text.len())]);
+        let t = tokens(text, &[CodeLine { start: 10, end: text.len(), block: 0 }]);
         assert_eq!((t[0].start, t[0].start_utf16), (10, 4));
     }
 

@@ -555,6 +555,9 @@ impl PassageChecker {
     fn code_matches(&mut self, submission: &str, sub: &Text) -> Vec<Vec<PassageMatch>> {
         let mut out = vec![Vec::new(); self.refs.len()];
         let p = self.code.params();
+        if !p.on {
+            return out;
+        }
         let text = code::CodeText::new(submission, &p);
         if text.tokens.is_empty() {
             return out;
