@@ -38,50 +38,27 @@ pub struct Params {
     pub rename_min_tokens: usize,
     /// A line is code when one in this many of its characters are marks.
     pub marks: usize,
-    /// Whether the code path runs.
-    pub on: bool,
 }
 
 impl Params {
-    /// The settings (tunable through `SIMHASH_CODE` while they are measured).
-    pub fn get() -> Params {
-        let mut p = Params {
-            k: 4,
-            w: 4,
-            gap: 16,
-            threshold: 0.5,
-            min_shared: 4.0,
-            norm: 0,
-            rename: true,
-            rename_threshold: 0.8,
-            rename_min_shared: 8.0,
-            rename_min_tokens: 60,
-            marks: 10,
-            on: true,
-        };
-        if let Ok(v) = std::env::var("SIMHASH_CODE") {
-            for kv in v.split(',') {
-                let Some((k, x)) = kv.split_once('=') else { continue };
-                let f: f64 = x.parse().unwrap_or(0.0);
-                match k {
-                    "k" => p.k = f as usize,
-                    "w" => p.w = f as usize,
-                    "gap" => p.gap = f as usize,
-                    "t" => p.threshold = f,
-                    "min" => p.min_shared = f,
-                    "norm" => p.norm = f as u8,
-                    "marks" => p.marks = f as usize,
-                    "on" => p.on = f != 0.0,
-                    "rename" => p.rename = f != 0.0,
-                    "rt" => p.rename_threshold = f,
-                    "rmin" => p.rename_min_shared = f,
-                    "rlen" => p.rename_min_tokens = f as usize,
-                    _ => {}
-                }
-            }
-        }
-        p
-    }
+    /// The settings in use, as measured on `npm run quality:passages` (decision record 080):
+    /// k-grams of 4 tokens winnowed in windows of 4 (any shared run of 7 tokens is found),
+    /// regions of matches at most 16 tokens apart, 70 % of a region's k-grams found in the
+    /// reference and 4 rare shared fingerprints; a renamed copy needs 80 %, 8 and 60
+    /// tokens; a line is code at 1 mark in 20 characters (5 %).
+    pub const DEFAULT: Params = Params {
+        k: 4,
+        w: 4,
+        gap: 16,
+        threshold: 0.7,
+        min_shared: 4.0,
+        norm: 0,
+        rename: true,
+        rename_threshold: 0.8,
+        rename_min_shared: 8.0,
+        rename_min_tokens: 60,
+        marks: 20,
+    };
 }
 
 /// The brackets, operators and marks of code (C's, and those of man-page references such
@@ -434,7 +411,6 @@ pub struct CodeIndex {
     /// needs it.
     index: [Vec<(u64, u32, u32)>; STREAMS],
     sorted: bool,
-    params: Option<Params>,
 }
 
 /// The most postings of one fingerprint in one reference taken (a `} }` repeated).
@@ -450,8 +426,8 @@ fn set_of(v: &[u64]) -> Vec<u64> {
 
 impl CodeIndex {
     /// The settings in force.
-    pub fn params(&mut self) -> Params {
-        *self.params.get_or_insert_with(Params::get)
+    pub fn params(&self) -> Params {
+        Params::DEFAULT
     }
 
     /// Adds the code of the next reference.
@@ -529,7 +505,7 @@ impl CodeIndex {
         (ra, rb): (usize, usize),
         (threshold, min_shared, min_tokens): (f64, f64, usize),
     ) -> Option<CodeMatch> {
-        let p = self.params.unwrap_or_else(Params::get);
+        let p = self.params();
         let r = &self.texts[doc];
         let n = self.texts.len();
         let (&f, &l) = (hit.first()?, hit.last()?);
@@ -559,6 +535,7 @@ impl CodeIndex {
         if rare < min_shared {
             return None;
         }
+
         // The reference side: the k-grams the copy shares, in the block holding most of
         // them, from the first to the last.
         let mine = set_of(&sub.grams[s][f..=l]);
@@ -674,7 +651,7 @@ mod tests {
             "fork(2), wait(2), execve(2), pipe(2)",
             "if (argc < 2) {",
         ] {
-            assert!(is_code_line(code, 10), "{code}");
+            assert!(is_code_line(code, Params::DEFAULT.marks), "{code}");
         }
         for text in [
             "The quick brown fox jumps over the lazy dog.",
@@ -682,12 +659,16 @@ mod tests {
             "我们在河边的小村庄里住了很多年。",
             "",
         ] {
-            assert!(!is_code_line(text, 10), "{text}");
+            assert!(!is_code_line(text, Params::DEFAULT.marks), "{text}");
         }
         let text = format!("{}\n\n{FUNCTION}\n\n{}", prose(1, 3), prose(2, 2));
-        let lines: Vec<&str> = code_lines(&text, 10).iter().map(|l| &text[l.start..l.end]).collect();
-        let want: Vec<&str> =
-            FUNCTION.lines().map(str::trim).filter(|l| is_code_line(l, 10) && !l.is_empty()).collect();
+        let lines: Vec<&str> =
+            code_lines(&text, Params::DEFAULT.marks).iter().map(|l| &text[l.start..l.end]).collect();
+        let want: Vec<&str> = FUNCTION
+            .lines()
+            .map(str::trim)
+            .filter(|l| is_code_line(l, Params::DEFAULT.marks) && !l.is_empty())
+            .collect();
         assert_eq!(lines, want);
         // Everything but `static int` (no marks) is code.
         assert_eq!(lines.len(), FUNCTION.lines().count() - 1);

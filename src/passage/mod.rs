@@ -36,6 +36,12 @@
 //! reported only when it has a span; its coverage is the share of the submission's text
 //! (UTF-16 units inside sentences) its spans cover.
 //!
+//! Code has a path of its own ([`code`]): lines that read as code are cut into tokens
+//! (identifiers, numbers and literals also by their class, for copies with renamed
+//! variables), and their k-grams winnowed into fingerprints ([`winnow`]), as MOSS does. A
+//! copied region found there becomes a match of the same form, joined with any span of
+//! sentences it overlaps; text with no line of code is matched as above alone.
+//!
 //! Offsets are given in bytes (for Rust) and in UTF-16 code units (for JavaScript strings),
 //! always into the text as given.
 //!
@@ -555,9 +561,6 @@ impl PassageChecker {
     fn code_matches(&mut self, submission: &str, sub: &Text) -> Vec<Vec<PassageMatch>> {
         let mut out = vec![Vec::new(); self.refs.len()];
         let p = self.code.params();
-        if !p.on {
-            return out;
-        }
         let text = code::CodeText::new(submission, &p);
         if text.tokens.is_empty() {
             return out;
