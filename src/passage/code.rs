@@ -71,7 +71,7 @@ fn is_mark(c: char) -> bool {
 }
 
 /// Whether a line reads as code: at least 1 in `marks_per` of its non-whitespace
-/// characters are the marks of code ([`is_mark`]).
+/// characters are the marks of code (`is_mark`).
 pub fn is_code_line(line: &str, marks_per: usize) -> bool {
     let (mut marks, mut all) = (0usize, 0usize);
     for c in line.chars().filter(|c| !c.is_whitespace()) {
@@ -219,9 +219,9 @@ fn is_word(c: char) -> bool {
 
 /// The tokens of `text` inside byte ranges `lines` (sorted, not overlapping), in order:
 /// words (identifiers and keywords), numbers, string and character literals closed on
-/// their line, operators of two characters ([`PAIRS`]) and single marks. A CJK character
+/// their line, operators of two characters (`PAIRS`) and single marks. A CJK character
 /// is a word of its own. Identifiers, numbers and literals are normalised to their class in
-/// [`Token::norm`]; keywords ([`KEYWORDS`]) and marks are not.
+/// [`Token::norm`]; keywords (`KEYWORDS`) and marks are not.
 pub fn tokens(text: &str, lines: &[CodeLine]) -> Vec<Token> {
     let mut out = Vec::new();
     // UTF-16 offset of byte `b`, counted forward from the last one asked.
