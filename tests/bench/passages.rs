@@ -23,7 +23,13 @@
 //! lies in a copy from that reference. Beside the checker: today's rule (paragraph
 //! SimHash fingerprints within k = 3, no check on the text).
 //!
-//! Usage: `cargo bench --bench passages -- [--quick]`.
+//! Beside the totals: `code_recall_*` is the recall on copies of code ([`is_code`], by
+//! language and edit rate), `code_precision` the share of correct spans among those whose
+//! text reads as code, `precision_en` / `precision_zh` each language's precision (long
+//! texts).
+//!
+//! Usage: `cargo bench --bench passages -- [--quick]` (`SIMHASH_PASSAGES_LANGS=en,zh` and
+//! `SIMHASH_PASSAGES_SWEEP=0` run a part, for measuring).
 
 use simhash_wasm::hash::hash_bytes;
 use simhash_wasm::normalize::normalize_into;
