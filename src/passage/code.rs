@@ -25,6 +25,9 @@ pub struct Params {
     pub threshold: f64,
     /// The least number of shared fingerprints not common across the references.
     pub min_shared: f64,
+    /// The least number of tokens of a region: a shorter one is an idiom as often as a
+    /// copy (`if (s != 0) handle_error_en(s, "pthread_create");`).
+    pub min_tokens: usize,
     /// 0: tokens as written; 1: numbers and literals normalised.
     pub norm: u8,
     /// Whether the second stream (identifiers normalised too) is matched.
@@ -43,18 +46,19 @@ pub struct Params {
 impl Params {
     /// The settings in use, as measured on `npm run quality:passages` (decision record 080):
     /// k-grams of 4 tokens winnowed in windows of 4 (any shared run of 7 tokens is found),
-    /// regions of matches at most 16 tokens apart, 70 % of a region's k-grams found in the
-    /// reference and 4 rare shared fingerprints; a renamed copy needs 80 %, 8 and 60
-    /// tokens; a line is code at 1 mark in 20 characters (5 %).
+    /// regions of matches at most 8 tokens apart, 70 % of a region's k-grams found in the
+    /// reference, 4 rare shared fingerprints and 32 tokens; a renamed copy needs 90 %, 8
+    /// and 60 tokens; a line is code at 1 mark in 20 characters (5 %).
     pub const DEFAULT: Params = Params {
         k: 4,
         w: 4,
-        gap: 16,
+        gap: 8,
         threshold: 0.7,
         min_shared: 4.0,
+        min_tokens: 32,
         norm: 0,
         rename: true,
-        rename_threshold: 0.8,
+        rename_threshold: 0.9,
         rename_min_shared: 8.0,
         rename_min_tokens: 60,
         marks: 20,
@@ -71,14 +75,27 @@ fn is_mark(c: char) -> bool {
 }
 
 /// Whether a line reads as code: at least 1 in `marks_per` of its non-whitespace
-/// characters are the marks of code (`is_mark`).
+/// characters are the marks of code (`is_mark`), and it is not mostly CJK characters
+/// ([`is_cjk_line`]).
 pub fn is_code_line(line: &str, marks_per: usize) -> bool {
     let (mut marks, mut all) = (0usize, 0usize);
     for c in line.chars().filter(|c| !c.is_whitespace()) {
         all += 1;
         marks += usize::from(is_mark(c));
     }
-    all > 0 && marks_per * marks >= all
+    all > 0 && marks_per * marks >= all && !is_cjk_line(line)
+}
+
+/// Whether CJK characters are half or more of a line's non-whitespace characters: Chinese
+/// prose that quotes a name (`"printcap"`) or a table row of Chinese words, which the
+/// sentence path matches, not code (whose syntax is Latin, a Chinese comment aside).
+pub fn is_cjk_line(line: &str) -> bool {
+    let (mut cjk, mut all) = (0usize, 0usize);
+    for c in line.chars().filter(|c| !c.is_whitespace()) {
+        all += 1;
+        cjk += usize::from(super::shingle::is_cjk(c));
+    }
+    all > 0 && 2 * cjk >= all
 }
 
 /// One token of code: its hash as written and as normalised, and where it is.
@@ -103,6 +120,10 @@ pub struct Token {
     /// On a line of boilerplate (`#include`, `#define`): its k-grams do not count as
     /// evidence of a copy.
     pub boiler: bool,
+    /// A word, a number or a literal: what a k-gram needs to be a fingerprint (a run of
+    /// brackets and operators alone, `) ; } }` or a table's `|---+---|`, is layout found
+    /// in any code).
+    pub content: bool,
 }
 
 /// Words that keep their hash when identifiers are normalised: the keywords and built-in
@@ -245,6 +266,7 @@ pub fn tokens(text: &str, lines: &[CodeLine]) -> Vec<Token> {
             }
             let mut e = i + c.len_utf8();
             let (raw, norm);
+            let mut content = true;
             if super::shingle::is_cjk(c) {
                 raw = hash_bytes(&line.as_bytes()[i..e]);
                 norm = IDENT;
@@ -275,6 +297,7 @@ pub fn tokens(text: &str, lines: &[CodeLine]) -> Vec<Token> {
                 if c == '\'' && close - e > 4 {
                     raw = hash_bytes(&line.as_bytes()[i..e]);
                     norm = raw;
+                    content = false;
                 } else {
                     e = close + 1;
                     while it.peek().is_some_and(|&(j, _)| j < e) {
@@ -292,11 +315,12 @@ pub fn tokens(text: &str, lines: &[CodeLine]) -> Vec<Token> {
                 }
                 raw = hash_bytes(&line.as_bytes()[i..e]);
                 norm = raw;
+                content = false;
             }
             let (start, end) = (ls + i, ls + e);
             let start_utf16 = u16_of(start);
             let end_utf16 = u16_of(end);
-            out.push(Token { raw, norm, start, end, start_utf16, end_utf16, block, boiler });
+            out.push(Token { raw, norm, start, end, start_utf16, end_utf16, block, boiler, content });
         }
     }
     out
@@ -322,7 +346,8 @@ pub const PROSE_WORDS: usize = 4;
 /// those with a mark of code next to one that does (`return total;` between two lines of
 /// code has too few marks to read as code alone).
 pub fn code_lines(text: &str, marks: usize) -> Vec<CodeLine> {
-    // (range, reads as code alone, has a mark, words) of each non-blank line.
+    // (range, reads as code alone, has a mark and is not mostly CJK, words) of each
+    // non-blank line.
     let mut lines: Vec<((usize, usize), bool, bool, usize)> = Vec::new();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
@@ -330,7 +355,12 @@ pub fn code_lines(text: &str, marks: usize) -> Vec<CodeLine> {
         if !t.is_empty() {
             let s = pos + (line.len() - line.trim_start().len());
             let words = t.split_whitespace().count();
-            lines.push(((s, s + t.len()), is_code_line(t, marks), t.chars().any(is_mark), words));
+            lines.push((
+                (s, s + t.len()),
+                is_code_line(t, marks),
+                t.chars().any(is_mark) && !is_cjk_line(t),
+                words,
+            ));
         }
         pos += line.len();
     }
@@ -381,7 +411,25 @@ impl CodeText {
         };
         let grams: [Vec<u64>; STREAMS] =
             [kgrams(&stream(0), p.k), if p.rename { kgrams(&stream(1), p.k) } else { Vec::new() }];
-        let prints = [winnow(&grams[0], p.w), winnow(&grams[1], p.w)];
+        // A k-gram with no word, number or literal ([`Token::content`]) is never a
+        // fingerprint: it takes the greatest hash, so a window's choice stays a function of
+        // its k-grams alone, and is dropped when a window holds nothing else.
+        let prints = [0, 1].map(|s| {
+            let h: Vec<u64> = grams[s]
+                .iter()
+                .enumerate()
+                .map(|(i, &g)| {
+                    if tokens[i..i + p.k].iter().any(|t| t.content) {
+                        g.min(u64::MAX - 1)
+                    } else {
+                        u64::MAX
+                    }
+                })
+                .collect();
+            let mut w = winnow(&h, p.w);
+            w.retain(|x| x.0 != u64::MAX);
+            w
+        });
         CodeText { tokens, grams, prints }
     }
 }
@@ -554,7 +602,7 @@ impl CodeIndex {
     fn find_on(&mut self, sub: &CodeText, s: usize) -> Vec<CodeMatch> {
         let p = self.params();
         let (threshold, min_shared, min_tokens) = if s == 0 {
-            (p.threshold, p.min_shared, 0)
+            (p.threshold, p.min_shared, p.min_tokens)
         } else {
             (p.rename_threshold, p.rename_min_shared, p.rename_min_tokens)
         };
@@ -573,7 +621,8 @@ impl CodeIndex {
                     continue;
                 }
                 let q = e.2 as usize;
-                pairs[e.1 as usize].push(super::merge::RangePair { sub: (i, i + p.k - 1), re: (q, q + p.k - 1) });
+                pairs[e.1 as usize]
+                    .push(super::merge::RangePair { sub: (i, i + p.k - 1), re: (q, q + p.k - 1) });
             }
         }
         let mut out = Vec::new();
@@ -601,6 +650,7 @@ impl CodeIndex {
                 for run in
                     hits.chunk_by(|&a, &b| sub.tokens[a].block == sub.tokens[b].block && b - a <= p.gap)
                 {
+                    let run = trim_edges(run, p.w);
                     if let Some(m) =
                         self.verify(sub, s, doc, run, (ra, rb), (threshold, min_shared, min_tokens))
                     {
@@ -611,6 +661,19 @@ impl CodeIndex {
         }
         out
     }
+}
+
+/// `hits` (sorted k-gram positions) without the runs of consecutive positions at either end
+/// shorter than `w`: a shared run of fewer than `w + k - 1` tokens is below what winnowing
+/// promises to find, and at a region's edge it is most often a common idiom
+/// (`exit(EXIT_FAILURE); }`) next to the copy, not a part of it.
+fn trim_edges(hits: &[usize], w: usize) -> &[usize] {
+    let runs: Vec<&[usize]> = hits.chunk_by(|&a, &b| b == a + 1).collect();
+    let Some(first) = runs.iter().position(|r| r.len() >= w) else { return &[] };
+    let last = runs.iter().rposition(|r| r.len() >= w).unwrap_or(first);
+    let start = runs[..first].iter().map(|r| r.len()).sum::<usize>();
+    let end = runs[..=last].iter().map(|r| r.len()).sum::<usize>();
+    &hits[start..end]
 }
 
 #[cfg(test)]
@@ -672,6 +735,39 @@ mod tests {
         assert_eq!(lines, want);
         // Everything but `static int` (no marks) is code.
         assert_eq!(lines.len(), FUNCTION.lines().count() - 1);
+    }
+
+    #[test]
+    fn chinese_prose_and_table_rows_are_not_code_and_layout_is_no_fingerprint() {
+        let m = Params::DEFAULT.marks;
+        // Chinese prose quoting names, and a table row of Chinese words: prose.
+        for text in ["這個布林值控制是否在\"printcap\"檔案中的所有印表機", "|-s      |模拟命令的结果    |"]
+        {
+            assert!(!is_code_line(text, m), "{text}");
+        }
+        // Code with a Chinese string is still code.
+        assert!(is_code_line("printf(\"%s: %d\\n\", name, n);  // 行数", m));
+        // A table's rule lines are code by their marks, but hold no word: no fingerprint.
+        let rules = "|----------+----------|\n|----------+----------|\n|----------+----------|\n";
+        let t = CodeText::new(rules, &Params::DEFAULT);
+        assert!(!t.tokens.is_empty());
+        assert!(t.prints.iter().all(Vec::is_empty), "{:?}", t.prints);
+        // Beside words, only the k-grams with a word are fingerprints.
+        let text = format!("{rules}x = f(1);\n}} }} }} }} }}\n");
+        let t = CodeText::new(&text, &Params::DEFAULT);
+        let k = Params::DEFAULT.k;
+        assert!(!t.prints[0].is_empty());
+        assert!(t.prints[0].iter().all(|&(_, i)| t.tokens[i..i + k].iter().any(|t| t.content)));
+    }
+
+    #[test]
+    fn trim_edges_drops_short_runs_at_either_end_only() {
+        // Runs (1), (5..9), (12), (20..24), (30, 31).
+        let hits = [1, 5, 6, 7, 8, 12, 20, 21, 22, 23, 30, 31];
+        assert_eq!(trim_edges(&hits, 4), &[5, 6, 7, 8, 12, 20, 21, 22, 23]);
+        assert_eq!(trim_edges(&hits, 5), &[] as &[usize]);
+        assert_eq!(trim_edges(&hits, 1), &hits);
+        assert_eq!(trim_edges(&[], 4), &[] as &[usize]);
     }
 
     #[test]
@@ -742,8 +838,13 @@ mod tests {
         let submission = format!("{}\n\n{edited}\n\n{}", prose(22, 3), prose(23, 3));
         let found = check(&reference, &submission);
         assert_eq!(found.len(), 1, "{found:?}");
-        // With `static int`, which the prose path finds.
-        assert_eq!(found[0].0, edited);
-        assert!((0.7..1.0).contains(&found[0].1), "{found:?}");
+        // With `static int`, which the prose path finds, to `return n;`: the inserted line
+        // (more than `Params::gap` tokens) ends the code region, and the rest after it
+        // (`} } return n; }`) is too short to be one; the prose path's span reaches
+        // `return n;`.
+        assert_eq!(found[0].0, edited.strip_suffix("\n}").unwrap());
+        // The higher of the joined spans' similarities: the code region's, before the
+        // inserted line.
+        assert!(found[0].1 >= 0.7, "{found:?}");
     }
 }

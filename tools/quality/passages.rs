@@ -709,12 +709,26 @@ fn main() {
                             spans_c += 1;
                         }
                         if !good && std::env::var("SIMHASH_PASSAGES_DEBUG").is_ok_and(|v| v == "2") {
+                            // The submission's span, the reference's, and the copies the
+                            // span touches (their source and whether their text is shared).
+                            let rs = (m.reference_span.start, m.reference_span.end);
+                            let near: Vec<String> = copies
+                                .iter()
+                                .filter(|c| overlap(s, c.sub) > 0)
+                                .map(|c| {
+                                    format!("copy from {}{}", c.doc, if c.shared { " (shared)" } else { "" })
+                                })
+                                .collect();
                             eprintln!(
-                                "FALSE {lang} {rate} ref {} sim {:.2} sents {:?}: {:?}",
+                                "FALSE {lang} {rate} case {case} ref {}{} at {} {} sim {:.2} sents {:?} {near:?}\n  sub: {:?}\n  ref: {:?}",
                                 r.doc,
+                                if r.doc < 3 { " (a source)" } else { " (unrelated)" },
+                                s.0,
+                                s.1,
                                 m.similarity,
                                 m.submission,
-                                &sub[s.0..s.1].chars().take(120).collect::<String>()
+                                &sub[s.0..s.1].chars().take(300).collect::<String>(),
+                                &refs[r.doc][rs.0..rs.1].chars().take(300).collect::<String>()
                             );
                         }
                     }
