@@ -40,7 +40,9 @@
 //! (identifiers, numbers and literals also by their class, for copies with renamed
 //! variables), and their k-grams winnowed into fingerprints ([`winnow`]), as MOSS does. A
 //! copied region found there becomes a match of the same form, joined with any span of
-//! sentences it overlaps; text with no line of code is matched as above alone.
+//! sentences it overlaps; text with no line of code is matched as above alone. (Cargo
+//! feature `code`, on by default; without it, as in the small browser build, code is
+//! matched by its sentences like any text.)
 //!
 //! Offsets are given in bytes (for Rust) and in UTF-16 code units (for JavaScript strings),
 //! always into the text as given.
@@ -60,10 +62,12 @@
 //! # Ok::<(), simhash_wasm::Error>(())
 //! ```
 
+#[cfg(feature = "code")]
 mod code;
 mod merge;
 pub(crate) mod shingle;
 mod split;
+#[cfg(feature = "code")]
 mod winnow;
 /// The length [`PassageOptions::min_chars`] counts: non-whitespace characters, those
 /// of CJK scripts twice.
@@ -340,6 +344,7 @@ fn merge_matches(mut ms: Vec<PassageMatch>) -> Vec<PassageMatch> {
 /// Matches sorted by their submission span, those that overlap joined into one (a code
 /// region found by [`code`] inside or across a span of sentences): the hull of both sides,
 /// at the higher similarity.
+#[cfg(feature = "code")]
 fn with_code(mut ms: Vec<PassageMatch>) -> Vec<PassageMatch> {
     crate::sort::sort_by(&mut ms, |a, b| a.submission_span.start.cmp(&b.submission_span.start));
     let mut out: Vec<PassageMatch> = Vec::with_capacity(ms.len());
@@ -367,7 +372,25 @@ fn with_code(mut ms: Vec<PassageMatch>) -> Vec<PassageMatch> {
     out
 }
 
+/// The spans of sentences `ms` with the code regions `code` of the same reference joined
+/// in ([`with_code`]).
+#[cfg(feature = "code")]
+fn join_code(mut ms: Vec<PassageMatch>, mut code: Vec<PassageMatch>) -> Vec<PassageMatch> {
+    if code.is_empty() {
+        return ms;
+    }
+    ms.append(&mut code);
+    with_code(ms)
+}
+
+/// Without the code path: the spans of sentences as they are.
+#[cfg(not(feature = "code"))]
+fn join_code(ms: Vec<PassageMatch>, _code: Vec<PassageMatch>) -> Vec<PassageMatch> {
+    ms
+}
+
 /// The sentences (first, last) of `spans` that byte range `start..end` touches.
+#[cfg(feature = "code")]
 fn sentences_of(spans: &[Span], start: usize, end: usize) -> (usize, usize) {
     let f = spans.partition_point(|s| s.end <= start);
     let l = spans.partition_point(|s| s.start < end).max(f + 1) - 1;
@@ -384,6 +407,7 @@ pub struct PassageChecker {
     sorted: bool,
     buf: String,
     /// The references' code lines, fingerprinted.
+    #[cfg(feature = "code")]
     code: code::CodeIndex,
 }
 
@@ -416,6 +440,7 @@ impl PassageChecker {
         }
         self.sorted = false;
         self.refs.push(t);
+        #[cfg(feature = "code")]
         self.code.add(text);
         Ok(doc)
     }
@@ -510,7 +535,7 @@ impl PassageChecker {
         let mut all = Vec::new();
         let mut references = Vec::new();
         let code = self.code_matches(submission, &sub);
-        for (doc, (ps, mut code)) in
+        for (doc, (ps, code)) in
             pairs.into_iter().zip(code).enumerate().filter(|(_, (p, c))| !p.is_empty() || !c.is_empty())
         {
             let r = &self.refs[doc];
@@ -536,9 +561,7 @@ impl PassageChecker {
                     }));
                 }
             }
-            let mut matches = merge_matches(matches);
-            matches.append(&mut code);
-            let matches = with_code(matches);
+            let matches = join_code(merge_matches(matches), code);
             if matches.is_empty() {
                 continue;
             }
@@ -553,8 +576,15 @@ impl PassageChecker {
         Ok(Report { coverage, passages: sub.spans, references })
     }
 
+    /// Without the code path: no code regions, for any reference.
+    #[cfg(not(feature = "code"))]
+    fn code_matches(&mut self, _submission: &str, _sub: &Text) -> Vec<Vec<PassageMatch>> {
+        vec![Vec::new(); self.refs.len()]
+    }
+
     /// The copied code regions of `submission` ([`code`]) as matches, per reference: those
     /// of `min_chars` characters or more.
+    #[cfg(feature = "code")]
     fn code_matches(&mut self, submission: &str, sub: &Text) -> Vec<Vec<PassageMatch>> {
         let mut out = vec![Vec::new(); self.refs.len()];
         let p = self.code.params();
