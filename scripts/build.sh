@@ -29,7 +29,7 @@ build() {
 }
 build wasm-nodejs nodejs
 # Every feature but `redis` (RedisContentSeen is Node only: its bindings would be dead weight).
-build wasm-full web --no-default-features --features html,crawler
+build wasm-full web --no-default-features --features html,crawler,code
 CARGO_PROFILE_RELEASE_OPT_LEVEL=z build wasm-web web --no-default-features
 
 rm -rf pkg && mkdir -p pkg/node

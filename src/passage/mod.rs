@@ -36,6 +36,14 @@
 //! reported only when it has a span; its coverage is the share of the submission's text
 //! (UTF-16 units inside sentences) its spans cover.
 //!
+//! Code has a path of its own ([`code`]): lines that read as code are cut into tokens
+//! (identifiers, numbers and literals also by their class, for copies with renamed
+//! variables), and their k-grams winnowed into fingerprints ([`winnow`]), as MOSS does. A
+//! copied region found there becomes a match of the same form, joined with any span of
+//! sentences it overlaps; text with no line of code is matched as above alone. (Cargo
+//! feature `code`, on by default; without it, as in the small browser build, code is
+//! matched by its sentences like any text.)
+//!
 //! Offsets are given in bytes (for Rust) and in UTF-16 code units (for JavaScript strings),
 //! always into the text as given.
 //!
@@ -54,9 +62,13 @@
 //! # Ok::<(), simhash_wasm::Error>(())
 //! ```
 
+#[cfg(feature = "code")]
+mod code;
 mod merge;
 pub(crate) mod shingle;
 mod split;
+#[cfg(feature = "code")]
+mod winnow;
 /// The length [`PassageOptions::min_chars`] counts: non-whitespace characters, those
 /// of CJK scripts twice.
 fn span_chars(text: &str) -> usize {
@@ -329,6 +341,62 @@ fn merge_matches(mut ms: Vec<PassageMatch>) -> Vec<PassageMatch> {
     out
 }
 
+/// Matches sorted by their submission span, those that overlap joined into one (a code
+/// region found by [`code`] inside or across a span of sentences): the hull of both sides,
+/// at the higher similarity.
+#[cfg(feature = "code")]
+fn with_code(mut ms: Vec<PassageMatch>) -> Vec<PassageMatch> {
+    crate::sort::sort_by(&mut ms, |a, b| a.submission_span.start.cmp(&b.submission_span.start));
+    let mut out: Vec<PassageMatch> = Vec::with_capacity(ms.len());
+    let hull = |a: Span, b: Span| {
+        let (s, e) = (if a.start <= b.start { a } else { b }, if a.end >= b.end { a } else { b });
+        Span { start: s.start, end: e.end, start_utf16: s.start_utf16, end_utf16: e.end_utf16 }
+    };
+    for m in ms {
+        match out.last_mut() {
+            Some(l)
+                if m.submission_span.start < l.submission_span.end || m.submission.0 <= l.submission.1 =>
+            {
+                l.submission_span = hull(l.submission_span, m.submission_span);
+                l.reference_span = hull(l.reference_span, m.reference_span);
+                l.submission = (l.submission.0.min(m.submission.0), l.submission.1.max(m.submission.1));
+                l.reference = (l.reference.0.min(m.reference.0), l.reference.1.max(m.reference.1));
+                if m.similarity > l.similarity {
+                    l.similarity = m.similarity;
+                    l.jaccard = m.jaccard;
+                }
+            }
+            _ => out.push(m),
+        }
+    }
+    out
+}
+
+/// The spans of sentences `ms` with the code regions `code` of the same reference joined
+/// in ([`with_code`]).
+#[cfg(feature = "code")]
+fn join_code(mut ms: Vec<PassageMatch>, mut code: Vec<PassageMatch>) -> Vec<PassageMatch> {
+    if code.is_empty() {
+        return ms;
+    }
+    ms.append(&mut code);
+    with_code(ms)
+}
+
+/// Without the code path: the spans of sentences as they are.
+#[cfg(not(feature = "code"))]
+fn join_code(ms: Vec<PassageMatch>, _code: Vec<PassageMatch>) -> Vec<PassageMatch> {
+    ms
+}
+
+/// The sentences (first, last) of `spans` that byte range `start..end` touches.
+#[cfg(feature = "code")]
+fn sentences_of(spans: &[Span], start: usize, end: usize) -> (usize, usize) {
+    let f = spans.partition_point(|s| s.end <= start);
+    let l = spans.partition_point(|s| s.start < end).max(f + 1) - 1;
+    (f.min(spans.len().saturating_sub(1)), l.min(spans.len().saturating_sub(1)))
+}
+
 /// Reference texts cut into sentences and indexed, ready to check submissions.
 #[derive(Clone, Debug, Default)]
 pub struct PassageChecker {
@@ -338,6 +406,9 @@ pub struct PassageChecker {
     index: Vec<(u64, u32, u32)>,
     sorted: bool,
     buf: String,
+    /// The references' code lines, fingerprinted.
+    #[cfg(feature = "code")]
+    code: code::CodeIndex,
 }
 
 impl PassageChecker {
@@ -369,6 +440,8 @@ impl PassageChecker {
         }
         self.sorted = false;
         self.refs.push(t);
+        #[cfg(feature = "code")]
+        self.code.add(text);
         Ok(doc)
     }
 
@@ -461,7 +534,10 @@ impl PassageChecker {
         let df = self.weights(&sub);
         let mut all = Vec::new();
         let mut references = Vec::new();
-        for (doc, ps) in pairs.into_iter().enumerate().filter(|(_, p)| !p.is_empty()) {
+        let code = self.code_matches(submission, &sub);
+        for (doc, (ps, code)) in
+            pairs.into_iter().zip(code).enumerate().filter(|(_, (p, c))| !p.is_empty() || !c.is_empty())
+        {
             let r = &self.refs[doc];
             let judge = |p: RangePair| self.judge(submission, &sub, r, p, common, &df);
             let mut merged = merge(ps.clone(), GAP);
@@ -485,7 +561,7 @@ impl PassageChecker {
                     }));
                 }
             }
-            let matches = merge_matches(matches);
+            let matches = join_code(merge_matches(matches), code);
             if matches.is_empty() {
                 continue;
             }
@@ -498,6 +574,46 @@ impl PassageChecker {
         });
         let coverage = share(all);
         Ok(Report { coverage, passages: sub.spans, references })
+    }
+
+    /// Without the code path: no code regions, for any reference.
+    #[cfg(not(feature = "code"))]
+    fn code_matches(&mut self, _submission: &str, _sub: &Text) -> Vec<Vec<PassageMatch>> {
+        vec![Vec::new(); self.refs.len()]
+    }
+
+    /// The copied code regions of `submission` ([`code`]) as matches, per reference: those
+    /// of `min_chars` characters or more.
+    #[cfg(feature = "code")]
+    fn code_matches(&mut self, submission: &str, sub: &Text) -> Vec<Vec<PassageMatch>> {
+        let mut out = vec![Vec::new(); self.refs.len()];
+        let p = self.code.params();
+        let text = code::CodeText::new(submission, &p);
+        if text.tokens.is_empty() {
+            return out;
+        }
+        for m in self.code.find(&text) {
+            let span = |t: &[code::Token], (a, b): (usize, usize)| Span {
+                start: t[a].start,
+                end: t[b].end,
+                start_utf16: t[a].start_utf16,
+                end_utf16: t[b].end_utf16,
+            };
+            let s = span(&text.tokens, m.sub);
+            if span_chars(&submission[s.start..s.end]) < self.opts.min_chars {
+                continue;
+            }
+            let r = span(&self.code.texts[m.doc].tokens, m.re);
+            out[m.doc].push(PassageMatch {
+                submission_span: s,
+                reference_span: r,
+                submission: sentences_of(&sub.spans, s.start, s.end),
+                reference: sentences_of(&self.refs[m.doc].spans, r.start, r.end),
+                similarity: m.similarity,
+                jaccard: m.jaccard,
+            });
+        }
+        out
     }
 
     /// The least containment of one sentence to seed or extend a span: [`SEED`] times the

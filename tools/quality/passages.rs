@@ -23,7 +23,13 @@
 //! lies in a copy from that reference. Beside the checker: today's rule (paragraph
 //! SimHash fingerprints within k = 3, no check on the text).
 //!
-//! Usage: `cargo bench --bench passages -- [--quick]`.
+//! Beside the totals: `code_recall_*` is the recall on copies of code ([`is_code`], by
+//! language and edit rate), `code_precision` the share of correct spans among those whose
+//! text reads as code, `precision_en` / `precision_zh` each language's precision (long
+//! texts).
+//!
+//! Usage: `cargo bench --bench passages -- [--quick]` (`SIMHASH_PASSAGES_LANGS=en,zh` and
+//! `SIMHASH_PASSAGES_SWEEP=0` run a part, for measuring).
 
 use simhash_wasm::__private::hash::hash_bytes;
 use simhash_wasm::__private::normalize::normalize_into;
@@ -344,6 +350,11 @@ fn main() {
         }
     }
     let cases = if quick { 8 } else { 100 };
+    // For measuring one part: `SIMHASH_PASSAGES_LANGS=en,zh` runs those rows only, and
+    // `SIMHASH_PASSAGES_SWEEP=0` leaves out the containment-vs-Jaccard sweep (its check).
+    let langs = std::env::var("SIMHASH_PASSAGES_LANGS").ok();
+    let run_lang = |l: &str| langs.as_ref().is_none_or(|v| v.split(',').any(|x| x == l));
+    let sweep_on = std::env::var("SIMHASH_PASSAGES_SWEEP").map_or(true, |v| v != "0");
     let rates = [0.0, 0.05, 0.10, 0.20];
     let mut hasher = SimHasher::new(Default::default()).unwrap();
     println!("passages: {cases} cases per language and edit rate, 10 references each (3 sources, 7 unrelated), 3 copies per submission");
@@ -363,6 +374,11 @@ fn main() {
     let mut out = Tally::new();
     let mut own = Tally::new();
     let mut prose = Tally::new();
+    let mut code = Tally::new();
+    // Reported spans whose text reads as code ([`is_code`]): (correct, all), long texts.
+    let (mut good_c, mut spans_c) = (0usize, 0usize);
+    // Reported spans per language (correct, all).
+    let mut by_lang: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     let mut general = Tally::new();
     let (mut good, mut spans, mut ms_total, mut checks) = (0usize, 0usize, 0.0, 0usize);
     let (mut good_s, mut spans_s) = (0usize, 0usize);
@@ -376,6 +392,14 @@ fn main() {
     for (li, (lang, pool)) in
         [("en", &en), ("zh", &zh), ("en-short", &en_short), ("zh-poem", &zh_short)].into_iter().enumerate()
     {
+        if !run_lang(lang) {
+            for r in [0, 5, 10, 20] {
+                for t in [&mut out, &mut own, &mut prose, &mut general, &mut code] {
+                    t.insert((lang, r), (0, 0));
+                }
+            }
+            continue;
+        }
         let is_zh = lang.starts_with("zh");
         let short = lang.contains('-');
         let post = postings(pool, &mut buf);
@@ -385,6 +409,8 @@ fn main() {
             let (mut own_found, mut own_n) = (0usize, 0usize);
             // Copies of prose, not code (found, copies).
             let (mut prose_found, mut prose_n) = (0usize, 0usize);
+            // Copies of code ([`is_code`]) (found, copies).
+            let (mut code_found, mut code_n) = (0usize, 0usize);
             // Copies of own prose: neither shared nor code (found, copies).
             let (mut general_found, mut general_n) = (0usize, 0usize);
             for case in 0..cases {
@@ -531,7 +557,7 @@ fn main() {
                 ms += t0.elapsed().as_secs_f64() * 1e3;
                 let overlap =
                     |a: (usize, usize), b: (usize, usize)| a.1.min(b.1).saturating_sub(a.0.max(b.0));
-                {
+                if sweep_on {
                     let mut low =
                         PassageChecker::new(PassageOptions { threshold: 0.3, ..Default::default() }).unwrap();
                     for r in &refs {
@@ -602,14 +628,19 @@ fn main() {
                     if !cp.code {
                         prose_n += 1;
                         prose_found += usize::from(hit);
+                    } else {
+                        code_n += 1;
+                        code_found += usize::from(hit);
                     }
                     if !cp.code && !cp.shared {
                         general_n += 1;
                         general_found += usize::from(hit);
                     }
                     if !hit
-                        && std::env::var("SIMHASH_PASSAGES_DEBUG")
-                            .is_ok_and(|v| v == format!("miss{}", (rate * 100.0) as u32))
+                        && std::env::var("SIMHASH_PASSAGES_DEBUG").is_ok_and(|v| {
+                            v == format!("miss{}", (rate * 100.0) as u32)
+                                || (cp.code && v == format!("codemiss{}", (rate * 100.0) as u32))
+                        })
                     {
                         // Below the checker's floors? (40 characters, a CJK one counting 2; 6
                         // shingles.)
@@ -673,13 +704,31 @@ fn main() {
                         let in_copy = in_copies(&copies, &sub, refs[r.doc], r.doc, m);
                         let good = 2 * in_copy >= s.1 - s.0;
                         ok += usize::from(good);
+                        if !short && is_code(&sub[s.0..s.1]) {
+                            good_c += usize::from(good);
+                            spans_c += 1;
+                        }
                         if !good && std::env::var("SIMHASH_PASSAGES_DEBUG").is_ok_and(|v| v == "2") {
+                            // The submission's span, the reference's, and the copies the
+                            // span touches (their source and whether their text is shared).
+                            let rs = (m.reference_span.start, m.reference_span.end);
+                            let near: Vec<String> = copies
+                                .iter()
+                                .filter(|c| overlap(s, c.sub) > 0)
+                                .map(|c| {
+                                    format!("copy from {}{}", c.doc, if c.shared { " (shared)" } else { "" })
+                                })
+                                .collect();
                             eprintln!(
-                                "FALSE {lang} {rate} ref {} sim {:.2} sents {:?}: {:?}",
+                                "FALSE {lang} {rate} case {case} ref {}{} at {} {} sim {:.2} sents {:?} {near:?}\n  sub: {:?}\n  ref: {:?}",
                                 r.doc,
+                                if r.doc < 3 { " (a source)" } else { " (unrelated)" },
+                                s.0,
+                                s.1,
                                 m.similarity,
                                 m.submission,
-                                &sub[s.0..s.1].chars().take(120).collect::<String>()
+                                &sub[s.0..s.1].chars().take(300).collect::<String>(),
+                                &refs[r.doc][rs.0..rs.1].chars().take(300).collect::<String>()
                             );
                         }
                     }
@@ -700,6 +749,7 @@ fn main() {
             out.insert((lang, (rate * 100.0) as u32), (found, copies_n));
             own.insert((lang, (rate * 100.0) as u32), (own_found, own_n));
             prose.insert((lang, (rate * 100.0) as u32), (prose_found, prose_n));
+            code.insert((lang, (rate * 100.0) as u32), (code_found, code_n));
             general.insert((lang, (rate * 100.0) as u32), (general_found, general_n));
             if short {
                 good_s += ok;
@@ -708,6 +758,9 @@ fn main() {
             }
             good += ok;
             spans += reported;
+            let l = by_lang.entry(lang).or_default();
+            l.0 += ok;
+            l.1 += reported;
             ms_total += ms;
             checks += cases;
         }
@@ -750,7 +803,7 @@ fn main() {
     const BOTH: &[&str] = &["en", "zh"];
     const SHORT: &[&str] = &["en-short", "zh-poem"];
     println!(
-        "RESULT passage_recall_0={:.3} passage_recall_10={:.3} passage_recall_20={:.3} passage_precision={:.3} recall_zh_10={:.3} check_ms={:.1} short_recall_0={:.3} short_recall_10={:.3} short_recall_20={:.3} short_precision={:.3} recall_poem_10={:.3} own_recall_0={:.3} own_recall_10={:.3} own_recall_20={:.3} shared_copies={:.3} prose_recall_0={:.3} prose_recall_10={:.3} prose_recall_20={:.3} prose_recall_en_10={:.3} prose_recall_zh_10={:.3} code_copies={:.3} own_prose_recall_0={:.3} own_prose_recall_10={:.3} own_prose_recall_20={:.3}",
+        "RESULT passage_recall_0={:.3} passage_recall_10={:.3} passage_recall_20={:.3} passage_precision={:.3} recall_zh_10={:.3} check_ms={:.1} short_recall_0={:.3} short_recall_10={:.3} short_recall_20={:.3} short_precision={:.3} recall_poem_10={:.3} own_recall_0={:.3} own_recall_10={:.3} own_recall_20={:.3} shared_copies={:.3} prose_recall_0={:.3} prose_recall_10={:.3} prose_recall_20={:.3} prose_recall_en_10={:.3} prose_recall_zh_10={:.3} code_copies={:.3} own_prose_recall_0={:.3} own_prose_recall_10={:.3} own_prose_recall_20={:.3} code_recall_0={:.3} code_recall_10={:.3} code_recall_20={:.3} code_recall_en_0={:.3} code_recall_en_10={:.3} code_recall_en_20={:.3} code_recall_zh_0={:.3} code_recall_zh_10={:.3} code_recall_zh_20={:.3} code_precision={:.3} precision_en={:.3} precision_zh={:.3}",
         recall(&out, BOTH, 0),
         recall(&out, BOTH, 10),
         recall(&out, BOTH, 20),
@@ -777,6 +830,19 @@ fn main() {
         // Copies of own prose (neither code nor shared text): text in general.
         recall(&general, BOTH, 0),
         recall(&general, BOTH, 10),
-        recall(&general, BOTH, 20)
+        recall(&general, BOTH, 20),
+        // Copies of code ([`is_code`]), and the reported spans that read as code.
+        recall(&code, BOTH, 0),
+        recall(&code, BOTH, 10),
+        recall(&code, BOTH, 20),
+        recall(&code, &["en"], 0),
+        recall(&code, &["en"], 10),
+        recall(&code, &["en"], 20),
+        recall(&code, &["zh"], 0),
+        recall(&code, &["zh"], 10),
+        recall(&code, &["zh"], 20),
+        good_c as f64 / spans_c.max(1) as f64,
+        by_lang.get("en").map_or(0.0, |x| x.0 as f64 / x.1.max(1) as f64),
+        by_lang.get("zh").map_or(0.0, |x| x.0 as f64 / x.1.max(1) as f64)
     );
 }
