@@ -36,9 +36,9 @@
 //! reported only when it has a span; its coverage is the share of the submission's text
 //! (UTF-16 units inside sentences) its spans cover.
 //!
-//! Code has a path of its own ([`code`]): lines that read as code are cut into tokens
+//! Code has a path of its own (the `code` module): lines that read as code are cut into tokens
 //! (identifiers, numbers and literals also by their class, for copies with renamed
-//! variables), and their k-grams winnowed into fingerprints ([`winnow`]), as MOSS does. A
+//! variables), and their k-grams winnowed into fingerprints (the `winnow` module), as MOSS does. A
 //! copied region found there becomes a match of the same form, joined with any span of
 //! sentences it overlaps; text with no line of code is matched as above alone. (Cargo
 //! feature `code`, on by default; without it, as in the small browser build, code is

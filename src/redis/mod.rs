@@ -531,7 +531,7 @@ impl RedisSeen {
     }
 
     /// One host's template, from its page set's members and its block hash's pairs (see
-    /// [`template::export_host`]).
+    /// `export_host` in the `template` module).
     #[cfg(feature = "html")]
     pub fn export_template_host(
         &self,
