@@ -12,11 +12,12 @@
 // zlib, a Chromium fork, makes these files 4-5 % larger; both figures are printed. Where
 // `gzip` is missing, Node's figure stands in for it with a 5 % allowance for that difference.
 //
-// The full build has no budget of its own, only a guard against growing back (400 kB by
-// Node's zlib; main-content extraction's tree needs a second copy of html5gum's tokenizer,
-// generic over its emitter, and texts are also taken as UTF-8 bytes; the passage checker's
-// path for code, which the browser build leaves out, is 15.5 kB of it: decision 080). Where the bytes go, and what each part costs, is in
-// docs/decisions/018-two-wasm-builds.md.
+// The full build has no budget of its own, only a guard against growing back (412 kB by
+// Node's zlib, 408.6 kB measured): main-content extraction's tree needs a second copy of
+// html5gum's tokenizer, generic over its emitter; texts are also taken as UTF-8 bytes; the
+// site templates (decision 041) are about 12 kB, and the passage checker's path for code,
+// which the browser build leaves out, 15.5 kB (decision 080). Where the bytes go, and what
+// each part costs, is in docs/decisions/018-two-wasm-builds.md.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -77,6 +78,6 @@ test(`the browser build's wasm is at most 150 kB gzipped (gzip -9: ${kb(web.gnu)
   else assert.ok(web.node <= 157_500, `${web.node} bytes by Node's zlib (no gzip here)`);
 });
 
-test(`the full build does not grow back: at most 400 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
-  assert.ok(full.node <= 400_000, `${full.node} bytes by Node's zlib`);
+test(`the full build does not grow back: at most 412 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
+  assert.ok(full.node <= 412_000, `${full.node} bytes by Node's zlib`);
 });
