@@ -409,19 +409,23 @@ fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
         |c| u64::from(later(c)) << 8 | u64::from(c.2),
         |a, b| a.0.min(a.1).cmp(&b.0.min(b.1)),
     );
-    let mut out: Vec<Candidate> = Vec::with_capacity(candidates.len());
+    // Kept in place: the first `kept` entries are the kept ones, in order.
+    let mut kept = 0;
     let mut run = (u32::MAX, 0usize);
     let key = |c: &Candidate| (c.0.max(c.1), c.0.min(c.1));
-    for c in candidates {
-        if out.last().is_some_and(|l| key(l) == key(&c)) {
+    for i in 0..candidates.len() {
+        let c = candidates[i];
+        if kept > 0 && key(&candidates[kept - 1]) == key(&c) {
             continue;
         }
         run = if run.0 == later(&c) { (run.0, run.1 + 1) } else { (later(&c), 1) };
         if run.1 <= BUCKET_WINDOW {
-            out.push(c);
+            candidates[kept] = c;
+            kept += 1;
         }
     }
-    out
+    candidates.truncate(kept);
+    candidates
 }
 
 /// `candidates` ordered by the connected component they belong to (stably), so that
