@@ -272,6 +272,12 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      */
     async #candidates(fingerprints, sketches, options) {
       const parts = this.#size;
+      // Every worker reads every sketch: shared, they are not copied once a worker.
+      if (typeof SharedArrayBuffer === 'function' && sketches.length > 0 && !(sketches.buffer instanceof SharedArrayBuffer)) {
+        const shared = new Uint8Array(new SharedArrayBuffer(sketches.length));
+        shared.set(sketches);
+        sketches = shared;
+      }
       const msgs = Array.from({ length: parts }, (_, part) => ({
         kind: 'candidates', fingerprints, sketches, options, part, parts,
       }));
@@ -393,8 +399,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         : concat(Array.from(ids.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
       tell('candidates', 0, 1);
       const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
-      const bySketch = hooks.__dedupVerifiesBySketch(options);
-      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, bySketch ? r.sketches : new Uint8Array(0), options, found);
+      // The candidates carry what the plan needs of the sketches (their estimates).
+      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, new Uint8Array(0), options, found);
       tell('candidates', 1, 1);
       try {
         const pairs = plan.pairs().length / 2;
@@ -439,7 +445,9 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       if (pending) await collect(pending);
       const n = ids.length;
       const width = done.length ? done[0].width : 0;
-      const r = { fingerprints: new BigUint64Array(n), sketches: new Uint8Array(width * n), width, failed: [] };
+      // Shared memory where there is any: the candidate step's workers read it in place.
+      const bytes = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(width * n) : width * n;
+      const r = { fingerprints: new BigUint64Array(n), sketches: new Uint8Array(bytes), width, failed: [] };
       let at = 0;
       for (const d of done) {
         r.fingerprints.set(d.fingerprints, at);

@@ -16,21 +16,21 @@
 
 use std::ops::Range;
 
-use crate::sketch::bands::{band_key, bands_for};
-use crate::sketch::Sketch;
+use crate::sketch::bands::{band_key_of, bands_for};
+use crate::sketch::SketchRows;
 
 /// The most earlier members of a bucket a document is paired with.
 pub const BUCKET_WINDOW: usize = 64;
 
-/// The number of bands of a band join over `sketches` (all of one scheme): 0 without any.
-pub(crate) fn band_count(sketches: &[&Sketch]) -> usize {
-    sketches.first().map_or(0, |s| bands_for(s.scheme()))
+/// The number of bands of a band join over `sketches`: 0 without any.
+pub(crate) fn band_count(sketches: &SketchRows) -> usize {
+    sketches.scheme().filter(|_| !sketches.is_empty()).map_or(0, bands_for)
 }
 
 /// The pairs `(x, y)`, `x < y` positions in `sketches`, that share a key in one of the
 /// bands `bands` and no key in an earlier band, each document paired with at most
 /// [`BUCKET_WINDOW`] earlier members of a bucket. Sorted by band, then bucket.
-pub(crate) fn band_pairs(sketches: &[&Sketch], bands: Range<usize>) -> Vec<(u32, u32)> {
+pub(crate) fn band_pairs(sketches: &SketchRows, bands: Range<usize>) -> Vec<(u32, u32)> {
     let n = sketches.len();
     let width = band_count(sketches);
     let bands = bands.start.min(width)..bands.end.min(width);
@@ -41,7 +41,8 @@ pub(crate) fn band_pairs(sketches: &[&Sketch], bands: Range<usize>) -> Vec<(u32,
     // Every key of the bands read, a row per document (the earlier bands for the
     // first-band test, and this band's for the sort).
     let read = bands.end;
-    let keys: Vec<u32> = sketches.iter().flat_map(|s| (0..read).map(move |b| band_key(s, b))).collect();
+    let keys: Vec<u32> =
+        (0..n).flat_map(|d| (0..read).map(move |b| band_key_of(sketches.payload(d), b))).collect();
     let row = |d: usize| &keys[d * read..(d + 1) * read];
     let mut slots: Vec<u64> = Vec::with_capacity(n);
     for b in bands {
@@ -72,7 +73,8 @@ pub(crate) fn band_pairs(sketches: &[&Sketch], bands: Range<usize>) -> Vec<(u32,
 mod tests {
     use super::*;
     use crate::fingerprint::{Options, SimHasher};
-    use crate::sketch::SketchScheme;
+    use crate::sketch::bands::band_key;
+    use crate::sketch::{Sketch, SketchScheme};
     use crate::test_rng::Rng;
     use std::collections::HashSet;
 
@@ -100,7 +102,7 @@ mod tests {
 
     /// The oracle: every pair sharing a key in some band, by brute force.
     fn naive(sk: &[&Sketch]) -> HashSet<(u32, u32)> {
-        let bands = band_count(sk);
+        let bands = sk.first().map_or(0, |s| bands_for(s.scheme()));
         let mut out = HashSet::new();
         for y in 0..sk.len() {
             for x in 0..y {
@@ -119,6 +121,7 @@ mod tests {
             let owned = sketches(&t);
             let sk: Vec<&Sketch> = owned.iter().collect();
             let truth = naive(&sk);
+            let sk = SketchRows::from_sketches(&owned);
             assert!(truth.len() > 40, "{}", truth.len());
             let whole = band_pairs(&sk, 0..20);
             let set: HashSet<(u32, u32)> = whole.iter().copied().collect();
@@ -139,8 +142,7 @@ mod tests {
         let base = texts(9, 1).remove(0);
         let mut t: Vec<String> = (0..500).map(|_| base.clone()).collect();
         t.extend(texts(10, 30));
-        let owned = sketches(&t);
-        let sk: Vec<&Sketch> = owned.iter().collect();
+        let sk = SketchRows::from_sketches(&sketches(&t));
         let pairs = band_pairs(&sk, 0..20);
         let mirror: Vec<&(u32, u32)> = pairs.iter().filter(|p| p.1 < 500).collect();
         // Each copy after the first is paired with the (at most) 64 before it, in band 0.
@@ -152,8 +154,8 @@ mod tests {
 
     #[test]
     fn nothing_to_join() {
-        assert!(band_pairs(&[], 0..20).is_empty());
+        assert!(band_pairs(&SketchRows::default(), 0..20).is_empty());
         let owned = sketches(&texts(3, 1)[..1]);
-        assert!(band_pairs(&[&owned[0]], 0..20).is_empty());
+        assert!(band_pairs(&SketchRows::from_sketches(&owned), 0..20).is_empty());
     }
 }

@@ -67,7 +67,7 @@ use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 mod candidates;
 mod plan;
 pub use candidates::BUCKET_WINDOW;
-pub use plan::{candidates, jaccards, DedupPlan};
+pub use plan::{candidates, jaccards, Candidate, DedupPlan};
 
 /// How [`dedup`] works.
 #[derive(Clone, Debug, PartialEq)]

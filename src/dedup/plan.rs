@@ -30,16 +30,15 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::candidates::{band_count, band_pairs, BUCKET_WINDOW};
-use super::{keep, measure, sketch_similarities, visible_texts, DedupOptions, DedupReport};
+use super::{keep, measure, visible_texts, DedupOptions, DedupReport};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::hash::hamming;
 use crate::index::{component_roots, join_part, join_tables, too_many, MAX_LEN};
-use crate::sketch::estimate;
-use crate::sketch::Sketch;
+use crate::sketch::{estimate_payloads, Sketch, SketchRows};
 use crate::verify::check_shingle;
 
 /// A dedup whose fingerprints and candidates are known, waiting for the similarity of its
@@ -55,8 +54,9 @@ pub struct DedupPlan {
     /// The documents (indices into the given `docs`) of each candidate, when their texts
     /// are to be measured; else empty.
     pairs: Vec<(u32, u32)>,
-    /// With verification by sketches: every document's sketch (the plan measures them).
-    sketches: Option<HashMap<String, Sketch>>,
+    /// With verification by sketches: the estimate of each candidate, in its order (made
+    /// where the candidates were found, from the sketches by slot).
+    estimates: Option<Vec<f64>>,
     /// The length in bytes of each text in a pair (what measuring it costs; 0 for others).
     sizes: Vec<u32>,
 }
@@ -86,40 +86,38 @@ impl DedupPlan {
         DedupPlan::build(docs, known, sketches, None, opts)
     }
 
-    /// [`DedupPlan::with_sketches`] with the candidate step done already (by the pool's
-    /// workers): `candidates` is every part of [`candidates`], in any order, over the
-    /// fingerprints of the documents that have one, in the given order (those `known`
-    /// holds and the rest fingerprinted here), and their sketches. `sketches` serve only a
-    /// verification by sketches then. A slot past them is an [`Error::InvalidOption`] for
-    /// `candidates`.
+    /// [`DedupPlan::new`] with the candidate step done already (by the pool's workers):
+    /// `candidates` is every part of [`candidates`], in any order, over the fingerprints
+    /// of the documents that have one, in the given order (those `known` holds and the
+    /// rest fingerprinted here), and their sketches. No sketch is needed here then: a
+    /// verification by sketches takes the candidates' estimates. A slot past them is an
+    /// [`Error::InvalidOption`] for `candidates`.
     pub fn with_candidates<S: AsRef<str>, T: AsRef<str>>(
         docs: &[(S, T)],
         known: &[Option<u64>],
-        sketches: &[Option<Sketch>],
-        candidates: Vec<(u32, u32, u32)>,
+        candidates: Vec<Candidate>,
         opts: &DedupOptions,
     ) -> Result<DedupPlan> {
-        DedupPlan::build(docs, known, sketches, Some(candidates), opts)
+        DedupPlan::build(docs, known, &[], Some(candidates), opts)
     }
 
     fn build<S: AsRef<str>, T: AsRef<str>>(
         docs: &[(S, T)],
         known: &[Option<u64>],
         sketches: &[Option<Sketch>],
-        candidates: Option<Vec<(u32, u32, u32)>>,
+        candidates: Option<Vec<Candidate>>,
         opts: &DedupOptions,
     ) -> Result<DedupPlan> {
         opts.validate()?;
         visible_texts::<&str, &str>(&[], opts)?; // the build can read HTML
         let mut hasher = SimHasher::new(opts.fingerprint)?;
-        // Sketches serve the verification (`verify: "sketch"`, kept by id) and the band
-        // join (kept by slot) when the candidates are found here; either way each
-        // document's is made in its fingerprint's scan.
-        let by_sketch = opts.verify.is_some() && opts.sketch.is_some();
-        let bands = opts.uses_bands() && candidates.is_none();
-        let scheme = opts.sketch_scheme().filter(|_| by_sketch || bands);
-        let mut by_id: HashMap<String, Sketch> = HashMap::new();
-        let mut slot_sketches: Vec<Sketch> = Vec::new();
+        // Sketches serve the band join and the verification by sketches when the
+        // candidates are found here (kept by slot, as rows of one buffer); each document's
+        // is made in its fingerprint's scan.
+        let by_sketch = verifies_by_sketch(opts);
+        let here = candidates.is_none();
+        let scheme = opts.sketch_scheme().filter(|_| here && (by_sketch || opts.uses_bands()));
+        let mut rows: Vec<u8> = Vec::new();
         let mut report = DedupReport::default();
         // The document of each fingerprint (of each slot).
         let mut doc_of: Vec<u32> = Vec::with_capacity(docs.len());
@@ -146,12 +144,7 @@ impl DedupPlan {
                     report.fingerprints.push((id.to_owned(), fp));
                     doc_of.push(i as u32);
                     if let Some(sk) = sketch {
-                        if by_sketch {
-                            by_id.insert(id.to_owned(), sk.clone());
-                        }
-                        if bands {
-                            slot_sketches.push(sk);
-                        }
+                        rows.extend_from_slice(&sk.to_bytes());
                     }
                 }
                 Err(e) => report.skipped.push((id.to_owned(), e)),
@@ -165,9 +158,13 @@ impl DedupPlan {
             return Err(too_many());
         }
         let fps: Vec<u64> = report.fingerprints.iter().map(|f| f.1).collect();
+        let rows = match scheme {
+            Some(scheme) => SketchRows::from_bytes(rows, scheme)?,
+            None => SketchRows::default(),
+        };
         let candidates = match candidates {
             Some(c) => {
-                if let Some(&(x, y, _)) = c.iter().find(|&&(x, y, _)| x.max(y) as usize >= n) {
+                if let Some(&(x, y, _, _)) = c.iter().find(|&&(x, y, _, _)| x.max(y) as usize >= n) {
                     return Err(Error::option(
                         "candidates",
                         x.max(y),
@@ -176,14 +173,16 @@ impl DedupPlan {
                 }
                 c
             }
-            None => candidate_part(&layout, &fps, &slot_sketches, opts, 0, 1),
+            None => candidate_part(&layout, &fps, &rows, opts, 0, 1),
         };
+        drop(rows);
         // The parts' windows, merged: a pair two parts found is kept once, and each
         // document keeps its window of the whole.
-        let candidates = by_component(at_most_window_each(candidates));
+        let merged = by_component(at_most_window_each(candidates));
+        let estimates = by_sketch.then(|| merged.iter().map(|c| c.3).collect::<Vec<f64>>());
+        let candidates: Vec<(u32, u32, u32)> = merged.into_iter().map(|(x, y, d, _)| (x, y, d)).collect();
         let ids: Vec<String> = report.fingerprints.iter().map(|f| f.0.clone()).collect();
-        let sketches = by_sketch.then_some(by_id);
-        let pairs = if opts.verify.is_some() && sketches.is_none() {
+        let pairs = if opts.verify.is_some() && !by_sketch {
             candidates.iter().map(|&(x, y, _)| (doc_of[x as usize], doc_of[y as usize])).collect()
         } else {
             Vec::new()
@@ -193,7 +192,7 @@ impl DedupPlan {
         for d in pairs.iter().flat_map(|&(a, b)| [a, b]) {
             sizes[d as usize] = u32::try_from(docs[d as usize].1.as_ref().len()).unwrap_or(u32::MAX);
         }
-        Ok(DedupPlan { ids, report, opts: opts.clone(), candidates, pairs, sketches, sizes })
+        Ok(DedupPlan { ids, report, opts: opts.clone(), candidates, pairs, estimates, sizes })
     }
 
     /// The candidate pairs whose texts must be compared, as indices of the given `docs`
@@ -263,38 +262,44 @@ impl DedupPlan {
                 format!("one similarity per pair of the plan ({})", self.pairs.len()),
             ));
         }
-        let similarities: Cow<[f64]> = match (&self.sketches, self.opts.verify) {
-            (Some(sketches), Some(threshold)) => {
-                Cow::Owned(sketch_similarities(&self.ids, &self.candidates, sketches, threshold)?)
-            }
-            _ => Cow::Borrowed(measured),
-        };
-        let similarities = self.opts.verify.map(|_| &similarities[..]);
+        let similarities = self.estimates.as_deref().unwrap_or(measured);
+        let similarities = self.opts.verify.map(|_| similarities);
         keep(&self.ids, self.candidates, similarities, &self.opts, self.report)
     }
 }
 
+/// A candidate pair: the slots of its earlier and later document, their fingerprints'
+/// Hamming distance, and the estimate of their sketches when the candidate step had them
+/// (the band join, a verification by sketches), else 0.
+pub type Candidate = (u32, u32, u32, f64);
+
+/// Whether `opts` verify by sketches (`verify: "sketch"`).
+fn verifies_by_sketch(opts: &DedupOptions) -> bool {
+    opts.verify.is_some() && opts.sketch.is_some()
+}
+
 /// A dedup's candidate step over the fingerprints `fps` (those of the documents that have
 /// one, in order; a slot is a position in it) and, when the band join gives candidates
-/// ([`DedupOptions::uses_bands`]), their sketches (`sketches`, one per slot), cut into
-/// `parts` parts of about equal work, for as many workers: part `part` (from 0) self-joins
-/// its share of the index's tables ([`join_part`] under [`DedupOptions::layout_for`]
-/// `fps.len()`) and of the sketches' bands, drops the pairs whose sketches' estimate falls
-/// more than 0.25 below the threshold, and keeps each document's
-/// [`BUCKET_WINDOW`] nearest pairs of its share. The parts, concatenated in any order, are
-/// what [`DedupPlan::with_candidates`] takes; the document's window of the whole is
-/// among the union of its windows of the parts, so the plan's report is the same for any
-/// number of parts.
+/// ([`DedupOptions::uses_bands`]) or the verification is by sketches, their sketches
+/// (`sketches`, one row per slot), cut into `parts` parts of about equal work, for as many
+/// workers: part `part` (from 0) self-joins its share of the index's tables ([`join_part`]
+/// under [`DedupOptions::layout_for`] `fps.len()`) and of the sketches' bands, drops the
+/// pairs whose sketches' estimate falls more than 0.25 below the threshold, and keeps each
+/// document's [`BUCKET_WINDOW`] nearest pairs of its share, each with its sketches'
+/// estimate. The parts, concatenated in any order, are what
+/// [`DedupPlan::with_candidates`] takes; the document's window of the whole is among the
+/// union of its windows of the parts, so the plan's report is the same for any number of
+/// parts.
 ///
-/// `part` not below `parts`, or sketches missing with the band join, are an
-/// [`Error::InvalidOption`] for `part` or `sketches`.
+/// `part` not below `parts`, or sketches missing or of another scheme when they are
+/// needed, are an [`Error::InvalidOption`] for `part` or `sketches`.
 pub fn candidates(
     fps: &[u64],
-    sketches: &[Sketch],
+    sketches: &SketchRows,
     opts: &DedupOptions,
     part: usize,
     parts: usize,
-) -> Result<Vec<(u32, u32, u32)>> {
+) -> Result<Vec<Candidate>> {
     opts.validate()?;
     if part >= parts {
         let expected = match parts {
@@ -303,40 +308,59 @@ pub fn candidates(
         };
         return Err(Error::option("part", part, expected));
     }
-    if opts.uses_bands() && sketches.len() != fps.len() {
+    let needed = opts.uses_bands() || verifies_by_sketch(opts);
+    if needed
+        && (sketches.len() != fps.len() || (!fps.is_empty() && sketches.scheme() != opts.sketch_scheme()))
+    {
+        let scheme = opts.sketch_scheme().map_or_else(String::new, |s| s.describe());
         return Err(Error::option(
             "sketches",
             sketches.len(),
-            format!("one sketch per fingerprint ({}) for the band join", fps.len()),
+            format!(
+                "one {scheme} sketch per fingerprint ({}) for the band join or the verification",
+                fps.len()
+            ),
         ));
     }
     Ok(candidate_part(&opts.layout_for(fps.len())?, fps, sketches, opts, part, parts))
 }
 
 /// [`candidates`] with the layout and the sketches checked: `sketches` is empty or holds
-/// one sketch per slot, and is used only with [`DedupOptions::uses_bands`].
+/// one sketch per slot, and is used only with [`DedupOptions::uses_bands`] or a
+/// verification by sketches.
 fn candidate_part(
     layout: &crate::index::Layout,
     fps: &[u64],
-    sketches: &[Sketch],
+    sketches: &SketchRows,
     opts: &DedupOptions,
     part: usize,
     parts: usize,
-) -> Vec<(u32, u32, u32)> {
+) -> Vec<Candidate> {
     let share = |total: usize| part * total / parts..(part + 1) * total / parts;
-    let mut found = join_part(layout, fps, share(join_tables(layout)));
     // Each pair as (earlier, later), whichever step and part found it.
-    for c in &mut found {
-        *c = (c.0.min(c.1), c.0.max(c.1), c.2);
-    }
-    if opts.uses_bands() && !sketches.is_empty() {
-        let refs: Vec<&Sketch> = sketches.iter().collect();
-        let banded = band_pairs(&refs, share(band_count(&refs)));
-        found.reserve(banded.len());
-        found.extend(banded.into_iter().map(|(x, y)| (x, y, hamming(fps[x as usize], fps[y as usize]))));
+    let mut found: Vec<Candidate> = join_part(layout, fps, share(join_tables(layout)))
+        .into_iter()
+        .map(|(a, b, d)| (a.min(b), a.max(b), d, 0.0))
+        .collect();
+    let banded = opts.uses_bands() && !sketches.is_empty();
+    if banded {
+        let pairs = band_pairs(sketches, share(band_count(sketches)));
+        found.reserve(pairs.len());
+        found.extend(pairs.into_iter().map(|(x, y)| (x, y, hamming(fps[x as usize], fps[y as usize]), 0.0)));
         found = worth_measuring(found, sketches, opts.verify);
     }
-    at_most_window_each(found)
+    let mut found = at_most_window_each(found);
+    if verifies_by_sketch(opts) && !banded && !sketches.is_empty() {
+        estimate_each(&mut found, sketches);
+    }
+    found
+}
+
+/// Each candidate's sketches' estimate, in its last field.
+fn estimate_each(candidates: &mut [Candidate], sketches: &SketchRows) {
+    for c in candidates {
+        c.3 = estimate_payloads(sketches.payload(c.0 as usize), sketches.payload(c.1 as usize));
+    }
 }
 
 /// The most bytes of text one run of [`DedupPlan::runs`] names (about): its shingle sets
@@ -357,16 +381,17 @@ pub(crate) const PREFILTER_MARGIN: f64 = 0.25;
 /// a template) and are otherwise far apart cost a sketch comparison instead of two texts'
 /// shingles.
 fn worth_measuring(
-    mut candidates: Vec<(u32, u32, u32)>,
-    sketches: &[Sketch],
+    mut candidates: Vec<Candidate>,
+    sketches: &SketchRows,
     verify: Option<f64>,
-) -> Vec<(u32, u32, u32)> {
+) -> Vec<Candidate> {
     let Some(threshold) = verify else { return candidates };
     if sketches.is_empty() {
         return candidates;
     }
+    estimate_each(&mut candidates, sketches);
     let floor = threshold - PREFILTER_MARGIN;
-    candidates.retain(|&(x, y, _)| estimate(&sketches[x as usize], &sketches[y as usize]) >= floor);
+    candidates.retain(|c| c.3 >= floor);
     candidates
 }
 
@@ -375,8 +400,8 @@ fn worth_measuring(
 /// earliest): a document copied a thousand times costs the window per copy, not half a
 /// million verifications, and the copies still join one cluster. A document with fewer
 /// candidates keeps them all.
-fn at_most_window_each(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
-    let later = |c: &(u32, u32, u32)| c.0.max(c.1);
+fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
+    let later = |c: &Candidate| c.0.max(c.1);
     // A pair found twice (by a table and a band, or by two parts) sorts next to itself: one
     // pair has one distance (at most 64, 8 bits).
     crate::sort::sort_by_u64_key(
@@ -384,27 +409,31 @@ fn at_most_window_each(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u
         |c| u64::from(later(c)) << 8 | u64::from(c.2),
         |a, b| a.0.min(a.1).cmp(&b.0.min(b.1)),
     );
-    let mut out: Vec<(u32, u32, u32)> = Vec::with_capacity(candidates.len());
+    // Kept in place: the first `kept` entries are the kept ones, in order.
+    let mut kept = 0;
     let mut run = (u32::MAX, 0usize);
-    let key = |c: &(u32, u32, u32)| (c.0.max(c.1), c.0.min(c.1));
-    for c in candidates {
-        if out.last().is_some_and(|l| key(l) == key(&c)) {
+    let key = |c: &Candidate| (c.0.max(c.1), c.0.min(c.1));
+    for i in 0..candidates.len() {
+        let c = candidates[i];
+        if kept > 0 && key(&candidates[kept - 1]) == key(&c) {
             continue;
         }
         run = if run.0 == later(&c) { (run.0, run.1 + 1) } else { (later(&c), 1) };
         if run.1 <= BUCKET_WINDOW {
-            out.push(c);
+            candidates[kept] = c;
+            kept += 1;
         }
     }
-    out
+    candidates.truncate(kept);
+    candidates
 }
 
 /// `candidates` ordered by the connected component they belong to (stably), so that
 /// a run of pairs names few documents: a caller that measures the pairs in runs (the
 /// worker pool) shingles most documents once, not once per run.
-fn by_component(mut candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
-    let n = candidates.iter().map(|&(x, y, _)| x.max(y) as usize + 1).max().unwrap_or(0);
-    let roots = component_roots(n, candidates.iter().map(|&(x, y, _)| (x, y)));
+fn by_component(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
+    let n = candidates.iter().map(|&(x, y, _, _)| x.max(y) as usize + 1).max().unwrap_or(0);
+    let roots = component_roots(n, candidates.iter().map(|&(x, y, _, _)| (x, y)));
     crate::sort::sort_by_u64_key_stable(&mut candidates, |c| u64::from(roots[c.0 as usize]));
     candidates
 }
@@ -435,9 +464,11 @@ mod tests {
     use super::*;
     use crate::dedup::{dedup, dedup_into};
     use crate::index::{Index, Layout};
+    use crate::sketch::estimate;
     use crate::sketch::SketchScheme;
     use crate::test_rng::Rng;
     use crate::verify::ShingleSet;
+    use std::collections::HashMap;
 
     /// 40 groups: a text of random words, copies with 1 to 12 of its 50 words changed (so
     /// some candidates pass the threshold and some do not), and an empty document.
@@ -544,11 +575,15 @@ mod tests {
     /// and the fingerprints and sketches of those that have one, in order.
     #[allow(clippy::type_complexity)]
     fn made(docs: &[(String, String)]) -> (Vec<Option<u64>>, Vec<u64>, Vec<Sketch>) {
+        made_as(docs, SketchScheme::default())
+    }
+
+    /// [`made`] with sketches of `scheme`.
+    #[allow(clippy::type_complexity)]
+    fn made_as(docs: &[(String, String)], scheme: SketchScheme) -> (Vec<Option<u64>>, Vec<u64>, Vec<Sketch>) {
         let mut hasher = SimHasher::new(crate::fingerprint::Options::default()).unwrap();
-        let made: Vec<Option<(u64, Sketch)>> = docs
-            .iter()
-            .map(|(_, t)| hasher.fingerprint_and_sketch(t, SketchScheme::default()).ok())
-            .collect();
+        let made: Vec<Option<(u64, Sketch)>> =
+            docs.iter().map(|(_, t)| hasher.fingerprint_and_sketch(t, scheme).ok()).collect();
         let known = made.iter().map(|m| m.as_ref().map(|x| x.0)).collect();
         let fps = made.iter().flatten().map(|x| x.0).collect();
         let sketches = made.into_iter().flatten().map(|x| x.1).collect();
@@ -556,19 +591,24 @@ mod tests {
     }
 
     /// The candidate step cut into any number of parts, given in any order, gives the plan
-    /// and the report of the one-thread step; a part left out changes them.
+    /// and the report of the one-thread step; a part left out changes them. With a
+    /// verification by sketches, the parts' estimates are each kept pair's estimate.
     #[test]
     fn candidates_found_in_parts_give_the_one_thread_plan() {
-        for (seed, verify, k, bands) in [
-            (11, Some(0.8), Some(12), false),
-            (12, None, Some(10), true),
-            (13, Some(0.7), None, false),
-            (14, Some(0.8), None, true),
-            (15, Some(0.8), Some(2), true),
+        for (seed, verify, k, bands, by_sketch) in [
+            (11, Some(0.8), Some(12), false, false),
+            (12, None, Some(10), true, false),
+            (13, Some(0.7), None, false, false),
+            (14, Some(0.8), None, true, false),
+            (15, Some(0.8), Some(2), true, false),
+            (16, Some(0.81), None, true, true),
+            (17, Some(0.7), Some(12), false, true),
         ] {
             let docs = docs_with_mirrors(seed);
-            let opts = DedupOptions { verify, k, bands, ..DedupOptions::default() };
-            let (known, fps, sketches) = made(&docs);
+            let sketch = by_sketch.then(SketchScheme::default);
+            let opts = DedupOptions { verify, k, bands, sketch, ..DedupOptions::default() };
+            let (known, fps, owned) = made(&docs);
+            let sketches = SketchRows::from_sketches(&owned);
             assert_eq!(fps.len(), docs.len() - 1, "the empty document has none");
             let want = DedupPlan::new(&docs, &known, &opts).unwrap();
             let report = dedup(&docs, &opts).unwrap();
@@ -583,7 +623,7 @@ mod tests {
                 for part in (0..parts).rev() {
                     found.extend(candidates(&fps, &sketches, &opts, part, parts).unwrap());
                 }
-                let plan = DedupPlan::with_candidates(&docs, &known, &[], found, &opts).unwrap();
+                let plan = DedupPlan::with_candidates(&docs, &known, found, &opts).unwrap();
                 assert_eq!(plan.candidates, want.candidates, "seed {seed}, {parts} parts");
                 assert_eq!(plan.pairs(), want.pairs());
                 let measured = measure_in_pieces(&docs, &plan, 3, &opts);
@@ -594,9 +634,19 @@ mod tests {
                 "seed {seed}: {} pairs",
                 report.pairs.len()
             );
+            if by_sketch {
+                // Each kept pair's similarity is its sketches' estimate, at the threshold.
+                let slot = |id: &str| report.fingerprints.iter().position(|f| f.0 == id).unwrap();
+                for p in &report.pairs {
+                    let j = p.jaccard.unwrap();
+                    assert_eq!(j, estimate(&owned[slot(&p.a)], &owned[slot(&p.b)]), "seed {seed}");
+                    assert!(j >= verify.unwrap(), "seed {seed}: {j}");
+                }
+                assert!(want.pairs().is_empty(), "no text is read");
+            }
             // One part of eight alone misses pairs.
             let partial = candidates(&fps, &sketches, &opts, 0, 8).unwrap();
-            let part = DedupPlan::with_candidates(&docs, &known, &[], partial, &opts).unwrap();
+            let part = DedupPlan::with_candidates(&docs, &known, partial, &opts).unwrap();
             let measured = measure_in_pieces(&docs, &part, 1, &opts);
             let fewer = part.finish(&measured).unwrap().pairs.len();
             assert!(fewer < report.pairs.len(), "seed {seed}: {fewer} of {} pairs", report.pairs.len());
@@ -604,14 +654,18 @@ mod tests {
         let docs = docs(16);
         let (known, fps, sketches) = made(&docs);
         let opts = DedupOptions::default();
-        let bad = vec![(0, fps.len() as u32, 3)];
-        let e = DedupPlan::with_candidates(&docs, &known, &[], bad, &opts).unwrap_err();
+        let rows = SketchRows::from_sketches(&sketches);
+        let bad = vec![(0, fps.len() as u32, 3, 0.0)];
+        let e = DedupPlan::with_candidates(&docs, &known, bad, &opts).unwrap_err();
         assert!(e.to_string().contains("candidates") && e.to_string().contains("slots of the"), "{e}");
-        let e = candidates(&fps, &sketches, &opts, 2, 2).unwrap_err();
+        let e = candidates(&fps, &rows, &opts, 2, 2).unwrap_err();
         assert!(e.to_string().contains("`part`") && e.to_string().contains("from 0 to 1"), "{e}");
-        assert!(candidates(&fps, &sketches, &opts, 0, 0).is_err());
-        let e = candidates(&fps, &sketches[1..], &opts, 0, 1).unwrap_err();
+        assert!(candidates(&fps, &rows, &opts, 0, 0).is_err());
+        let e = candidates(&fps, &SketchRows::from_sketches(&sketches[1..]), &opts, 0, 1).unwrap_err();
         assert!(e.to_string().contains("`sketches`"), "{e}");
+        let other = SketchRows::from_sketches(&made_as(&docs, SketchScheme::new(64).unwrap()).2);
+        let e = candidates(&fps, &other, &opts, 0, 1).unwrap_err();
+        assert!(e.to_string().contains("sk1:128"), "{e}");
     }
 
     /// The candidate step against its definition, pair by pair: within `k`, or sharing a
@@ -644,7 +698,9 @@ mod tests {
                 mine.sort_unstable();
                 want.extend(mine.into_iter().take(BUCKET_WINDOW).map(|(d, x)| (x, y as u32, d)));
             }
-            let mut got = candidates(&fps, &sk, &opts, 0, 1).unwrap();
+            let rows = SketchRows::from_sketches(&sk);
+            let mut got: Vec<(u32, u32, u32)> =
+                candidates(&fps, &rows, &opts, 0, 1).unwrap().into_iter().map(|c| (c.0, c.1, c.2)).collect();
             got.sort_unstable_by_key(|&(x, y, _)| (y, x));
             want.sort_unstable_by_key(|&(x, y, _)| (y, x));
             assert_eq!(got, want, "seed {seed}");
@@ -662,10 +718,14 @@ mod tests {
         let sketches: Vec<Sketch> =
             texts.iter().map(|t| h.sketch(t, SketchScheme::default()).unwrap()).collect();
         let n = texts.len() as u32;
-        let every: Vec<(u32, u32, u32)> = (0..n).flat_map(|y| (0..y).map(move |x| (x, y, 0))).collect();
-        let kept = worth_measuring(every.clone(), &sketches, Some(0.8));
+        let sketches = SketchRows::from_sketches(&sketches);
+        let every: Vec<Candidate> = (0..n).flat_map(|y| (0..y).map(move |x| (x, y, 0, 0.0))).collect();
+        let kept: Vec<(u32, u32, u32)> = worth_measuring(every.clone(), &sketches, Some(0.8))
+            .into_iter()
+            .map(|c| (c.0, c.1, c.2))
+            .collect();
         let (mut near, mut far) = (0, 0);
-        for &(x, y, _) in &every {
+        for &(x, y, _, _) in &every {
             let j = ShingleSet::new(texts[x as usize], 4)
                 .unwrap()
                 .jaccard(&ShingleSet::new(texts[y as usize], 4).unwrap());
@@ -680,7 +740,11 @@ mod tests {
         }
         assert!(near > 20 && far > 1000, "{near} near, {far} far");
         assert_eq!(worth_measuring(every.clone(), &sketches, None), every, "no verification, no filter");
-        assert_eq!(worth_measuring(every.clone(), &[], Some(0.8)), every, "no sketches, no filter");
+        assert_eq!(
+            worth_measuring(every.clone(), &SketchRows::default(), Some(0.8)),
+            every,
+            "no sketches, no filter"
+        );
     }
 
     /// A page mirrored 300 times: every copy is within k of every other, yet each is

@@ -38,8 +38,13 @@ pub fn bands_for(scheme: SketchScheme) -> usize {
 /// The 24-bit key of band `band` of `sketch`: bins `[6·band, 6·band + 6)`, the first in
 /// the low 4 bits.
 pub fn band_key(sketch: &Sketch, band: usize) -> u32 {
+    band_key_of(sketch.payload(), band)
+}
+
+/// [`band_key`] of a sketch given by its payload ([`Sketch::payload`]).
+pub(crate) fn band_key_of(payload: &[u8], band: usize) -> u32 {
     // 6 bins = 3 bytes of the MinHash part, since 6·band is even.
-    let m = &sketch.minhash()[3 * band..3 * band + 3];
+    let m = &payload[payload.len() / 2 + 3 * band..payload.len() / 2 + 3 * band + 3];
     u32::from(m[0]) | u32::from(m[1]) << 8 | u32::from(m[2]) << 16
 }
 

@@ -64,6 +64,8 @@
 pub(crate) mod bands;
 pub use bands::BandIndex;
 mod make;
+mod rows;
+pub use rows::SketchRows;
 
 pub(crate) use make::SketchBuilder;
 
@@ -268,16 +270,18 @@ pub enum Estimator {
     MinHash,
 }
 
-/// `1 − 2z/m` of two odd sketches (`z` bits of their XOR set, `m` bits) and `m`.
-fn odd_ratio(a: &Sketch, b: &Sketch) -> (f64, f64) {
-    let m = (a.odd().len() * 8) as f64;
-    let z: u32 = a.odd().iter().zip(b.odd()).map(|(x, y)| (x ^ y).count_ones()).sum();
+/// `1 − 2z/m` of two odd sketches (`z` bits of their XOR set, `m` bits) and `m`, from the
+/// sketches' payloads.
+fn odd_ratio(a: &[u8], b: &[u8]) -> (f64, f64) {
+    let (a, b) = (&a[4..a.len() / 2], &b[4..b.len() / 2]);
+    let m = (a.len() * 8) as f64;
+    let z: u32 = a.iter().zip(b).map(|(x, y)| (x ^ y).count_ones()).sum();
     (1.0 - 2.0 * z as f64 / m, m)
 }
 
 /// Which estimator answers [`estimate_jaccard`] for two sketches of one scheme.
 pub fn estimator(a: &Sketch, b: &Sketch) -> Estimator {
-    if a.bytes == b.bytes || odd_ratio(a, b).0 > ODD_LIMIT {
+    if a.bytes == b.bytes || odd_ratio(&a.bytes, &b.bytes).0 > ODD_LIMIT {
         Estimator::Odd
     } else {
         Estimator::MinHash
@@ -286,17 +290,28 @@ pub fn estimator(a: &Sketch, b: &Sketch) -> Estimator {
 
 /// [`estimate_jaccard`] for sketches known to share a scheme.
 pub(crate) fn estimate(a: &Sketch, b: &Sketch) -> f64 {
-    if a.bytes == b.bytes {
+    estimate_payloads(&a.bytes, b.bytes.as_ref())
+}
+
+/// [`estimate`] of two sketches given by their payloads ([`Sketch::payload`]) of one
+/// scheme: for sketches kept as rows of one buffer ([`SketchRows`]).
+pub(crate) fn estimate_payloads(a: &[u8], b: &[u8]) -> f64 {
+    if a == b {
         return 1.0;
     }
     let (r, m) = odd_ratio(a, b);
     if r > ODD_LIMIT {
         let delta = -(m / 2.0) * ln(r);
-        let total = a.shingles() as f64 + b.shingles() as f64;
+        let shingles = |p: &[u8]| f64::from(u32::from_le_bytes(p[..4].try_into().expect("4 bytes")));
+        let total = shingles(a) + shingles(b);
         return ((total - delta) / (total + delta)).clamp(0.0, 1.0);
     }
-    let bins = a.scheme().bins();
-    let equal = (0..bins).filter(|&i| a.bin(i) == b.bin(i)).count() as f64 / bins as f64;
+    // Two 4-bit MinHash bins a byte, in the payload's second half.
+    let (ma, mb) = (&a[a.len() / 2..], &b[b.len() / 2..]);
+    let bins = ma.len() * 2;
+    let equal: usize =
+        ma.iter().zip(mb).map(|(x, y)| usize::from(x & 15 == y & 15) + usize::from(x >> 4 == y >> 4)).sum();
+    let equal = equal as f64 / bins as f64;
     ((equal - 1.0 / 16.0) / (15.0 / 16.0)).clamp(0.0, 1.0)
 }
 

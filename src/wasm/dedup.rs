@@ -24,7 +24,7 @@ mod on {
     use crate::dedup::{candidates, jaccards, DedupNames, DedupOptions, DedupPlan, DedupReport, Verify};
     use crate::error::Error;
     use crate::fingerprint::{Options, SimHasher};
-    use crate::sketch::Sketch;
+    use crate::sketch::SketchRows;
 
     /// `(id, text)` pairs from two parallel arrays of strings.
     pub(crate) fn docs_from<T>(ids: Vec<String>, texts: Vec<T>) -> Result<Vec<(String, T)>, JsValue> {
@@ -179,27 +179,28 @@ mod on {
         dedup_options_from(&o)
     }
 
-    /// Whether `dedup` options verify by sketches (`verify: "sketch"`): the plan then
-    /// takes every document's sketch (`__dedupPlan`'s `sketches`), else none.
-    #[wasm_bindgen(js_name = __dedupVerifiesBySketch, skip_typescript)]
-    pub fn dedup_verifies_by_sketch(options: JsValue) -> Result<bool, JsValue> {
-        let opts = dedup_options(&options)?;
-        Ok(opts.verify.is_some() && opts.sketch.is_some())
+    /// Whether `dedup` options verify by sketches (`verify: "sketch"`): the candidates then
+    /// carry their estimates (`__candidates`).
+    fn verifies_by_sketch(opts: &DedupOptions) -> bool {
+        opts.verify.is_some() && opts.sketch.is_some()
     }
 
-    /// Sketches one after another, each `width` bytes (`__fingerprintAndSketchEach`'s).
-    fn sketches_from(bytes: &[u8], width: usize) -> Result<Vec<Sketch>, JsValue> {
-        if width == 0 || !bytes.len().is_multiple_of(width) {
-            let e = Error::option("sketches", bytes.len(), format!("sketches of {width} bytes each"));
-            return Err(e.into());
+    /// The u32s of one candidate in `__candidates`' output: slot, slot, distance, and with
+    /// a verification by sketches the estimate's f64 bits (low half, high half).
+    fn candidate_width(opts: &DedupOptions) -> usize {
+        if verifies_by_sketch(opts) {
+            5
+        } else {
+            3
         }
-        Ok(bytes.chunks_exact(width).map(Sketch::from_bytes).collect::<crate::error::Result<_>>()?)
     }
 
     /// Part `part` of `parts` of the candidate step of a `dedup` over `fingerprints` (those
     /// of the documents that have one, in order) and their `sketches` (one after another,
-    /// in the same order; empty when the options make none), flat: `slot, slot,
-    /// distance, …` (core: `dedup::candidates`); a worker's share of it.
+    /// as `__fingerprintAndSketchEach` gives them, in the same order; empty when the
+    /// options make none), flat: `slot, slot, distance, …`, each followed by the estimate's
+    /// bits when verifying by sketches (core: `dedup::candidates`); a worker's share of it.
+    /// The sketches are read in place, as rows of the one buffer they came in.
     #[wasm_bindgen(js_name = __candidates, skip_typescript)]
     pub fn candidates_js(
         fingerprints: Vec<u64>,
@@ -209,19 +210,29 @@ mod on {
         parts: u32,
     ) -> Result<Uint32Array, JsValue> {
         let opts = dedup_options(&options)?;
-        let width = opts.sketch_scheme().map_or(0, |s| 2 + s.size());
-        let sketches = if sketches.is_empty() { Vec::new() } else { sketches_from(&sketches, width)? };
+        let sketches = match opts.sketch_scheme() {
+            Some(scheme) if !sketches.is_empty() => SketchRows::from_bytes(sketches, scheme)?,
+            _ => SketchRows::default(),
+        };
         let found = candidates(&fingerprints, &sketches, &opts, part as usize, parts as usize)?;
         drop(sketches);
-        let flat: Vec<u32> = found.iter().flat_map(|&(x, y, d)| [x, y, d]).collect();
+        let width = candidate_width(&opts);
+        let mut flat: Vec<u32> = Vec::with_capacity(width * found.len());
+        for &(x, y, d, e) in &found {
+            flat.extend_from_slice(&[x, y, d]);
+            if width == 5 {
+                let bits = e.to_bits();
+                flat.extend_from_slice(&[bits as u32, (bits >> 32) as u32]);
+            }
+        }
         Ok(Uint32Array::from(&flat[..]))
     }
 
     /// `dedup` with the fingerprints the pool found (none for the `failed` indices, which
     /// are fingerprinted here for their reasons), and the candidates its workers found
-    /// (`__candidates`' parts, flat, concatenated; `undefined`: found here),
-    /// up to the candidate pairs: the pool has their texts measured on its workers
-    /// (`__jaccards`), then calls `finish`.
+    /// (`__candidates`' parts, flat, concatenated; `undefined`: found here, from
+    /// `sketches`), up to the candidate pairs: the pool has their texts measured on its
+    /// workers (`__jaccards`), then calls `finish`.
     #[wasm_bindgen(js_name = __dedupPlan, skip_typescript)]
     pub fn dedup_plan_js(
         ids: Vec<String>,
@@ -239,28 +250,35 @@ mod on {
         let known = known(docs.len(), &fingerprints, &failed)?;
         let opts = dedup_options(&options)?;
         // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed
-        // one), which the plan reads when it verifies by them or joins the bands itself.
+        // one), which the plan reads when it finds the candidates itself.
         let width = opts.sketch_scheme().map_or(0, |s| 2 + s.size());
-        let by_sketch = opts.verify.is_some() && opts.sketch.is_some();
-        let mut given: Vec<Option<Sketch>> = Vec::new();
-        if width > 0 && sketches.len() == width * docs.len() && (by_sketch || found.is_none()) {
-            given = sketches.chunks_exact(width).map(|b| Sketch::from_bytes(b).ok()).collect();
+        let mut given: Vec<Option<crate::sketch::Sketch>> = Vec::new();
+        if width > 0 && sketches.len() == width * docs.len() && found.is_none() {
+            given = sketches.chunks_exact(width).map(|b| crate::sketch::Sketch::from_bytes(b).ok()).collect();
             for &i in &failed {
                 if let Some(g) = given.get_mut(i as usize) {
                     *g = None;
                 }
             }
         }
+        let w = candidate_width(&opts);
         let plan = match found {
             None => DedupPlan::with_sketches(&docs, &known, &given, &opts),
-            Some(flat) if flat.len().is_multiple_of(3) => {
-                let found = flat.chunks_exact(3).map(|c| (c[0], c[1], c[2])).collect();
-                DedupPlan::with_candidates(&docs, &known, &given, found, &opts)
+            Some(flat) if flat.len().is_multiple_of(w) => {
+                let estimate = |c: &[u32]| match c {
+                    [_, _, _, lo, hi] => f64::from_bits(u64::from(*lo) | u64::from(*hi) << 32),
+                    _ => 0.0,
+                };
+                let found = flat.chunks_exact(w).map(|c| (c[0], c[1], c[2], estimate(c))).collect();
+                drop(flat);
+                DedupPlan::with_candidates(&docs, &known, found, &opts)
             }
             Some(flat) => Err(Error::option(
                 "candidates",
                 flat.len(),
-                "a length that is a multiple of 3 (slot, slot, distance)",
+                format!(
+                    "a length that is a multiple of {w} (slot, slot, distance, the estimate with sketches)"
+                ),
             )),
         }?;
         Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: reading_to_js(&opts) })
