@@ -8,6 +8,9 @@ const { check, SIGNATURES } = require('./args.cjs');
 
 // RESP blob strings as Buffers (node-redis' RESP_TYPES.BLOB_STRING is '$').
 const BLOB_STRING = 36;
+// Import batches sent before the first of them is answered: enough to keep the server busy
+// (a batch of 500 pages runs for milliseconds), few enough to hold little memory.
+const IMPORT_IN_FLIGHT = 4;
 
 function redisError(what, err) {
   const msg = err && err.message ? err.message : String(err);
@@ -405,11 +408,35 @@ function install(wasm) {
       } while (cursor !== '0');
     }
 
-    /** Loads a ContentSeen snapshot (same settings) into an empty namespace. */
+    /**
+     * Loads a ContentSeen snapshot (same settings) into an empty namespace. Batches are made
+     * as they are sent, at most IMPORT_IN_FLIGHT at a time after the first (which checks
+     * that the namespace is empty), so memory stays the decoded snapshot and a few batches.
+     */
     async importSnapshot(bytes, { batch = 500 } = {}) {
       check(['bytes:bytes', 'batch:count'], [bytes, batch], SimHashError);
       const script = this._sketch ? 'import_sketch' : 'import';
-      for (const argv of this._live().importBatches(bytes, batch)) await this._eval(script, argv);
+      const cursor = this._live().importCursor(bytes, batch);
+      try {
+        const first = cursor.nextBatch();
+        await this._eval(script, first);
+        const inFlight = new Set();
+        let failed = null;
+        for (;;) {
+          while (inFlight.size >= IMPORT_IN_FLIGHT) await Promise.race(inFlight);
+          if (failed) break;
+          const argv = cursor.nextBatch();
+          if (!argv) break;
+          const p = this._eval(script, argv)
+            .catch((e) => (failed = failed || e))
+            .finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        }
+        await Promise.all(inFlight);
+        if (failed) throw failed;
+      } finally {
+        cursor.free();
+      }
     }
 
     /** A ContentSeen snapshot of the whole namespace (read with HSCAN; run it while no worker writes). */

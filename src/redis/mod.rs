@@ -56,6 +56,7 @@
 //!   with other settings gets [`Error::SchemeMismatch`].
 
 pub mod decide;
+pub mod import;
 pub mod keys;
 pub mod meta;
 pub mod record;
@@ -65,6 +66,7 @@ pub mod sketch;
 pub mod template;
 
 pub use decide::{check_argv, CheckPlan, Outcome, StoreMatch};
+pub use import::ImportCursor;
 pub use script::SCRIPTS;
 pub use sketch::SketchPlan;
 
@@ -449,110 +451,20 @@ impl RedisSeen {
         })
     }
 
-    /// Import batches (`ARGV` of the IMPORT script, at most about `batch` pages each) for a
-    /// [`ContentSeen`] snapshot, which must have been made with this store's settings.
-    pub fn import_batches(&self, snapshot: &[u8], batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
+    /// The IMPORT script's `ARGV` batches (at most about `batch` pages each) for a
+    /// [`ContentSeen`] snapshot, which must have been made with this store's settings,
+    /// made one at a time ([`ImportCursor`]).
+    pub fn import_cursor(&self, snapshot: &[u8], batch: usize) -> Result<ImportCursor> {
         let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
-        if self.store.sketch.is_some() {
-            return self.import_batches_sketch(&seen, batch);
-        }
-        let head = |first: bool| {
-            vec![
-                self.store.meta.as_bytes().to_vec(),
-                if first { b"first".to_vec() } else { Vec::new() },
-                self.store.geometry.len().to_string().into_bytes(),
-            ]
-        };
-        let mut out = vec![head(true)];
-        let mut in_batch = 0;
-        let mut push = |group: Vec<Vec<u8>>, out: &mut Vec<Vec<Vec<u8>>>| {
-            if in_batch >= batch.max(1) {
-                out.push(head(false));
-                in_batch = 0;
-            }
-            in_batch += 1;
-            out.last_mut().expect("one batch at least").extend(group);
-        };
-        for page in seen.clusters() {
-            let mut g = vec![
-                b"P".to_vec(),
-                page.fingerprint.to_be_bytes().to_vec(),
-                PageRecord { url: page.id.clone(), sketch: None }.encode()?,
-                page.count.to_string().into_bytes(),
-                if self.store.urls { page.id.clone().into_bytes() } else { Vec::new() },
-            ];
-            for t in &self.store.geometry {
-                g.push(t.bucket_key(page.fingerprint));
-                g.push(t.bucket_field(page.fingerprint));
-                g.push(t.record(page.fingerprint));
-            }
-            push(g, &mut out);
-            if self.store.urls {
-                for d in &page.duplicates {
-                    push(vec![b"A".to_vec(), d.clone().into_bytes(), page.id.clone().into_bytes()], &mut out);
-                }
-            }
-        }
-        Ok(out)
+        Ok(ImportCursor::new(Arc::clone(&self.store), seen, batch))
     }
 
-    /// Sketch mode's import batches (`ARGV` of `IMPORT_SKETCH`): pages get the numbers
-    /// 1, 2, … in the snapshot's order, so the namespace must be empty.
-    fn import_batches_sketch(&self, seen: &ContentSeen, batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
-        let pages = seen.clusters();
+    /// All of [`RedisSeen::import_cursor`]'s batches at once (for tests and small snapshots).
+    pub fn import_batches(&self, snapshot: &[u8], batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
+        let mut cursor = self.import_cursor(snapshot, batch)?;
         let mut out = Vec::new();
-        let mut number = 0u32;
-        for (i, chunk) in pages.chunks(batch.max(1)).enumerate() {
-            let first = number;
-            let mut args = vec![
-                self.store.meta.as_bytes().to_vec(),
-                if i == 0 { b"first".to_vec() } else { Vec::new() },
-                self.store.geometry.len().to_string().into_bytes(),
-                first.to_string().into_bytes(),
-                (first + chunk.len() as u32).to_string().into_bytes(),
-            ];
-            for page in chunk {
-                number += 1;
-                let pn = number.to_be_bytes();
-                let sketch = seen.sketch_of(&page.id);
-                let rec = PageRecord {
-                    url: page.id.clone(),
-                    sketch: sketch.map(|s| (crate::sketch::VERSION, s.payload().to_vec())),
-                };
-                args.extend([
-                    b"P".to_vec(),
-                    pn.to_vec(),
-                    record::encode_page_value(page.fingerprint, &rec)?,
-                    page.count.to_string().into_bytes(),
-                    page.id.clone().into_bytes(),
-                ]);
-                for t in &self.store.geometry {
-                    let mut r = t.record(page.fingerprint);
-                    r.extend_from_slice(&pn);
-                    args.extend([t.bucket_key(page.fingerprint), t.bucket_field(page.fingerprint), r]);
-                }
-                let bands = sketch.map_or(0, |s| crate::sketch::bands::bands_for(s.scheme()));
-                args.push(bands.to_string().into_bytes());
-                if let Some(s) = sketch {
-                    for b in 0..bands {
-                        let (h, f, kb) = keys::band_bucket(b, crate::sketch::bands::band_key(s, b));
-                        args.extend([h, f, vec![kb]]);
-                    }
-                }
-                for d in &page.duplicates {
-                    args.extend([b"A".to_vec(), d.clone().into_bytes(), page.id.clone().into_bytes()]);
-                }
-            }
-            out.push(args);
-        }
-        if out.is_empty() {
-            out.push(vec![
-                self.store.meta.as_bytes().to_vec(),
-                b"first".to_vec(),
-                self.store.geometry.len().to_string().into_bytes(),
-                b"0".to_vec(),
-                b"0".to_vec(),
-            ]);
+        while let Some(b) = cursor.next_batch()? {
+            out.push(b);
         }
         Ok(out)
     }

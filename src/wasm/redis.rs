@@ -10,7 +10,7 @@ use super::seen::seen_config_fields;
 use crate::fingerprint::Options;
 use crate::redis::decide::{CheckPlan, Outcome};
 use crate::redis::sketch::SketchPlan;
-use crate::redis::{script, RedisSeen, StoreConfig};
+use crate::redis::{script, ImportCursor, RedisSeen, StoreConfig};
 use crate::seen::SeenConfig;
 
 fn bytes_list(v: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
@@ -263,11 +263,10 @@ impl JsRedisStore {
         self.0.alias_of(value).map_err(js_error)
     }
 
-    /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot.
-    #[wasm_bindgen(js_name = importBatches)]
-    pub fn import_batches(&self, snapshot: &[u8], batch: u32) -> Result<Array, JsValue> {
-        let b = self.0.import_batches(snapshot, batch as usize).map_err(js_error)?;
-        Ok(b.iter().map(|a| JsValue::from(to_js_list(a))).collect())
+    /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot, one at a time.
+    #[wasm_bindgen(js_name = importCursor)]
+    pub fn import_cursor(&self, snapshot: &[u8], batch: u32) -> Result<JsImportCursor, JsValue> {
+        self.0.import_cursor(snapshot, batch as usize).map(JsImportCursor).map_err(js_error)
     }
 
     /// A `ContentSeen` snapshot of pages (`[fingerprint, url, count]`) and aliases
@@ -384,5 +383,18 @@ impl JsSketchCheck {
             }
             None => JsValue::UNDEFINED,
         })
+    }
+}
+
+/// A snapshot's import batches in progress (not public API).
+#[wasm_bindgen(js_name = __ImportCursor, skip_typescript)]
+pub struct JsImportCursor(ImportCursor);
+
+#[wasm_bindgen(js_class = __ImportCursor)]
+impl JsImportCursor {
+    /// The next batch's `ARGV` (a list of byte arrays), or `undefined` after the last.
+    #[wasm_bindgen(js_name = nextBatch)]
+    pub fn next_batch(&mut self) -> Result<Option<Array>, JsValue> {
+        Ok(self.0.next_batch().map_err(js_error)?.map(|b| to_js_list(&b)))
     }
 }
