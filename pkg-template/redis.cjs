@@ -439,21 +439,29 @@ function install(wasm) {
       }
     }
 
-    /** A ContentSeen snapshot of the whole namespace (read with HSCAN; run it while no worker writes). */
+    /**
+     * A ContentSeen snapshot of the whole namespace (read with HSCAN; run it while no worker
+     * writes). Each scanned batch goes into the snapshot being built before the next is read.
+     */
     async exportSnapshot() {
-      const pages = [];
-      for await (const p of this._pages(500)) pages.push([p.fingerprint, p.id, p.count, p.sketch]);
-      const aliases = [];
-      let cursor = '0';
-      do {
-        const [next, flat] = await this._command(this._keys[4], ['HSCAN', this._keys[4], cursor, 'COUNT', '1000']);
-        cursor = next.toString();
-        for (let i = 0; i < flat.length; i += 2) {
-          const cluster = this._store.aliasOf(flat[i + 1]);
-          if (cluster !== undefined) aliases.push([flat[i].toString(), cluster]);
-        }
-      } while (cursor !== '0');
-      return this._store.exportSnapshot(pages, aliases);
+      const builder = this._live().exportBuilder();
+      let owned = true;
+      try {
+        for await (const p of this._pages(500)) builder.addPage(p.fingerprint, p.id, p.count, p.sketch);
+        let cursor = '0';
+        do {
+          const [next, flat] = await this._command(this._keys[4], ['HSCAN', this._keys[4], cursor, 'COUNT', '1000']);
+          cursor = next.toString();
+          for (let i = 0; i < flat.length; i += 2) {
+            const cluster = this._store.aliasOf(flat[i + 1]);
+            if (cluster !== undefined) builder.addAlias(flat[i].toString(), cluster);
+          }
+        } while (cursor !== '0');
+        owned = false; // finish() frees it, also when it throws
+        return builder.finish();
+      } finally {
+        if (owned) builder.free();
+      }
     }
 
     /** Frees the wasm side. The Redis client is the caller's and stays open. */

@@ -56,6 +56,7 @@
 //!   with other settings gets [`Error::SchemeMismatch`].
 
 pub mod decide;
+pub mod export;
 pub mod import;
 pub mod keys;
 pub mod meta;
@@ -66,6 +67,7 @@ pub mod sketch;
 pub mod template;
 
 pub use decide::{check_argv, CheckPlan, Outcome, StoreMatch};
+pub use export::ExportBuilder;
 pub use import::ImportCursor;
 pub use script::SCRIPTS;
 pub use sketch::SketchPlan;
@@ -469,61 +471,28 @@ impl RedisSeen {
         Ok(out)
     }
 
+    /// A builder of the namespace's [`ContentSeen`] snapshot from its pages and aliases as
+    /// they are read.
+    pub fn export_builder(&self) -> Result<ExportBuilder> {
+        ExportBuilder::new(Arc::clone(&self.store), &self.config.seen)
+    }
+
     /// A [`ContentSeen`] snapshot of exported pages (fingerprint, URL, count, and in sketch
-    /// mode the sketch payload, `None` for a page stored without one) and aliases. Uses
-    /// `ContentSeen`'s public API only: each page is checked in (with its sketch when it has
-    /// one), then re-checked the same way to reach its count (a page's own sketch is its
-    /// best match, estimate 1), and each alias is checked with its cluster's fingerprint
-    /// and sketch (which adds one to that count, so the page needs `count − 1 − aliases`
-    /// re-checks; fewer is refused as corrupt).
+    /// mode the sketch payload, `None` for a page stored without one) and aliases, through
+    /// [`RedisSeen::export_builder`].
     pub fn export_snapshot(
         &self,
         pages: &[(u64, String, u64, Option<Vec<u8>>)],
         aliases: &[(String, String)],
     ) -> Result<Vec<u8>> {
-        let mut seen = ContentSeen::new(self.config.seen.clone())?;
-        let mut by_url: std::collections::HashMap<&str, (u64, Option<Sketch>)> = Default::default();
-        let check =
-            |seen: &mut ContentSeen, url: &str, fp: u64, sk: &Option<Sketch>| -> Result<crate::Check> {
-                match sk {
-                    Some(s) => seen.check_fingerprint_and_sketch(url, fp, s.clone()),
-                    None => Ok(seen.check_fingerprint(url, fp)),
-                }
-            };
-        for (fp, url, _, sk) in pages {
-            let sk = match sk {
-                None => None,
-                Some(b) => {
-                    let scheme = self.store.sketch.ok_or_else(|| {
-                        Error::option("sketch", "false", "a sketch-mode store for pages with sketches")
-                    })?;
-                    Some(Sketch::from_payload(scheme, b)?)
-                }
-            };
-            if check(&mut seen, url, *fp, &sk)?.duplicate {
-                let what = if sk.is_some() { "a duplicate of" } else { "within k of" };
-                return Err(Error::corrupt(
-                    "Redis namespace",
-                    0,
-                    format!("{} is {what} another stored page", crate::error::quoted(url)),
-                ));
-            }
-            by_url.insert(url.as_str(), (*fp, sk));
-        }
-        let alias_n = alias_counts(aliases, |c| by_url.contains_key(c));
-        for (_, url, count, _) in pages {
-            let again = rechecks(url, *count, alias_n.get(url.as_str()).copied().unwrap_or(0))?;
-            let (fp, sk) = &by_url[url.as_str()];
-            for _ in 0..again {
-                check(&mut seen, url, *fp, sk)?;
-            }
+        let mut b = self.export_builder()?;
+        for (fp, url, count, sk) in pages {
+            b.add_page(*fp, url, *count, sk.as_deref())?;
         }
         for (a, cluster) in aliases {
-            if let Some((fp, sk)) = by_url.get(cluster.as_str()) {
-                check(&mut seen, a, *fp, sk)?;
-            }
+            b.add_alias(a, cluster)?;
         }
-        Ok(seen.to_bytes())
+        b.finish()
     }
 }
 
@@ -531,20 +500,6 @@ impl RedisSeen {
 mod tests;
 #[cfg(test)]
 mod tests_sketch;
-
-/// How many aliases point at each cluster URL that `known` accepts.
-fn alias_counts(
-    aliases: &[(String, String)],
-    known: impl Fn(&str) -> bool,
-) -> std::collections::HashMap<&str, u64> {
-    let mut n: std::collections::HashMap<&str, u64> = Default::default();
-    for (_, cluster) in aliases {
-        if known(cluster) {
-            *n.entry(cluster.as_str()).or_default() += 1;
-        }
-    }
-    n
-}
 
 /// The re-checks that bring a page checked in once, with `aliases` alias checks counted
 /// under it, to `count`; fewer than `1 + aliases` is refused as corrupt.
