@@ -455,7 +455,7 @@ impl RedisSeen {
 
     /// The IMPORT script's `ARGV` batches (at most about `batch` pages each) for a
     /// [`ContentSeen`] snapshot, which must have been made with this store's settings,
-    /// made one at a time ([`ImportCursor`]).
+    /// made one at a time (an import cursor).
     pub fn import_cursor(&self, snapshot: &[u8], batch: usize) -> Result<ImportCursor> {
         let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
         Ok(ImportCursor::new(Arc::clone(&self.store), seen, batch))
