@@ -8,6 +8,9 @@ const { check, SIGNATURES } = require('./args.cjs');
 
 // RESP blob strings as Buffers (node-redis' RESP_TYPES.BLOB_STRING is '$').
 const BLOB_STRING = 36;
+// Import batches sent before the first of them is answered: enough to keep the server busy
+// (a batch of 500 pages runs for milliseconds), few enough to hold little memory.
+const IMPORT_IN_FLIGHT = 4;
 
 function redisError(what, err) {
   const msg = err && err.message ? err.message : String(err);
@@ -411,15 +414,36 @@ function install(wasm) {
     /**
      * Loads a ContentSeen snapshot (same settings) into an empty namespace: its pages, then
      * its site templates (calls of at most `batch` pages or template blocks; a repeated
-     * template call writes the same).
+     * template call writes the same). Page batches are made as they are sent, at most
+     * IMPORT_IN_FLIGHT at a time after the first (which checks that the namespace is empty),
+     * so memory stays the decoded snapshot and a few batches.
      */
     async importSnapshot(bytes, { batch = 500 } = {}) {
       check(['bytes:bytes', 'batch:count'], [bytes, batch], SimHashError);
       const script = this._sketch ? 'import_sketch' : 'import';
+      const cursor = this._live().importCursor(bytes, batch);
+      try {
+        const first = cursor.nextBatch();
+        await this._eval(script, first);
+        const inFlight = new Set();
+        let failed = null;
+        for (;;) {
+          while (inFlight.size >= IMPORT_IN_FLIGHT) await Promise.race(inFlight);
+          if (failed) break;
+          const argv = cursor.nextBatch();
+          if (!argv) break;
+          const p = this._eval(script, argv)
+            .catch((e) => (failed = failed || e))
+            .finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        }
+        await Promise.all(inFlight);
+        if (failed) throw failed;
+      } finally {
+        cursor.free();
+      }
       const store = this._live();
-      const templates = store.importTemplateCalls(bytes, batch);
-      for (const argv of store.importBatches(bytes, batch)) await this._eval(script, argv);
-      for (const [keys, argv] of templates) store.importTemplateReply(await this._evalKeys('import_template', keys, argv));
+      for (const [keys, argv] of store.importTemplateCalls(bytes, batch)) store.importTemplateReply(await this._evalKeys('import_template', keys, argv));
     }
 
     /** `[host, pageKeys, flatBlockPairs]` per template host of the namespace (SCAN, SSCAN, HSCAN). */
@@ -460,22 +484,31 @@ function install(wasm) {
       return hosts;
     }
 
-    /** A ContentSeen snapshot of the whole namespace with its site templates (read with HSCAN and SCAN; run it while no worker writes). */
+    /**
+     * A ContentSeen snapshot of the whole namespace with its site templates (read with HSCAN
+     * and SCAN; run it while no worker writes). Each scanned batch of pages goes into the
+     * snapshot being built before the next is read.
+     */
     async exportSnapshot() {
-      const pages = [];
-      for await (const p of this._pages(500)) pages.push([p.fingerprint, p.id, p.count, p.sketch]);
-      const aliases = [];
-      let cursor = '0';
-      do {
-        const [next, flat] = await this._command(this._keys[4], ['HSCAN', this._keys[4], cursor, 'COUNT', '1000']);
-        cursor = next.toString();
-        for (let i = 0; i < flat.length; i += 2) {
-          const cluster = this._store.aliasOf(flat[i + 1]);
-          if (cluster !== undefined) aliases.push([flat[i].toString(), cluster]);
-        }
-      } while (cursor !== '0');
-      const hosts = await this._templateHosts();
-      return this._store.exportSnapshot(pages, aliases, hosts);
+      const builder = this._live().exportBuilder();
+      let owned = true;
+      try {
+        for await (const p of this._pages(500)) builder.addPage(p.fingerprint, p.id, p.count, p.sketch);
+        let cursor = '0';
+        do {
+          const [next, flat] = await this._command(this._keys[4], ['HSCAN', this._keys[4], cursor, 'COUNT', '1000']);
+          cursor = next.toString();
+          for (let i = 0; i < flat.length; i += 2) {
+            const cluster = this._store.aliasOf(flat[i + 1]);
+            if (cluster !== undefined) builder.addAlias(flat[i].toString(), cluster);
+          }
+        } while (cursor !== '0');
+        for (const [host, members, pairs] of await this._templateHosts()) builder.addTemplateHost(this._store, host, members, pairs);
+        owned = false; // finish() frees it, also when it throws
+        return builder.finish();
+      } finally {
+        if (owned) builder.free();
+      }
     }
 
     /** Frees the wasm side. The Redis client is the caller's and stays open. */

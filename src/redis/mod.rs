@@ -56,6 +56,8 @@
 //!   with other settings gets [`Error::SchemeMismatch`].
 
 pub mod decide;
+pub mod export;
+pub mod import;
 pub mod keys;
 pub mod meta;
 pub mod record;
@@ -65,6 +67,8 @@ pub mod sketch;
 pub mod template;
 
 pub use decide::{check_argv, CheckPlan, Outcome, StoreMatch};
+pub use export::ExportBuilder;
+pub use import::ImportCursor;
 pub use script::SCRIPTS;
 pub use sketch::SketchPlan;
 
@@ -449,49 +453,20 @@ impl RedisSeen {
         })
     }
 
-    /// Import batches (`ARGV` of the IMPORT script, at most about `batch` pages each) for a
-    /// [`ContentSeen`] snapshot, which must have been made with this store's settings.
-    pub fn import_batches(&self, snapshot: &[u8], batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
+    /// The IMPORT script's `ARGV` batches (at most about `batch` pages each) for a
+    /// [`ContentSeen`] snapshot, which must have been made with this store's settings,
+    /// made one at a time (an import cursor).
+    pub fn import_cursor(&self, snapshot: &[u8], batch: usize) -> Result<ImportCursor> {
         let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
-        if self.store.sketch.is_some() {
-            return self.import_batches_sketch(&seen, batch);
-        }
-        let head = |first: bool| {
-            vec![
-                self.store.meta.as_bytes().to_vec(),
-                if first { b"first".to_vec() } else { Vec::new() },
-                self.store.geometry.len().to_string().into_bytes(),
-            ]
-        };
-        let mut out = vec![head(true)];
-        let mut in_batch = 0;
-        let mut push = |group: Vec<Vec<u8>>, out: &mut Vec<Vec<Vec<u8>>>| {
-            if in_batch >= batch.max(1) {
-                out.push(head(false));
-                in_batch = 0;
-            }
-            in_batch += 1;
-            out.last_mut().expect("one batch at least").extend(group);
-        };
-        for page in seen.clusters() {
-            let mut g = vec![
-                b"P".to_vec(),
-                page.fingerprint.to_be_bytes().to_vec(),
-                PageRecord { url: page.id.clone(), sketch: None }.encode()?,
-                page.count.to_string().into_bytes(),
-                if self.store.urls { page.id.clone().into_bytes() } else { Vec::new() },
-            ];
-            for t in &self.store.geometry {
-                g.push(t.bucket_key(page.fingerprint));
-                g.push(t.bucket_field(page.fingerprint));
-                g.push(t.record(page.fingerprint));
-            }
-            push(g, &mut out);
-            if self.store.urls {
-                for d in &page.duplicates {
-                    push(vec![b"A".to_vec(), d.clone().into_bytes(), page.id.clone().into_bytes()], &mut out);
-                }
-            }
+        Ok(ImportCursor::new(Arc::clone(&self.store), seen, batch))
+    }
+
+    /// All of [`RedisSeen::import_cursor`]'s batches at once (for tests and small snapshots).
+    pub fn import_batches(&self, snapshot: &[u8], batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
+        let mut cursor = self.import_cursor(snapshot, batch)?;
+        let mut out = Vec::new();
+        while let Some(b) = cursor.next_batch()? {
+            out.push(b);
         }
         Ok(out)
     }
@@ -559,83 +534,31 @@ impl RedisSeen {
         }
     }
 
-    /// Sketch mode's import batches (`ARGV` of `IMPORT_SKETCH`): pages get the numbers
-    /// 1, 2, … in the snapshot's order, so the namespace must be empty.
-    fn import_batches_sketch(&self, seen: &ContentSeen, batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
-        let pages = seen.clusters();
-        let mut out = Vec::new();
-        let mut number = 0u32;
-        for (i, chunk) in pages.chunks(batch.max(1)).enumerate() {
-            let first = number;
-            let mut args = vec![
-                self.store.meta.as_bytes().to_vec(),
-                if i == 0 { b"first".to_vec() } else { Vec::new() },
-                self.store.geometry.len().to_string().into_bytes(),
-                first.to_string().into_bytes(),
-                (first + chunk.len() as u32).to_string().into_bytes(),
-            ];
-            for page in chunk {
-                number += 1;
-                let pn = number.to_be_bytes();
-                let sketch = seen.sketch_of(&page.id);
-                let rec = PageRecord {
-                    url: page.id.clone(),
-                    sketch: sketch.map(|s| (crate::sketch::VERSION, s.payload().to_vec())),
-                };
-                args.extend([
-                    b"P".to_vec(),
-                    pn.to_vec(),
-                    record::encode_page_value(page.fingerprint, &rec)?,
-                    page.count.to_string().into_bytes(),
-                    page.id.clone().into_bytes(),
-                ]);
-                for t in &self.store.geometry {
-                    let mut r = t.record(page.fingerprint);
-                    r.extend_from_slice(&pn);
-                    args.extend([t.bucket_key(page.fingerprint), t.bucket_field(page.fingerprint), r]);
-                }
-                let bands = sketch.map_or(0, |s| crate::sketch::bands::bands_for(s.scheme()));
-                args.push(bands.to_string().into_bytes());
-                if let Some(s) = sketch {
-                    for b in 0..bands {
-                        let (h, f, kb) = keys::band_bucket(b, crate::sketch::bands::band_key(s, b));
-                        args.extend([h, f, vec![kb]]);
-                    }
-                }
-                for d in &page.duplicates {
-                    args.extend([b"A".to_vec(), d.clone().into_bytes(), page.id.clone().into_bytes()]);
-                }
-            }
-            out.push(args);
-        }
-        if out.is_empty() {
-            out.push(vec![
-                self.store.meta.as_bytes().to_vec(),
-                b"first".to_vec(),
-                self.store.geometry.len().to_string().into_bytes(),
-                b"0".to_vec(),
-                b"0".to_vec(),
-            ]);
-        }
-        Ok(out)
+    /// A builder of the namespace's [`ContentSeen`] snapshot from its pages and aliases as
+    /// they are read.
+    pub fn export_builder(&self) -> Result<ExportBuilder> {
+        ExportBuilder::new(Arc::clone(&self.store), &self.config.seen)
     }
 
     /// A [`ContentSeen`] snapshot of exported pages (fingerprint, URL, count, and in sketch
-    /// mode the sketch payload, `None` for a page stored without one) and aliases. Uses
-    /// `ContentSeen`'s public API only: each page is checked in (with its sketch when it has
-    /// one), then re-checked the same way to reach its count (a page's own sketch is its
-    /// best match, estimate 1), and each alias is checked with its cluster's fingerprint
-    /// and sketch (which adds one to that count, so the page needs `count − 1 − aliases`
-    /// re-checks; fewer is refused as corrupt).
+    /// mode the sketch payload, `None` for a page stored without one) and aliases, through
+    /// [`RedisSeen::export_builder`].
     pub fn export_snapshot(
         &self,
         pages: &[(u64, String, u64, Option<Vec<u8>>)],
         aliases: &[(String, String)],
     ) -> Result<Vec<u8>> {
-        Ok(self.export_seen(pages, aliases)?.to_bytes())
+        let mut b = self.export_builder()?;
+        for (fp, url, count, sk) in pages {
+            b.add_page(*fp, url, *count, sk.as_deref())?;
+        }
+        for (a, cluster) in aliases {
+            b.add_alias(a, cluster)?;
+        }
+        b.finish()
     }
 
-    /// [`export_snapshot`](Self::export_snapshot) with the site templates (`hosts`, from
+    /// [`export_snapshot`](Self::export_snapshot) with the namespace's site templates (from
     /// [`export_template_host`](Self::export_template_host)).
     #[cfg(feature = "html")]
     pub fn export_snapshot_with_templates(
@@ -644,61 +567,17 @@ impl RedisSeen {
         aliases: &[(String, String)],
         hosts: Vec<crate::html::template::HostParts>,
     ) -> Result<Vec<u8>> {
-        let mut seen = self.export_seen(pages, aliases)?;
-        for h in hosts {
-            seen.insert_template_host(h)?;
-        }
-        Ok(seen.to_bytes())
-    }
-
-    fn export_seen(
-        &self,
-        pages: &[(u64, String, u64, Option<Vec<u8>>)],
-        aliases: &[(String, String)],
-    ) -> Result<ContentSeen> {
-        let mut seen = ContentSeen::new(self.config.seen.clone())?;
-        let mut by_url: std::collections::HashMap<&str, (u64, Option<Sketch>)> = Default::default();
-        let check =
-            |seen: &mut ContentSeen, url: &str, fp: u64, sk: &Option<Sketch>| -> Result<crate::Check> {
-                match sk {
-                    Some(s) => seen.check_fingerprint_and_sketch(url, fp, s.clone()),
-                    None => Ok(seen.check_fingerprint(url, fp)),
-                }
-            };
-        for (fp, url, _, sk) in pages {
-            let sk = match sk {
-                None => None,
-                Some(b) => {
-                    let scheme = self.store.sketch.ok_or_else(|| {
-                        Error::option("sketch", "false", "a sketch-mode store for pages with sketches")
-                    })?;
-                    Some(Sketch::from_payload(scheme, b)?)
-                }
-            };
-            if check(&mut seen, url, *fp, &sk)?.duplicate {
-                let what = if sk.is_some() { "a duplicate of" } else { "within k of" };
-                return Err(Error::corrupt(
-                    "Redis namespace",
-                    0,
-                    format!("{} is {what} another stored page", crate::error::quoted(url)),
-                ));
-            }
-            by_url.insert(url.as_str(), (*fp, sk));
-        }
-        let alias_n = alias_counts(aliases, |c| by_url.contains_key(c));
-        for (_, url, count, _) in pages {
-            let again = rechecks(url, *count, alias_n.get(url.as_str()).copied().unwrap_or(0))?;
-            let (fp, sk) = &by_url[url.as_str()];
-            for _ in 0..again {
-                check(&mut seen, url, *fp, sk)?;
-            }
+        let mut b = self.export_builder()?;
+        for (fp, url, count, sk) in pages {
+            b.add_page(*fp, url, *count, sk.as_deref())?;
         }
         for (a, cluster) in aliases {
-            if let Some((fp, sk)) = by_url.get(cluster.as_str()) {
-                check(&mut seen, a, *fp, sk)?;
-            }
+            b.add_alias(a, cluster)?;
         }
-        Ok(seen)
+        for h in hosts {
+            b.add_template_host(h)?;
+        }
+        b.finish()
     }
 }
 
@@ -706,20 +585,6 @@ impl RedisSeen {
 mod tests;
 #[cfg(test)]
 mod tests_sketch;
-
-/// How many aliases point at each cluster URL that `known` accepts.
-fn alias_counts(
-    aliases: &[(String, String)],
-    known: impl Fn(&str) -> bool,
-) -> std::collections::HashMap<&str, u64> {
-    let mut n: std::collections::HashMap<&str, u64> = Default::default();
-    for (_, cluster) in aliases {
-        if known(cluster) {
-            *n.entry(cluster.as_str()).or_default() += 1;
-        }
-    }
-    n
-}
 
 /// The re-checks that bring a page checked in once, with `aliases` alias checks counted
 /// under it, to `count`; fewer than `1 + aliases` is refused as corrupt.

@@ -604,6 +604,53 @@ fn snapshots_export_and_import_through_the_namespace() {
     assert!(store.export_snapshot(&pages, &aliases).is_err());
 }
 
+#[test]
+fn import_batches_are_made_one_at_a_time_with_the_same_entries_in_any_batch_size() {
+    let mut cs = ContentSeen::new(SeenConfig::fingerprint_only()).unwrap();
+    let mut rng = Rng(6);
+    for (i, fp) in stream(&mut rng, 300, 3).into_iter().enumerate() {
+        cs.check_fingerprint(&format!("u{i}"), fp);
+    }
+    let snap = cs.to_bytes();
+    for urls in [true, false] {
+        let store = RedisSeen::new(config(3, urls)).unwrap();
+        let entries = cs.len() + if urls { cs.duplicate_urls() } else { 0 };
+        assert!(cs.duplicate_urls() > 20, "the stream has duplicates");
+        let mut all: Option<Vec<Vec<u8>>> = None;
+        for batch in [1, 3, 50, 100_000] {
+            let mut cursor = store.import_cursor(&snap, batch).unwrap();
+            assert_eq!(cursor.pages(), cs.len());
+            let (mut tail, mut n) = (Vec::new(), 0);
+            while let Some(b) = cursor.next_batch().unwrap() {
+                assert_eq!(b[1] == b"first", n == 0, "only the first batch is marked");
+                // Entries: a page is "P" and 4 + 3 × 4 arguments, a duplicate URL "A" and 2.
+                let (mut i, mut k) = (3, 0);
+                while i < b.len() {
+                    i += if b[i] == b"P" { 5 + 3 * 4 } else { 3 };
+                    k += 1;
+                }
+                assert!(k >= 1 && k <= batch, "{k} entries in a batch of {batch}");
+                tail.extend_from_slice(&b[3..]);
+                n += 1;
+            }
+            assert_eq!(n, entries.div_ceil(batch), "batch {batch}");
+            assert_eq!(cursor.pages_done(), cs.len());
+            assert!(cursor.next_batch().unwrap().is_none(), "stays ended");
+            match &all {
+                None => all = Some(tail),
+                Some(a) => assert!(a == &tail, "batch {batch} sends other entries"),
+            }
+        }
+    }
+    // An empty snapshot still sends the first batch (it checks the namespace is empty).
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    let empty = ContentSeen::new(SeenConfig::fingerprint_only()).unwrap().to_bytes();
+    let b = store.import_batches(&empty, 10).unwrap();
+    assert_eq!(b.len(), 1);
+    assert_eq!(b[0].len(), 3);
+    assert_eq!(b[0][1], b"first");
+}
+
 /// Drives `plan` to its decision, answering every call twice: the first reply is lost (as
 /// when the connection drops after the server ran the call) and the call is repeated with
 /// the same entry. Returns the outcome and whether a repeat found its first attempt.

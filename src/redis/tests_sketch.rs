@@ -478,6 +478,39 @@ fn sketch_snapshots_import_and_export() {
     assert_eq!(store.export_snapshot(&pages, &aliases).unwrap(), snap, "export gives back the same bytes");
 }
 
+#[test]
+fn sketch_import_batches_hold_the_same_entries_in_any_batch_size() {
+    let store = RedisSeen::new(sketch_config()).unwrap();
+    let scheme = store.sketch_scheme().unwrap();
+    let mut cs = ContentSeen::new(SeenConfig::default()).unwrap();
+    let mut rng = Rng(16);
+    for (i, p) in stream(&mut rng, 200).into_iter().enumerate() {
+        cs.check_fingerprint_and_sketch(&format!("u{i}"), p.fp, Sketch::from_shingles(scheme, &p.set))
+            .unwrap();
+    }
+    let snap = cs.to_bytes();
+    let mut all: Option<Vec<Vec<u8>>> = None;
+    for batch in [1, 7, 1000] {
+        let mut cursor = store.import_cursor(&snap, batch).unwrap();
+        let (mut tail, mut n, mut last) = (Vec::new(), 0, 0usize);
+        while let Some(b) = cursor.next_batch().unwrap() {
+            assert_eq!(b[1] == b"first", n == 0);
+            let from: usize = std::str::from_utf8(&b[3]).unwrap().parse().unwrap();
+            let to: usize = std::str::from_utf8(&b[4]).unwrap().parse().unwrap();
+            assert_eq!(from, last, "batches continue the page numbers");
+            assert!(to > from && to - from <= batch);
+            last = to;
+            tail.extend_from_slice(&b[5..]);
+            n += 1;
+        }
+        assert_eq!((n, last), (cs.len().div_ceil(batch), cs.len()));
+        match &all {
+            None => all = Some(tail),
+            Some(a) => assert!(a == &tail, "batch {batch} sends other entries"),
+        }
+    }
+}
+
 /// Sketch mode: every call's first reply is lost and the call repeated; each repeated call
 /// gets its first attempt's answer (by the check id), so every stored page is reported new
 /// exactly once, and the namespace ends as after the same checks without faults.

@@ -10,7 +10,7 @@ use super::seen::seen_config_fields;
 use crate::fingerprint::Options;
 use crate::redis::decide::{CheckPlan, Outcome};
 use crate::redis::sketch::SketchPlan;
-use crate::redis::{script, RedisSeen, StoreConfig};
+use crate::redis::{script, ExportBuilder, ImportCursor, RedisSeen, StoreConfig};
 use crate::seen::SeenConfig;
 
 fn bytes_list(v: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
@@ -263,11 +263,10 @@ impl JsRedisStore {
         self.0.alias_of(value).map_err(js_error)
     }
 
-    /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot.
-    #[wasm_bindgen(js_name = importBatches)]
-    pub fn import_batches(&self, snapshot: &[u8], batch: u32) -> Result<Array, JsValue> {
-        let b = self.0.import_batches(snapshot, batch as usize).map_err(js_error)?;
-        Ok(b.iter().map(|a| JsValue::from(to_js_list(a))).collect())
+    /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot, one at a time.
+    #[wasm_bindgen(js_name = importCursor)]
+    pub fn import_cursor(&self, snapshot: &[u8], batch: u32) -> Result<JsImportCursor, JsValue> {
+        self.0.import_cursor(snapshot, batch as usize).map(JsImportCursor).map_err(js_error)
     }
 
     /// The `import_template` script's calls for a `ContentSeen` snapshot's site templates:
@@ -323,57 +322,10 @@ impl JsRedisStore {
         }
     }
 
-    /// A `ContentSeen` snapshot of pages (`[fingerprint, url, count]`), aliases
-    /// (`[url, clusterUrl]`) and template hosts (`[host, pageKeys, flatHashPairs]`, from
-    /// `SSCAN` and `HSCAN`; may be empty).
-    #[wasm_bindgen(js_name = exportSnapshot)]
-    pub fn export_snapshot(
-        &self,
-        pages: JsValue,
-        aliases: JsValue,
-        hosts: JsValue,
-    ) -> Result<Vec<u8>, JsValue> {
-        let bad = || js_error(crate::Error::corrupt("Redis export", 0, "malformed page list"));
-        let mut ps = Vec::new();
-        for p in Array::from(&pages).iter() {
-            let p = Array::from(&p);
-            let fp = u64::try_from(js_sys::BigInt::from(p.get(0))).map_err(|_| bad())?;
-            let url = p.get(1).as_string().ok_or_else(bad)?;
-            let n = p.get(2).as_f64().ok_or_else(bad)? as u64;
-            let sk = p.get(3);
-            let sk =
-                if sk.is_instance_of::<Uint8Array>() { Some(Uint8Array::from(sk).to_vec()) } else { None };
-            ps.push((fp, url, n, sk));
-        }
-        let mut al = Vec::new();
-        for a in Array::from(&aliases).iter() {
-            let a = Array::from(&a);
-            al.push((a.get(0).as_string().ok_or_else(bad)?, a.get(1).as_string().ok_or_else(bad)?));
-        }
-        #[cfg(feature = "html")]
-        {
-            let mut hs = Vec::new();
-            if !hosts.is_undefined() {
-                for h in Array::from(&hosts).iter() {
-                    let h = Array::from(&h);
-                    let name = h.get(0).as_string().ok_or_else(bad)?;
-                    let members = bytes_list(&h.get(1))?;
-                    let flat = bytes_list(&h.get(2))?;
-                    if flat.len() % 2 != 0 {
-                        return Err(bad());
-                    }
-                    let pairs: Vec<(Vec<u8>, Vec<u8>)> =
-                        flat.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect();
-                    hs.push(self.0.export_template_host(name, &members, &pairs).map_err(js_error)?);
-                }
-            }
-            self.0.export_snapshot_with_templates(&ps, &al, hs).map_err(js_error)
-        }
-        #[cfg(not(feature = "html"))]
-        {
-            let _ = hosts;
-            self.0.export_snapshot(&ps, &al).map_err(js_error)
-        }
+    /// A builder of the namespace's `ContentSeen` snapshot, fed page by page as they are read.
+    #[wasm_bindgen(js_name = exportBuilder)]
+    pub fn export_builder(&self) -> Result<JsExportBuilder, JsValue> {
+        self.0.export_builder().map(JsExportBuilder).map_err(js_error)
     }
 }
 
@@ -466,5 +418,77 @@ impl JsSketchCheck {
             }
             None => JsValue::UNDEFINED,
         })
+    }
+}
+
+/// A snapshot's import batches in progress (not public API).
+#[wasm_bindgen(js_name = __ImportCursor, skip_typescript)]
+pub struct JsImportCursor(ImportCursor);
+
+#[wasm_bindgen(js_class = __ImportCursor)]
+impl JsImportCursor {
+    /// The next batch's `ARGV` (a list of byte arrays), or `undefined` after the last.
+    #[wasm_bindgen(js_name = nextBatch)]
+    pub fn next_batch(&mut self) -> Result<Option<Array>, JsValue> {
+        Ok(self.0.next_batch().map_err(js_error)?.map(|b| to_js_list(&b)))
+    }
+}
+
+/// A namespace's snapshot being built (not public API).
+#[wasm_bindgen(js_name = __ExportBuilder, skip_typescript)]
+pub struct JsExportBuilder(ExportBuilder);
+
+#[wasm_bindgen(js_class = __ExportBuilder)]
+impl JsExportBuilder {
+    /// One stored page: fingerprint (bigint), URL, count, sketch payload (a Uint8Array, or
+    /// `null` without one).
+    #[wasm_bindgen(js_name = addPage)]
+    pub fn add_page(&mut self, fp: u64, url: &str, count: f64, sketch: JsValue) -> Result<(), JsValue> {
+        if !(count.fract() == 0.0 && (1.0..=u64::MAX as f64).contains(&count)) {
+            return Err(js_error(crate::Error::corrupt("Redis export", 0, format!("page count {count}"))));
+        }
+        let sk = sketch.is_instance_of::<Uint8Array>().then(|| Uint8Array::from(sketch).to_vec());
+        self.0.add_page(fp, url, count as u64, sk.as_deref()).map_err(js_error)
+    }
+
+    /// One alias: a URL counted under the stored page `cluster`.
+    #[wasm_bindgen(js_name = addAlias)]
+    pub fn add_alias(&mut self, url: &str, cluster: &str) -> Result<(), JsValue> {
+        self.0.add_alias(url, cluster).map_err(js_error)
+    }
+
+    /// One template host (`host`, its page set's members, its block hash's flat pairs from
+    /// `SSCAN` and `HSCAN`).
+    #[wasm_bindgen(js_name = addTemplateHost)]
+    pub fn add_template_host(
+        &mut self,
+        store: &JsRedisStore,
+        host: String,
+        members: JsValue,
+        pairs: JsValue,
+    ) -> Result<(), JsValue> {
+        #[cfg(feature = "html")]
+        {
+            let bad = || js_error(crate::Error::corrupt("Redis export", 0, "malformed template host"));
+            let members = bytes_list(&members)?;
+            let flat = bytes_list(&pairs)?;
+            if flat.len() % 2 != 0 {
+                return Err(bad());
+            }
+            let pairs: Vec<(Vec<u8>, Vec<u8>)> =
+                flat.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect();
+            let h = store.0.export_template_host(host, &members, &pairs).map_err(js_error)?;
+            self.0.add_template_host(h).map_err(js_error)
+        }
+        #[cfg(not(feature = "html"))]
+        {
+            let _ = (store, host, members, pairs);
+            Err(js_error(crate::Error::html_disabled()))
+        }
+    }
+
+    /// The snapshot bytes (frees the builder).
+    pub fn finish(self) -> Result<Vec<u8>, JsValue> {
+        self.0.finish().map_err(js_error)
     }
 }

@@ -136,6 +136,50 @@ test('sketch mode race: 4 workers on a 3-master cluster', { skip }, async (t) =>
   await race(t, { cluster: cluster.rootNodes }, clusterClient, 'race-sketch', { n: 600 });
 });
 
+/** Every key of namespace `ns` on the one server, renamed to `{}` and read as a value (strings) or a sorted field list (hashes). */
+async function namespaceContents(ns) {
+  const out = {};
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.sendCommand(['SCAN', cursor, 'MATCH', `{${ns}}*`, 'COUNT', '1000']);
+    cursor = next.toString();
+    for (const key of keys) {
+      const name = key.toString().replace(`{${ns}}`, '{}');
+      const type = (await client.sendCommand(['TYPE', key])).toString();
+      if (type === 'hash') {
+        const flat = await client.sendCommand(['HGETALL', key], { typeMapping: { 36: Buffer } });
+        const pairs = [];
+        for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i].toString('hex'), flat[i + 1].toString('hex')]);
+        out[name] = pairs.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      } else {
+        out[name] = [type, (await client.sendCommand(['GET', key], { typeMapping: { 36: Buffer } })).toString('hex')];
+      }
+    }
+  } while (cursor !== '0');
+  return out;
+}
+
+test('import: batches of 1 page (many in flight) write the same keys as one batch of all, in both modes', { skip }, async () => {
+  const pages = textStream(300, { seed: 14 });
+  for (const sketch of [false, true]) {
+    const local = new ContentSeen({ k: 3, ...(sketch ? {} : { sketch: false }) });
+    pages.forEach((p, i) => (i % 25 === 24 ? local.checkFingerprint(p.url, fpSketch(p.text).fingerprint) : sketch ? local.check(p.url, p.text) : local.checkFingerprint(p.url, fpSketch(p.text).fingerprint)));
+    const snap = local.toBytes();
+    const got = [];
+    for (const batch of [1, 1000]) {
+      const ns = `imp-${sketch}-${batch}`;
+      const seen = await RedisContentSeen.open(client, { namespace: ns, sketch });
+      await seen.importSnapshot(snap, { batch });
+      assert.equal(await seen.size, local.size);
+      assert.deepEqual(Buffer.from(await seen.exportSnapshot()), Buffer.from(snap), `sketch ${sketch}, batch ${batch}`);
+      seen.close();
+      got.push(await namespaceContents(ns));
+    }
+    assert.ok(Object.keys(got[0]).length > 10, Object.keys(got[0]).join(' '));
+    assert.deepEqual(got[0], got[1], `sketch ${sketch}`);
+  }
+});
+
 test('sketch mode: a ContentSeen snapshot with sketches goes into Redis and comes back byte for byte', { skip }, async () => {
   const local = new ContentSeen({ k: 3 });
   const pages = textStream(400, { seed: 4 });
