@@ -336,16 +336,26 @@ impl RedisSeen {
         match reply.first().map(Vec::as_slice) {
             Some(b"1") => Ok(true),
             Some(b"0") => Ok(false),
+            _ => Err(self.failed_reply(reply)),
+        }
+    }
+
+    /// The error of a template script's reply that is not a success: `X` (the namespace's
+    /// settings changed: the differing field), `G` (the namespace is gone), or unknown.
+    fn failed_reply(&self, reply: &[Vec<u8>]) -> Error {
+        match reply.first().map(Vec::as_slice) {
             Some(b"X") => {
-                meta::compare(
+                if let Err(e) = meta::compare(
                     reply.get(1).map(Vec::as_slice).unwrap_or(b""),
                     &self.store.meta,
                     &self.store.keys[0],
-                )?;
-                Err(decide::bad_reply("the namespace's settings changed"))
+                ) {
+                    return e;
+                }
+                decide::bad_reply("the namespace's settings changed")
             }
-            Some(b"G") => Err(decide::gone(&self.store.keys[0])),
-            _ => Err(decide::bad_reply("an unknown status")),
+            Some(b"G") => decide::gone(&self.store.keys[0]),
+            _ => decide::bad_reply("an unknown status"),
         }
     }
 
@@ -521,16 +531,7 @@ impl RedisSeen {
     pub fn import_template_reply(&self, reply: &[Vec<u8>]) -> Result<()> {
         match reply.first().map(Vec::as_slice) {
             Some(b"OK") => Ok(()),
-            Some(b"X") => {
-                meta::compare(
-                    reply.get(1).map(Vec::as_slice).unwrap_or(b""),
-                    &self.store.meta,
-                    &self.store.keys[0],
-                )?;
-                Err(decide::bad_reply("the namespace's settings changed"))
-            }
-            Some(b"G") => Err(decide::gone(&self.store.keys[0])),
-            _ => Err(decide::bad_reply("an unknown status")),
+            _ => Err(self.failed_reply(reply)),
         }
     }
 
