@@ -739,3 +739,25 @@ fn racing_checks_of_one_url_each_find_their_id() {
         assert_eq!(m.c.get(&fp).copied(), Some(3), "a, X and Y: X counted once");
     }
 }
+
+#[test]
+fn template_script_replies_are_read() {
+    let a = RedisSeen::new(config(3, true)).unwrap();
+    let b = RedisSeen::new(config(4, true)).unwrap();
+    let r = |parts: &[&[u8]]| parts.iter().map(|p| p.to_vec()).collect::<Vec<_>>();
+    assert!(a.learn_reply(&r(&[b"1"])).unwrap());
+    assert!(!a.learn_reply(&r(&[b"0"])).unwrap());
+    assert!(a.import_template_reply(&r(&[b"OK"])).is_ok());
+    // Another worker's settings: the differing field, from either script.
+    let other = r(&[b"X", b.meta().as_bytes()]);
+    for e in [a.learn_reply(&other).unwrap_err(), a.import_template_reply(&other).unwrap_err()] {
+        assert!(matches!(e, Error::SchemeMismatch { field: "layout", .. }), "{e}");
+    }
+    for e in [a.learn_reply(&r(&[b"G"])).unwrap_err(), a.import_template_reply(&r(&[b"G"])).unwrap_err()] {
+        assert!(e.to_string().contains("meta key is gone"), "{e}");
+    }
+    for reply in [r(&[b"?"]), Vec::new()] {
+        assert!(matches!(a.learn_reply(&reply), Err(Error::Corrupt { .. })), "{reply:?}");
+        assert!(matches!(a.import_template_reply(&reply), Err(Error::Corrupt { .. })), "{reply:?}");
+    }
+}
