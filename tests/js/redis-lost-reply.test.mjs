@@ -95,10 +95,10 @@ async function round(t, { connect, direct, namespace, pages, sketch, seed }) {
     // Counts are exact: every check counted once (the URL map keeps the ids of the last
     // four checks of a URL counted under one page, so two workers' checks of one URL racing
     // around a lost reply each find theirs).
-    // Known race (issue 26, to fix): a URL's counted list restarts when its checks are
-    // counted under another page (a closer page stored meanwhile by another worker), so a
-    // repeated call whose id was in the old list is counted again. Seen once in about six
-    // runs (801 for 800 checks); kept visible as a todo until the list outlives the switch.
+    // A known race: a URL's counted list restarts when its checks are counted under another
+    // page (a closer page stored meanwhile by another worker), so a repeated call whose id
+    // was only in the old list is counted again. A miscount shows as a todo until the list
+    // outlives that switch.
     await t.test(`${namespace}: counts are exact`, { todo: inv.total !== results.length && 'known race: a counted list restarts under another page' }, () => {
       assert.equal(inv.total, results.length, `count total ${inv.total} for ${results.length} checks, ${retried} calls repeated`);
     });

@@ -13,11 +13,10 @@
 // `gzip` is missing, Node's figure stands in for it with a 5 % allowance for that difference.
 //
 // The full build has no budget of its own, only a guard against growing back (412 kB by
-// Node's zlib, 408.6 kB measured): main-content extraction's tree needs a second copy of
-// html5gum's tokenizer, generic over its emitter; texts are also taken as UTF-8 bytes; the
-// site templates (decision 041) are about 12 kB, and the passage checker's path for code,
-// which the browser build leaves out, 15.5 kB (decision 080). Where the bytes go, and what
-// each part costs, is in docs/decisions/018-two-wasm-builds.md.
+// Node's zlib). It holds what the browser build leaves out: main-content extraction (a
+// second copy of html5gum's tokenizer, generic over its emitter), the site templates and
+// the passage checker's path for code. Where the bytes go, and what each part costs, is in
+// docs/decisions/018-two-wasm-builds.md.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
