@@ -439,11 +439,10 @@ function install(wasm) {
         }
         await Promise.all(inFlight);
         if (failed) throw failed;
+        for (const [keys, argv] of cursor.templateCalls()) this._live().importTemplateReply(await this._evalKeys('import_template', keys, argv));
       } finally {
         cursor.free();
       }
-      const store = this._live();
-      for (const [keys, argv] of store.importTemplateCalls(bytes, batch)) store.importTemplateReply(await this._evalKeys('import_template', keys, argv));
     }
 
     /** `[host, pageKeys, flatBlockPairs]` per template host of the namespace (SCAN, SSCAN, HSCAN). */

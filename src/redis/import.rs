@@ -1,8 +1,7 @@
 //! Loading a [`ContentSeen`] snapshot into a namespace: the IMPORT scripts' argument
 //! batches, made one at a time by an [`ImportCursor`] so that only the decoded snapshot
-//! and the batch being sent are held, whatever the snapshot's size (a batch of 500 pages
-//! is about 30 KB of arguments in sketch mode; 1M pages held at once were 14M small
-//! arguments).
+//! and the batch being sent are held, whatever the snapshot's size; then, from the same
+//! decoded snapshot, the calls that write its site templates.
 
 use std::sync::Arc;
 
@@ -16,6 +15,7 @@ use crate::seen::{ContentSeen, SeenPage};
 /// applied before the others are sent.
 pub struct ImportCursor {
     store: Arc<Store>,
+    namespace: String,
     seen: ContentSeen,
     pages: Vec<SeenPage>,
     batch: usize,
@@ -29,9 +29,38 @@ pub struct ImportCursor {
 }
 
 impl ImportCursor {
-    pub(super) fn new(store: Arc<Store>, seen: ContentSeen, batch: usize) -> ImportCursor {
+    pub(super) fn new(store: Arc<Store>, namespace: String, seen: ContentSeen, batch: usize) -> ImportCursor {
         let pages = seen.clusters();
-        ImportCursor { store, seen, pages, batch: batch.max(1), page: 0, alias: 0, number: 0, started: false }
+        ImportCursor {
+            store,
+            namespace,
+            seen,
+            pages,
+            batch: batch.max(1),
+            page: 0,
+            alias: 0,
+            number: 0,
+            started: false,
+        }
+    }
+
+    /// The `IMPORT_TEMPLATE` calls (`(KEYS, ARGV)`, at most about `batch` blocks each) that
+    /// write the snapshot's site templates, sent after its pages; none when the store
+    /// learns no template.
+    #[cfg(feature = "html")]
+    pub fn template_calls(&self) -> Vec<super::template::ImportCall> {
+        let Some(model) = self.seen.template() else { return Vec::new() };
+        let mut out = Vec::new();
+        for host in model.hosts() {
+            out.extend(super::template::import_host(
+                &self.namespace,
+                &self.store.keys[0],
+                &self.store.meta,
+                &host,
+                self.batch,
+            ));
+        }
+        out
     }
 
     /// The snapshot's stored pages (for progress).

@@ -468,7 +468,7 @@ impl RedisSeen {
     /// made one at a time (an import cursor).
     pub fn import_cursor(&self, snapshot: &[u8], batch: usize) -> Result<ImportCursor> {
         let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
-        Ok(ImportCursor::new(Arc::clone(&self.store), seen, batch))
+        Ok(ImportCursor::new(Arc::clone(&self.store), self.config.namespace.clone(), seen, batch))
     }
 
     /// All of [`RedisSeen::import_cursor`]'s batches at once (for tests and small snapshots).
@@ -477,26 +477,6 @@ impl RedisSeen {
         let mut out = Vec::new();
         while let Some(b) = cursor.next_batch()? {
             out.push(b);
-        }
-        Ok(out)
-    }
-
-    /// The `IMPORT_TEMPLATE` calls (`(KEYS, ARGV)`, at most about `batch` blocks each) that
-    /// write a [`ContentSeen`] snapshot's site templates, after its pages
-    /// ([`import_batches`](Self::import_batches)); none when this store learns no template.
-    #[cfg(feature = "html")]
-    pub fn import_template_calls(&self, snapshot: &[u8], batch: usize) -> Result<Vec<template::ImportCall>> {
-        let seen = ContentSeen::from_bytes(snapshot, Some(&self.config.seen))?;
-        let Some(model) = seen.template() else { return Ok(Vec::new()) };
-        let mut out = Vec::new();
-        for host in model.hosts() {
-            out.extend(template::import_host(
-                &self.config.namespace,
-                &self.store.keys[0],
-                &self.store.meta,
-                &host,
-                batch,
-            ));
         }
         Ok(out)
     }

@@ -269,28 +269,6 @@ impl JsRedisStore {
         self.0.import_cursor(snapshot, batch as usize).map(JsImportCursor).map_err(js_error)
     }
 
-    /// The `import_template` script's calls for a `ContentSeen` snapshot's site templates:
-    /// `[keys, argv]` each (none without templates).
-    #[wasm_bindgen(js_name = importTemplateCalls)]
-    pub fn import_template_calls(&self, snapshot: &[u8], batch: u32) -> Result<Array, JsValue> {
-        #[cfg(feature = "html")]
-        {
-            let calls = self.0.import_template_calls(snapshot, batch as usize).map_err(js_error)?;
-            Ok(calls
-                .iter()
-                .map(|(keys, argv)| {
-                    let k: Array = keys.iter().map(|x| JsValue::from(x.as_str())).collect();
-                    JsValue::from(Array::of2(&k, &to_js_list(argv)))
-                })
-                .collect())
-        }
-        #[cfg(not(feature = "html"))]
-        {
-            let _ = (snapshot, batch);
-            Ok(Array::new())
-        }
-    }
-
     /// Checks the `import_template` script's reply.
     #[wasm_bindgen(js_name = importTemplateReply)]
     pub fn import_template_reply(&self, reply: JsValue) -> Result<(), JsValue> {
@@ -431,6 +409,24 @@ impl JsImportCursor {
     #[wasm_bindgen(js_name = nextBatch)]
     pub fn next_batch(&mut self) -> Result<Option<Array>, JsValue> {
         Ok(self.0.next_batch().map_err(js_error)?.map(|b| to_js_list(&b)))
+    }
+
+    /// The `import_template` script's calls for the snapshot's site templates: `[keys,
+    /// argv]` each (none without templates).
+    #[wasm_bindgen(js_name = templateCalls)]
+    pub fn template_calls(&self) -> Array {
+        #[cfg(feature = "html")]
+        return self
+            .0
+            .template_calls()
+            .iter()
+            .map(|(keys, argv)| {
+                let k: Array = keys.iter().map(|x| JsValue::from(x.as_str())).collect();
+                JsValue::from(Array::of2(&k, &to_js_list(argv)))
+            })
+            .collect();
+        #[cfg(not(feature = "html"))]
+        Array::new()
     }
 }
 
