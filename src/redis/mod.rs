@@ -538,28 +538,6 @@ impl RedisSeen {
         }
         b.finish()
     }
-
-    /// [`export_snapshot`](Self::export_snapshot) with the namespace's site templates (from
-    /// [`export_template_host`](Self::export_template_host)).
-    #[cfg(feature = "html")]
-    pub fn export_snapshot_with_templates(
-        &self,
-        pages: &[(u64, String, u64, Option<Vec<u8>>)],
-        aliases: &[(String, String)],
-        hosts: Vec<crate::html::template::HostParts>,
-    ) -> Result<Vec<u8>> {
-        let mut b = self.export_builder()?;
-        for (fp, url, count, sk) in pages {
-            b.add_page(*fp, url, *count, sk.as_deref())?;
-        }
-        for (a, cluster) in aliases {
-            b.add_alias(a, cluster)?;
-        }
-        for h in hosts {
-            b.add_template_host(h)?;
-        }
-        b.finish()
-    }
 }
 
 #[cfg(test)]
