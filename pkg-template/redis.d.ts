@@ -28,7 +28,10 @@ export interface RedisContentSeenOptions {
    * Repeats of a failed Redis call, or waits for a client that is reconnecting (50 ms
    * doubling to 500 ms), before a `RedisError` is thrown (default 0, at most 1000). A
    * repeated call gets the answer its first attempt got, even when only the reply was
-   * lost: every stored page is reported new to exactly one check.
+   * lost: every stored page is reported new to exactly one check, and every check is
+   * counted once. A repeated duplicate's `count` is its cluster's count now, and its
+   * `cluster` the page its first attempt counted it under, unless a later check of the
+   * URL was counted under another page meanwhile (then that page).
    */
   retries?: number;
   k?: number;

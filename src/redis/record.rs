@@ -34,13 +34,21 @@
 //!
 //! - `0x04` + fingerprint + the id of the check that stored the page, then optionally the
 //!   *counted list*: a byte `n` (1 to 4), the ids of the last `n` checks of this URL counted
-//!   as duplicates under one page (newest first), and that page's URL (empty: this one): a
-//!   stored page;
+//!   as duplicates (newest first), whichever page each was counted under, and the URL of
+//!   the page the newest of them was counted under (empty: this one): a stored page;
 //! - `0x05` + a counted list (its URL the cluster's): an alias;
 //! - `0x06` + page number, then as `0x04`: a stored page (sketch mode).
 //!
-//! A counted list is kept while the URL's checks are counted under the same page, so that
-//! up to four checks of one URL racing each other around lost replies each find their id.
+//! A counted list outlives a switch of the page the URL's checks are counted under (a
+//! closer page stored meanwhile), the URL becoming a stored page (an alias's list moves
+//! into the stored value, its URL unchanged) and the replacement of the URL's page (the
+//! list stays), so that up to four checks of one URL racing each other around lost
+//! replies each find their id, and none is counted twice. A repeat whose id is listed is
+//! answered as counted under the list's page, with that page's count now: its first
+//! attempt's page, unless a later check of the URL was counted under another page
+//! meanwhile; then that later page (for a URL checked with the same content, a
+//! near-duplicate of it as well). The list keeps one page URL, not one per id: per-id
+//! pages would be a new value kind, and so a new store format.
 //!
 //! ## Index records
 //!
@@ -132,10 +140,11 @@ pub enum UrlEntry {
     /// The URL is a stored page with this page number (sketch mode).
     Page(u32),
     /// A stored page (fingerprint, or page number in sketch mode), with the check that
-    /// stored it and the last check of this URL counted as a duplicate, with the URL it
-    /// was counted under (`None`: this page).
+    /// stored it and the last checks of this URL counted as duplicates (newest first),
+    /// with the URL the newest was counted under (`None`: this page).
     StoredBy { page: StoredAs, stored_by: u64, counted: Option<(Vec<u64>, Option<String>)> },
-    /// An alias, with the last checks that counted the URL (newest first).
+    /// An alias, with the last checks that counted the URL (newest first) and the cluster
+    /// the newest was counted under.
     AliasBy { counted_by: Vec<u64>, cluster: String },
 }
 

@@ -30,8 +30,10 @@
 //! - `{"N"}`: no stored page within k; the page was stored (in the same atomic step);
 //! - `{"R"}` / `{"R", url, count, m1, m2, …}`: a repeated call whose check was decided
 //!   already (the URL map, or without it a `{NS}:r:` key, holds its check id): the page was
-//!   stored by it / counted under `url` by it (`count` is the count now; `m…` as for `"D"`);
-//!   nothing was written;
+//!   stored by it / it was counted, and `url` is the page its URL's counted list names (the
+//!   one it was counted under, or one a later check of the URL was counted under:
+//!   [`super::record`]; `count` is that page's count now; `m…` as for `"D"`); nothing was
+//!   written;
 //! - `{"C", blob}`: records that passed the pre-filter and are not in *evaluated*
 //!   (table byte + record each); nothing was written; wasm measures them and calls again;
 //! - `{"D", url, count, m1, m2, …}`: the nearest live match (distance, then URL) was
@@ -185,7 +187,7 @@ mod tests {
     /// reads them) are the same text in both.
     #[test]
     fn shared_blocks_are_the_same_in_both_scripts() {
-        for what in ["nibble setup", "nibble test"] {
+        for what in ["nibble setup", "nibble test", "counted list"] {
             assert_eq!(block(CHECK, what), block(CHECK_SKETCH, what), "{what}");
         }
         for what in ["import prelude", "import flush"] {

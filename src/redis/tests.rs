@@ -220,7 +220,8 @@ impl Model {
         self.n += 1;
         if urls {
             self.p.insert(fp.clone(), page_record);
-            self.u.insert(url.clone(), [&[4u8][..], fp, &cid].concat());
+            let list = kept(cur.as_deref(), 4, 17);
+            self.u.insert(url.clone(), [&[4u8][..], fp, &cid, list].concat());
         } else {
             self.r.insert(cid);
         }
@@ -257,7 +258,12 @@ impl Model {
     }
 
     fn run(&mut self, seen: &RedisSeen, url: &str, fp: u64) -> decide::Outcome {
-        let mut plan = seen.begin(url, fp, id()).unwrap();
+        self.run_as(seen, url, fp, id())
+    }
+
+    /// A check with the id `check_id` (a repeat of an earlier check when it is that one's).
+    fn run_as(&mut self, seen: &RedisSeen, url: &str, fp: u64, check_id: u64) -> decide::Outcome {
+        let mut plan = seen.begin(url, fp, check_id).unwrap();
         loop {
             let args = plan.entry();
             if let Some(o) = plan.feed(&self.call(seen, &args)).unwrap() {
@@ -268,21 +274,29 @@ impl Model {
 }
 
 /// A counted list (src/redis/record.rs): its ids and URL.
-fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+pub(super) fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
     let n = t[0] as usize;
     ((0..n).map(|i| t[1 + 8 * i..9 + 8 * i].to_vec()).collect(), t[1 + 8 * n..].to_vec())
 }
 
-/// The counted list after check `id` was counted under `cluster` (the last four ids while
-/// the cluster stays the same).
-fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
+/// The counted list after check `id` was counted under `cluster`: the last four ids,
+/// whichever page each was counted under, and the newest one's page.
+pub(super) fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
     let mut ids = vec![id.to_vec()];
-    if let Some((old, oc)) = prev.filter(|t| !t.is_empty()).map(counted) {
-        if oc == cluster {
-            ids.extend(old.into_iter().take(3));
-        }
+    if let Some((old, _)) = prev.filter(|t| !t.is_empty()).map(counted) {
+        ids.extend(old.into_iter().take(3));
     }
     [&[ids.len() as u8][..], &ids.concat(), cluster].concat()
+}
+
+/// The counted list a URL's value `cur` keeps when the URL's page is stored or replaced:
+/// a stored value's (kind `kind`, its list from byte `at`), or an alias's.
+pub(super) fn kept(cur: Option<&[u8]>, kind: u8, at: usize) -> &[u8] {
+    match cur {
+        Some(c) if c[0] == kind => &c[at..],
+        Some(c) if c[0] == 5 => &c[1..],
+        _ => &[],
+    }
 }
 
 /// URL-map values without their check ids (which differ between runs of the same checks).
@@ -737,6 +751,61 @@ fn racing_checks_of_one_url_each_find_their_id() {
         assert_eq!(got.cluster.as_deref(), Some("a"));
         let fp = base.to_be_bytes().to_vec();
         assert_eq!(m.c.get(&fp).copied(), Some(3), "a, X and Y: X counted once");
+    }
+}
+
+/// The sum of the stored pages' counts (a page without a count field was seen once).
+fn count_total(m: &Model) -> u64 {
+    m.p.keys().map(|fp| m.c.get(fp).copied().unwrap_or(1)).sum()
+}
+
+/// The page a URL is counted under switches between a check and its repeat: X of "u" is
+/// counted under "a" (its reply lost), "b" is stored (one bit from u's content, four from
+/// "a"), Y of "u" is counted under "b", and X is repeated: it finds its id, is answered as
+/// counted under "b" (the page the URL's newest counted check was counted under) and
+/// counts nothing. Then "u" gets content of its own (stored, or its page replaced), and X
+/// and Y repeated still count nothing: every check is counted once in all.
+#[test]
+fn a_repeat_after_the_url_moved_to_another_page_is_counted_once() {
+    for url_stored in [false, true] {
+        let store = RedisSeen::new(config(3, true)).unwrap();
+        let mut m = Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        };
+        let x_fp = 0x0f0f_1234_5678_9abcu64;
+        let (a_fp, b_fp) = (x_fp ^ 0b111, x_fp ^ 1 << 40);
+        let mut run = |m: &mut Model, url: &str, fp: u64, check_id: u64| m.run_as(&store, url, fp, check_id);
+        if url_stored {
+            assert!(!run(&mut m, "u", !x_fp, id()).duplicate);
+        }
+        assert!(!run(&mut m, "a", a_fp, id()).duplicate);
+        let (x, y) = (id(), id());
+        let first = run(&mut m, "u", x_fp, x);
+        assert_eq!((first.duplicate, first.cluster.as_deref(), first.count), (true, Some("a"), Some(2)));
+        assert!(!run(&mut m, "b", b_fp, id()).duplicate, "b is 4 bits from a");
+        let other = run(&mut m, "u", x_fp, y);
+        assert_eq!((other.duplicate, other.cluster.as_deref(), other.count), (true, Some("b"), Some(2)));
+        // Checks so far: "u" stored (url_stored), a, X, b, Y.
+        let checks = 4 + u64::from(url_stored);
+        let again = run(&mut m, "u", x_fp, x);
+        assert!(again.replayed && again.duplicate, "{again:?}");
+        assert_eq!((again.cluster.as_deref(), again.count), (Some("b"), Some(2)));
+        assert_eq!(count_total(&m), checks, "url_stored={url_stored}: every check counted once");
+        // "u" gets content of its own: stored, or (url_stored) its page replaced, whose
+        // count (its own check) goes with it.
+        let z = run(&mut m, "u", x_fp ^ 0xffff_0000_ffff_0000, id());
+        assert!(!z.duplicate, "{z:?}");
+        for c in [x, y] {
+            let again = run(&mut m, "u", x_fp, c);
+            assert!(again.replayed && again.duplicate, "{again:?}");
+            assert_eq!(again.cluster.as_deref(), Some("b"));
+        }
+        // Z's check counted, the replaced page's count (url_stored) gone.
+        assert_eq!(count_total(&m), checks + 1 - u64::from(url_stored), "url_stored={url_stored}");
+        assert_eq!(m.c.get(b_fp.to_be_bytes().as_slice()).copied(), Some(2));
+        assert_eq!(m.c.get(a_fp.to_be_bytes().as_slice()).copied(), Some(2));
     }
 }
 

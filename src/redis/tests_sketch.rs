@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::keys::nibbles_within;
 use super::sketch::Bounds;
+use super::tests::{counted, kept, with_id};
 use super::*;
 use crate::test_rng::Rng;
 
@@ -219,7 +220,8 @@ impl Model {
         }
         self.n += 1;
         self.p.insert(pn.clone(), query_value);
-        self.u.insert(url.clone(), [&[6u8][..], &pn, &cid].concat());
+        let list = kept(cur.as_deref(), 6, 13);
+        self.u.insert(url.clone(), [&[6u8][..], &pn, &cid, list].concat());
         vec![s(b"N")]
     }
 
@@ -249,24 +251,6 @@ impl Model {
             }
         }
     }
-}
-
-/// A counted list (src/redis/record.rs): its ids and URL.
-fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
-    let n = t[0] as usize;
-    ((0..n).map(|i| t[1 + 8 * i..9 + 8 * i].to_vec()).collect(), t[1 + 8 * n..].to_vec())
-}
-
-/// The counted list after check `id` was counted under `cluster` (the last four ids while
-/// the cluster stays the same).
-fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
-    let mut ids = vec![id.to_vec()];
-    if let Some((old, oc)) = prev.filter(|t| !t.is_empty()).map(counted) {
-        if oc == cluster {
-            ids.extend(old.into_iter().take(3));
-        }
-    }
-    [&[ids.len() as u8][..], &ids.concat(), cluster].concat()
 }
 
 fn sketch_config() -> StoreConfig {
@@ -549,4 +533,43 @@ fn a_repeated_call_gets_its_first_answer_in_sketch_mode() {
         (faulty.n, &faulty.p, &faulty.c, &faulty.t, &faulty.b),
         (clean.n, &clean.p, &clean.c, &clean.t, &clean.b)
     );
+}
+
+/// Sketch mode's twin of `tests::a_repeat_after_the_url_moved_to_another_page_is_counted_once`
+/// (pages without a sketch, matched by fingerprint within k, so the distances are chosen):
+/// a repeat whose URL was counted under another page meanwhile, or became a stored page
+/// of its own, finds its id and counts nothing.
+#[test]
+fn a_repeat_after_the_url_moved_to_another_page_is_counted_once_in_sketch_mode() {
+    for url_stored in [false, true] {
+        let store = RedisSeen::new(sketch_config()).unwrap();
+        let mut m = Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() };
+        let mut run = |m: &mut Model, url: &str, fp: u64, check_id: u64| {
+            m.run(&mut store.begin_sketch(url, fp, None, check_id).unwrap())
+        };
+        let x_fp = 0x0f0f_1234_5678_9abcu64;
+        let (a_fp, b_fp) = (x_fp ^ 0b111, x_fp ^ 1 << 40);
+        if url_stored {
+            assert!(!run(&mut m, "u", !x_fp, id()).duplicate);
+        }
+        assert!(!run(&mut m, "a", a_fp, id()).duplicate);
+        let (x, y) = (id(), id());
+        let first = run(&mut m, "u", x_fp, x);
+        assert_eq!((first.duplicate, first.cluster.as_deref(), first.count), (true, Some("a"), Some(2)));
+        assert!(!run(&mut m, "b", b_fp, id()).duplicate, "b is 4 bits from a");
+        let other = run(&mut m, "u", x_fp, y);
+        assert_eq!((other.duplicate, other.cluster.as_deref(), other.count), (true, Some("b"), Some(2)));
+        let total = |m: &Model| m.p.keys().map(|pn| m.c.get(pn).copied().unwrap_or(1)).sum::<u64>();
+        let checks = 4 + u64::from(url_stored);
+        let again = run(&mut m, "u", x_fp, x);
+        assert!(again.replayed && again.duplicate, "{again:?}");
+        assert_eq!((again.cluster.as_deref(), again.count), (Some("b"), Some(2)));
+        assert_eq!(total(&m), checks, "url_stored={url_stored}: every check counted once");
+        assert!(!run(&mut m, "u", x_fp ^ 0xffff_0000_ffff_0000, id()).duplicate);
+        for c in [x, y] {
+            let again = run(&mut m, "u", x_fp, c);
+            assert!(again.replayed && again.duplicate && again.cluster.as_deref() == Some("b"), "{again:?}");
+        }
+        assert_eq!(total(&m), checks + 1 - u64::from(url_stored), "url_stored={url_stored}");
+    }
 }

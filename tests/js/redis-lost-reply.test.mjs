@@ -93,13 +93,10 @@ async function round(t, { connect, direct, namespace, pages, sketch, seed }) {
     for (const p of inv.stored) assert.equal(newBy.get(p.id), 1, `${p.id} was reported new ${newBy.get(p.id) || 0} times`);
     for (const url of newBy.keys()) assert.ok(storedUrls.has(url), `${url} was reported new and is not stored`);
     // Counts are exact: every check counted once (the URL map keeps the ids of the last
-    // four checks of a URL counted under one page, so two workers' checks of one URL racing
-    // around a lost reply each find theirs).
-    // A known race: a URL's counted list restarts when its checks are counted under another
-    // page (a closer page stored meanwhile by another worker), so a repeated call whose id
-    // was only in the old list is counted again. A miscount shows as a todo until the list
-    // outlives that switch.
-    await t.test(`${namespace}: counts are exact`, { todo: inv.total !== results.length && 'known race: a counted list restarts under another page' }, () => {
+    // four checks of a URL counted as duplicates, whichever page each was counted under, so
+    // two workers' checks of one URL racing around a lost reply each find theirs, even when
+    // a closer page stored meanwhile moved the URL's count to it).
+    await t.test(`${namespace}: counts are exact`, () => {
       assert.equal(inv.total, results.length, `count total ${inv.total} for ${results.length} checks, ${retried} calls repeated`);
     });
     t.diagnostic(`${namespace}: ${results.length} checks, ${inv.stored.length} stored, ${retried} calls repeated, ${replayed} answered from their first attempt`);
@@ -175,6 +172,65 @@ test('lost replies, 3-master cluster: every stored page is reported new exactly 
     await direct.quit().catch(() => {});
     for (const p of proxies) await p.stop();
     await cluster.stop();
+  }
+});
+
+/** The sum of the stored pages' counts in `seen`'s namespace. */
+async function countTotal(seen) {
+  let total = 0;
+  for await (const p of seen.clusters({ batch: 100 })) total += p.count;
+  return total;
+}
+
+// The interleaving behind the race, made on purpose against the real scripts (a repeat is
+// a check sent again with its `checkId`, as a retry after a lost reply is): X of URL u is
+// counted under page a; page b, one bit from u's content and four from a, is stored; Y of
+// u is counted under b; X is repeated. Then u gets content of its own (stored, or its page
+// replaced) and X and Y are repeated again. Every repeat is answered from its id, counted
+// under the page u's newest counted check was counted under (b), and counts nothing.
+test('a repeat after its URL was counted under another page is counted once, both modes', { skip }, async () => {
+  const server = await startServer();
+  const client = createClient({ url: server.url });
+  await client.connect();
+  try {
+    for (const sketch of [false, true]) {
+      for (const urlStored of [false, true]) {
+        const namespace = `switch-${sketch ? 's' : 'f'}-${urlStored}`;
+        const seen = await RedisContentSeen.open(client, { namespace, sketch, k: 3 });
+        const x = 0x0f0f123456789abcn;
+        const [a, b] = [x ^ 0b111n, x ^ (1n << 40n)];
+        const [X, Y] = [0x1111n, 0x2222n];
+        const u = 'https://switch.example/u';
+        const what = `${namespace}`;
+        if (urlStored) assert.equal((await seen.checkFingerprint(u, ~x & 0xffffffffffffffffn)).duplicate, false);
+        assert.equal((await seen.checkFingerprint('https://switch.example/a', a)).duplicate, false);
+        const first = await seen.checkFingerprint(u, x, { checkId: X });
+        assert.deepEqual([first.duplicate, first.cluster, first.count], [true, 'https://switch.example/a', 2], what);
+        assert.equal((await seen.checkFingerprint('https://switch.example/b', b)).duplicate, false, 'b is 4 bits from a');
+        const other = await seen.checkFingerprint(u, x, { checkId: Y });
+        assert.deepEqual([other.duplicate, other.cluster, other.count], [true, 'https://switch.example/b', 2], what);
+        const checks = 4 + Number(urlStored);
+        const again = await seen.checkFingerprint(u, x, { checkId: X });
+        assert.equal(seen.stats.replayed, 1, `${what}: X's repeat found its id`);
+        assert.deepEqual([again.duplicate, again.cluster, again.count], [true, 'https://switch.example/b', 2], what);
+        assert.equal(await countTotal(seen), checks, `${what}: every check counted once`);
+        // u gets content of its own (32 bits from x): stored, or its page replaced, whose
+        // count (its own check) goes with it.
+        assert.equal((await seen.checkFingerprint(u, x ^ 0xffff0000ffff0000n)).duplicate, false, what);
+        for (const id of [X, Y]) {
+          const r = await seen.checkFingerprint(u, x, { checkId: id });
+          assert.deepEqual([r.duplicate, r.cluster], [true, 'https://switch.example/b'], what);
+        }
+        assert.equal(seen.stats.replayed, 3, `${what}: every repeat found its id`);
+        assert.equal(await countTotal(seen), checks + 1 - Number(urlStored), `${what}: every check counted once`);
+        assert.equal(await seen.count('https://switch.example/a'), 2);
+        assert.equal(await seen.count('https://switch.example/b'), 2);
+        seen.close();
+      }
+    }
+  } finally {
+    await client.quit().catch(() => {});
+    await server.stop();
   }
 });
 

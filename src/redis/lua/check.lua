@@ -29,23 +29,32 @@ local function page_url(rec)
 end
 -- A URL-map value's kind: 1 or 4 a stored page, 2 or 5 an alias (4 and 5 carry check ids).
 local function stored_kind(cur) local v = byte(cur, 1) return v == 1 or v == 4 end
--- Counted-check lists (URL-map values of kinds 4, 5 and 6, src/redis/record.rs): a count
--- byte n, the ids of the last n (at most 4) checks of the URL counted under one cluster,
--- newest first, then that cluster's URL (empty: the URL's own page).
+-- BEGIN counted list
+-- Counted lists (URL-map values of kinds 4, 5 and 6, src/redis/record.rs): a count byte n,
+-- the ids of the last n (at most 4) checks of the URL counted as duplicates, newest first,
+-- whichever page each was counted under, then the URL of the page the newest was counted
+-- under (empty: the URL's own page). A list outlives a switch of that page, so a repeat
+-- whose id is listed is never counted again.
 local function counted(t) local n = byte(t, 1) return sub(t, 2, 1 + 8 * n), sub(t, 2 + 8 * n) end
 local function has_id(ids, id)
   for o = 1, #ids, 8 do if sub(ids, o, o + 7) == id then return true end end
   return false
 end
 local function with_id(t, cluster, id)
-  local ids = ''
-  if t and #t > 0 then
-    local old, oc = counted(t)
-    if oc == cluster then ids = sub(old, 1, 24) end
-  end
-  ids = id .. ids
+  local ids = id
+  if t and #t > 0 then ids = id .. sub(counted(t), 1, 24) end
   return char(#ids / 8) .. ids .. cluster
 end
+-- The counted list of a URL's value `cur` (kind `v`; `at`: where a stored page's list
+-- starts), kept when the URL's page is stored or replaced.
+local function kept(cur, v, at)
+  if not cur then return '' end
+  local k = byte(cur, 1)
+  if k == v then return sub(cur, at) end
+  if k == 5 then return sub(cur, 2) end
+  return ''
+end
+-- END counted list
 local function check(url, q, ev, mb, rep)
 local fp, cid, urls, K, nt = sub(q, 1, 8), sub(q, 9, 16), byte(q, 17) == 1, byte(q, 18), byte(q, 19)
 local H, F, R, pos = {}, {}, {}, 20
@@ -206,7 +215,7 @@ for t = 1, nt do call('HSET', H[t], F[t], buckets[t] .. R[t]) end
 call('INCR', KN)
 if urls then
   call('HSET', KP, fp, sub(q, pos))
-  call('HSET', KU, url, '\4' .. fp .. cid)
+  call('HSET', KU, url, '\4' .. fp .. cid .. kept(cur, 4, 18))
 else
   call('SET', KR .. cid, '1', 'PX', RETRY_MS)
 end
