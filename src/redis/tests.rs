@@ -776,7 +776,7 @@ fn a_repeat_after_the_url_moved_to_another_page_is_counted_once() {
         };
         let x_fp = 0x0f0f_1234_5678_9abcu64;
         let (a_fp, b_fp) = (x_fp ^ 0b111, x_fp ^ 1 << 40);
-        let mut run = |m: &mut Model, url: &str, fp: u64, check_id: u64| m.run_as(&store, url, fp, check_id);
+        let run = |m: &mut Model, url: &str, fp: u64, check_id: u64| m.run_as(&store, url, fp, check_id);
         if url_stored {
             assert!(!run(&mut m, "u", !x_fp, id()).duplicate);
         }

@@ -544,7 +544,7 @@ fn a_repeat_after_the_url_moved_to_another_page_is_counted_once_in_sketch_mode()
     for url_stored in [false, true] {
         let store = RedisSeen::new(sketch_config()).unwrap();
         let mut m = Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() };
-        let mut run = |m: &mut Model, url: &str, fp: u64, check_id: u64| {
+        let run = |m: &mut Model, url: &str, fp: u64, check_id: u64| {
             m.run(&mut store.begin_sketch(url, fp, None, check_id).unwrap())
         };
         let x_fp = 0x0f0f_1234_5678_9abcu64;
