@@ -286,13 +286,14 @@ export function htmlSeen(api, options = {}, set = buildSet()) {
     const right = o ? clusterOf(p.id) === clusterOf(o) : set.every((q) => q === p || q.group === p.group || clusterOf(q.id) !== clusterOf(p.id));
     byKind[k].wrong += !right;
   }
+  const clusters = new Map(set.map((p) => [p.id, clusterOf(p.id)]));
   seen.free();
   return {
     keys: { html_seen_p: s.en.p, html_seen_r: s.en.r, html_seen_p_zh: s.zh.p, html_seen_r_zh: s.zh.r },
     detail: s,
     byKind,
     pages: set.length,
-    clusterOf: new Map(set.map((p) => [p.id, clusterOf(p.id)])),
+    clusterOf: clusters,
     sketches,
   };
 }
