@@ -19,6 +19,8 @@
 // A part of `npm run quality:html` (scripts/quality-html.mjs runs every part of this
 // folder and merges their keys); alone: `node scripts/quality-html/20-seen.mjs [--content
 // all|main] [--quick]`. --quick: a smaller set (15 English, 10 Chinese articles), for CI.
+// SIMHASH_HTML_SEEN_DEBUG=1 lists the missed planted pages of the seeded order with their
+// cause (see `explainMisses`).
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -71,6 +73,11 @@ export function articleSpan(html, body) {
   const span = end - start;
   // Not less than the article, and not most of the page (its template must stay).
   if (span < body.length * 0.8 || span > html.length * 0.6 || /<\/body|<footer/i.test(html.slice(start, end))) return null;
+  // Not less than the article in text either (markup makes a span's HTML longer than its
+  // text): the rest of the article, left outside the span, would stay in every page put
+  // into this one's template.
+  const visible = (t) => t.replace(/<[^>]*>/g, ' ').replace(/&#?\w+;/g, 'x').replace(/\s+/g, '').length;
+  if (visible(html.slice(start, end)) < 0.9 * body.replace(/\s+/g, '').length) return null;
   // Where a reader sees it: not in a script (a JSON-LD copy of the article), and holding none.
   const before = html.slice(0, start).toLowerCase();
   if (before.lastIndexOf('<script') > before.lastIndexOf('</script') || /<\/?script/i.test(html.slice(start, end))) return null;
@@ -264,7 +271,8 @@ function score(set, clusterOf) {
 /** The keys, and per kind which planted pages were missed, for `options` (ContentSeen's). */
 export function htmlSeen(api, options = {}, set = buildSet()) {
   const seen = new api.ContentSeen({ html: true, ...options });
-  for (const p of set) seen.check(p.id, Buffer.from(p.html));
+  const sketches = new Map();
+  for (const p of set) sketches.set(p.id, seen.check(p.id, Buffer.from(p.html)).sketch);
   const clusterOf = (id) => seen.clusterOf(id);
   const s = score(set, clusterOf);
   const byKind = {};
@@ -278,13 +286,64 @@ export function htmlSeen(api, options = {}, set = buildSet()) {
     const right = o ? clusterOf(p.id) === clusterOf(o) : set.every((q) => q === p || q.group === p.group || clusterOf(q.id) !== clusterOf(p.id));
     byKind[k].wrong += !right;
   }
+  const clusters = new Map(set.map((p) => [p.id, clusterOf(p.id)]));
   seen.free();
   return {
     keys: { html_seen_p: s.en.p, html_seen_r: s.en.r, html_seen_p_zh: s.zh.p, html_seen_r_zh: s.zh.r },
     detail: s,
     byKind,
     pages: set.length,
+    clusterOf: clusters,
+    sketches,
   };
+}
+
+/**
+ * Why planted pages were missed (SIMHASH_HTML_SEEN_DEBUG=1): per group split over several
+ * stored pages, each page outside its original's cluster, against the page of its group
+ * outside its own cluster that it estimates highest (as read, with the templates learnt):
+ * - "candidates": that estimate reaches the threshold, but the page was not stored when
+ *   the other was checked (only stored pages are compared);
+ * - "template": read without any template learnt (`template: false`) the two reach it:
+ *   learnt template lines were removed from one and not the other;
+ * - "estimate": within 0.09 under the threshold;
+ * - "extraction": further apart: the main contents differ (the lines of each that the
+ *   other lacks are printed).
+ * Returns the counts per kind and cause.
+ */
+export function explainMisses(api, run, set, options = {}) {
+  const raw = htmlSeen(api, { ...options, template: false }, set);
+  const t = Number(options.threshold ?? 0.81);
+  const est = (a, b) => (a && b ? api.estimateJaccard(a, b) : -1);
+  const text = (p) => api.htmlToText(p.html, { content: 'main' });
+  const causes = {};
+  const groups = new Map();
+  for (const p of set) if (p.kind !== 'short page') groups.set(p.group, [...(groups.get(p.group) ?? []), p]);
+  for (const [g, pages] of groups) {
+    const cl = (p) => run.clusterOf.get(p.id);
+    const o = pages.find((p) => p.kind === 'original');
+    if (new Set(pages.map(cl)).size === 1) continue;
+    console.log(`  group ${g}: ${new Set(pages.map(cl)).size} stored pages`);
+    for (const p of pages) {
+      if (cl(p) === cl(o)) continue;
+      let best = [-1, null];
+      for (const q of pages) if (cl(q) !== cl(p)) { const e = est(run.sketches.get(p.id), run.sketches.get(q.id)); if (e > best[0]) best = [e, q]; }
+      const [e, q] = best;
+      const eRaw = est(raw.sketches.get(p.id), raw.sketches.get(q.id));
+      const cause = e >= t ? 'candidates' : eRaw >= t ? 'template' : e >= t - 0.09 ? 'estimate' : 'extraction';
+      const k = `${p.zh ? 'zh' : 'en'} ${p.kind}: ${cause}`;
+      causes[k] = (causes[k] ?? 0) + 1;
+      console.log(`    ${p.kind} ${p.id} vs ${q.kind} ${q.id}: estimate ${e.toFixed(3)} (no template ${eRaw.toFixed(3)}): ${cause}`);
+      if (cause === 'extraction' || cause === 'template') {
+        const [a, b] = [text(p), text(q)].map((x) => x.split('\n'));
+        const [sa, sb] = [new Set(a), new Set(b)];
+        for (const l of a.filter((l) => !sb.has(l)).slice(0, 6)) console.log(`      + ${l.slice(0, 100)}`);
+        for (const l of b.filter((l) => !sa.has(l)).slice(0, 6)) console.log(`      - ${l.slice(0, 100)}`);
+      }
+    }
+  }
+  for (const [k, n] of Object.entries(causes).sort()) console.log(`  missed ${k.padEnd(44)} ${n}`);
+  return causes;
 }
 
 /** The set in another seeded arrival order. */
@@ -319,6 +378,7 @@ export default async function seenPart(args = []) {
   console.log(`html_seen: ContentSeen ${JSON.stringify({ html: true, ...options })} over ${r.pages} pages (${set.filter((p) => p.zh).length} Chinese), ${Date.now() - t} ms`);
   for (const [k, v] of Object.entries(r.byKind)) console.log(`  ${k.padEnd(34)} ${v.pages - v.wrong}/${v.pages} right`);
   for (const [lang, v] of Object.entries(r.detail)) console.log(`  ${lang}: P ${v.p.toFixed(3)} R ${v.r.toFixed(3)} (${v.tp} of ${v.pred} predicted pairs true, ${v.truth} true pairs)`);
+  if (process.env.SIMHASH_HTML_SEEN_DEBUG === '1') explainMisses(api, r, set, options);
   const keys = Object.fromEntries(Object.entries(r.keys).map(([k, v]) => [k, v.toFixed(3)]));
   // The order effect: the template is learnt while checking, so a page's reading depends
   // on the pages of its host met before it. The same set in other arrival orders.

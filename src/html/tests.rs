@@ -234,3 +234,22 @@ fn a_list_of_related_links_after_the_article_is_left_out() {
     let html = format!("<body><div class=story><p>{}</p><ol>{items}</ol></div></body>", PARAS[0]);
     assert!(main_content(&html).contains(PARAS[3]));
 }
+
+#[test]
+fn the_previous_article_teaser_after_the_article_is_left_out() {
+    // A link to the previous story with its title, its summary and its date, in a block
+    // whose class names it; the summary is a paragraph of its own (no link).
+    for (paras, summary) in [
+        (&PARAS[..], "The most powerful hatchback to come out of the factory has a huge rear wing."),
+        (&PARAS_ZH[..], "这家工厂出产的最强劲的掀背车装有一个巨大的尾翼，售价也随之上涨。"),
+    ] {
+        let teaser = format!(
+            "<div class=\"grid prev\"><p class=btn><a href=/p>Previous story</a></p>\
+             <div class=desc><a href=/p><h5>A monster hatch</h5></a><p class=excerpt>{summary}</p>\
+             <label>2019-11-20 17:27:46 Marcus</label></div></div>"
+        );
+        let html =
+            format!("<body><div id=article class=\"cell article\">{}{teaser}</div></body>", article(paras));
+        assert_eq!(main_content(&html), paras.join("\n"));
+    }
+}

@@ -542,6 +542,8 @@ const STRONG_NEG_WORDS: &[&[u8]] = &[
     b"masthead",
     b"pagination",
     b"pager",
+    b"prev",
+    b"previous",
     b"toolbar",
     b"tags",
     b"tagcloud",
