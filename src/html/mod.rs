@@ -26,6 +26,7 @@
 //! [`main_content`] keeps only the page's main content (the article, not the template
 //! around it); see [`Content`].
 
+mod reader;
 mod score;
 pub mod template;
 #[cfg(test)]

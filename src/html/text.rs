@@ -1,9 +1,9 @@
 //! All of a page's visible text: an html5gum emitter that writes text as it goes, with no
 //! tree.
 
-use std::convert::Infallible;
+use html5gum::Tokenizer;
 
-use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
+use super::reader::{TagReader, Tags};
 
 /// Elements whose whole content is not text a reader sees.
 pub(super) const SKIP: &[&[u8]] = &[
@@ -86,151 +86,48 @@ pub fn html_to_text(html: &str) -> String {
 /// [`html_to_text`] into a caller's buffer (cleared first), to reuse its allocation.
 pub fn html_to_text_into(html: &str, out: &mut String) {
     out.clear();
-    let emitter = TextEmitter {
-        w: Writer { out, pending: Gap::None },
-        text: Vec::new(),
-        name: Vec::new(),
-        last_start_tag: Vec::new(),
-        end_tag: false,
-        self_closing: false,
-        skipping: Vec::new(),
-    };
+    let emitter = TagReader::new(TextTags { w: Writer { out, pending: Gap::None }, skipping: Vec::new() });
     // The emitter consumes every token itself (its token type is `Infallible`), and
     // reading a `&str` cannot fail, so this never returns an error.
     let Ok(()) = Tokenizer::new_with_emitter(html, emitter).finish();
 }
 
-/// An [`Emitter`] that turns html5gum's tokenizer callbacks straight into text: it keeps
-/// only what [`html_to_text`] needs (tag names, the self-closing flag, character data) and
-/// drops attributes, comments, doctypes and parse errors as they come, so no token is
-/// allocated. This is also smaller in wasm than html5gum's `DefaultEmitter`
-/// (see the comment on html5gum in Cargo.toml).
-struct TextEmitter<'a> {
+/// The [`Tags`] of [`html_to_text`]: character data goes to the writer, block elements
+/// break lines, and the content of [`SKIP`] elements is left out.
+struct TextTags<'a> {
     w: Writer<'a>,
-    /// Character data since the last tag (decoded character references included).
-    text: Vec<u8>,
-    /// The name of the tag being read.
-    name: Vec<u8>,
-    /// The name of the last start tag, for the raw-text states' "appropriate end tag"
-    /// test; cleared by an end tag (as html5gum's own emitters do).
-    last_start_tag: Vec<u8>,
-    end_tag: bool,
-    self_closing: bool,
     /// Names of the open elements whose content is skipped, innermost last.
     skipping: Vec<Vec<u8>>,
 }
 
-impl TextEmitter<'_> {
-    /// Writes the character data read since the last tag, unless it is inside a skipped
-    /// element.
-    fn flush_text(&mut self) {
-        if !self.text.is_empty() {
-            if self.skipping.is_empty() {
-                self.w.text(&String::from_utf8_lossy(&self.text));
-            }
-            self.text.clear();
-        }
-    }
-}
-
-impl Emitter for TextEmitter<'_> {
-    type Token = Infallible;
-
-    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
-        self.last_start_tag.clear();
-        self.last_start_tag.extend_from_slice(last_start_tag.unwrap_or_default());
-    }
-
-    fn emit_eof(&mut self) {
-        self.flush_text();
-    }
-
-    fn emit_error(&mut self, _: Error) {}
-
-    fn should_emit_errors(&mut self) -> bool {
-        false
-    }
-
-    fn pop_token(&mut self) -> Option<Infallible> {
-        None
-    }
-
-    fn emit_string(&mut self, s: &[u8]) {
-        self.text.extend_from_slice(s);
-    }
-
-    fn init_start_tag(&mut self) {
-        self.name.clear();
-        self.end_tag = false;
-        self.self_closing = false;
-    }
-
-    fn init_end_tag(&mut self) {
-        self.name.clear();
-        self.end_tag = true;
-        self.self_closing = false;
-    }
-
-    fn emit_current_tag(&mut self) -> Option<State> {
-        self.flush_text();
-        let name = self.name.as_slice();
-        if self.end_tag {
-            self.last_start_tag.clear();
-            if let Some(at) = self.skipping.iter().rposition(|n| n.as_slice() == name) {
-                self.skipping.truncate(at);
-            } else if BLOCK.contains(&name) {
-                self.w.block();
-            }
-            None
-        } else {
-            if name == b"body" {
-                // An unclosed <head> (or <title>) ends where the body starts.
-                self.skipping.clear();
-            }
-            if SKIP.contains(&name) {
-                if !self.self_closing && !is_void(name) {
-                    self.skipping.push(name.to_vec());
-                }
-            } else if BLOCK.contains(&name) {
-                self.w.block();
-            }
-            std::mem::swap(&mut self.last_start_tag, &mut self.name);
-            // Switches to the raw-text states after <script>, <style>, <textarea> ...
-            // (html5gum's `naive_next_state`, as its `DefaultEmitter` does when told to),
-            // so their content is character data and a `<` inside a script is not a tag.
-            naive_next_state(&self.last_start_tag)
+impl Tags for TextTags<'_> {
+    fn text(&mut self, text: &[u8]) {
+        if self.skipping.is_empty() {
+            self.w.text(&String::from_utf8_lossy(text));
         }
     }
 
-    fn set_self_closing(&mut self) {
-        if !self.end_tag {
-            self.self_closing = true;
+    fn start_tag(&mut self, name: &[u8], self_closing: bool) {
+        if name == b"body" {
+            // An unclosed <head> (or <title>) ends where the body starts.
+            self.skipping.clear();
+        }
+        if SKIP.contains(&name) {
+            if !self_closing && !is_void(name) {
+                self.skipping.push(name.to_vec());
+            }
+        } else if BLOCK.contains(&name) {
+            self.w.block();
         }
     }
 
-    fn push_tag_name(&mut self, s: &[u8]) {
-        self.name.extend_from_slice(s);
+    fn end_tag(&mut self, name: &[u8]) {
+        if let Some(at) = self.skipping.iter().rposition(|n| n.as_slice() == name) {
+            self.skipping.truncate(at);
+        } else if BLOCK.contains(&name) {
+            self.w.block();
+        }
     }
-
-    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
-        self.end_tag && !self.last_start_tag.is_empty() && self.last_start_tag == self.name
-    }
-
-    // Comments, doctypes and attributes are not text: nothing to keep.
-    fn init_comment(&mut self) {}
-    fn emit_current_comment(&mut self) {}
-    fn emit_current_doctype(&mut self) {}
-    fn set_force_quirks(&mut self) {}
-    fn push_comment(&mut self, _: &[u8]) {}
-    fn push_doctype_name(&mut self, _: &[u8]) {}
-    fn init_doctype(&mut self) {}
-    fn init_attribute(&mut self) {}
-    fn push_attribute_name(&mut self, _: &[u8]) {}
-    fn push_attribute_value(&mut self, _: &[u8]) {}
-    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
-    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
-    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
-    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
 }
 
 pub(super) fn is_void(name: &[u8]) -> bool {

@@ -20,10 +20,9 @@
 //! `i..nodes[i].end`, and every aggregate is one backward pass with no recursion: a deeply
 //! nested page cannot overflow the stack.
 
-use std::convert::Infallible;
+use html5gum::Tokenizer;
 
-use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
-
+use super::reader::{TagReader, Tags};
 use super::text::{is_void, BLOCK, SKIP};
 
 /// No node (the root's parent).
@@ -215,14 +214,9 @@ pub(super) fn build(html: &str) -> Tree {
     nodes.push(root);
     let mut tree = Tree { nodes, text: String::with_capacity(html.len() / 3) };
     let mut stack = vec![0];
-    let emitter = TreeEmitter {
+    let emitter = TagReader::new(TreeTags {
         tree: &mut tree,
         stack: &mut stack,
-        text: Vec::new(),
-        name: Vec::new(),
-        last_start_tag: Vec::new(),
-        end_tag: false,
-        self_closing: false,
         skipping: Vec::new(),
         attr_name: Vec::new(),
         attr: Attr::None,
@@ -232,7 +226,7 @@ pub(super) fn build(html: &str) -> Tree {
         style: Vec::new(),
         aria_hidden: Vec::new(),
         hidden: false,
-    };
+    });
     // The emitter consumes every token itself (its token type is `Infallible`), and
     // reading a `&str` cannot fail, so this never returns an error.
     let Ok(()) = Tokenizer::new_with_emitter(html, emitter).finish();
@@ -255,15 +249,12 @@ enum Attr {
     AriaHidden,
 }
 
-struct TreeEmitter<'a> {
+/// The [`Tags`] that build a [`Tree`].
+struct TreeTags<'a> {
     tree: &'a mut Tree,
     /// Open elements, innermost last (node indices; the root at the bottom).
     stack: &'a mut Vec<u32>,
-    text: Vec<u8>,
-    name: Vec<u8>,
-    last_start_tag: Vec<u8>,
-    end_tag: bool,
-    self_closing: bool,
+    /// Names of the open elements whose content is skipped, innermost last.
     skipping: Vec<Vec<u8>>,
     attr_name: Vec<u8>,
     attr: Attr,
@@ -286,31 +277,28 @@ fn name_hash(name: &[u8]) -> u32 {
     h
 }
 
-impl TreeEmitter<'_> {
+impl TreeTags<'_> {
     fn top(&self) -> u32 {
         *self.stack.last().unwrap_or(&0)
     }
 
-    fn flush_text(&mut self) {
-        if self.text.is_empty() {
+    fn add_text(&mut self, text: &[u8]) {
+        if !self.skipping.is_empty() {
             return;
         }
-        if self.skipping.is_empty() {
-            let start = self.tree.text.len();
-            self.tree.text.push_str(&String::from_utf8_lossy(&self.text));
-            let stop = self.tree.text.len();
-            let parent = self.top();
-            let at = self.tree.nodes.len() as u32;
-            self.tree.nodes.push(Node {
-                tag: Tag::Text,
-                flags: 0,
-                parent,
-                end: at + 1,
-                start: start as u32,
-                stop: stop as u32,
-            });
-        }
-        self.text.clear();
+        let start = self.tree.text.len();
+        self.tree.text.push_str(&String::from_utf8_lossy(text));
+        let stop = self.tree.text.len();
+        let parent = self.top();
+        let at = self.tree.nodes.len() as u32;
+        self.tree.nodes.push(Node {
+            tag: Tag::Text,
+            flags: 0,
+            parent,
+            end: at + 1,
+            start: start as u32,
+            stop: stop as u32,
+        });
     }
 
     fn pop(&mut self) {
@@ -389,15 +377,14 @@ impl TreeEmitter<'_> {
         self.attr = Attr::None;
     }
 
-    fn start_tag(&mut self) {
+    fn add_start_tag(&mut self, name: &[u8], self_closing: bool) {
         self.finish_attr();
-        let name = self.name.as_slice();
         if name == b"body" {
             // An unclosed <head> (or <title>) ends where the body starts.
             self.skipping.clear();
         }
         if !self.skipping.is_empty() || SKIP.contains(&name) {
-            if SKIP.contains(&name) && !self.self_closing && !is_void(name) {
+            if SKIP.contains(&name) && !self_closing && !is_void(name) {
                 self.skipping.push(name.to_vec());
             }
             return;
@@ -427,8 +414,7 @@ impl TreeEmitter<'_> {
         }
     }
 
-    fn end_tag(&mut self) {
-        let name = self.name.as_slice();
+    fn add_end_tag(&mut self, name: &[u8]) {
         if let Some(at) = self.skipping.iter().rposition(|n| n.as_slice() == name) {
             self.skipping.truncate(at);
             return;
@@ -438,7 +424,6 @@ impl TreeEmitter<'_> {
         }
         let tag = Tag::from_name(name);
         let hash = if tag == Tag::Other { name_hash(name) } else { 0 };
-        let _ = name;
         let found = if tag.is_table_boundary() || matches!(tag, Tag::Tr | Tag::TSection) {
             self.find_open(
                 |n| n.tag == tag && n.start == hash,
@@ -625,36 +610,20 @@ fn hint_flags(hints: &[u8]) -> u16 {
     flags
 }
 
-impl Emitter for TreeEmitter<'_> {
-    type Token = Infallible;
-
-    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
-        self.last_start_tag.clear();
-        self.last_start_tag.extend_from_slice(last_start_tag.unwrap_or_default());
+impl Tags for TreeTags<'_> {
+    fn text(&mut self, text: &[u8]) {
+        self.add_text(text);
     }
 
-    fn emit_eof(&mut self) {
-        self.flush_text();
+    fn start_tag(&mut self, name: &[u8], self_closing: bool) {
+        self.add_start_tag(name, self_closing);
     }
 
-    fn emit_error(&mut self, _: Error) {}
-
-    fn should_emit_errors(&mut self) -> bool {
-        false
+    fn end_tag(&mut self, name: &[u8]) {
+        self.add_end_tag(name);
     }
 
-    fn pop_token(&mut self) -> Option<Infallible> {
-        None
-    }
-
-    fn emit_string(&mut self, s: &[u8]) {
-        self.text.extend_from_slice(s);
-    }
-
-    fn init_start_tag(&mut self) {
-        self.name.clear();
-        self.end_tag = false;
-        self.self_closing = false;
+    fn begin_start_tag(&mut self) {
         self.hints.clear();
         self.itemprop.clear();
         self.role.clear();
@@ -665,55 +634,17 @@ impl Emitter for TreeEmitter<'_> {
         self.attr = Attr::None;
     }
 
-    fn init_end_tag(&mut self) {
-        self.name.clear();
-        self.end_tag = true;
-        self.self_closing = false;
+    fn begin_attribute(&mut self) {
+        self.finish_attr();
     }
 
-    fn emit_current_tag(&mut self) -> Option<State> {
-        self.flush_text();
-        if self.end_tag {
-            self.last_start_tag.clear();
-            self.end_tag();
-            None
-        } else {
-            self.start_tag();
-            std::mem::swap(&mut self.last_start_tag, &mut self.name);
-            naive_next_state(&self.last_start_tag)
-        }
-    }
-
-    fn set_self_closing(&mut self) {
-        if !self.end_tag {
-            self.self_closing = true;
-        }
-    }
-
-    fn push_tag_name(&mut self, s: &[u8]) {
-        self.name.extend_from_slice(s);
-    }
-
-    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
-        self.end_tag && !self.last_start_tag.is_empty() && self.last_start_tag == self.name
-    }
-
-    fn init_attribute(&mut self) {
-        if !self.end_tag {
-            self.finish_attr();
-        }
-    }
-
-    fn push_attribute_name(&mut self, s: &[u8]) {
-        if !self.end_tag && self.attr_name.len() < 16 {
+    fn attribute_name(&mut self, s: &[u8]) {
+        if self.attr_name.len() < 16 {
             self.attr_name.extend(s.iter().map(u8::to_ascii_lowercase));
         }
     }
 
-    fn init_attribute_value(&mut self) {
-        if self.end_tag {
-            return;
-        }
+    fn begin_attribute_value(&mut self) {
         self.attr = match self.attr_name.as_slice() {
             b"class" | b"id" => {
                 if !self.hints.is_empty() {
@@ -729,7 +660,7 @@ impl Emitter for TreeEmitter<'_> {
         };
     }
 
-    fn push_attribute_value(&mut self, s: &[u8]) {
+    fn attribute_value(&mut self, s: &[u8]) {
         let buf = match self.attr {
             Attr::None => return,
             Attr::Hint => &mut self.hints,
@@ -742,16 +673,4 @@ impl Emitter for TreeEmitter<'_> {
             buf.extend(s.iter().map(u8::to_ascii_lowercase));
         }
     }
-
-    fn init_comment(&mut self) {}
-    fn emit_current_comment(&mut self) {}
-    fn emit_current_doctype(&mut self) {}
-    fn set_force_quirks(&mut self) {}
-    fn push_comment(&mut self, _: &[u8]) {}
-    fn push_doctype_name(&mut self, _: &[u8]) {}
-    fn init_doctype(&mut self) {}
-    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
-    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
-    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
-    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
 }
