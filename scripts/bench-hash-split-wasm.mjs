@@ -1,0 +1,14 @@
+// wasm half of hash_split: the pool worker's __fingerprintAndSketchEach on the same docs.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const dir = process.argv[2];
+const file = process.argv[3] ?? 'target/bench-dedup/docs-20000.jsonl';
+const m = require(`${dir}/simhash_wasm.js`);
+const texts = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text);
+const h = new m.SimHasher({});
+const time = (f) => { let best = Infinity; for (let r = 0; r < 3; r++) { const t = performance.now(); f(); best = Math.min(best, (performance.now() - t) * 1000 / texts.length); } return best; };
+const BATCH = 2000;
+const both = time(() => { for (let i = 0; i < texts.length; i += BATCH) h.__fingerprintAndSketchEach(texts.slice(i, i + BATCH), i, {}); });
+const fp = time(() => { for (let i = 0; i < texts.length; i += BATCH) h.__fingerprintEach(texts.slice(i, i + BATCH), i); });
+console.log(`RESULT wasm_both_us=${both.toFixed(2)} wasm_fingerprint_us=${fp.toFixed(2)} docs=${texts.length}`);
