@@ -258,7 +258,8 @@ fn the_builder_meets_the_schemes_definition_and_distinct_meets_a_sort() {
         // with repeats and the value 0 (the set's empty-slot marker) in some.
         let len = [0, 1, 2, 5, 40, 130, 700, 3000][case % 8];
         let pool = 1 + rng.below(len as u64 + 1);
-        let mut hashes: Vec<u64> = (0..len).map(|_| (rng.next() % pool).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        let mut hashes: Vec<u64> =
+            (0..len).map(|_| (rng.next() % pool).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
         if case % 3 == 0 && len > 0 {
             hashes[rng.below(len as u64) as usize] = 0;
         }
@@ -274,10 +275,16 @@ fn the_builder_meets_the_schemes_definition_and_distinct_meets_a_sort() {
         let mut fast = hashes.clone();
         let n = make::distinct_in_place(&mut table, &mut fast);
         assert_eq!(&fast[..n], &first[..], "case {case}: first occurrences, in order");
-        for scheme in [SketchScheme::default(), SketchScheme::new(32).unwrap(), SketchScheme::new(256).unwrap()] {
+        for scheme in
+            [SketchScheme::default(), SketchScheme::new(32).unwrap(), SketchScheme::new(256).unwrap()]
+        {
             let want = naive_from_shingles(scheme, &sorted);
             assert_eq!(Sketch::from_shingles(scheme, &sorted).payload(), &want[..], "case {case} {scheme:?}");
-            assert_eq!(Sketch::from_shingles(scheme, &fast[..n]).payload(), &want[..], "case {case}, any order");
+            assert_eq!(
+                Sketch::from_shingles(scheme, &fast[..n]).payload(),
+                &want[..],
+                "case {case}, any order"
+            );
         }
     }
 }

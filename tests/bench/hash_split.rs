@@ -36,12 +36,18 @@ fn main() {
         .find(|a| a.ends_with(".jsonl"))
         .cloned()
         .unwrap_or_else(|| "target/bench-dedup/docs-20000.jsonl".into());
-    let raw = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e} (npm run bench:dedup -- --quick writes it)"));
+    let raw = std::fs::read_to_string(&file)
+        .unwrap_or_else(|e| panic!("{file}: {e} (npm run bench:dedup -- --quick writes it)"));
     let limit: usize = flag("--docs").map_or(usize::MAX, |n| n.parse().expect("--docs N"));
     let texts: Vec<String> = raw
         .lines()
         .take(limit)
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("jsonl")["text"].as_str().expect("text").to_owned())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).expect("jsonl")["text"]
+                .as_str()
+                .expect("text")
+                .to_owned()
+        })
         .collect();
     let bytes: usize = texts.iter().map(String::len).sum();
     let scheme = SketchScheme::default();
@@ -83,7 +89,8 @@ fn main() {
     });
     let fingerprint = time(&mut |t| h.fingerprint(t).unwrap_or(0));
     let sketch = time(&mut |t| h.sketch(t, scheme).map_or(0, |s| u64::from(s.payload()[7])));
-    let both = time(&mut |t| h.fingerprint_and_sketch(t, scheme).map_or(0, |(f, s)| f ^ u64::from(s.payload()[7])));
+    let both =
+        time(&mut |t| h.fingerprint_and_sketch(t, scheme).map_or(0, |(f, s)| f ^ u64::from(s.payload()[7])));
     println!("{} documents, {:.0} bytes each on average ({file})", texts.len(), bytes as f64 / n);
     println!("{:<28} {:>8}", "part (alone)", "us/doc");
     for (name, us) in [
