@@ -14,6 +14,10 @@ fn reduce(x: u64, n: usize) -> usize {
 /// `min` fills a bin and keeps its least order with no branch.
 const EMPTY: u64 = u64::MAX;
 
+/// The most shingles made distinct by the set of [`distinct_in_place`] (16 bytes of table a
+/// shingle); a longer text's are sorted in place instead, with no memory beside them.
+pub(crate) const SET_MOST: usize = 1 << 20;
+
 /// Makes sketches from shingle hashes, with its work buffers reused across texts.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SketchBuilder {
@@ -28,8 +32,13 @@ impl SketchBuilder {
     /// place).
     pub(crate) fn finish_collected(&mut self, scheme: SketchScheme, shingles: &mut Shingles) -> Sketch {
         let hashes = &mut shingles.hashes;
-        let n = distinct_in_place(&mut self.seen, hashes);
-        hashes.truncate(n);
+        if hashes.len() <= SET_MOST {
+            let n = distinct_in_place(&mut self.seen, hashes);
+            hashes.truncate(n);
+        } else {
+            hashes.sort_unstable();
+            hashes.dedup();
+        }
         self.finish(scheme, hashes)
     }
 

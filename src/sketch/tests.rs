@@ -288,3 +288,19 @@ fn the_builder_meets_the_schemes_definition_and_distinct_meets_a_sort() {
         }
     }
 }
+
+/// A text of more shingles than the set takes is sorted instead: the same sketch.
+#[test]
+fn more_shingles_than_the_set_takes_give_the_same_sketch() {
+    let mut rng = Rng(0x5E7_0057);
+    let len = make::SET_MOST + 1000;
+    let hashes: Vec<u64> = (0..len).map(|_| rng.next() % (len as u64 / 2)).collect();
+    let mut sorted = hashes.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let scheme = SketchScheme::default();
+    let mut shingles = crate::scan::Shingles { hashes };
+    let got = SketchBuilder::default().finish_collected(scheme, &mut shingles);
+    assert_eq!(got.shingles() as usize, sorted.len());
+    assert_eq!(got.payload(), &naive_from_shingles(scheme, &sorted)[..]);
+}
