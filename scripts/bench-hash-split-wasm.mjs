@@ -1,8 +1,14 @@
-// wasm half of hash_split: the pool worker's __fingerprintAndSketchEach on the same docs.
+// node scripts/bench-hash-split-wasm.mjs [BUILD_DIR] [FILE.jsonl]
+// The wasm half of `cargo bench --bench hash_split`: what a pool worker runs on a batch
+// (`__fingerprintAndSketchEach`, 2,000 texts a call, with the JS-to-wasm string copies),
+// and `__fingerprintEach` alone, on a `bench:dedup` collection, in CPU time a document.
+// BUILD_DIR: a Node build of the package (default pkg/node); FILE: default
+// target/bench-dedup/docs-20000.jsonl (`npm run bench:dedup -- --quick` writes it).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 const require = createRequire(import.meta.url);
-const dir = process.argv[2];
+const dir = resolve(process.argv[2] ?? 'pkg/node');
 const file = process.argv[3] ?? 'target/bench-dedup/docs-20000.jsonl';
 const m = require(`${dir}/simhash_wasm.js`);
 const texts = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text);
