@@ -174,14 +174,23 @@ pub(crate) fn for_each_char_ngram_pair<G: FnMut(u64)>(
     // normalised English text) needs no scan for cluster starts: its n-grams are its runs of
     // n bytes.
     if bytes.is_ascii() && !bytes.contains(&b'\r') {
-        let runs = |size: usize| 0..(bytes.len() + 1).saturating_sub(size);
-        for s in runs(n) {
-            f.gram(s, s + n, hash_at(bytes, s, n));
-        }
+        let runs = |size: usize| (bytes.len() + 1).saturating_sub(size);
+        let mut s = 0;
         if let Some((m, g)) = second.as_mut() {
-            for s in runs(*m) {
-                g(hash_at(bytes, s, *m));
+            // Both sizes from each start in one loop (one pass over the bytes, two
+            // independent hashes in flight), then the tail of the smaller size.
+            let m = *m;
+            while s < runs(n.max(m)) {
+                f.gram(s, s + n, hash_at(bytes, s, n));
+                g(hash_at(bytes, s, m));
+                s += 1;
             }
+            for t in s..runs(m) {
+                g(hash_at(bytes, t, m));
+            }
+        }
+        for s in s..runs(n) {
+            f.gram(s, s + n, hash_at(bytes, s, n));
         }
         return bytes.len();
     }

@@ -71,6 +71,9 @@ pub struct SimHasher {
     word: String,
     counter: Counter,
     hashes: Vec<u64>,
+    /// The features of tf >= 2 of the current text, `(tf, hash)` (a reused buffer of
+    /// [`sums_of`](Self::sums_of)).
+    repeats: Vec<(u32, u64)>,
     /// Shingles of the current text for [`sketch`](Self::sketch), when one is asked for.
     shingles: Shingles,
     sketcher: SketchBuilder,
@@ -103,6 +106,7 @@ impl SimHasher {
             word: String::new(),
             counter: Counter::default(),
             hashes: Vec::new(),
+            repeats: Vec::new(),
             shingles: Shingles::default(),
             sketcher: SketchBuilder::default(),
         })
@@ -354,14 +358,14 @@ impl SimHasher {
     }
 
     /// The 64 sums, in fixed point, from the counted features.
-    fn sums(&self) -> Result<[i64; 64]> {
+    fn sums(&mut self) -> Result<[i64; 64]> {
         self.sums_of(|h| h)
     }
 
     /// The 64 sums with each feature's hyperplane bits taken from `bits(hash)` (its
     /// weight still comes from the hash itself).
     #[inline(always)]
-    fn sums_of(&self, bits: impl Fn(u64) -> u64) -> Result<[i64; 64]> {
+    fn sums_of(&mut self, bits: impl Fn(u64) -> u64) -> Result<[i64; 64]> {
         let mut acc = Accumulator::default();
         if self.idf.is_some() {
             for (h, tf) in self.counter.entries() {
@@ -384,9 +388,13 @@ impl SimHasher {
         if self.opts.weighting != Weighting::Binary {
             // The features of tf >= 2, gathered with no branch: each is written, and kept by
             // moving on past it.
-            let mut repeats = vec![(0u32, 0u64); self.counter.len()];
+            // Room for every feature, reused from text to text; only the first `r` are read.
+            let mut room = std::mem::take(&mut self.repeats);
+            if room.len() < self.counter.len() {
+                room.resize(self.counter.len(), (0, 0));
+            }
             // A slice: opt-level "z" (the browser build) leaves `Vec`'s `IndexMut` a call.
-            let repeats = repeats.as_mut_slice();
+            let repeats = room.as_mut_slice();
             let mut r = 0;
             for (h, tf) in self.counter.entries() {
                 repeats[r] = (tf, h);
@@ -410,6 +418,7 @@ impl SimHasher {
                 };
                 acc.add_weighted(bits(h), weight)?;
             }
+            self.repeats = room;
         }
         all.flush();
         acc.add_counts(&all.counts, all.n, q1)?;

@@ -209,3 +209,98 @@ fn bytes_round_trip_and_bad_bytes_are_refused() {
     assert_eq!(SketchScheme::from_number(Some(64.5)).unwrap_err().code(), "InvalidOption");
     assert_eq!(SketchScheme::from_number(None).unwrap(), SketchScheme::default());
 }
+
+/// The sketch of a distinct set written from the scheme's definition (module docs), with
+/// none of `SketchBuilder`'s shortcuts: each bin's minimum as an `Option`, the odd sketch
+/// as a list of bit parities.
+fn naive_from_shingles(scheme: SketchScheme, distinct: &[u64]) -> Vec<u8> {
+    use crate::hash::mix;
+    let size = scheme.size();
+    let m = 8 * (size / 2 - 4);
+    let bins = size;
+    let top = |x: u64, n: usize| ((x >> 32) as u128 * n as u128 / (1u128 << 32)) as usize;
+    let mut odd = vec![false; m];
+    let mut mins: Vec<Option<u32>> = vec![None; bins];
+    for &h in distinct {
+        let p = top(mix(h ^ ODD_SEED), m);
+        odd[p] = !odd[p];
+        let g = mix(h ^ OPH_SEED);
+        let bin = top(g, bins);
+        let order = (g & 0xFFFF_FFFF) as u32;
+        mins[bin] = Some(mins[bin].map_or(order, |o| o.min(order)));
+    }
+    let value = |o: u32| (mix(u64::from(o) ^ NIBBLE_SEED) % 16) as u8;
+    let mut out = (distinct.len() as u32).to_le_bytes().to_vec();
+    for byte in 0..m / 8 {
+        out.push((0..8).map(|b| u8::from(odd[8 * byte + b]) << b).sum());
+    }
+    let mut nibbles = Vec::new();
+    for bin in 0..bins {
+        let probe = (0..64 * bins as u64)
+            .map(|a| top(mix(((bin as u64) << 32 | a) ^ DENSIFY_SEED), bins))
+            .chain((1..bins).map(|d| (bin + d) % bins));
+        nibbles.push(match mins[bin] {
+            Some(o) => value(o),
+            None if distinct.is_empty() => 0,
+            None => probe.filter_map(|c| mins[c]).map(value).next().unwrap(),
+        });
+    }
+    out.extend(nibbles.chunks(2).map(|p| p[0] | p[1] << 4));
+    out
+}
+
+#[test]
+fn the_builder_meets_the_schemes_definition_and_distinct_meets_a_sort() {
+    let mut rng = Rng(0xD15_71AC7);
+    let mut table = Vec::new();
+    for case in 0..400 {
+        // Sets from empty to several times the bins (empty bins and densification, then none),
+        // with repeats and the value 0 (the set's empty-slot marker) in some.
+        let len = [0, 1, 2, 5, 40, 130, 700, 3000][case % 8];
+        let pool = 1 + rng.below(len as u64 + 1);
+        let mut hashes: Vec<u64> =
+            (0..len).map(|_| (rng.next() % pool).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        if case % 3 == 0 && len > 0 {
+            hashes[rng.below(len as u64) as usize] = 0;
+        }
+        let mut sorted = hashes.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut first = Vec::new();
+        for &h in &hashes {
+            if !first.contains(&h) {
+                first.push(h);
+            }
+        }
+        let mut fast = hashes.clone();
+        let n = make::distinct_in_place(&mut table, &mut fast);
+        assert_eq!(&fast[..n], &first[..], "case {case}: first occurrences, in order");
+        for scheme in
+            [SketchScheme::default(), SketchScheme::new(32).unwrap(), SketchScheme::new(256).unwrap()]
+        {
+            let want = naive_from_shingles(scheme, &sorted);
+            assert_eq!(Sketch::from_shingles(scheme, &sorted).payload(), &want[..], "case {case} {scheme:?}");
+            assert_eq!(
+                Sketch::from_shingles(scheme, &fast[..n]).payload(),
+                &want[..],
+                "case {case}, any order"
+            );
+        }
+    }
+}
+
+/// A text of more shingles than the set takes is sorted instead: the same sketch.
+#[test]
+fn more_shingles_than_the_set_takes_give_the_same_sketch() {
+    let mut rng = Rng(0x5E7_0057);
+    let len = make::SET_MOST + 1000;
+    let hashes: Vec<u64> = (0..len).map(|_| rng.next() % (len as u64 / 2)).collect();
+    let mut sorted = hashes.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let scheme = SketchScheme::default();
+    let mut shingles = crate::scan::Shingles { hashes };
+    let got = SketchBuilder::default().finish_collected(scheme, &mut shingles);
+    assert_eq!(got.shingles() as usize, sorted.len());
+    assert_eq!(got.payload(), &naive_from_shingles(scheme, &sorted)[..]);
+}
