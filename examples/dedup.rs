@@ -60,12 +60,20 @@ fn run() -> Result<ExitCode, Box<dyn std::error::Error>> {
             Some(if a < b { (a, b) } else { (b, a) })
         })
         .collect();
+    // Precision: the reported pairs (those joining each cluster) that are true. Recall: the
+    // true pairs whose documents share a cluster.
     let found: HashSet<(String, String)> = report.pairs.iter().map(|p| (p.a.clone(), p.b.clone())).collect();
     let hits = found.intersection(&truth).count();
+    let cluster_of: std::collections::HashMap<&str, usize> =
+        report.clusters.iter().enumerate().flat_map(|(n, c)| c.iter().map(move |id| (id.as_str(), n))).collect();
+    let together = truth
+        .iter()
+        .filter(|(a, b)| cluster_of.get(a.as_str()).is_some_and(|n| cluster_of.get(b.as_str()) == Some(n)))
+        .count();
     let precision = hits as f64 / found.len().max(1) as f64;
-    let recall = hits as f64 / truth.len().max(1) as f64;
+    let recall = together as f64 / truth.len().max(1) as f64;
     println!(
-        "against the truth file: precision {precision:.3}, recall {recall:.3} ({hits} of {} true pairs)",
+        "against the truth file: precision {precision:.3}, recall {recall:.3} ({together} of {} true pairs in one cluster)",
         truth.len()
     );
     if truth.is_empty() || precision < 0.95 || recall < 0.7 {

@@ -544,7 +544,12 @@ export interface DedupIntoOptions extends Omit<HasherOptions, 'idf'> {
 export interface DedupResult {
   /** Groups of 2+ ids, each sorted, ordered by their first id. */
   clusters: string[][];
-  /** Every kept pair (`a < b`) with its Hamming distance and Jaccard (null when not verified). */
+  /**
+   * The pairs (`a < b`) that join each cluster, with their Hamming distance and Jaccard (null
+   * when not verified). Verified: a spanning tree of the cluster's verified pairs, so a
+   * cluster of m documents has m − 1 pairs (a pair whose documents are joined already is not
+   * measured). Not verified: every candidate pair (each document's 64 nearest within k).
+   */
   pairs: Array<{ a: string; b: string; distance: number; jaccard: number | null }>;
   /** The ids that got a fingerprint, in input order, and their fingerprints. */
   fingerprinted: string[];

@@ -392,7 +392,7 @@ async function dedup(o) {
   const inClusters = clusters.reduce((s, c) => s + c.length, 0);
   process.stderr.write(
     `${count ?? docs.length} documents, ${r.fingerprinted.length - r.alreadyIndexed.length} fingerprinted; ${clusters.length} near-duplicate clusters ` +
-    `holding ${inClusters} documents (${pairs.length} pairs within ${r.k} bits${r.verify === false ? '' : `, verified at Jaccard >= ${r.verify}${r.verifyBy === 'exact' ? '' : ` by ${r.verifyBy} sketches`}`}; ` +
+    `holding ${inClusters} documents (${pairs.length} pairs ${r.verify === false ? '' : 'joining them, '}within ${r.k} bits${r.verify === false ? '' : `, verified at Jaccard >= ${r.verify}${r.verifyBy === 'exact' ? '' : ` by ${r.verifyBy} sketches`}`}; ` +
     `${new SimHasher(hasherOptions(o)).options().scheme}; layout ${r.layout})\n`,
   );
 }

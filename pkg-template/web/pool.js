@@ -5,7 +5,7 @@
 // (`SimHasher#__fingerprintEach`); for `dedup` they also find the candidate pairs from
 // the fingerprints and sketches, a part of the work each (`__candidates`), the calling
 // thread plans with them (`__dedupPlan`), the workers measure the pairs on the texts
-// (`__jaccards`), and the plan keeps the pairs and makes the report. This file moves texts and results, and decides nothing about them, so the
+// (`__jaccards`) a round at a time, and the plan keeps the pairs and makes the report. This file moves texts and results, and decides nothing about them, so the
 // results are the single-thread ones, bit for bit.
 //
 // Written once, as an ES module: the browser entries import it (web/pool.js, full/pool.js)
@@ -403,11 +403,17 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, new Uint8Array(0), options, found);
       tell('candidates', 1, 1);
       try {
-        const pairs = plan.pairs().length / 2;
-        tell('verifying', 0, pairs);
+        // The pairs come in rounds (a pair is measured only while its documents are not
+        // joined yet): the total grows by each round's pairs.
         let measuredPairs = 0;
-        const measured = await this.#measure(textOf, plan, (n) => tell('verifying', (measuredPairs += n), pairs), sizes);
-        return plan.finish(measured);
+        let total = 0;
+        for (let round = plan.pairs().length / 2; round > 0; round = plan.pairs().length / 2) {
+          total += round;
+          tell('verifying', measuredPairs, total);
+          plan.record(await this.#measure(textOf, plan, (n) => tell('verifying', (measuredPairs += n), total), sizes));
+        }
+        tell('verifying', measuredPairs, total);
+        return plan.finish();
       } finally {
         plan.free();
       }

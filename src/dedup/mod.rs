@@ -66,6 +66,7 @@ use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 
 mod candidates;
 mod plan;
+mod rounds;
 pub use candidates::BUCKET_WINDOW;
 pub use plan::{candidates, jaccards, Candidate, DedupPlan};
 
@@ -433,7 +434,12 @@ pub struct DupPair {
 pub struct DedupReport {
     /// Groups of ids (2 or more), each sorted, ordered by their first id.
     pub clusters: Vec<Vec<String>>,
-    /// Every kept pair, sorted by (a, b).
+    /// The pairs that join each cluster, sorted by (a, b). With a verification, a spanning
+    /// tree of the cluster's verified candidate pairs: a cluster of `m` documents has
+    /// `m − 1` pairs, each at the threshold or above (a pair whose documents are joined
+    /// already is neither measured nor listed, so a page copied a thousand times costs a
+    /// thousand pairs). Without one, every candidate pair (each document's
+    /// [`BUCKET_WINDOW`] nearest within `k`).
     pub pairs: Vec<DupPair>,
     /// The fingerprint of every given document that has one, in input order.
     pub fingerprints: Vec<(String, u64)>,
@@ -569,8 +575,7 @@ pub fn dedup_known<S: AsRef<str>, T: AsRef<str>>(
     let opts = &DedupOptions { html: false, ..opts.clone() };
     let plan = DedupPlan::new(&docs, known, opts)?;
     let texts: Vec<&str> = docs.iter().map(|(_, t)| *t).collect();
-    let measured = jaccards(&texts, plan.pairs(), opts)?;
-    plan.finish(&measured)
+    plan.verify_with(|pairs| jaccards(&texts, pairs, opts))
 }
 
 /// [`dedup`] starting from an existing index (one loaded from a snapshot, or kept from an
@@ -680,23 +685,26 @@ fn cluster(
     let candidates = index.candidate_slots();
     let ids = index.slot_ids();
     let Some(threshold) = opts.verify else { return keep(ids, candidates, None, opts, report) };
-    let similarities = match evidence {
-        Evidence::Sketches(sketches) => sketch_similarities(ids, &candidates, sketches, threshold)?,
-        Evidence::Texts(texts) => {
-            measure(candidates.iter().map(|&(x, y, _)| (x, y)), opts.shingle, |slot| {
+    let mut rounds = rounds::Rounds::new(ids.len(), candidates, threshold);
+    while rounds.len() > 0 {
+        let similarities = match evidence {
+            Evidence::Sketches(sketches) => sketch_similarities(ids, rounds.round(), sketches, threshold)?,
+            Evidence::Texts(texts) => measure(rounds.round().map(|(x, y, _)| (x, y)), opts.shingle, |slot| {
                 let id = index.slot_id(slot).as_str();
                 texts.get(id).map(|t| Cow::Borrowed(*t)).ok_or_else(|| missing(id, threshold, "text"))
-            })?
-        }
-    };
-    keep(ids, candidates, Some(&similarities), opts, report)
+            })?,
+        };
+        rounds.record(&similarities)?;
+    }
+    let (kept, similarities) = rounds.into_kept();
+    keep(ids, kept, Some(&similarities), opts, report)
 }
 
 /// The sketches' estimate of the Jaccard of each candidate's documents (an error names a
 /// document without a sketch: its text could not be read).
 fn sketch_similarities(
     ids: &[String],
-    candidates: &[(u32, u32, u32)],
+    candidates: impl Iterator<Item = (u32, u32, u32)>,
     sketches: &HashMap<String, Sketch>,
     threshold: f64,
 ) -> Result<Vec<f64>> {
@@ -704,7 +712,7 @@ fn sketch_similarities(
         let id = &ids[slot as usize];
         sketches.get(id).ok_or_else(|| missing(id, threshold, "text"))
     };
-    candidates.iter().map(|&(x, y, _)| Ok(sketch::estimate(sketch_of(x)?, sketch_of(y)?))).collect()
+    candidates.map(|(x, y, _)| Ok(sketch::estimate(sketch_of(x)?, sketch_of(y)?))).collect()
 }
 
 /// The shingle Jaccard of each pair of documents, in order, each document shingled once

@@ -6,8 +6,11 @@
 //!    [`candidates`], then [`DedupPlan::with_candidates`]) and lists the candidate pairs
 //!    whose texts must be compared ([`DedupPlan::pairs`]);
 //! 2. [`jaccards`] measures any list of pairs on their texts, anywhere (each text is
-//!    shingled once);
-//! 3. [`DedupPlan::finish`] keeps the pairs that reach the threshold and makes the report.
+//!    shingled once), and [`DedupPlan::record`] takes the measurements: the pairs come in
+//!    a few rounds, each pair measured only while its documents are not joined yet by the
+//!    pairs verified before it;
+//! 3. [`DedupPlan::finish`] makes the report: the clusters, and the verified pairs that
+//!    join them.
 //!
 //! [`dedup_known`](super::dedup_known) is these three steps on one thread, so a plan
 //! measured in pieces elsewhere gives the same report.
@@ -20,12 +23,14 @@
 //!     ("c", "Pack my box with five dozen liquor jugs, said the sphinx of black quartz."),
 //! ];
 //! let opts = DedupOptions::default();
-//! let plan = DedupPlan::new(&docs, &[], &opts)?;
+//! let mut plan = DedupPlan::new(&docs, &[], &opts)?;
 //! assert_eq!(plan.pairs(), &[(0, 1)]);                 // documents 0 and 1 are candidates
 //! let texts: Vec<&str> = docs.iter().map(|d| d.1).collect();
 //! let measured = jaccards(&texts, plan.pairs(), &opts)?;
 //! assert!(measured[0] > 0.8);
-//! assert_eq!(plan.finish(&measured)?, dedup(&docs, &opts)?);
+//! plan.record(&measured)?;
+//! assert!(plan.pairs().is_empty());                    // no round is left
+//! assert_eq!(plan.finish()?, dedup(&docs, &opts)?);
 //! # Ok::<(), simhash_wasm::Error>(())
 //! ```
 
@@ -33,6 +38,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::candidates::{band_count, band_pairs, BUCKET_WINDOW};
+use super::rounds::Rounds;
 use super::{keep, measure, visible_texts, DedupOptions, DedupReport};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
@@ -42,7 +48,7 @@ use crate::sketch::{estimate_payloads, Sketch, SketchRows};
 use crate::verify::check_shingle;
 
 /// A dedup whose fingerprints and candidates are known, waiting for the similarity of its
-/// candidate pairs ([`DedupPlan::pairs`]).
+/// candidate pairs, a round at a time ([`DedupPlan::pairs`], [`DedupPlan::record`]).
 #[derive(Debug)]
 pub struct DedupPlan {
     /// The id of each fingerprinted document, in the given order: the candidates' slots
@@ -50,14 +56,17 @@ pub struct DedupPlan {
     ids: Vec<String>,
     report: DedupReport,
     opts: DedupOptions,
+    /// Without a verification: every candidate, reported as it is (else empty).
     candidates: Vec<(u32, u32, u32)>,
-    /// The documents (indices into the given `docs`) of each candidate, when their texts
-    /// are to be measured; else empty.
+    /// With a verification: the candidates, verified in rounds.
+    rounds: Option<Rounds>,
+    /// The document (index into the given `docs`) of each slot.
+    doc_of: Vec<u32>,
+    /// The documents of each pair of this round, when their texts are to be measured;
+    /// else empty.
     pairs: Vec<(u32, u32)>,
-    /// With verification by sketches: the estimate of each candidate, in its order (made
-    /// where the candidates were found, from the sketches by slot).
-    estimates: Option<Vec<f64>>,
-    /// The length in bytes of each text in a pair (what measuring it costs; 0 for others).
+    /// The length in bytes of each text in a candidate (what measuring it costs; 0 for
+    /// others).
     sizes: Vec<u32>,
 }
 
@@ -182,23 +191,61 @@ impl DedupPlan {
         let estimates = by_sketch.then(|| merged.iter().map(|c| c.3).collect::<Vec<f64>>());
         let candidates: Vec<(u32, u32, u32)> = merged.into_iter().map(|(x, y, d, _)| (x, y, d)).collect();
         let ids: Vec<String> = report.fingerprints.iter().map(|f| f.0.clone()).collect();
-        let pairs = if opts.verify.is_some() && !by_sketch {
-            candidates.iter().map(|&(x, y, _)| (doc_of[x as usize], doc_of[y as usize])).collect()
-        } else {
-            Vec::new()
-        };
-        // The texts' lengths, of those in a pair only (the others are not read).
-        let mut sizes = vec![0u32; docs.len()];
-        for d in pairs.iter().flat_map(|&(a, b)| [a, b]) {
-            sizes[d as usize] = u32::try_from(docs[d as usize].1.as_ref().len()).unwrap_or(u32::MAX);
+        // The texts' lengths, of those in a candidate only (the others are not read).
+        let mut sizes = Vec::new();
+        if opts.verify.is_some() && !by_sketch {
+            sizes = vec![0u32; docs.len()];
+            for &(x, y, _) in &candidates {
+                for d in [doc_of[x as usize], doc_of[y as usize]] {
+                    sizes[d as usize] = u32::try_from(docs[d as usize].1.as_ref().len()).unwrap_or(u32::MAX);
+                }
+            }
         }
-        Ok(DedupPlan { ids, report, opts: opts.clone(), candidates, pairs, estimates, sizes })
+        let (candidates, rounds) = match opts.verify {
+            None => (candidates, None),
+            Some(threshold) => (Vec::new(), Some(Rounds::new(n, candidates, threshold))),
+        };
+        let mut plan =
+            DedupPlan { ids, report, opts: opts.clone(), candidates, rounds, doc_of, pairs: Vec::new(), sizes };
+        match (&mut plan.rounds, estimates) {
+            // Verified by the sketches' estimates, known already: every round is decided here.
+            (Some(rounds), Some(estimates)) => {
+                while rounds.len() > 0 {
+                    let similarities: Vec<f64> = rounds.indices().iter().map(|&i| estimates[i as usize]).collect();
+                    rounds.record(&similarities)?;
+                }
+            }
+            _ => plan.pairs = plan.round_pairs(),
+        }
+        Ok(plan)
     }
 
-    /// The candidate pairs whose texts must be compared, as indices of the given `docs`
-    /// (empty without verification, or when it is by sketches).
+    /// The documents of each pair of this round.
+    fn round_pairs(&self) -> Vec<(u32, u32)> {
+        let doc = |s: u32| self.doc_of[s as usize];
+        self.rounds.iter().flat_map(|r| r.round()).map(|(x, y, _)| (doc(x), doc(y))).collect()
+    }
+
+    /// This round's candidate pairs whose texts must be compared, as indices of the given
+    /// `docs`: empty once every round is recorded, and from the start without a
+    /// verification or when it is by sketches. A pair is measured only while its documents
+    /// are not yet joined by pairs verified in earlier rounds, so the rounds' pairs are far
+    /// fewer than the candidates in clusters of many copies.
     pub fn pairs(&self) -> &[(u32, u32)] {
         &self.pairs
+    }
+
+    /// Takes the shingle Jaccard of each pair of [`DedupPlan::pairs`], in its order (as
+    /// [`jaccards`] measures them), and makes the next round's pairs. A list of another
+    /// length is an [`Error::InvalidOption`] for `jaccards`, and changes nothing.
+    pub fn record(&mut self, measured: &[f64]) -> Result<()> {
+        match &mut self.rounds {
+            Some(rounds) if !self.pairs.is_empty() => rounds.record(measured)?,
+            _ if measured.is_empty() => return Ok(()),
+            _ => return Err(Error::option("jaccards", measured.len(), "none: the plan has no pairs left to measure")),
+        }
+        self.pairs = self.round_pairs();
+        Ok(())
     }
 
     /// [`DedupPlan::pairs`] cut into consecutive runs for `n` workers: the end of each run
@@ -251,20 +298,40 @@ impl DedupPlan {
         ends
     }
 
-    /// The report, given the shingle Jaccard of each pair of [`DedupPlan::pairs`], in its
-    /// order (as [`jaccards`] measures them). A list of another length is an
-    /// [`Error::InvalidOption`] for `jaccards`.
-    pub fn finish(self, measured: &[f64]) -> Result<DedupReport> {
-        if measured.len() != self.pairs.len() {
+    /// The report, once every round is recorded: the clusters, and the verified pairs that
+    /// join each of them (without a verification, every candidate pair). Pairs left to
+    /// measure are an [`Error::InvalidOption`] for `jaccards`.
+    pub fn finish(self) -> Result<DedupReport> {
+        if !self.pairs.is_empty() {
             return Err(Error::option(
                 "jaccards",
-                measured.len(),
-                format!("one similarity per pair of the plan ({})", self.pairs.len()),
+                "missing",
+                format!("the similarities of the plan's {} pairs left, given to `record`", self.pairs.len()),
             ));
         }
-        let similarities = self.estimates.as_deref().unwrap_or(measured);
-        let similarities = self.opts.verify.map(|_| similarities);
-        keep(&self.ids, self.candidates, similarities, &self.opts, self.report)
+        match self.rounds {
+            None => keep(&self.ids, self.candidates, None, &self.opts, self.report),
+            Some(rounds) => {
+                let (kept, similarities) = rounds.into_kept();
+                keep(&self.ids, kept, Some(&similarities), &self.opts, self.report)
+            }
+        }
+    }
+
+    /// Every candidate, decided or not.
+    #[cfg(test)]
+    fn all_candidates(&self) -> &[(u32, u32, u32)] {
+        self.rounds.as_ref().map_or(&self.candidates, |r| r.candidates())
+    }
+
+    /// Measures every round with `measure` (each round's [`DedupPlan::pairs`] to their
+    /// Jaccards), then makes the report.
+    pub fn verify_with(mut self, mut measure: impl FnMut(&[(u32, u32)]) -> Result<Vec<f64>>) -> Result<DedupReport> {
+        while !self.pairs.is_empty() {
+            let measured = measure(&self.pairs)?;
+            self.record(&measured)?;
+        }
+        self.finish()
     }
 }
 
@@ -518,6 +585,16 @@ mod tests {
         out
     }
 
+    /// Every round of `plan` measured in pieces, as the worker pool does, then the report.
+    fn finish_in_pieces(docs: &[(String, String)], plan: DedupPlan, pieces: usize, opts: &DedupOptions) -> DedupReport {
+        let mut plan = plan;
+        while !plan.pairs().is_empty() {
+            let measured = measure_in_pieces(docs, &plan, pieces, opts);
+            plan.record(&measured).unwrap();
+        }
+        plan.finish().unwrap()
+    }
+
     /// The plan measured in pieces gives the report of the path that verifies inside the
     /// self-join (`dedup_into` on an empty index of the same layout), for several options.
     #[test]
@@ -538,10 +615,22 @@ mod tests {
             let mut index = Index::new(layout);
             let want = dedup_into(&mut index, &docs, &opts).unwrap();
             assert_eq!(plan.pairs().is_empty(), verify.is_none());
-            let measured = measure_in_pieces(&docs, &plan, 7, &opts);
-            let got = plan.finish(&measured).unwrap();
-            assert_eq!(got, want, "seed {seed}");
+            let got = finish_in_pieces(&docs, plan, 7, &opts);
             assert_eq!(got, dedup(&docs, &opts).unwrap());
+            // The index numbers its slots in its own order, so its rounds may pick another
+            // spanning tree of the same clusters: the same report but for which pairs.
+            let tree = |r: &DedupReport| DedupReport { pairs: Vec::new(), ..r.clone() };
+            assert_eq!(tree(&got), tree(&want), "seed {seed}");
+            assert_eq!(got.pairs.len(), want.pairs.len(), "seed {seed}");
+            if verify.is_some() {
+                let joined: usize = got.clusters.iter().map(|c| c.len() - 1).sum();
+                assert_eq!(got.pairs.len(), joined, "seed {seed}: a spanning forest");
+                let text = |id: &str| &docs.iter().find(|d| d.0 == id).unwrap().1;
+                for p in got.pairs.iter().chain(&want.pairs) {
+                    let j = jaccards(&[text(&p.a), text(&p.b)], &[(0, 1)], &opts).unwrap()[0];
+                    assert!(p.jaccard == Some(j) && j >= verify.unwrap(), "seed {seed}: {p:?}");
+                }
+            }
             if verify.is_some() {
                 let dropped = got.pairs.len() < index.self_join().len();
                 assert!(
@@ -613,7 +702,7 @@ mod tests {
             let want = DedupPlan::new(&docs, &known, &opts).unwrap();
             let report = dedup(&docs, &opts).unwrap();
             let mut per_doc: HashMap<u32, usize> = HashMap::new();
-            for c in &want.candidates {
+            for c in want.all_candidates() {
                 *per_doc.entry(c.1).or_default() += 1;
             }
             let full = per_doc.values().filter(|&&m| m == BUCKET_WINDOW).count();
@@ -624,10 +713,9 @@ mod tests {
                     found.extend(candidates(&fps, &sketches, &opts, part, parts).unwrap());
                 }
                 let plan = DedupPlan::with_candidates(&docs, &known, found, &opts).unwrap();
-                assert_eq!(plan.candidates, want.candidates, "seed {seed}, {parts} parts");
+                assert_eq!(plan.all_candidates(), want.all_candidates(), "seed {seed}, {parts} parts");
                 assert_eq!(plan.pairs(), want.pairs());
-                let measured = measure_in_pieces(&docs, &plan, 3, &opts);
-                assert_eq!(plan.finish(&measured).unwrap(), report, "seed {seed}, {parts} parts");
+                assert_eq!(finish_in_pieces(&docs, plan, 3, &opts), report, "seed {seed}, {parts} parts");
             }
             assert!(
                 report.pairs.len() > 20 && report.skipped.len() == 1,
@@ -647,8 +735,7 @@ mod tests {
             // One part of eight alone misses pairs.
             let partial = candidates(&fps, &sketches, &opts, 0, 8).unwrap();
             let part = DedupPlan::with_candidates(&docs, &known, partial, &opts).unwrap();
-            let measured = measure_in_pieces(&docs, &part, 1, &opts);
-            let fewer = part.finish(&measured).unwrap().pairs.len();
+            let fewer = finish_in_pieces(&docs, part, 1, &opts).pairs.len();
             assert!(fewer < report.pairs.len(), "seed {seed}: {fewer} of {} pairs", report.pairs.len());
         }
         let docs = docs(16);
@@ -747,8 +834,9 @@ mod tests {
         );
     }
 
-    /// A page mirrored 300 times: every copy is within k of every other, yet each is
-    /// verified against at most the window of copies before it, and all form one cluster.
+    /// A page mirrored 300 times: every copy is within k of every other, yet each is a
+    /// candidate of at most the window of copies before it, one pair a copy is measured,
+    /// and all form one cluster, joined by 299 pairs.
     #[test]
     fn a_mirrored_page_costs_the_window_per_copy() {
         let page = docs(21)[1].1.clone();
@@ -757,14 +845,22 @@ mod tests {
         for bands in [true, false] {
             let opts = DedupOptions { bands, ..DedupOptions::default() };
             let plan = DedupPlan::new(&all, &[], &opts).unwrap();
-            let mirror = plan.pairs().iter().filter(|p| p.0 < 300 && p.1 < 300).count();
+            let mirror = plan.all_candidates().iter().filter(|p| p.0 < 300 && p.1 < 300).count();
             let window: usize = (1..300).map(|j| j.min(BUCKET_WINDOW)).sum();
             assert_eq!(mirror, window, "bands {bands}");
             let texts: Vec<&str> = all.iter().map(|d| d.1.as_str()).collect();
-            let measured = jaccards(&texts, plan.pairs(), &opts).unwrap();
-            let report = plan.finish(&measured).unwrap();
+            let mut measured = 0;
+            let report = plan
+                .verify_with(|pairs| {
+                    measured += pairs.iter().filter(|p| p.0 < 300 && p.1 < 300).count();
+                    jaccards(&texts, pairs, &opts)
+                })
+                .unwrap();
+            assert_eq!(measured, 299, "bands {bands}");
             let big = report.clusters.iter().find(|c| c[0] == "m000").unwrap();
             assert_eq!(big.len(), 300, "bands {bands}");
+            let joining = report.pairs.iter().filter(|p| p.a.starts_with('m') && p.b.starts_with('m')).count();
+            assert_eq!(joining, 299, "bands {bands}");
         }
     }
 
@@ -834,8 +930,7 @@ mod tests {
         let known: Vec<Option<u64>> =
             docs.iter().map(|(_, t)| hasher.fingerprint(&crate::html::html_to_text(t)).ok()).collect();
         let plan = DedupPlan::new(&docs, &known, &opts).unwrap();
-        let measured = measure_in_pieces(&docs, &plan, 3, &opts);
-        let got = plan.finish(&measured).unwrap();
+        let got = finish_in_pieces(&docs, plan, 3, &opts);
         assert_eq!(got, dedup(&docs, &opts).unwrap());
         assert!(
             got.pairs.len() > 20 && got.skipped.len() == 1,
@@ -861,7 +956,7 @@ mod tests {
         let sketches: Vec<Option<Sketch>> = made.iter().map(|m| m.as_ref().map(|x| x.1.clone())).collect();
         let plan = DedupPlan::with_sketches(&docs, &known, &sketches, &opts).unwrap();
         assert!(plan.pairs().is_empty());
-        let got = plan.finish(&[]).unwrap();
+        let got = plan.finish().unwrap();
         assert_eq!(got, dedup(&docs, &opts).unwrap());
         assert!(got.pairs.len() > 20 && got.skipped.len() == 1, "{} pairs", got.pairs.len());
         // One document's sketch swapped for an unrelated one's: its pairs change.
@@ -871,8 +966,8 @@ mod tests {
         let group = |id: &str| id.split('-').next().unwrap().to_string();
         let other = (1..docs.len()).find(|&i| group(&docs[i].0) != group(&a)).unwrap();
         wrong[at(&a)] = sketches[other].clone();
-        let moved = DedupPlan::with_sketches(&docs, &known, &wrong, &opts).unwrap().finish(&[]).unwrap();
-        assert!(!moved.pairs.iter().any(|p| p.a == a && p.b == b), "{a} {b}");
+        let moved = DedupPlan::with_sketches(&docs, &known, &wrong, &opts).unwrap().finish().unwrap();
+        assert!(!moved.clusters.iter().any(|c| c.contains(&a) && c.contains(&b)), "{a} {b}");
     }
 
     /// The measured values decide: all-zero similarities keep no pair.
@@ -880,11 +975,26 @@ mod tests {
     fn finish_keeps_the_pairs_its_measurements_keep() {
         let docs = docs(5);
         let opts = DedupOptions { k: Some(12), ..DedupOptions::default() };
-        let plan = DedupPlan::new(&docs, &[], &opts).unwrap();
-        assert!(plan.pairs().len() > 20);
-        let zeros = vec![0.0; plan.pairs().len()];
-        let r = plan.finish(&zeros).unwrap();
+        let mut plan = DedupPlan::new(&docs, &[], &opts).unwrap();
+        let first = plan.pairs().len();
+        assert!(first > 20);
+        // A wrong length is refused and changes nothing; so is a report asked too early.
+        let e = plan.record(&[0.0]).unwrap_err();
+        assert!(e.to_string().contains("`jaccards`") && e.to_string().contains(&format!("({first})")), "{e}");
+        assert_eq!(plan.pairs().len(), first);
+        let early = DedupPlan::new(&docs, &[], &opts).unwrap().finish().unwrap_err();
+        assert!(early.to_string().contains("pairs left"), "{early}");
+        // All-zero similarities: every candidate is measured, in rounds, and none is kept.
+        let candidates = plan.all_candidates().len();
+        let mut measured = 0;
+        let r = plan
+            .verify_with(|pairs| {
+                measured += pairs.len();
+                Ok(vec![0.0; pairs.len()])
+            })
+            .unwrap();
         assert!(r.clusters.is_empty() && r.pairs.is_empty());
+        assert_eq!(measured, candidates);
     }
 
     #[test]
@@ -908,9 +1018,9 @@ mod tests {
         let e = jaccards(&texts, &[(1, texts.len() as u32)], &DedupOptions::default()).unwrap_err();
         assert!(e.to_string().contains("`pairs`"), "{e}");
         assert_eq!(jaccards(&texts, &[(0, 1)], &DedupOptions::default()).unwrap_err(), Error::EmptyText);
-        let plan =
+        let mut plan =
             DedupPlan::new(&docs, &[], &DedupOptions { k: Some(12), ..DedupOptions::default() }).unwrap();
-        let e = plan.finish(&[0.5]).unwrap_err();
+        let e = plan.record(&[0.5]).unwrap_err();
         assert!(e.to_string().contains("`jaccards`"), "{e}");
     }
 }

@@ -232,7 +232,7 @@ mod on {
     /// are fingerprinted here for their reasons), and the candidates its workers found
     /// (`__candidates`' parts, flat, concatenated; `undefined`: found here, from
     /// `sketches`), up to the candidate pairs: the pool has their texts measured on its
-    /// workers (`__jaccards`), then calls `finish`.
+    /// workers (`__jaccards`) a round at a time (`record`), then calls `finish`.
     #[wasm_bindgen(js_name = __dedupPlan, skip_typescript)]
     pub fn dedup_plan_js(
         ids: Vec<String>,
@@ -348,10 +348,17 @@ mod on {
             self.html.clone()
         }
 
-        /// The report, given one Jaccard per pair, in order (once).
-        pub fn finish(&mut self, jaccards: Vec<f64>) -> Result<JsValue, JsValue> {
+        /// Takes one Jaccard per pair of `pairs()`, in order; `pairs()` then lists the next
+        /// round's (empty when none is left; core: `DedupPlan::record`).
+        pub fn record(&mut self, jaccards: Vec<f64>) -> Result<(), JsValue> {
+            let plan = self.plan.as_mut().ok_or_else(|| Error::option("plan", "finished", "a new plan"))?;
+            Ok(plan.record(&jaccards)?)
+        }
+
+        /// The report, once every round is recorded (once).
+        pub fn finish(&mut self) -> Result<JsValue, JsValue> {
             let plan = self.plan.take().ok_or_else(|| Error::option("plan", "finished", "a new plan"))?;
-            Ok(report_to_js(&plan.finish(&jaccards)?))
+            Ok(report_to_js(&plan.finish()?))
         }
     }
 
