@@ -464,34 +464,10 @@ fn cs_fp(cs: &ContentSeen, id: &str) -> u64 {
     cs.index().get(&id.to_owned()).unwrap()
 }
 
-/// Two checks interleaved: B's candidates call, A stores a near-duplicate of B, B's second
-/// call must see it (the evaluated-set version check) and call B a duplicate.
+/// [`shared::a_page_stored_between_two_calls_is_not_missed`].
 #[test]
 fn a_page_stored_between_two_calls_is_not_missed() {
-    let store = RedisSeen::new(config(3, true)).unwrap();
-    let mut m = Model::new(&store);
-    let base = 0x1234_5678_9abc_def0u64;
-    // A far page in B's buckets that passes B's pre-filter but is beyond k.
-    let decoy = base ^ 0b1111_1000; // 5 bits, all in the lowest 12-bit piece of table 0
-    assert!(!m.run(&store, "decoy", decoy).duplicate);
-    let b_fp = base;
-    let mut b = store.begin("b", b_fp, id()).unwrap();
-    let args = b.entry();
-    assert!(b.feed(&m.call(&store, &args)).unwrap().is_none(), "the decoy is a candidate");
-    // Meanwhile another worker stores a page 2 bits from B.
-    assert!(!m.run(&store, "a", base ^ 0b11 << 40).duplicate);
-    let mut out = None;
-    for _ in 0..4 {
-        let args = b.entry();
-        if let Some(o) = b.feed(&m.call(&store, &args)).unwrap() {
-            out = Some(o);
-            break;
-        }
-    }
-    let o = out.unwrap();
-    assert!(o.duplicate, "{o:?}");
-    assert_eq!(o.cluster.as_deref(), Some("a"));
-    assert_eq!(m.n, 2);
+    shared::a_page_stored_between_two_calls_is_not_missed::<Model>(&RedisSeen::new(config(3, true)).unwrap());
 }
 
 #[test]

@@ -238,3 +238,30 @@ pub(super) fn a_repeat_after_the_url_moved_to_another_page_is_counted_once<M: Sc
         assert_eq!(m.count_of(a_fp), Some(2));
     }
 }
+
+/// Two checks interleaved: B's candidates call, A stores a near-duplicate of B, B's second
+/// call must see it (the evaluated-set version check) and call B a duplicate. The pages are
+/// matched by fingerprint within k = 3, and the store keeps the URL map.
+pub(super) fn a_page_stored_between_two_calls_is_not_missed<M: ScriptModel>(store: &RedisSeen) {
+    assert!(store.config().urls && store.config().seen.k == 3);
+    let mut m = M::new(store);
+    let base = 0x1234_5678_9abc_def0u64;
+    // A far page in B's buckets that passes B's pre-filter but is beyond k.
+    let decoy = base ^ 0b1111_1000; // 5 bits, all in the lowest 12-bit piece of table 0
+    assert!(!m.run(store, "decoy", M::by_fingerprint(decoy)).duplicate);
+    let mut b = M::begin(store, "b", M::by_fingerprint(base), id());
+    assert!(b.feed(&m.call(store, &b.entry())).unwrap().is_none(), "the decoy is a candidate");
+    // Meanwhile another worker stores a page 2 bits from B.
+    assert!(!m.run(store, "a", M::by_fingerprint(base ^ 0b11 << 40)).duplicate);
+    let mut out = None;
+    for _ in 0..4 {
+        if let Some(o) = b.feed(&m.call(store, &b.entry())).unwrap() {
+            out = Some(o);
+            break;
+        }
+    }
+    let o = out.unwrap();
+    assert!(o.duplicate, "{o:?}");
+    assert_eq!(o.cluster.as_deref(), Some("a"));
+    assert_eq!(m.stored(), 2);
+}

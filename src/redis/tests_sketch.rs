@@ -414,6 +414,12 @@ fn a_page_stored_between_two_calls_is_not_missed_in_sketch_mode() {
     assert_eq!(m.n, 2);
 }
 
+/// [`shared::a_page_stored_between_two_calls_is_not_missed`] (pages by fingerprint alone).
+#[test]
+fn a_page_stored_between_two_calls_is_not_missed_by_fingerprint_in_sketch_mode() {
+    shared::a_page_stored_between_two_calls_is_not_missed::<Model>(&RedisSeen::new(sketch_config()).unwrap());
+}
+
 #[test]
 fn sketch_settings_are_checked() {
     let a = RedisSeen::new(sketch_config()).unwrap();
