@@ -543,6 +543,8 @@ impl RedisSeen {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_shared;
+#[cfg(test)]
 mod tests_sketch;
 
 /// The re-checks that bring a page checked in once, with `aliases` alias checks counted

@@ -6,14 +6,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::keys::nibbles_within;
+use super::tests_shared::{self as shared, counted, id, kept, s, with_id, ScriptModel};
 use super::*;
 use crate::test_rng::Rng;
-
-/// A fresh check id (distinct, never 0), as the JS side draws random ones.
-fn id() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
 
 /// A Rust model of `script::CHECK` over in-memory hashes.
 #[derive(Default)]
@@ -29,10 +24,6 @@ struct Model {
     t: Vec<HashMap<Vec<u8>, Vec<u8>>>,
     /// `{NS}:r:` keys: check ids that stored their page without the URL map.
     r: HashSet<Vec<u8>>,
-}
-
-fn s(b: &[u8]) -> Vec<u8> {
-    b.to_vec()
 }
 
 impl Model {
@@ -249,53 +240,50 @@ impl Model {
             })
             .collect()
     }
+}
+
+impl ScriptModel for Model {
+    type Input = u64;
+    type Plan = CheckPlan;
+    type State = (i64, HashMap<Vec<u8>, Vec<u8>>, HashMap<Vec<u8>, u64>, Vec<HashMap<Vec<u8>, Vec<u8>>>);
+
+    fn new(store: &RedisSeen) -> Model {
+        Model {
+            tables: store.layout().tables(),
+            meta: Some(store.meta().as_bytes().to_vec()),
+            ..Model::default()
+        }
+    }
+
+    fn by_fingerprint(fp: u64) -> u64 {
+        fp
+    }
+
+    fn begin(store: &RedisSeen, url: &str, fp: u64, check_id: u64) -> CheckPlan {
+        store.begin(url, fp, check_id).unwrap()
+    }
 
     /// One page's CHECK call.
-    fn call(&mut self, seen: &RedisSeen, entry: &[u8]) -> Vec<Vec<u8>> {
-        let mut r = self.check_batch(&decide::check_argv(seen.meta(), [entry]));
+    fn call(&mut self, store: &RedisSeen, entry: &[u8]) -> Vec<Vec<u8>> {
+        let mut r = self.check_batch(&decide::check_argv(store.meta(), [entry]));
         assert_eq!(r.len(), 1);
         r.pop().unwrap()
     }
 
-    fn run(&mut self, seen: &RedisSeen, url: &str, fp: u64) -> decide::Outcome {
-        self.run_as(seen, url, fp, id())
+    fn stored(&self) -> i64 {
+        self.n
     }
 
-    /// A check with the id `check_id` (a repeat of an earlier check when it is that one's).
-    fn run_as(&mut self, seen: &RedisSeen, url: &str, fp: u64, check_id: u64) -> decide::Outcome {
-        let mut plan = seen.begin(url, fp, check_id).unwrap();
-        loop {
-            let args = plan.entry();
-            if let Some(o) = plan.feed(&self.call(seen, &args)).unwrap() {
-                return o;
-            }
-        }
+    fn count_total(&self) -> u64 {
+        self.p.keys().map(|fp| self.c.get(fp).copied().unwrap_or(1)).sum()
     }
-}
 
-/// A counted list (src/redis/record.rs): its ids and URL.
-pub(super) fn counted(t: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
-    let n = t[0] as usize;
-    ((0..n).map(|i| t[1 + 8 * i..9 + 8 * i].to_vec()).collect(), t[1 + 8 * n..].to_vec())
-}
-
-/// The counted list after check `id` was counted under `cluster`: the last four ids,
-/// whichever page each was counted under, and the newest one's page.
-pub(super) fn with_id(prev: Option<&[u8]>, cluster: &[u8], id: &[u8]) -> Vec<u8> {
-    let mut ids = vec![id.to_vec()];
-    if let Some((old, _)) = prev.filter(|t| !t.is_empty()).map(counted) {
-        ids.extend(old.into_iter().take(3));
+    fn count_of(&self, fp: u64) -> Option<u64> {
+        self.c.get(fp.to_be_bytes().as_slice()).copied()
     }
-    [&[ids.len() as u8][..], &ids.concat(), cluster].concat()
-}
 
-/// The counted list a URL's value `cur` keeps when the URL's page is stored or replaced:
-/// a stored value's (kind `kind`, its list from byte `at`), or an alias's.
-pub(super) fn kept(cur: Option<&[u8]>, kind: u8, at: usize) -> &[u8] {
-    match cur {
-        Some(c) if c[0] == kind => &c[at..],
-        Some(c) if c[0] == 5 => &c[1..],
-        _ => &[],
+    fn state(&self) -> Self::State {
+        (self.n, self.p.clone(), self.c.clone(), self.t.clone())
     }
 }
 
@@ -347,11 +335,7 @@ fn one_worker_decides_as_content_seen() {
     for (k, urls) in [(3, true), (3, false), (2, true), (5, true)] {
         let mut rng = Rng(u64::from(k) + 100);
         let store = RedisSeen::new(config(k, urls)).unwrap();
-        let mut model = Model {
-            tables: store.layout().tables(),
-            meta: Some(store.meta().as_bytes().to_vec()),
-            ..Model::default()
-        };
+        let mut model = Model::new(&store);
         let mut cs = ContentSeen::new(SeenConfig { k, ..SeenConfig::fingerprint_only() }).unwrap();
         let fps = stream(&mut rng, 3000, k);
         let mut calls = 0;
@@ -404,12 +388,7 @@ fn batches_decide_as_one_check_at_a_time_in_their_order() {
     for (k, urls) in [(3, true), (3, false), (5, true)] {
         let mut rng = Rng(u64::from(k) + 700);
         let store = RedisSeen::new(config(k, urls)).unwrap();
-        let fresh = || Model {
-            tables: store.layout().tables(),
-            meta: Some(store.meta().as_bytes().to_vec()),
-            ..Model::default()
-        };
-        let mut model = fresh();
+        let mut model = Model::new(&store);
         let fps = stream(&mut rng, 3000, k);
         let (mut next, mut pending, mut decided, mut calls, mut multi) = (0, Vec::new(), Vec::new(), 0, 0);
         while next < fps.len() || !pending.is_empty() {
@@ -442,7 +421,7 @@ fn batches_decide_as_one_check_at_a_time_in_their_order() {
         // Batches did share calls, and some held several pages that needed another.
         assert!(calls * 4 < fps.len(), "{calls} calls for {} pages", fps.len());
         assert!(multi > 0);
-        let mut one = fresh();
+        let mut one = Model::new(&store);
         let mut reordered = 0;
         for (j, (url, fp, got)) in decided.iter().enumerate() {
             let want = one.run(&store, url, *fp);
@@ -468,11 +447,7 @@ fn batches_decide_as_one_check_at_a_time_in_their_order() {
 #[test]
 fn new_pages_take_one_call() {
     let store = RedisSeen::new(config(3, true)).unwrap();
-    let mut m = Model {
-        tables: store.layout().tables(),
-        meta: Some(store.meta().as_bytes().to_vec()),
-        ..Model::default()
-    };
+    let mut m = Model::new(&store);
     let mut rng = Rng(9);
     let n = 20_000;
     let mut calls = 0;
@@ -489,46 +464,17 @@ fn cs_fp(cs: &ContentSeen, id: &str) -> u64 {
     cs.index().get(&id.to_owned()).unwrap()
 }
 
-/// Two checks interleaved: B's candidates call, A stores a near-duplicate of B, B's second
-/// call must see it (the evaluated-set version check) and call B a duplicate.
+/// [`shared::a_page_stored_between_two_calls_is_not_missed`].
 #[test]
 fn a_page_stored_between_two_calls_is_not_missed() {
-    let store = RedisSeen::new(config(3, true)).unwrap();
-    let mut m = Model {
-        tables: store.layout().tables(),
-        meta: Some(store.meta().as_bytes().to_vec()),
-        ..Model::default()
-    };
-    let base = 0x1234_5678_9abc_def0u64;
-    // A far page in B's buckets that passes B's pre-filter but is beyond k.
-    let decoy = base ^ 0b1111_1000; // 5 bits, all in the lowest 12-bit piece of table 0
-    assert!(!m.run(&store, "decoy", decoy).duplicate);
-    let b_fp = base;
-    let mut b = store.begin("b", b_fp, id()).unwrap();
-    let args = b.entry();
-    assert!(b.feed(&m.call(&store, &args)).unwrap().is_none(), "the decoy is a candidate");
-    // Meanwhile another worker stores a page 2 bits from B.
-    assert!(!m.run(&store, "a", base ^ 0b11 << 40).duplicate);
-    let mut out = None;
-    for _ in 0..4 {
-        let args = b.entry();
-        if let Some(o) = b.feed(&m.call(&store, &args)).unwrap() {
-            out = Some(o);
-            break;
-        }
-    }
-    let o = out.unwrap();
-    assert!(o.duplicate, "{o:?}");
-    assert_eq!(o.cluster.as_deref(), Some("a"));
-    assert_eq!(m.n, 2);
+    shared::a_page_stored_between_two_calls_is_not_missed::<Model>(&RedisSeen::new(config(3, true)).unwrap());
 }
 
 #[test]
 fn settings_and_namespace_are_checked() {
     let a = RedisSeen::new(config(3, true)).unwrap();
     let b = RedisSeen::new(config(4, true)).unwrap();
-    let mut m =
-        Model { tables: a.layout().tables(), meta: Some(a.meta().as_bytes().to_vec()), ..Model::default() };
+    let mut m = Model::new(&a);
     let mut plan = b.begin("u", 1, id()).unwrap();
     let args = plan.entry();
     let e = plan.feed(&m.call(&b, &args)).unwrap_err();
@@ -665,148 +611,26 @@ fn import_batches_are_made_one_at_a_time_with_the_same_entries_in_any_batch_size
     assert_eq!(b[0][1], b"first");
 }
 
-/// Drives `plan` to its decision, answering every call twice: the first reply is lost (as
-/// when the connection drops after the server ran the call) and the call is repeated with
-/// the same entry. Returns the outcome and whether a repeat found its first attempt.
-fn run_losing_replies(m: &mut Model, store: &RedisSeen, plan: &mut CheckPlan) -> Outcome {
-    loop {
-        let args = plan.entry();
-        let _lost = m.call(store, &args);
-        if let Some(o) = plan.feed(&m.call(store, &args)).unwrap() {
-            return o;
-        }
-    }
-}
-
-/// Every call's first reply is lost and the call repeated: each repeated call gets the
-/// answer its first attempt got (by the check id), so every stored page is reported new
-/// exactly once, and counts and stored pages are those of the same checks without faults.
+/// [`shared::a_repeated_call_gets_its_first_answer`], with and without the URL map.
 #[test]
 fn a_repeated_call_gets_its_first_answer() {
     for urls in [true, false] {
         let store = RedisSeen::new(config(3, urls)).unwrap();
-        let fresh = || Model {
-            tables: store.layout().tables(),
-            meta: Some(store.meta().as_bytes().to_vec()),
-            ..Model::default()
-        };
-        let (mut faulty, mut clean) = (fresh(), fresh());
-        let mut rng = Rng(91);
-        let fps = stream(&mut rng, 1500, 3);
-        let (mut replayed, mut new) = (0, 0);
-        for (i, &fp) in fps.iter().enumerate() {
-            // Every 30th check repeats an earlier URL (counted under itself, or replaced).
-            let url = if i % 30 == 29 { format!("u{}", i / 2) } else { format!("u{i}") };
-            let mut plan = store.begin(&url, fp, id()).unwrap();
-            let got = run_losing_replies(&mut faulty, &store, &mut plan);
-            let want = clean.run(&store, &url, fp);
-            replayed += usize::from(got.replayed);
-            new += usize::from(!got.duplicate);
-            let (mut g, mut w) = (got.clone(), want.clone());
-            (g.calls, g.replayed, w.calls) = (0, false, 0);
-            assert_eq!(g, w, "#{i} urls={urls}");
-        }
-        // With the URL map every repeated deciding call is a replay; without it, those of new
-        // pages (a duplicate's repeat decides again, which writes nothing without counts).
-        assert_eq!(replayed, if urls { fps.len() } else { new }, "urls={urls}");
-        assert_eq!(faulty.n, clean.n);
-        // Every page reported new is stored, once (a repeated URL with new content replaces its page).
-        assert!(new as i64 >= clean.n && clean.n > 500, "{new} new, {} stored", clean.n);
-        assert_eq!((&faulty.p, &faulty.c, &faulty.t), (&clean.p, &clean.c, &clean.t));
+        shared::a_repeated_call_gets_its_first_answer::<Model>(&store, &stream(&mut Rng(91), 1500, 3));
     }
 }
 
-/// Two checks of one URL race around a lost reply: X is applied and its reply lost, Y is
-/// counted under the same page, then X's repeat still finds its id (the URL's counted list
-/// keeps the last four) and is answered from its first attempt: counted once.
+/// [`shared::racing_checks_of_one_url_each_find_their_id`].
 #[test]
 fn racing_checks_of_one_url_each_find_their_id() {
-    for url_stored in [false, true] {
-        let store = RedisSeen::new(config(3, true)).unwrap();
-        let mut m = Model {
-            tables: store.layout().tables(),
-            meta: Some(store.meta().as_bytes().to_vec()),
-            ..Model::default()
-        };
-        let base = 0x0f0f_1234_5678_9abcu64;
-        assert!(!m.run(&store, "a", base).duplicate);
-        // The URL "u" is a stored page of its own (other content), or unknown.
-        if url_stored {
-            assert!(!m.run(&store, "u", !base).duplicate);
-        }
-        let near = base ^ 0b101;
-        let mut x = store.begin("u", near, id()).unwrap();
-        let lost_entry = loop {
-            let entry = x.entry();
-            let reply = m.call(&store, &entry);
-            if reply[0] != b"C" && reply[0] != b"M" {
-                break entry; // decided and applied; the reply is lost
-            }
-            assert!(x.feed(&reply).unwrap().is_none());
-        };
-        let y = m.run(&store, "u", near);
-        assert!(y.duplicate && y.cluster.as_deref() == Some("a"));
-        let got = x.feed(&m.call(&store, &lost_entry)).unwrap().unwrap();
-        assert!(got.replayed && got.duplicate, "{got:?}");
-        assert_eq!(got.cluster.as_deref(), Some("a"));
-        let fp = base.to_be_bytes().to_vec();
-        assert_eq!(m.c.get(&fp).copied(), Some(3), "a, X and Y: X counted once");
-    }
+    shared::racing_checks_of_one_url_each_find_their_id::<Model>(&RedisSeen::new(config(3, true)).unwrap());
 }
 
-/// The sum of the stored pages' counts (a page without a count field was seen once).
-fn count_total(m: &Model) -> u64 {
-    m.p.keys().map(|fp| m.c.get(fp).copied().unwrap_or(1)).sum()
-}
-
-/// The page a URL is counted under switches between a check and its repeat: X of "u" is
-/// counted under "a" (its reply lost), "b" is stored (one bit from u's content, four from
-/// "a"), Y of "u" is counted under "b", and X is repeated: it finds its id, is answered as
-/// counted under "b" (the page the URL's newest counted check was counted under) and
-/// counts nothing. Then "u" gets content of its own (stored, or its page replaced), and X
-/// and Y repeated still count nothing: every check is counted once in all.
+/// [`shared::a_repeat_after_the_url_moved_to_another_page_is_counted_once`].
 #[test]
 fn a_repeat_after_the_url_moved_to_another_page_is_counted_once() {
-    for url_stored in [false, true] {
-        let store = RedisSeen::new(config(3, true)).unwrap();
-        let mut m = Model {
-            tables: store.layout().tables(),
-            meta: Some(store.meta().as_bytes().to_vec()),
-            ..Model::default()
-        };
-        let x_fp = 0x0f0f_1234_5678_9abcu64;
-        let (a_fp, b_fp) = (x_fp ^ 0b111, x_fp ^ 1 << 40);
-        let run = |m: &mut Model, url: &str, fp: u64, check_id: u64| m.run_as(&store, url, fp, check_id);
-        if url_stored {
-            assert!(!run(&mut m, "u", !x_fp, id()).duplicate);
-        }
-        assert!(!run(&mut m, "a", a_fp, id()).duplicate);
-        let (x, y) = (id(), id());
-        let first = run(&mut m, "u", x_fp, x);
-        assert_eq!((first.duplicate, first.cluster.as_deref(), first.count), (true, Some("a"), Some(2)));
-        assert!(!run(&mut m, "b", b_fp, id()).duplicate, "b is 4 bits from a");
-        let other = run(&mut m, "u", x_fp, y);
-        assert_eq!((other.duplicate, other.cluster.as_deref(), other.count), (true, Some("b"), Some(2)));
-        // Checks so far: "u" stored (url_stored), a, X, b, Y.
-        let checks = 4 + u64::from(url_stored);
-        let again = run(&mut m, "u", x_fp, x);
-        assert!(again.replayed && again.duplicate, "{again:?}");
-        assert_eq!((again.cluster.as_deref(), again.count), (Some("b"), Some(2)));
-        assert_eq!(count_total(&m), checks, "url_stored={url_stored}: every check counted once");
-        // "u" gets content of its own: stored, or (url_stored) its page replaced, whose
-        // count (its own check) goes with it.
-        let z = run(&mut m, "u", x_fp ^ 0xffff_0000_ffff_0000, id());
-        assert!(!z.duplicate, "{z:?}");
-        for c in [x, y] {
-            let again = run(&mut m, "u", x_fp, c);
-            assert!(again.replayed && again.duplicate, "{again:?}");
-            assert_eq!(again.cluster.as_deref(), Some("b"));
-        }
-        // Z's check counted, the replaced page's count (url_stored) gone.
-        assert_eq!(count_total(&m), checks + 1 - u64::from(url_stored), "url_stored={url_stored}");
-        assert_eq!(m.c.get(b_fp.to_be_bytes().as_slice()).copied(), Some(2));
-        assert_eq!(m.c.get(a_fp.to_be_bytes().as_slice()).copied(), Some(2));
-    }
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    shared::a_repeat_after_the_url_moved_to_another_page_is_counted_once::<Model>(&store);
 }
 
 #[test]

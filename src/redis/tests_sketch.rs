@@ -5,15 +5,9 @@ use std::collections::HashMap;
 
 use super::keys::nibbles_within;
 use super::sketch::Bounds;
-use super::tests::{counted, kept, with_id};
+use super::tests_shared::{self as shared, counted, id, kept, s, with_id, ScriptModel};
 use super::*;
 use crate::test_rng::Rng;
-
-/// A fresh check id (distinct, never 0), as the JS side draws random ones.
-fn id() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
 
 /// A Rust model of `script::CHECK_SKETCH` over in-memory hashes (table and band hashes
 /// keyed by name followed by field).
@@ -27,10 +21,6 @@ struct Model {
     u: HashMap<Vec<u8>, Vec<u8>>,
     t: HashMap<Vec<u8>, Vec<u8>>,
     b: HashMap<Vec<u8>, Vec<u8>>,
-}
-
-fn s(b: &[u8]) -> Vec<u8> {
-    b.to_vec()
 }
 
 fn sketch_of(v: &[u8]) -> Option<Sketch> {
@@ -225,13 +215,8 @@ impl Model {
         vec![s(b"N")]
     }
 
-    /// One page's call: the entry's fields as the script's `check` takes them.
-    fn call(&mut self, entry: &[u8]) -> Vec<Vec<u8>> {
-        let meta = self.meta.clone();
-        self.call_as(&meta, entry)
-    }
-
-    /// A call sent by a worker whose meta is `meta`.
+    /// A call sent by a worker whose meta is `meta`: the entry's fields as the script's
+    /// `check` takes them.
     fn call_as(&mut self, meta: &[u8], entry: &[u8]) -> Vec<Vec<u8>> {
         let mut a = vec![meta.to_vec()];
         let mut at = 0;
@@ -243,13 +228,53 @@ impl Model {
         assert_eq!(a.len(), 6, "five fields");
         self.check(&a)
     }
+}
 
-    fn run(&mut self, plan: &mut SketchPlan) -> decide::Outcome {
-        loop {
-            if let Some(o) = plan.feed(&self.call(&plan.entry())).unwrap() {
-                return o;
-            }
-        }
+impl ScriptModel for Model {
+    /// The fingerprint and, unless the check is by fingerprint alone, the sketch.
+    type Input = (u64, Option<Sketch>);
+    type Plan = SketchPlan;
+    type State = (
+        i64,
+        HashMap<Vec<u8>, Vec<u8>>,
+        HashMap<Vec<u8>, u64>,
+        HashMap<Vec<u8>, Vec<u8>>,
+        HashMap<Vec<u8>, Vec<u8>>,
+    );
+
+    fn new(store: &RedisSeen) -> Model {
+        Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() }
+    }
+
+    fn by_fingerprint(fp: u64) -> Self::Input {
+        (fp, None)
+    }
+
+    fn begin(store: &RedisSeen, url: &str, (fp, sketch): Self::Input, check_id: u64) -> SketchPlan {
+        store.begin_sketch(url, fp, sketch, check_id).unwrap()
+    }
+
+    fn call(&mut self, store: &RedisSeen, entry: &[u8]) -> Vec<Vec<u8>> {
+        self.call_as(store.meta().as_bytes(), entry)
+    }
+
+    fn stored(&self) -> i64 {
+        self.n
+    }
+
+    fn count_total(&self) -> u64 {
+        self.p.keys().map(|pn| self.c.get(pn).copied().unwrap_or(1)).sum()
+    }
+
+    /// Page values start with the page's fingerprint (the scenarios store one page a
+    /// fingerprint).
+    fn count_of(&self, fp: u64) -> Option<u64> {
+        let (pn, _) = self.p.iter().find(|(_, v)| v[..8] == fp.to_be_bytes())?;
+        self.c.get(pn).copied()
+    }
+
+    fn state(&self) -> Self::State {
+        (self.n, self.p.clone(), self.c.clone(), self.t.clone(), self.b.clone())
     }
 }
 
@@ -310,7 +335,7 @@ fn stream(rng: &mut Rng, n: usize) -> Vec<Page> {
 fn one_worker_decides_as_content_seen_with_sketches() {
     let store = RedisSeen::new(sketch_config()).unwrap();
     let scheme = store.sketch_scheme().unwrap();
-    let mut model = Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() };
+    let mut model = Model::new(&store);
     let mut cs = ContentSeen::new(SeenConfig::default()).unwrap();
     let mut rng = Rng(4242);
     let pages = stream(&mut rng, 2500);
@@ -327,7 +352,7 @@ fn one_worker_decides_as_content_seen_with_sketches() {
                 store.begin_sketch(&url, page.fp, Some(sketch), id()).unwrap(),
             )
         };
-        let got = model.run(&mut plan);
+        let got = model.drive(&store, &mut plan);
         calls += got.calls;
         most = most.max(got.calls);
         assert_eq!(got.duplicate, want.duplicate, "#{i} {url}: {got:?} {want:?}");
@@ -359,7 +384,7 @@ fn one_worker_decides_as_content_seen_with_sketches() {
 fn a_page_stored_between_two_calls_is_not_missed_in_sketch_mode() {
     let store = RedisSeen::new(sketch_config()).unwrap();
     let scheme = store.sketch_scheme().unwrap();
-    let mut m = Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() };
+    let mut m = Model::new(&store);
     let mut rng = Rng(8);
     let base: Vec<u64> = (0..300).map(|_| rng.next()).collect();
     let fp = 0x1234_5678_9abc_def0u64;
@@ -367,9 +392,9 @@ fn a_page_stored_between_two_calls_is_not_missed_in_sketch_mode() {
     let decoy: Vec<u64> = (0..300).map(|_| rng.next()).collect();
     let mut p =
         store.begin_sketch("decoy", fp ^ 1, Some(Sketch::from_shingles(scheme, &decoy)), id()).unwrap();
-    assert!(!m.run(&mut p).duplicate);
+    assert!(!m.drive(&store, &mut p).duplicate);
     let mut b = store.begin_sketch("b", fp, Some(Sketch::from_shingles(scheme, &base)), id()).unwrap();
-    assert!(b.feed(&m.call(&b.entry())).unwrap().is_none(), "the decoy is a candidate");
+    assert!(b.feed(&m.call(&store, &b.entry())).unwrap().is_none(), "the decoy is a candidate");
     // Meanwhile another worker stores B's near-duplicate, its fingerprint 20 bits away.
     let mut near = base.clone();
     near[0] = 1;
@@ -381,12 +406,18 @@ fn a_page_stored_between_two_calls_is_not_missed_in_sketch_mode() {
             id(),
         )
         .unwrap();
-    assert!(!m.run(&mut a).duplicate);
-    let o = m.run(&mut b);
+    assert!(!m.drive(&store, &mut a).duplicate);
+    let o = m.drive(&store, &mut b);
     assert!(o.duplicate, "{o:?}");
     assert_eq!(o.cluster.as_deref(), Some("a"));
     assert_eq!(o.calls, 3);
     assert_eq!(m.n, 2);
+}
+
+/// [`shared::a_page_stored_between_two_calls_is_not_missed`] (pages by fingerprint alone).
+#[test]
+fn a_page_stored_between_two_calls_is_not_missed_by_fingerprint_in_sketch_mode() {
+    shared::a_page_stored_between_two_calls_is_not_missed::<Model>(&RedisSeen::new(sketch_config()).unwrap());
 }
 
 #[test]
@@ -399,7 +430,7 @@ fn sketch_settings_are_checked() {
         ..sketch_config()
     })
     .unwrap();
-    let mut m = Model { meta: a.meta().as_bytes().to_vec(), ..Model::default() };
+    let mut m = Model::new(&a);
     let mut plan = other.begin_sketch("u", 1, None, id()).unwrap();
     let e = plan.feed(&m.call_as(other.meta().as_bytes(), &plan.entry())).unwrap_err();
     assert!(matches!(e, Error::SchemeMismatch { field: "sketch", .. }), "{e}");
@@ -495,81 +526,31 @@ fn sketch_import_batches_hold_the_same_entries_in_any_batch_size() {
     }
 }
 
-/// Sketch mode: every call's first reply is lost and the call repeated; each repeated call
-/// gets its first attempt's answer (by the check id), so every stored page is reported new
-/// exactly once, and the namespace ends as after the same checks without faults.
+/// [`shared::a_repeated_call_gets_its_first_answer`] over the sketch stream, every 25th
+/// page by fingerprint alone.
 #[test]
 fn a_repeated_call_gets_its_first_answer_in_sketch_mode() {
     let store = RedisSeen::new(sketch_config()).unwrap();
     let scheme = store.sketch_scheme().unwrap();
-    let (mut faulty, mut clean) = (
-        Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() },
-        Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() },
-    );
-    let mut rng = Rng(515);
-    let pages = stream(&mut rng, 1200);
-    let mut replayed = 0;
-    for (i, page) in pages.iter().enumerate() {
-        let url = if i % 30 == 29 { format!("u{}", i / 2) } else { format!("u{i}") };
-        let sketch = (i % 25 != 24).then(|| Sketch::from_shingles(scheme, &page.set));
-        let mut plan = store.begin_sketch(&url, page.fp, sketch.clone(), id()).unwrap();
-        let got = loop {
-            let entry = plan.entry();
-            let _lost = faulty.call(&entry);
-            if let Some(o) = plan.feed(&faulty.call(&entry)).unwrap() {
-                break o;
-            }
-        };
-        let want = clean.run(&mut store.begin_sketch(&url, page.fp, sketch, id()).unwrap());
-        replayed += usize::from(got.replayed);
-        assert_eq!(
-            decide::Outcome { calls: 0, replayed: false, ..got },
-            decide::Outcome { calls: 0, ..want },
-            "#{i}"
-        );
-    }
-    assert_eq!(replayed, pages.len());
-    assert_eq!(
-        (faulty.n, &faulty.p, &faulty.c, &faulty.t, &faulty.b),
-        (clean.n, &clean.p, &clean.c, &clean.t, &clean.b)
-    );
+    let pages = stream(&mut Rng(515), 1200);
+    let inputs: Vec<_> = pages
+        .iter()
+        .enumerate()
+        .map(|(i, page)| (page.fp, (i % 25 != 24).then(|| Sketch::from_shingles(scheme, &page.set))))
+        .collect();
+    shared::a_repeated_call_gets_its_first_answer::<Model>(&store, &inputs);
 }
 
-/// Sketch mode's twin of `tests::a_repeat_after_the_url_moved_to_another_page_is_counted_once`
-/// (pages without a sketch, matched by fingerprint within k, so the distances are chosen):
-/// a repeat whose URL was counted under another page meanwhile, or became a stored page
-/// of its own, finds its id and counts nothing.
+/// [`shared::racing_checks_of_one_url_each_find_their_id`] (pages by fingerprint alone).
+#[test]
+fn racing_checks_of_one_url_each_find_their_id_in_sketch_mode() {
+    shared::racing_checks_of_one_url_each_find_their_id::<Model>(&RedisSeen::new(sketch_config()).unwrap());
+}
+
+/// [`shared::a_repeat_after_the_url_moved_to_another_page_is_counted_once`] (pages by
+/// fingerprint alone).
 #[test]
 fn a_repeat_after_the_url_moved_to_another_page_is_counted_once_in_sketch_mode() {
-    for url_stored in [false, true] {
-        let store = RedisSeen::new(sketch_config()).unwrap();
-        let mut m = Model { meta: store.meta().as_bytes().to_vec(), ..Model::default() };
-        let run = |m: &mut Model, url: &str, fp: u64, check_id: u64| {
-            m.run(&mut store.begin_sketch(url, fp, None, check_id).unwrap())
-        };
-        let x_fp = 0x0f0f_1234_5678_9abcu64;
-        let (a_fp, b_fp) = (x_fp ^ 0b111, x_fp ^ 1 << 40);
-        if url_stored {
-            assert!(!run(&mut m, "u", !x_fp, id()).duplicate);
-        }
-        assert!(!run(&mut m, "a", a_fp, id()).duplicate);
-        let (x, y) = (id(), id());
-        let first = run(&mut m, "u", x_fp, x);
-        assert_eq!((first.duplicate, first.cluster.as_deref(), first.count), (true, Some("a"), Some(2)));
-        assert!(!run(&mut m, "b", b_fp, id()).duplicate, "b is 4 bits from a");
-        let other = run(&mut m, "u", x_fp, y);
-        assert_eq!((other.duplicate, other.cluster.as_deref(), other.count), (true, Some("b"), Some(2)));
-        let total = |m: &Model| m.p.keys().map(|pn| m.c.get(pn).copied().unwrap_or(1)).sum::<u64>();
-        let checks = 4 + u64::from(url_stored);
-        let again = run(&mut m, "u", x_fp, x);
-        assert!(again.replayed && again.duplicate, "{again:?}");
-        assert_eq!((again.cluster.as_deref(), again.count), (Some("b"), Some(2)));
-        assert_eq!(total(&m), checks, "url_stored={url_stored}: every check counted once");
-        assert!(!run(&mut m, "u", x_fp ^ 0xffff_0000_ffff_0000, id()).duplicate);
-        for c in [x, y] {
-            let again = run(&mut m, "u", x_fp, c);
-            assert!(again.replayed && again.duplicate && again.cluster.as_deref() == Some("b"), "{again:?}");
-        }
-        assert_eq!(total(&m), checks + 1 - u64::from(url_stored), "url_stored={url_stored}");
-    }
+    let store = RedisSeen::new(sketch_config()).unwrap();
+    shared::a_repeat_after_the_url_moved_to_another_page_is_counted_once::<Model>(&store);
 }
