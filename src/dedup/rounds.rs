@@ -59,14 +59,9 @@ impl Rounds {
     /// above; the first round is ready.
     pub(crate) fn new(slots: usize, candidates: Vec<Pair>, threshold: f64) -> Rounds {
         let mut pending: Vec<u32> = (0..candidates.len() as u32).collect();
-        crate::sort::sort_by_u64_key(
-            &mut pending,
-            |&i| {
-                let (later, distance, _) = order(&candidates[i as usize]);
-                u64::from(later) << 8 | u64::from(distance)
-            },
-            |&a, &b| order(&candidates[a as usize]).cmp(&order(&candidates[b as usize])),
-        );
+        crate::sort::sort_by(&mut pending, |&a, &b| {
+            order(&candidates[a as usize]).cmp(&order(&candidates[b as usize]))
+        });
         let mut rounds = Rounds {
             candidates,
             threshold,
@@ -112,21 +107,17 @@ impl Rounds {
                 format!("one similarity per pair of the round ({})", self.round.len()),
             ));
         }
-        let mut reached: Vec<(u32, f64)> = self
-            .round
-            .iter()
-            .zip(similarities)
-            .filter(|&(_, &s)| s >= self.threshold)
-            .map(|(&i, &s)| (i, s))
-            .collect();
-        let candidates = &self.candidates;
-        crate::sort::sort_by(&mut reached, |a, b| {
-            order(&candidates[a.0 as usize]).cmp(&order(&candidates[b.0 as usize]))
-        });
-        for (i, s) in reached {
+        // The positions in the round of the pairs at the threshold, in the rounds' order.
+        let mut reached: Vec<u32> =
+            (0..self.round.len() as u32).filter(|&at| similarities[at as usize] >= self.threshold).collect();
+        let (round, candidates) = (&self.round, &self.candidates);
+        let of = |at: u32| &candidates[round[at as usize] as usize];
+        crate::sort::sort_by(&mut reached, |&a, &b| order(of(a)).cmp(&order(of(b))));
+        for at in reached {
+            let i = self.round[at as usize];
             let (x, y, _) = self.candidates[i as usize];
             if self.union(x, y) {
-                self.kept.push((i, s));
+                self.kept.push((i, similarities[at as usize]));
             }
         }
         self.next_round();
@@ -147,23 +138,26 @@ impl Rounds {
             let (x, y, _) = self.candidates[i as usize];
             self.find(x) != self.find(y)
         });
-        let mut round = Vec::new();
+        // This round's candidates, marked, then listed in their given order.
+        let mut chosen = vec![false; self.candidates.len()];
         if self.made >= ONE_EACH {
-            round = std::mem::take(&mut pending);
+            for i in pending.drain(..) {
+                chosen[i as usize] = true;
+            }
         } else {
             // `pending` is grouped by later document: the first of each group.
             let later = |i: u32| order(&self.candidates[i as usize]).0;
             let mut rest = Vec::with_capacity(pending.len());
             for (at, &i) in pending.iter().enumerate() {
                 if at == 0 || later(pending[at - 1]) != later(i) {
-                    round.push(i);
+                    chosen[i as usize] = true;
                 } else {
                     rest.push(i);
                 }
             }
             pending = rest;
         }
-        round.sort_unstable();
+        let round: Vec<u32> = (0..self.candidates.len() as u32).filter(|&i| chosen[i as usize]).collect();
         self.pending = pending;
         self.round = round;
         self.made += 1;
