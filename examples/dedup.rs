@@ -64,8 +64,12 @@ fn run() -> Result<ExitCode, Box<dyn std::error::Error>> {
     // true pairs whose documents share a cluster.
     let found: HashSet<(String, String)> = report.pairs.iter().map(|p| (p.a.clone(), p.b.clone())).collect();
     let hits = found.intersection(&truth).count();
-    let cluster_of: std::collections::HashMap<&str, usize> =
-        report.clusters.iter().enumerate().flat_map(|(n, c)| c.iter().map(move |id| (id.as_str(), n))).collect();
+    let cluster_of: std::collections::HashMap<&str, usize> = report
+        .clusters
+        .iter()
+        .enumerate()
+        .flat_map(|(n, c)| c.iter().map(move |id| (id.as_str(), n)))
+        .collect();
     let together = truth
         .iter()
         .filter(|(a, b)| cluster_of.get(a.as_str()).is_some_and(|n| cluster_of.get(b.as_str()) == Some(n)))

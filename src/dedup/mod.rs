@@ -685,14 +685,16 @@ fn cluster(
     let candidates = index.candidate_slots();
     let ids = index.slot_ids();
     let Some(threshold) = opts.verify else { return keep(ids, candidates, None, opts, report) };
-    let mut rounds = rounds::Rounds::new(ids.len(), candidates, threshold);
+    let mut rounds = rounds::Rounds::sorted(ids.len(), candidates, threshold);
     while rounds.len() > 0 {
         let similarities = match evidence {
             Evidence::Sketches(sketches) => sketch_similarities(ids, rounds.round(), sketches, threshold)?,
-            Evidence::Texts(texts) => measure(rounds.round().map(|(x, y, _)| (x, y)), opts.shingle, |slot| {
-                let id = index.slot_id(slot).as_str();
-                texts.get(id).map(|t| Cow::Borrowed(*t)).ok_or_else(|| missing(id, threshold, "text"))
-            })?,
+            Evidence::Texts(texts) => {
+                measure(rounds.round().map(|(x, y, _)| (x, y)), opts.shingle, |slot| {
+                    let id = index.slot_id(slot).as_str();
+                    texts.get(id).map(|t| Cow::Borrowed(*t)).ok_or_else(|| missing(id, threshold, "text"))
+                })?
+            }
         };
         rounds.record(&similarities)?;
     }

@@ -187,7 +187,8 @@ impl DedupPlan {
         drop(rows);
         // The parts' windows, merged: a pair two parts found is kept once, and each
         // document keeps its window of the whole.
-        let merged = by_component(at_most_window_each(candidates));
+        // In the order of the rounds (later document, distance, earlier document).
+        let merged = at_most_window_each(candidates);
         let estimates = by_sketch.then(|| merged.iter().map(|c| c.3).collect::<Vec<f64>>());
         let candidates: Vec<(u32, u32, u32)> = merged.into_iter().map(|(x, y, d, _)| (x, y, d)).collect();
         let ids: Vec<String> = report.fingerprints.iter().map(|f| f.0.clone()).collect();
@@ -203,15 +204,27 @@ impl DedupPlan {
         }
         let (candidates, rounds) = match opts.verify {
             None => (candidates, None),
-            Some(threshold) => (Vec::new(), Some(Rounds::new(n, candidates, threshold))),
+            Some(threshold) => {
+                let listed = by_component(&candidates);
+                (Vec::new(), Some(Rounds::new(n, candidates, listed, threshold)))
+            }
         };
-        let mut plan =
-            DedupPlan { ids, report, opts: opts.clone(), candidates, rounds, doc_of, pairs: Vec::new(), sizes };
+        let mut plan = DedupPlan {
+            ids,
+            report,
+            opts: opts.clone(),
+            candidates,
+            rounds,
+            doc_of,
+            pairs: Vec::new(),
+            sizes,
+        };
         match (&mut plan.rounds, estimates) {
             // Verified by the sketches' estimates, known already: every round is decided here.
             (Some(rounds), Some(estimates)) => {
                 while rounds.len() > 0 {
-                    let similarities: Vec<f64> = rounds.indices().iter().map(|&i| estimates[i as usize]).collect();
+                    let similarities: Vec<f64> =
+                        rounds.indices().iter().map(|&i| estimates[i as usize]).collect();
                     rounds.record(&similarities)?;
                 }
             }
@@ -242,7 +255,13 @@ impl DedupPlan {
         match &mut self.rounds {
             Some(rounds) if !self.pairs.is_empty() => rounds.record(measured)?,
             _ if measured.is_empty() => return Ok(()),
-            _ => return Err(Error::option("jaccards", measured.len(), "none: the plan has no pairs left to measure")),
+            _ => {
+                return Err(Error::option(
+                    "jaccards",
+                    measured.len(),
+                    "none: the plan has no pairs left to measure",
+                ))
+            }
         }
         self.pairs = self.round_pairs();
         Ok(())
@@ -326,7 +345,10 @@ impl DedupPlan {
 
     /// Measures every round with `measure` (each round's [`DedupPlan::pairs`] to their
     /// Jaccards), then makes the report.
-    pub fn verify_with(mut self, mut measure: impl FnMut(&[(u32, u32)]) -> Result<Vec<f64>>) -> Result<DedupReport> {
+    pub fn verify_with(
+        mut self,
+        mut measure: impl FnMut(&[(u32, u32)]) -> Result<Vec<f64>>,
+    ) -> Result<DedupReport> {
         while !self.pairs.is_empty() {
             let measured = measure(&self.pairs)?;
             self.record(&measured)?;
@@ -495,14 +517,17 @@ fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     candidates
 }
 
-/// `candidates` ordered by the connected component they belong to (stably), so that
-/// a run of pairs names few documents: a caller that measures the pairs in runs (the
-/// worker pool) shingles most documents once, not once per run.
-fn by_component(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
-    let n = candidates.iter().map(|&(x, y, _, _)| x.max(y) as usize + 1).max().unwrap_or(0);
-    let roots = component_roots(n, candidates.iter().map(|&(x, y, _, _)| (x, y)));
-    crate::sort::sort_by_u64_key_stable(&mut candidates, |c| u64::from(roots[c.0 as usize]));
-    candidates
+/// The indices of `candidates` ordered by the connected component they belong to (stably),
+/// so that a run of pairs listed in this order names few documents: a caller that measures
+/// the pairs in runs (the worker pool) shingles most documents once, not once per run.
+fn by_component(candidates: &[(u32, u32, u32)]) -> Vec<u32> {
+    let n = candidates.iter().map(|&(x, y, _)| x.max(y) as usize + 1).max().unwrap_or(0);
+    let roots = component_roots(n, candidates.iter().map(|&(x, y, _)| (x, y)));
+    let mut listed: Vec<u32> = (0..candidates.len() as u32).collect();
+    crate::sort::sort_by_u64_key_stable(&mut listed, |&i| {
+        u64::from(roots[candidates[i as usize].0 as usize])
+    });
+    listed
 }
 
 /// The exact shingle Jaccard ([`crate::verify::ShingleSet::jaccard`], `opts.shingle`
@@ -586,7 +611,12 @@ mod tests {
     }
 
     /// Every round of `plan` measured in pieces, as the worker pool does, then the report.
-    fn finish_in_pieces(docs: &[(String, String)], plan: DedupPlan, pieces: usize, opts: &DedupOptions) -> DedupReport {
+    fn finish_in_pieces(
+        docs: &[(String, String)],
+        plan: DedupPlan,
+        pieces: usize,
+        opts: &DedupOptions,
+    ) -> DedupReport {
         let mut plan = plan;
         while !plan.pairs().is_empty() {
             let measured = measure_in_pieces(docs, &plan, pieces, opts);
@@ -859,7 +889,8 @@ mod tests {
             assert_eq!(measured, 299, "bands {bands}");
             let big = report.clusters.iter().find(|c| c[0] == "m000").unwrap();
             assert_eq!(big.len(), 300, "bands {bands}");
-            let joining = report.pairs.iter().filter(|p| p.a.starts_with('m') && p.b.starts_with('m')).count();
+            let joining =
+                report.pairs.iter().filter(|p| p.a.starts_with('m') && p.b.starts_with('m')).count();
             assert_eq!(joining, 299, "bands {bands}");
         }
     }

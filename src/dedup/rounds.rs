@@ -34,12 +34,15 @@ type Pair = (u32, u32, u32);
 /// The state of a verification in rounds over a list of candidate pairs.
 #[derive(Debug)]
 pub(crate) struct Rounds {
+    /// The candidates, in the order of the rounds ([`order`]).
     candidates: Vec<Pair>,
+    /// The order the pairs of a round are listed (and measured) in: a permutation of the
+    /// candidates' indices (grouped by component, so a run of them names few documents).
+    listed: Vec<u32>,
     threshold: f64,
-    /// The candidates not yet measured or dropped (indices into `candidates`), in the
-    /// order of the rounds: by later document, then distance, then earlier document.
+    /// The candidates not yet measured or dropped, in the order of the rounds.
     pending: Vec<u32>,
-    /// The candidates to measure in this round, in their given order.
+    /// The candidates to measure in this round, in the listed order.
     round: Vec<u32>,
     /// Union-find over the slots: each slot's parent (a root is its own).
     parent: Vec<u32>,
@@ -50,22 +53,32 @@ pub(crate) struct Rounds {
 }
 
 /// The order of the rounds: by later document, then distance, then earlier document.
-fn order(c: &Pair) -> (u32, u32, u32) {
+pub(crate) fn order(c: &Pair) -> (u32, u32, u32) {
     (c.0.max(c.1), c.2, c.0.min(c.1))
+}
+
+/// The leading part of [`order`] as one number (later document, then distance, at most
+/// 64), for the crate's sort by a 64-bit key; ties are broken by [`order`].
+fn key(c: &Pair) -> u64 {
+    let (later, distance, _) = order(c);
+    u64::from(later) << 8 | u64::from(distance.min(255))
 }
 
 impl Rounds {
     /// The rounds over `candidates` (slots below `slots`), keeping pairs at `threshold` or
-    /// above; the first round is ready.
-    pub(crate) fn new(slots: usize, candidates: Vec<Pair>, threshold: f64) -> Rounds {
-        let mut pending: Vec<u32> = (0..candidates.len() as u32).collect();
-        crate::sort::sort_by(&mut pending, |&a, &b| {
-            order(&candidates[a as usize]).cmp(&order(&candidates[b as usize]))
-        });
+    /// above; the first round is ready. `candidates` are in the order of the rounds (as
+    /// the candidate step's window leaves them; [`Rounds::sorted`] sorts them), each pair
+    /// once, and `listed` is the order to list a round's pairs in (a permutation of their
+    /// indices; empty: their own order).
+    pub(crate) fn new(slots: usize, candidates: Vec<Pair>, listed: Vec<u32>, threshold: f64) -> Rounds {
+        debug_assert!(candidates.windows(2).all(|w| order(&w[0]) < order(&w[1])));
+        let listed = if listed.is_empty() { (0..candidates.len() as u32).collect() } else { listed };
+        debug_assert_eq!(listed.len(), candidates.len());
         let mut rounds = Rounds {
+            pending: (0..candidates.len() as u32).collect(),
             candidates,
+            listed,
             threshold,
-            pending,
             round: Vec::new(),
             parent: (0..slots as u32).collect(),
             kept: Vec::new(),
@@ -75,17 +88,24 @@ impl Rounds {
         rounds
     }
 
-    /// This round's candidates (slots and distance), in their given order.
+    /// [`Rounds::new`] over candidates in any order (each pair once), listed in the order of
+    /// the rounds.
+    pub(crate) fn sorted(slots: usize, mut candidates: Vec<Pair>, threshold: f64) -> Rounds {
+        crate::sort::sort_by_u64_key(&mut candidates, key, |a, b| order(a).cmp(&order(b)));
+        Rounds::new(slots, candidates, Vec::new(), threshold)
+    }
+
+    /// This round's candidates (slots and distance), in the listed order.
     pub(crate) fn round(&self) -> impl ExactSizeIterator<Item = Pair> + '_ {
         self.round.iter().map(|&i| self.candidates[i as usize])
     }
 
-    /// This round's candidates, as indices into the given list, in its order.
+    /// This round's candidates, as indices into the candidates, in the listed order.
     pub(crate) fn indices(&self) -> &[u32] {
         &self.round
     }
 
-    /// The candidates, decided or not, as given.
+    /// The candidates, decided or not, in the order of the rounds.
     #[cfg(test)]
     pub(crate) fn candidates(&self) -> &[Pair] {
         &self.candidates
@@ -107,17 +127,18 @@ impl Rounds {
                 format!("one similarity per pair of the round ({})", self.round.len()),
             ));
         }
-        // The positions in the round of the pairs at the threshold, in the rounds' order.
-        let mut reached: Vec<u32> =
-            (0..self.round.len() as u32).filter(|&at| similarities[at as usize] >= self.threshold).collect();
-        let (round, candidates) = (&self.round, &self.candidates);
-        let of = |at: u32| &candidates[round[at as usize] as usize];
-        crate::sort::sort_by(&mut reached, |&a, &b| order(of(a)).cmp(&order(of(b))));
-        for at in reached {
-            let i = self.round[at as usize];
+        // The pairs at the threshold, as (candidate index, position in the round): sorted,
+        // in the order of the rounds.
+        let mut reached: Vec<u64> = (0..self.round.len())
+            .filter(|&at| similarities[at] >= self.threshold)
+            .map(|at| u64::from(self.round[at]) << 32 | at as u64)
+            .collect();
+        reached.sort_unstable();
+        for r in reached {
+            let (i, at) = ((r >> 32) as u32, (r & 0xFFFF_FFFF) as usize);
             let (x, y, _) = self.candidates[i as usize];
             if self.union(x, y) {
-                self.kept.push((i, similarities[at as usize]));
+                self.kept.push((i, similarities[at]));
             }
         }
         self.next_round();
@@ -138,14 +159,15 @@ impl Rounds {
             let (x, y, _) = self.candidates[i as usize];
             self.find(x) != self.find(y)
         });
-        // This round's candidates, marked, then listed in their given order.
+        // This round's candidates, marked, then listed in the listed order.
         let mut chosen = vec![false; self.candidates.len()];
         if self.made >= ONE_EACH {
             for i in pending.drain(..) {
                 chosen[i as usize] = true;
             }
         } else {
-            // `pending` is grouped by later document: the first of each group.
+            // `pending` is in the order of the rounds, so grouped by later document: the
+            // first of each group.
             let later = |i: u32| order(&self.candidates[i as usize]).0;
             let mut rest = Vec::with_capacity(pending.len());
             for (at, &i) in pending.iter().enumerate() {
@@ -157,9 +179,8 @@ impl Rounds {
             }
             pending = rest;
         }
-        let round: Vec<u32> = (0..self.candidates.len() as u32).filter(|&i| chosen[i as usize]).collect();
+        self.round = self.listed.iter().copied().filter(|&i| chosen[i as usize]).collect();
         self.pending = pending;
-        self.round = round;
         self.made += 1;
     }
 
@@ -192,8 +213,13 @@ mod tests {
 
     /// Runs every round with the similarities `sim(pair)`: the kept pairs, and how many
     /// pairs were measured.
-    fn run(slots: usize, candidates: &[Pair], threshold: f64, sim: impl Fn(Pair) -> f64) -> (Vec<Pair>, usize) {
-        let mut r = Rounds::new(slots, candidates.to_vec(), threshold);
+    fn run(
+        slots: usize,
+        candidates: &[Pair],
+        threshold: f64,
+        sim: impl Fn(Pair) -> f64,
+    ) -> (Vec<Pair>, usize) {
+        let mut r = Rounds::sorted(slots, candidates.to_vec(), threshold);
         let mut measured = 0;
         let mut rounds = 0;
         while r.len() > 0 {
@@ -227,7 +253,8 @@ mod tests {
             candidates.dedup_by_key(|c| (c.0, c.1));
             let seed = rng.below(u64::MAX);
             let sim = |c: Pair| {
-                let h = crate::hash::hash_bytes(&(seed ^ (u64::from(c.0) << 32 | u64::from(c.1))).to_le_bytes());
+                let h =
+                    crate::hash::hash_bytes(&(seed ^ (u64::from(c.0) << 32 | u64::from(c.1))).to_le_bytes());
                 (h % 1000) as f64 / 1000.0
             };
             let threshold = [0.0, 0.3, 0.8, 1.0][case % 4];
@@ -269,8 +296,9 @@ mod tests {
 
     #[test]
     fn a_list_of_another_length_is_refused_and_changes_nothing() {
-        let mut r = Rounds::new(3, vec![(0, 1, 2), (1, 2, 3)], 0.5);
+        let mut r = Rounds::new(3, vec![(0, 1, 2), (1, 2, 3)], vec![1, 0], 0.5);
         assert_eq!(r.len(), 2);
+        assert_eq!(r.indices(), &[1, 0], "the listed order");
         let e = r.record(&[1.0]).unwrap_err();
         assert!(e.to_string().contains("`jaccards`") && e.to_string().contains("(2)"), "{e}");
         r.record(&[1.0, 1.0]).unwrap();
