@@ -37,7 +37,8 @@ test('after a first visit, the page reloads offline and both views work', async 
 
 test('a checker that cannot start says so in the results; file:// says why and how to serve the page', async () => {
   const server = await startDemoServer(0);
-  const browser = await launch();
+  // The page's service worker would fetch the checker's script past the route that fails it.
+  const browser = await launch({ serviceWorkers: 'block' });
   try {
     const page = await browser.newPage();
     await page.route('**/js/check/worker.js', (r) => r.abort());

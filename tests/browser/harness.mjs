@@ -26,12 +26,17 @@ export async function serve(dir = root) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Launches Debian's chromium headless, with the flags this machine needs. */
-export async function launch() {
+/**
+ * Launches Debian's chromium headless, with the flags this machine needs. `options` go to
+ * the context (e.g. `{ serviceWorkers: 'block' }`: requests a page's service worker serves
+ * are not seen by `page.route`).
+ */
+export async function launch(options = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'simhash-chromium-'));
   return chromium.launchPersistentContext(dataDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    ...options,
   });
 }
