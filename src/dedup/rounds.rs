@@ -53,7 +53,7 @@ pub(crate) struct Rounds {
 }
 
 /// The order of the rounds: by later document, then distance, then earlier document.
-pub(crate) fn order(c: &Pair) -> (u32, u32, u32) {
+fn order(c: &Pair) -> (u32, u32, u32) {
     (c.0.max(c.1), c.2, c.0.min(c.1))
 }
 
