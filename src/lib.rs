@@ -79,6 +79,7 @@ mod sort;
 #[cfg(test)]
 mod test_rng;
 mod tokenize;
+mod union_find;
 mod verify;
 mod weight;
 

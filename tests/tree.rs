@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     // Test support and generated tables: depend on nothing.
     &["test_rng", "punct_category"],
     // Leaves: the error type, and arithmetic every layer may use.
-    &["error", "sort", "math", "sets"],
+    &["error", "sort", "math", "sets", "union_find"],
     // The feature hash; HTML to text.
     &["hash", "html"],
     // Text to features.

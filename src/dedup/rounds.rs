@@ -22,6 +22,7 @@
 //! of the work gives one report.
 
 use crate::error::{Error, Result};
+use crate::union_find::UnionFind;
 
 /// The rounds that give each document one candidate; the next round takes all the rest.
 /// Each document's nearest candidate is verified in the first round nearly always (a copy
@@ -44,8 +45,8 @@ pub(crate) struct Rounds {
     pending: Vec<u32>,
     /// The candidates to measure in this round, in the listed order.
     round: Vec<u32>,
-    /// Union-find over the slots: each slot's parent (a root is its own).
-    parent: Vec<u32>,
+    /// The clusters joined by the kept pairs so far.
+    joined: UnionFind,
     /// The kept pairs: index into `candidates` and similarity, in the order they joined.
     kept: Vec<(u32, f64)>,
     /// Rounds made so far.
@@ -80,7 +81,7 @@ impl Rounds {
             listed,
             threshold,
             round: Vec::new(),
-            parent: (0..slots as u32).collect(),
+            joined: UnionFind::new(slots),
             kept: Vec::new(),
             made: 0,
         };
@@ -137,7 +138,7 @@ impl Rounds {
         for r in reached {
             let (i, at) = ((r >> 32) as u32, (r & 0xFFFF_FFFF) as usize);
             let (x, y, _) = self.candidates[i as usize];
-            if self.union(x, y) {
+            if self.joined.union(x, y) {
                 self.kept.push((i, similarities[at]));
             }
         }
@@ -157,7 +158,7 @@ impl Rounds {
         let mut pending = std::mem::take(&mut self.pending);
         pending.retain(|&i| {
             let (x, y, _) = self.candidates[i as usize];
-            self.find(x) != self.find(y)
+            self.joined.find(x) != self.joined.find(y)
         });
         // This round's candidates, marked, then listed in the listed order.
         let mut chosen = vec![false; self.candidates.len()];
@@ -182,25 +183,6 @@ impl Rounds {
         self.round = self.listed.iter().copied().filter(|&i| chosen[i as usize]).collect();
         self.pending = pending;
         self.made += 1;
-    }
-
-    fn find(&mut self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            let p = self.parent[x as usize];
-            self.parent[x as usize] = self.parent[p as usize];
-            x = p;
-        }
-        x
-    }
-
-    /// Joins the clusters of `x` and `y`: false when they were one already.
-    fn union(&mut self, x: u32, y: u32) -> bool {
-        let (rx, ry) = (self.find(x), self.find(y));
-        if rx == ry {
-            return false;
-        }
-        self.parent[rx.max(ry) as usize] = rx.min(ry);
-        true
     }
 }
 

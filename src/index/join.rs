@@ -4,24 +4,16 @@
 use super::layout::Layout;
 use super::table::{low_bits, Segment, Table};
 use super::{Index, IndexId, Pair};
+use crate::union_find::UnionFind;
 
 /// The connected components of `0..n` under `pairs`: each slot's root, the smallest slot of
-/// its component (union-find, the smaller root kept, paths halved).
+/// its component.
 pub(crate) fn component_roots(n: usize, pairs: impl IntoIterator<Item = (u32, u32)>) -> Vec<u32> {
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn find(parent: &mut [u32], mut x: u32) -> u32 {
-        while parent[x as usize] != x {
-            let p = parent[x as usize];
-            parent[x as usize] = parent[p as usize];
-            x = p;
-        }
-        x
-    }
+    let mut sets = UnionFind::new(n);
     for (x, y) in pairs {
-        let (rx, ry) = (find(&mut parent, x), find(&mut parent, y));
-        parent[rx.max(ry) as usize] = rx.min(ry);
+        sets.union(x, y);
     }
-    (0..n as u32).map(|s| find(&mut parent, s)).collect()
+    sets.into_roots()
 }
 
 /// The clusters (groups of at least two ids, each sorted, ordered by their first id) and
