@@ -1,6 +1,6 @@
 // node scripts/bench-band-layouts.mjs [pages]: the sketch mode's band records in Redis, in
 // the layouts decision record 065 compares. Each layout gets a fresh redis-server (AOF on,
-// `appendfsync everysec`, as bench:shared) and `pages` pages (1M by default) of 20 random
+// `appendfsync everysec`, and the README's `hash-max-listpack-value 512`, as bench:shared) and `pages` pages (1M by default) of 20 random
 // 24-bit band keys, stored by a Lua script that does for each page what CHECK_SKETCH does
 // with the bands of a new page: read the 20 buckets, look for the page's band records in
 // them (string.find on the record's first bytes, kept at a record boundary), and write the
@@ -28,13 +28,16 @@ const PAGES = Number(process.argv[2] || 1_000_000);
 const BANDS = 20;
 const BATCH = 1000;
 
-// The shared part of every script: ARGV[1] holds BATCH pages' band keys (3 bytes each, 20
-// a page), ARGV[2] the first page's number (4 bytes). `bucket(b, k)` names a band's bucket
-// and its record; `read(names)` and `write(names, values)` are the layout's commands.
-const prelude = `
-local byte, sub, char, find, floor = string.byte, string.sub, string.char, string.find, math.floor
+// Every script: ARGV[1] holds BATCH pages' band keys (3 bytes each, 20 a page), ARGV[2]
+// the first page's number (4 bytes). Between HEAD and LOOP, the layout defines
+// `bucket(b, k, pn)` (a band's bucket and the page's record in it) and the commands
+// `read(names)` (the buckets' values) and `write(names, values, recs)`.
+const HEAD = `
+local call, byte, sub, char, find, floor = redis.call, string.byte, string.sub, string.char, string.find, math.floor
 local keys, p0 = ARGV[1], ARGV[2]
 local first = ((byte(p0, 1) * 256 + byte(p0, 2)) * 256 + byte(p0, 3)) * 256 + byte(p0, 4)
+`;
+const LOOP = `
 local hits = 0
 for i = 0, #keys / ${3 * BANDS} - 1 do
   local n = first + i
@@ -43,7 +46,7 @@ for i = 0, #keys / ${3 * BANDS} - 1 do
   for b = 1, ${BANDS} do
     local o = i * ${3 * BANDS} + (b - 1) * 3 + 1
     local k = (byte(keys, o) * 256 + byte(keys, o + 1)) * 256 + byte(keys, o + 2)
-    names[b], recs[b] = bucket(b, k)
+    names[b], recs[b] = bucket(b, k, pn)
   end
   local values = read(names)
   for b = 1, ${BANDS} do
@@ -55,7 +58,7 @@ for i = 0, #keys / ${3 * BANDS} - 1 do
     end
     values[b] = v .. recs[b]
   end
-  write(names, values)
+  write(names, values, recs)
 end
 return hits
 `;
@@ -71,8 +74,7 @@ end`;
 
 const LAYOUTS = {
   hashes: `
-local call = redis.call
-local function bucket(b, k)
+local function bucket(b, k, pn)
   return {'B:' .. b .. ':' .. floor(k / 16384), char(floor(k / 256) % 64)}, char(k % 256) .. pn
 end
 local function read(names)
@@ -84,39 +86,31 @@ local function write(names, values)
   for b = 1, #names do call('HSET', names[b][1], names[b][2], values[b]) end
 end`,
   onehash: `
-local call = redis.call
-local function bucket(b, k)
+local function bucket(b, k, pn)
   return char(b, floor(k / 65536), floor(k / 256) % 256), char(k % 256) .. pn
 end
 ${ONE_HASH_IO}`,
   onehash14: `
-local call = redis.call
-local function bucket(b, k)
+local function bucket(b, k, pn)
   local top = floor(k / 1024)
   return char(b, floor(top / 256), top % 256), char(floor(k / 256) % 4, k % 256) .. pn
 end
 ${ONE_HASH_IO}`,
   strings: `
-local call = redis.call
-local function bucket(b, k)
+local function bucket(b, k, pn)
   return 'B:' .. b .. ':' .. floor(k / 1024), char(floor(k / 256) % 4, k % 256) .. pn
 end
-local function read(names)
-  local v = call('MGET', unpack(names))
-  for b = 1, #names do if v[b] == false then v[b] = nil end end
-  return v
-end
-local function write(names, values)
-  for b = 1, #names do call('APPEND', names[b], sub(values[b], -6)) end
+local function read(names) return call('MGET', unpack(names)) end
+local function write(names, values, recs)
+  for b = 1, #names do call('APPEND', names[b], recs[b]) end
 end`,
 };
 const CALLS = { hashes: 40, onehash: 2, onehash14: 2, strings: 21 };
 
-/** The layout's script: its helpers must be defined before the loop reads them. */
+/** The layout's script. */
 function script(layout) {
-  const [head, loop] = prelude.split('local hits = 0');
-  // `pn` is the loop's local; the helpers take it as an upvalue through a global slot.
-  return head + 'local pn\n' + LAYOUTS[layout] + '\nlocal hits = 0' + loop.replace('local pn =', 'pn =');
+  if (!LAYOUTS[layout]) throw new Error(`no layout ${JSON.stringify(layout)}; the layouts: ${Object.keys(LAYOUTS).join(', ')}`);
+  return HEAD + LAYOUTS[layout] + LOOP;
 }
 
 function aofBytes(dir) {
