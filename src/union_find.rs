@@ -41,6 +41,16 @@ impl UnionFind {
     }
 }
 
+/// The connected components of `0..n` under `pairs`: each slot's root, the smallest slot of
+/// its component.
+pub(crate) fn component_roots(n: usize, pairs: impl IntoIterator<Item = (u32, u32)>) -> Vec<u32> {
+    let mut sets = UnionFind::new(n);
+    for (x, y) in pairs {
+        sets.union(x, y);
+    }
+    sets.into_roots()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

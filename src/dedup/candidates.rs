@@ -148,7 +148,7 @@ mod tests {
         // Each copy after the first is paired with the (at most) 64 before it, in band 0.
         let expected: usize = (1..500).map(|j| j.min(BUCKET_WINDOW)).sum();
         assert_eq!(mirror.len(), expected);
-        let roots = crate::index::component_roots(500, mirror.iter().map(|p| (p.0, p.1)));
+        let roots = crate::union_find::component_roots(500, mirror.iter().map(|p| (p.0, p.1)));
         assert!(roots.iter().all(|&r| r == roots[0]), "one component");
     }
 

@@ -43,8 +43,9 @@ use super::{keep, measure, visible_texts, DedupOptions, DedupReport};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::hash::hamming;
-use crate::index::{component_roots, join_part, join_tables, too_many, MAX_LEN};
+use crate::index::{join_part, join_tables, too_many, MAX_LEN};
 use crate::sketch::{estimate_payloads, Sketch, SketchRows};
+use crate::union_find::component_roots;
 use crate::verify::check_shingle;
 
 /// A dedup whose fingerprints and candidates are known, waiting for the similarity of its

@@ -189,8 +189,8 @@ impl Rounds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::component_roots;
     use crate::test_rng::Rng;
+    use crate::union_find::component_roots;
     use std::collections::HashSet;
 
     /// Runs every round with the similarities `sim(pair)`: the kept pairs, and how many

@@ -4,17 +4,7 @@
 use super::layout::Layout;
 use super::table::{low_bits, Segment, Table};
 use super::{Index, IndexId, Pair};
-use crate::union_find::UnionFind;
-
-/// The connected components of `0..n` under `pairs`: each slot's root, the smallest slot of
-/// its component.
-pub(crate) fn component_roots(n: usize, pairs: impl IntoIterator<Item = (u32, u32)>) -> Vec<u32> {
-    let mut sets = UnionFind::new(n);
-    for (x, y) in pairs {
-        sets.union(x, y);
-    }
-    sets.into_roots()
-}
+use crate::union_find::component_roots;
 
 /// The clusters (groups of at least two ids, each sorted, ordered by their first id) and
 /// the pairs (`a <= b`, sorted by `(a, b)`) of the kept candidate pairs `pairs` of slots,

@@ -82,7 +82,7 @@ mod changes;
 mod id;
 mod id_map;
 mod join;
-pub(crate) use join::{clusters_of_slots, component_roots};
+pub(crate) use join::clusters_of_slots;
 mod layout;
 mod query;
 mod results;
