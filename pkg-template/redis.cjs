@@ -199,6 +199,8 @@ function install(wasm) {
 
     async _open() {
       this.created = this._store.openReply(await this._eval('open', this._store.openArgs()));
+      // The meta the scripts check: ours, or a version-4 namespace's that is kept (src/redis/meta.rs).
+      this._meta = Buffer.from(this._store.meta());
     }
 
     /** The settings: hasher options, k, layout, namespace, urls. */

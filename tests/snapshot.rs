@@ -790,6 +790,8 @@ fn golden_v1_loads_as_an_index() {
 // ContentSeen snapshots (SEEN): a golden file too
 // ---------------------------------------------------------------------------------------
 
+#[cfg(feature = "html")]
+use simhash_wasm::html::BlockHash;
 use simhash_wasm::{ContentSeen, SeenConfig};
 
 /// Pages, near-duplicates (aliases), a page seen again and non-ASCII URLs, from fixed
@@ -1124,9 +1126,9 @@ fn golden_v3_content_seen_reads_main_content_and_older_files_read_all() {
     assert!(e.to_string().contains("content = all"), "{e}");
 }
 
-/// A ContentSeen learning site templates (version 4): short pages and articles of two hosts.
+/// A ContentSeen learning site templates (version 5): short pages and articles of two hosts.
 #[cfg(feature = "html")]
-fn golden_seen_v4() -> ContentSeen {
+fn golden_seen_templates() -> ContentSeen {
     let config = SeenConfig { html: true, template: 3, ..golden_seen_v2().config().clone() };
     let mut s = ContentSeen::new(config).unwrap();
     let mut rng = Rng(0x5EE4);
@@ -1139,43 +1141,61 @@ fn golden_seen_v4() -> ContentSeen {
     for i in 0..12 {
         let site = i % 2;
         let own = if i % 3 == 0 { words(6) } else { format!("{}.</p><p>{}.", words(80), words(80)) };
+        // The footer's count changes from page to page: one block all the same.
         let page = format!(
             "<html><body><nav><a href=/>Site {site} home</a> <a href=/about>About site {site}</a></nav>\
              <main><p>{own}</p></main><footer><p>Site {site} is written, edited and published by its readers, \
-             every day of the year, from three cities.</p></footer></body></html>"
+             every day of the year, from three cities.</p><p>{} readers online.</p></footer></body></html>",
+            1000 + 37 * i
         );
         s.check(&format!("https://site{site}.example/页/{i}"), &page).unwrap();
     }
     s
 }
 
+/// The footer line of site `n`.
+#[cfg(feature = "html")]
+fn footer(n: u32) -> String {
+    format!(
+        "Site {n} is written, edited and published by its readers, every day of the year, from three cities."
+    )
+}
+
+/// A new short page of site 0, with a reader count no page had.
+#[cfg(feature = "html")]
+const NEW_SHORT_PAGE: &str = "<html><body><nav><a href=/>Site 0 home</a> <a href=/about>About site 0</a></nav>\
+    <main><p>Write to the editors of site zero, any day.</p></main><footer><p>Site 0 is written, \
+    edited and published by its readers, every day of the year, from three cities.</p><p>1,234 readers online.</p></footer></body></html>";
+
 #[test]
 #[cfg(feature = "html")]
-fn golden_v4_content_seen_keeps_its_templates_and_older_files_load_without() {
-    let seen = golden_seen_v4();
+fn golden_v5_content_seen_keeps_its_templates_and_older_files_load_without() {
+    let seen = golden_seen_templates();
     let model = seen.template().unwrap();
+    assert_eq!(model.hash(), BlockHash::Numbers);
     assert_eq!((model.pages("site0.example"), model.pages("site1.example")), (6, 6));
+    // The reader counts, each on one page, are one template block; so are lines that
+    // differ from a template line by a number only.
+    assert!(model.is_template("site0.example", "987 readers online."));
+    assert!(model.is_template("site0.example", &footer(7)));
     let fresh = seen.to_bytes();
-    let bytes = golden("golden_v4.seen", &fresh);
-    assert_eq!(&bytes[8..12], &4u32.to_le_bytes(), "format version 4");
+    let bytes = golden("golden_v5.seen", &fresh);
+    assert_eq!(&bytes[8..12], &5u32.to_le_bytes(), "format version 5");
     assert_eq!(
         (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
-        (GOLDEN_V4_SEEN_LEN, GOLDEN_V4_SEEN_HASH),
-        "golden_v4.seen changed"
+        (GOLDEN_V5_SEEN_LEN, GOLDEN_V5_SEEN_HASH),
+        "golden_v5.seen changed"
     );
-    assert_eq!(fresh, bytes, "encoding drifted from the v4 golden file");
+    assert_eq!(fresh, bytes, "encoding drifted from the v5 golden file");
     let mut back = ContentSeen::from_bytes(&bytes, None).unwrap();
     assert_eq!(back.config(), seen.config());
     assert_eq!(back.template(), seen.template());
     assert_eq!(back.to_bytes(), bytes);
     // The model survived: a new short page of site 0 is read without its template.
-    let page = "<html><body><nav><a href=/>Site 0 home</a> <a href=/about>About site 0</a></nav>\
-                <main><p>Write to the editors of site zero, any day.</p></main><footer><p>Site 0 is written, \
-                edited and published by its readers, every day of the year, from three cities.</p></footer></body></html>";
     let mut again = seen.clone();
     assert_eq!(
-        back.check("https://site0.example/new", page).unwrap(),
-        again.check("https://site0.example/new", page).unwrap()
+        back.check("https://site0.example/new", NEW_SHORT_PAGE).unwrap(),
+        again.check("https://site0.example/new", NEW_SHORT_PAGE).unwrap()
     );
     // Equal models give equal bytes, whatever order they were learnt in.
     assert_eq!(back.to_bytes(), again.to_bytes());
@@ -1187,13 +1207,44 @@ fn golden_v4_content_seen_keeps_its_templates_and_older_files_load_without() {
     assert!(ContentSeen::from_bytes(&v3, None).unwrap().template().is_none());
     let learn = SeenConfig { template: 3, ..ContentSeen::from_bytes(&v3, None).unwrap().config().clone() };
     let up = ContentSeen::from_bytes(&v3, Some(&learn)).unwrap();
-    assert!(up.template().is_some_and(|m| m.is_empty()));
-    assert_eq!(&up.to_bytes()[8..12], &4u32.to_le_bytes());
+    assert!(up.template().is_some_and(|m| m.is_empty() && m.hash() == BlockHash::Numbers));
+    assert_eq!(&up.to_bytes()[8..12], &5u32.to_le_bytes());
     // Every cut is Corrupt.
     for cut in 0..bytes.len() {
         assert_eq!(ContentSeen::from_bytes(&bytes[..cut], None).unwrap_err().code(), "Corrupt", "cut {cut}");
     }
 }
+
+#[test]
+#[cfg(feature = "html")]
+fn golden_v4_content_seen_keeps_hashing_blocks_by_their_words() {
+    // Written by the build before version 5 from the same pages without the reader counts.
+    let bytes = std::fs::read(format!("{}/tests/data/golden_v4.seen", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert_eq!(&bytes[8..12], &4u32.to_le_bytes(), "format version 4");
+    assert_eq!(
+        (bytes.len(), simhash_wasm::__private::hash::hash_bytes(&bytes)),
+        (GOLDEN_V4_SEEN_LEN, GOLDEN_V4_SEEN_HASH),
+        "golden_v4.seen changed"
+    );
+    let mut back = ContentSeen::from_bytes(&bytes, None).unwrap();
+    let model = back.template().unwrap();
+    assert_eq!(model.hash(), BlockHash::Words);
+    assert_eq!((model.pages("site0.example"), model.pages("site1.example")), (6, 6));
+    assert!(model.is_template("site0.example", &footer(0)));
+    assert!(!model.is_template("site0.example", &footer(7)), "words as written");
+    assert_eq!(back.to_bytes(), bytes, "re-encoded byte for byte, as version 4");
+    assert!(!back.check("https://site0.example/new", NEW_SHORT_PAGE).unwrap().duplicate);
+    assert_eq!(back.template().unwrap().hash(), BlockHash::Words);
+    assert_eq!(&back.to_bytes()[8..12], &4u32.to_le_bytes(), "still version 4 after learning");
+    for cut in 0..bytes.len() {
+        assert_eq!(ContentSeen::from_bytes(&bytes[..cut], None).unwrap_err().code(), "Corrupt", "cut {cut}");
+    }
+}
+
+#[cfg(feature = "html")]
+const GOLDEN_V5_SEEN_LEN: usize = 2964;
+#[cfg(feature = "html")]
+const GOLDEN_V5_SEEN_HASH: u64 = 0x2246_dbca_1892_20d4;
 
 #[cfg(feature = "html")]
 const GOLDEN_V4_SEEN_LEN: usize = 2940;

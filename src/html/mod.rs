@@ -34,7 +34,7 @@ mod tests;
 mod text;
 mod tree;
 
-pub use template::TemplateModel;
+pub use template::{BlockHash, TemplateModel};
 pub use text::{html_to_text, html_to_text_into};
 
 use crate::error::{Error, Result};

@@ -4,7 +4,8 @@
 //! footer around them; a crawler that has seen the host's other pages can.
 //!
 //! A block is a line of a page's text (as [`html_to_text`] writes
-//! it), compared by a hash of its words (case and whitespace folded). The model counts,
+//! it), compared by a hash of its words (case and whitespace folded, and each run of digits
+//! read as one number: [`BlockHash`]). The model counts,
 //! per host, on how many distinct pages each block was seen; a block seen on at least
 //! `min_pages` pages of the host is template.
 //!
@@ -26,10 +27,26 @@ pub const DEFAULT_MIN_PAGES: u32 = 3;
 /// template is settled long before (it is found from `min_pages` pages).
 pub const PAGES_PER_HOST: u32 = 64;
 
+/// How a line is made a block: which of its differences make it another block. Stored
+/// models keep the hash they were learnt with (`SEEN` 4 and Redis store format 4 hold
+/// [`BlockHash::Words`] blocks, later versions [`BlockHash::Numbers`] blocks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BlockHash {
+    /// The line's words, lowercased: `12 comments` and `13 comments` are two blocks.
+    Words,
+    /// The line's words, lowercased, each number read as one `0`: a run of digits, with
+    /// any `,` or `.` between two of its digits (`1,234.5`). A template line that holds
+    /// a date, a count or a page number (`12 comments`, `© 2024`, `Page 3 of 12`) is then
+    /// the same block on every page of the host.
+    #[default]
+    Numbers,
+}
+
 /// The template blocks of many hosts, learnt from their pages.
 #[derive(Clone, Debug, Default)]
 pub struct TemplateModel {
     min_pages: u32,
+    hash: BlockHash,
     hosts: HashMap<String, Host>,
 }
 
@@ -76,33 +93,65 @@ pub fn host_of(url: &str) -> String {
     host.to_ascii_lowercase()
 }
 
-/// A 64-bit FNV-1a hash of the words of a line, lowercased: the block's identity.
-fn block_hash(line: &str) -> u64 {
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+fn fnv_char(h: u64, c: char) -> u64 {
+    let mut buf = [0u8; 4];
+    c.encode_utf8(&mut buf).bytes().fold(h, |h, b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME))
+}
+
+/// A block's identity: a 64-bit FNV-1a hash of the UTF-8 of the line's words, lowercased,
+/// each followed by a space (with [`BlockHash::Numbers`], each number as one `0`).
+fn block_hash(line: &str, hash: BlockHash) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for word in line.split_whitespace() {
-        for c in word.chars().flat_map(char::to_lowercase) {
-            let mut buf = [0u8; 4];
-            for &b in c.encode_utf8(&mut buf).as_bytes() {
-                h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        let mut chars = word.chars().flat_map(char::to_lowercase).peekable();
+        let mut in_number = false;
+        while let Some(c) = chars.next() {
+            if hash == BlockHash::Numbers {
+                if c.is_numeric() {
+                    if !in_number {
+                        h = fnv_char(h, '0');
+                    }
+                    in_number = true;
+                    continue;
+                }
+                if in_number && (c == ',' || c == '.') && chars.peek().is_some_and(|n| n.is_numeric()) {
+                    continue;
+                }
+                in_number = false;
             }
+            h = fnv_char(h, c);
         }
-        h = (h ^ 0x20).wrapping_mul(0x0000_0100_0000_01b3);
+        h = (h ^ 0x20).wrapping_mul(FNV_PRIME);
     }
     h
 }
 
 /// The distinct block hashes of a text (its lines, as [`html_to_text`] writes them), sorted.
-pub fn blocks(text: &str) -> Vec<u64> {
-    let mut v: Vec<u64> = text.lines().filter(|l| !l.trim().is_empty()).map(block_hash).collect();
+pub fn blocks(text: &str, hash: BlockHash) -> Vec<u64> {
+    let mut v: Vec<u64> =
+        text.lines().filter(|l| !l.trim().is_empty()).map(|l| block_hash(l, hash)).collect();
     v.sort_unstable();
     v.dedup();
     v
 }
 
 impl TemplateModel {
-    /// A model in which blocks seen on `min_pages` pages of a host (at least 2) are template.
+    /// A model in which blocks seen on `min_pages` pages of a host (at least 2) are template,
+    /// with blocks hashed as [`BlockHash::default`].
     pub fn new(min_pages: u32) -> TemplateModel {
-        TemplateModel { min_pages: min_pages.max(2), hosts: HashMap::new() }
+        TemplateModel::with_hash(min_pages, BlockHash::default())
+    }
+
+    /// [`TemplateModel::new`] with blocks hashed as `hash` (a stored model's).
+    pub fn with_hash(min_pages: u32, hash: BlockHash) -> TemplateModel {
+        TemplateModel { min_pages: min_pages.max(2), hash, hosts: HashMap::new() }
+    }
+
+    /// How this model makes a line a block.
+    pub fn hash(&self) -> BlockHash {
+        self.hash
     }
 
     /// The number of pages from which a block is template.
@@ -118,7 +167,7 @@ impl TemplateModel {
     /// Learns the blocks of one page of `host` (its HTML). A page whose blocks were all
     /// learnt before, from the same host, is not counted again.
     pub fn learn(&mut self, host: &str, html: &str) {
-        let b = blocks(&html_to_text(html));
+        let b = blocks(&html_to_text(html), self.hash);
         self.learn_blocks(host, page_key(&b), &b);
     }
 
@@ -147,7 +196,7 @@ impl TemplateModel {
 
     /// Whether a line of text is template on `host`.
     pub fn is_template(&self, host: &str, line: &str) -> bool {
-        self.is_template_block(host, block_hash(line))
+        self.is_template_block(host, block_hash(line, self.hash))
     }
 
     /// Whether a block (a line's hash, as [`blocks`] makes them) is template on `host`.
@@ -159,7 +208,7 @@ impl TemplateModel {
     /// [`html_to_text`] write them) without the lines that are
     /// template on `host`.
     pub fn strip(&self, host: &str, text: &str) -> String {
-        strip_with(text, |b| self.is_template_block(host, b))
+        strip_with(text, self.hash, |b| self.is_template_block(host, b))
     }
 
     /// The main content of a page of `host`, without the host's template: the
@@ -167,7 +216,7 @@ impl TemplateModel {
     /// all template (a short page, where the extractor took the footer), the page's whole
     /// text less its template lines.
     pub fn main_content(&self, host: &str, html: &str) -> String {
-        main_content_with(html, &html_to_text(html), |b| self.is_template_block(host, b))
+        main_content_with(html, &html_to_text(html), self.hash, |b| self.is_template_block(host, b))
     }
 
     /// Every host with its counts, by name (see [`HostParts`]).
@@ -205,7 +254,7 @@ impl TemplateModel {
 
 impl PartialEq for TemplateModel {
     fn eq(&self, other: &Self) -> bool {
-        self.min_pages == other.min_pages && self.hosts == other.hosts
+        self.min_pages == other.min_pages && self.hash == other.hash && self.hosts == other.hosts
     }
 }
 
@@ -214,10 +263,10 @@ pub fn page_key(b: &[u64]) -> u64 {
     b.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| (h ^ x).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
-/// `text` without the lines whose block hash `template` says is template.
-pub fn strip_with(text: &str, template: impl Fn(u64) -> bool) -> String {
+/// `text` without the lines whose block hash (made as `hash` says) `template` says is template.
+pub fn strip_with(text: &str, hash: BlockHash, template: impl Fn(u64) -> bool) -> String {
     let mut out = String::with_capacity(text.len());
-    for line in text.lines().filter(|l| !template(block_hash(l))) {
+    for line in text.lines().filter(|l| !template(block_hash(l, hash))) {
         if !out.is_empty() {
             out.push('\n');
         }
@@ -229,16 +278,16 @@ pub fn strip_with(text: &str, template: impl Fn(u64) -> bool) -> String {
 /// [`TemplateModel::main_content`] with the template given as a test on block hashes and
 /// the page's whole text (`all`, its [`html_to_text`]) already made: a store that keeps
 /// the counts elsewhere (Redis) reads them for the page's blocks and decides the same.
-pub fn main_content_with(html: &str, all: &str, template: impl Fn(u64) -> bool) -> String {
-    let main = strip_with(&super::main_content(html), &template);
+pub fn main_content_with(html: &str, all: &str, hash: BlockHash, template: impl Fn(u64) -> bool) -> String {
+    let main = strip_with(&super::main_content(html), hash, &template);
     if !main.is_empty() {
         return main;
     }
-    strip_with(all, &template)
+    strip_with(all, hash, &template)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn page(own: &str) -> String {
@@ -249,6 +298,18 @@ mod tests {
              <div class=footer-area><p>Acme Widgets Ltd, 1 Main Street, Springfield. Open Monday to Friday, nine to five.</p>\
              <p>Copyright 2024 Acme Widgets. All rights reserved.</p></div></body></html>"
         )
+    }
+
+    /// `i` spelled in letters: lines that differ by a number only are one block.
+    pub(crate) fn spelled(mut i: u32) -> String {
+        let mut s = String::new();
+        loop {
+            s.push(char::from(b'a' + (i % 26) as u8));
+            i /= 26;
+            if i == 0 {
+                return s;
+            }
+        }
     }
 
     const OWN: [&str; 4] = [
@@ -311,7 +372,7 @@ mod tests {
     fn a_full_host_keeps_only_its_template() {
         let mut m = TemplateModel::new(3);
         for i in 0..PAGES_PER_HOST + 5 {
-            m.learn("h", &page(&format!("Page number {i} has a line of its own.")));
+            m.learn("h", &page(&format!("Page number {} has a line of its own.", spelled(i))));
         }
         let parts = m.hosts();
         assert_eq!(parts[0].learnt, PAGES_PER_HOST);
@@ -324,6 +385,30 @@ mod tests {
             back.insert_host(p);
         }
         assert_eq!(back, m);
+    }
+
+    #[test]
+    fn a_number_is_one_block_whatever_its_digits() {
+        let n = |a: &str, b: &str| block_hash(a, BlockHash::Numbers) == block_hash(b, BlockHash::Numbers);
+        let w = |a: &str, b: &str| block_hash(a, BlockHash::Words) == block_hash(b, BlockHash::Words);
+        for (a, b) in [
+            ("12 comments", "13 Comments"),
+            ("1,234 readers online", "7 readers online"),
+            ("Page 3 of 12", "Page 10 of 2,048.5"),
+            ("2026年11月26日 更新", "２０２５年1月3日 更新"),
+            ("Posted Nov 3, 2026.", "Posted Nov 24, 1999."),
+            ("v1.2.3", "v10.0.1"),
+        ] {
+            assert!(n(a, b), "{a} / {b}");
+            assert!(!w(a, b), "{a} / {b}: words as written");
+        }
+        for (a, b) in
+            [("12 comments", "12 replies"), ("2026.", "2026"), ("1, 2", "1,2"), ("a1b", "ab"), ("x 1", "x1")]
+        {
+            assert!(!n(a, b), "{a} / {b}");
+        }
+        // Words hashes as version 4 did: its stored counts keep meaning the same lines.
+        assert_eq!(block_hash("Copyright 2024 ACME", BlockHash::Words), 0x53e4_8988_dfdc_bf94);
     }
 
     #[test]

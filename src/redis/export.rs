@@ -24,7 +24,9 @@ pub struct ExportBuilder {
 
 impl ExportBuilder {
     pub(super) fn new(store: Arc<Store>, config: &SeenConfig) -> Result<ExportBuilder> {
-        Ok(ExportBuilder { store, seen: ContentSeen::new(config.clone())?, pages: HashMap::new() })
+        let mut seen = ContentSeen::new(config.clone())?;
+        seen.set_template_hash(store.block_hash);
+        Ok(ExportBuilder { store, seen, pages: HashMap::new() })
     }
 
     fn check(&mut self, url: &str, fp: u64, sketch_of: &str) -> Result<crate::Check> {

@@ -46,10 +46,14 @@ impl ImportCursor {
 
     /// The `IMPORT_TEMPLATE` calls (`(KEYS, ARGV)`, at most about `batch` blocks each) that
     /// write the snapshot's site templates, sent after its pages; none when the store
-    /// learns no template.
+    /// learns no template, or when the snapshot's blocks are hashed otherwise than the
+    /// namespace's (a `SEEN` 4 model into a version-5 namespace: the namespace learns its
+    /// templates again from the pages it checks).
     #[cfg(feature = "html")]
     pub fn template_calls(&self) -> Vec<super::template::ImportCall> {
-        let Some(model) = self.seen.template() else { return Vec::new() };
+        let Some(model) = self.seen.template().filter(|m| m.hash() == self.store.block_hash) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         for host in model.hosts() {
             out.extend(super::template::import_host(

@@ -1,12 +1,12 @@
 //! The settings stored in `{NS}:meta`, written by the first worker and checked by every
 //! script call, so that every worker of a namespace fingerprints and files pages alike.
 //!
-//! ## Format (version 4)
+//! ## Format (version 5)
 //!
-//! UTF-8 text, one `name=value` per line after a first line `simhash-wasm-redis 4`:
+//! UTF-8 text, one `name=value` per line after a first line `simhash-wasm-redis 5`:
 //!
 //! ```text
-//! simhash-wasm-redis 4
+//! simhash-wasm-redis 5
 //! scheme=chars:4 sublinear punct=keep nfkc lower sh64v1
 //! layout=k=3 blocks=16,16,16,16 (4 tables)
 //! html=true
@@ -29,11 +29,18 @@
 //! The version is the *store format*: the meta's text, the key layout of the index
 //! ([`super::keys`]) and the values the scripts write ([`super::record`]).
 //!
-//! - Version 4 (this build) adds the lines `content` and `template`: a version-3 store read
+//! - Version 5 (this build) has version 4's lines and keys; the site templates' blocks
+//!   (`{NS}:tb:HOST`, [`super::template`]) are hashed with numbers folded
+//!   ([`BlockHash::Numbers`]). Opening a version-4 namespace whose settings are ours
+//!   upgrades its meta to version 5 in place when it learns no template; one that learns
+//!   templates holds counts of blocks hashed by their words only, which cannot be rehashed:
+//!   it stays at version 4, and this build works in it as version 4 does
+//!   ([`BlockHash::Words`], [`kept_at_4`]), so workers of both builds share it.
+//! - Version 4 adds the lines `content` and `template`: a version-3 store read
 //!   all of an HTML page's text, and learnt no template. In sketch mode it also files band
 //!   entries as records in fewer, fuller hashes (`{NS}:bB:HHH`, [`super::keys`]).
 //!   Opening a fingerprint-only version-3 (or 2) namespace whose settings are ours
-//!   (`content=all`, `template=none`, or `html=false`) upgrades its meta to version 4 in
+//!   (`content=all`, `template=none`, or `html=false`) upgrades its meta to this build's version in
 //!   place; with other settings the first differing field is reported (`content`: found
 //!   `all`). A sketch-mode namespace of version 3 or 2 (band hashes of page numbers) is
 //!   refused with [`Error::SchemeMismatch`] on `store format`, saying what to do, as
@@ -54,11 +61,15 @@
 //!   namespace, or delete the old keys.
 
 use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::html::BlockHash;
 
 /// The meta format version this build writes and reads.
-pub const META_VERSION: u32 = 4;
+pub const META_VERSION: u32 = 5;
 /// The older versions whose namespaces this build upgrades in place (see the module docs).
-pub const UPGRADES_FROM: [u32; 2] = [2, 3];
+pub const UPGRADES_FROM: [u32; 3] = [2, 3, 4];
+/// The version whose template-learning namespaces this build keeps (see [`kept_at_4`]).
+const WORD_BLOCKS: u32 = 4;
 const HEADER: &str = "simhash-wasm-redis ";
 
 /// The fields of the meta string, in order.
@@ -92,6 +103,9 @@ fn is_sketch(meta: &str) -> bool {
 /// settings holds; empty when no such namespace can have our settings (it read an HTML
 /// page's main content, learnt templates, or is in sketch mode).
 pub fn upgradable(ours: &str, version: u32) -> String {
+    if version == WORD_BLOCKS {
+        return if learns_template(ours) { String::new() } else { with_version(ours, WORD_BLOCKS) };
+    }
     if is_sketch(ours) {
         return String::new();
     }
@@ -107,6 +121,24 @@ pub fn upgradable(ours: &str, version: u32) -> String {
         }
     }
     out
+}
+
+/// Whether a meta string is of a store that learns the site templates.
+fn learns_template(meta: &str) -> bool {
+    meta.lines().any(|l| l.starts_with("template=") && l != "template=none")
+}
+
+/// `meta` with another version on its first line.
+fn with_version(meta: &str, version: u32) -> String {
+    let rest = meta.split_once('\n').map_or("", |(_, r)| r);
+    format!("{HEADER}{version}\n{rest}")
+}
+
+/// The version-4 meta string of our settings when they learn the site templates: a
+/// namespace holding it is worked in as version 4 (blocks hashed by their words), not
+/// upgraded; `None` for settings that learn none (such a namespace is upgraded).
+pub fn kept_at_4(ours: &str) -> Option<String> {
+    learns_template(ours).then(|| with_version(ours, WORD_BLOCKS))
 }
 
 /// Why a stored meta string was refused: not ours at all, or other settings.
@@ -153,8 +185,10 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
         text.lines().find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('=')).map(str::to_owned))
     };
     let older = !stored.starts_with(&format!("{HEADER}{META_VERSION}\n"));
+    let before_4 = older && !stored.starts_with(&format!("{HEADER}{WORD_BLOCKS}\n"));
     for field in FIELDS {
-        let implied = IMPLIED.iter().find(|(f, _)| *f == field).filter(|_| older).map(|(_, v)| v.to_string());
+        let implied =
+            IMPLIED.iter().find(|(f, _)| *f == field).filter(|_| before_4).map(|(_, v)| v.to_string());
         let (found, expected) = (get(stored, field).or(implied), get(ours, field));
         if found.is_none() {
             return Err(foreign(key));
@@ -167,7 +201,7 @@ pub fn compare(stored: &[u8], ours: &str, key: &str) -> Result<()> {
             });
         }
     }
-    if older && is_sketch(ours) {
+    if before_4 && is_sketch(ours) {
         return Err(Error::SchemeMismatch {
             field: "store format",
             found: format!(
@@ -208,7 +242,7 @@ mod tests {
         );
         assert_eq!(
             ours,
-            "simhash-wasm-redis 4\nscheme=chars:4 sublinear punct=keep nfkc lower sh64v1\nlayout=k=3 blocks=16,16,16,16 (4 tables)\nhtml=false\ncontent=all\ntemplate=none\nurls=true\nsketch=none\n"
+            "simhash-wasm-redis 5\nscheme=chars:4 sublinear punct=keep nfkc lower sh64v1\nlayout=k=3 blocks=16,16,16,16 (4 tables)\nhtml=false\ncontent=all\ntemplate=none\nurls=true\nsketch=none\n"
         );
         assert!(compare(ours.as_bytes(), &ours, "{ns}:meta").is_ok());
         let other = ours.replace("html=false", "html=true");
@@ -224,7 +258,7 @@ mod tests {
             Err(Error::SchemeMismatch { field: "scheme", .. })
         ));
         let v2 = upgradable(&ours, 2);
-        assert_eq!(v2, ours.replace("redis 4\n", "redis 2\n").replace("content=all\ntemplate=none\n", ""));
+        assert_eq!(v2, ours.replace("redis 5\n", "redis 2\n").replace("content=all\ntemplate=none\n", ""));
         let v3 = upgradable(&ours, 3);
         assert!(compare(v3.as_bytes(), &ours, "k").is_err_and(|e| e.to_string().contains("upgrades")));
         // An HTML store reading the main content, or learning templates, has no older form;
@@ -249,7 +283,7 @@ mod tests {
             compare(v2_other.as_bytes(), &ours, "k"),
             Err(Error::SchemeMismatch { field: "html", .. })
         ));
-        let older = ours.replace("redis 4", "redis 1");
+        let older = ours.replace("redis 5", "redis 1");
         match compare(older.as_bytes(), &ours, "k") {
             Err(e @ Error::SchemeMismatch { field: "store format", .. }) => {
                 let m = e.to_string();
@@ -257,18 +291,36 @@ mod tests {
             }
             e => panic!("{e:?}"),
         }
-        let newer = ours.replace("redis 4", "redis 9");
+        let newer = ours.replace("redis 5", "redis 9");
         assert!(matches!(
             compare(newer.as_bytes(), &ours, "k"),
             Err(Error::UnsupportedVersion { found: 9, .. })
         ));
+        // Version 4 has version 5's lines: upgraded in place unless it learns templates,
+        // then kept at version 4 (its blocks are hashed by their words).
+        let v4 = upgradable(&ours, 4);
+        assert_eq!(v4, ours.replace("redis 5\n", "redis 4\n"));
+        assert_eq!(kept_at_4(&ours), None);
+        assert!(compare(v4.as_bytes(), &ours, "k").is_err_and(|e| e.to_string().contains("upgrades")));
+        let sk4 = encode("s", "l", false, "all", "none", true, "sk1:128 t=0.81");
+        assert_eq!(upgradable(&sk4, 4), sk4.replace("redis 5\n", "redis 4\n"), "sketch mode too");
+        assert_eq!(upgradable(&main, 4), "");
+        let main4 = kept_at_4(&main).unwrap();
+        assert_eq!(main4, main.replace("redis 5\n", "redis 4\n"));
+        assert!(compare(main4.as_bytes(), &main4, "k").is_ok());
+        match compare(main4.replace("template=3", "template=4").as_bytes(), &main, "k") {
+            Err(Error::SchemeMismatch { field: "template", found, expected }) => {
+                assert_eq!((found.as_str(), expected.as_str()), ("4", "3"))
+            }
+            e => panic!("{e:?}"),
+        }
         // A sketch-mode namespace of version 3 or 2 is refused with advice, never upgraded
         // or misread.
         let sk = encode("s", "l", false, "all", "none", true, "sk1:128 t=0.81");
         assert_eq!(upgradable(&sk, 3), "");
         assert!(compare(sk.as_bytes(), &sk, "k").is_ok());
         for old in ["redis 3\n", "redis 2\n"] {
-            let stored = sk.replace("redis 4\n", old).replace("content=all\ntemplate=none\n", "");
+            let stored = sk.replace("redis 5\n", old).replace("content=all\ntemplate=none\n", "");
             match compare(stored.as_bytes(), &sk, "k") {
                 Err(e @ Error::SchemeMismatch { field: "store format", .. }) => {
                     let m = e.to_string();
@@ -282,7 +334,7 @@ mod tests {
             compare(sk.as_bytes(), &encode("s", "l", false, "all", "none", true, "none"), "k"),
             Err(Error::SchemeMismatch { field: "sketch", .. })
         ));
-        for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 4\nfoo=x\n"] {
+        for junk in [&b"hello"[..], b"\xff\xfe", b"simhash-wasm-redis 5\nfoo=x\n"] {
             assert!(matches!(
                 compare(junk, &ours, "k"),
                 Err(Error::InvalidOption { option: "namespace", .. })

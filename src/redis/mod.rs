@@ -141,6 +141,7 @@ impl Default for StoreConfig {
 }
 
 /// The settings of a namespace, shared by the checks of one worker.
+#[derive(Clone)]
 pub struct Store {
     k: u32,
     layout: Layout,
@@ -151,6 +152,9 @@ pub struct Store {
     /// Sketch mode ([`sketch`]): the sketch scheme and the threshold.
     sketch: Option<SketchScheme>,
     threshold: f64,
+    /// How the site templates' blocks are hashed: as the namespace's store format says
+    /// (`meta::kept_at_4`).
+    block_hash: crate::html::BlockHash,
 }
 
 /// A worker's handle: the store's settings and a hasher.
@@ -239,6 +243,7 @@ impl RedisSeen {
             urls: config.urls,
             sketch: seen.sketch,
             threshold: seen.threshold,
+            block_hash: crate::html::BlockHash::default(),
         };
         Ok(RedisSeen { store: Arc::new(store), hasher, plain, config: StoreConfig { seen, ..config } })
     }
@@ -325,7 +330,14 @@ impl RedisSeen {
     pub fn template_read(&self, url: &str, html: &str) -> Option<template::TemplateRead> {
         let seen = &self.config.seen;
         seen.learns_template().then(|| {
-            template::TemplateRead::new(&self.config.namespace, &self.store.keys[0], url, html, seen.template)
+            template::TemplateRead::new(
+                &self.config.namespace,
+                &self.store.keys[0],
+                url,
+                html,
+                seen.template,
+                self.store.block_hash,
+            )
         })
     }
 
@@ -382,25 +394,31 @@ impl RedisSeen {
         // Sketch mode: the number of bands, whose hashes are tested too.
         let bands =
             self.store.sketch.map_or(Vec::new(), |sk| vec![crate::sketch::bands::bands_for(sk) as u8]);
-        vec![
-            self.store.meta.as_bytes().to_vec(),
-            bits,
-            bands,
-            meta::upgradable(&self.store.meta, meta::UPGRADES_FROM[0]).into_bytes(),
-            meta::upgradable(&self.store.meta, meta::UPGRADES_FROM[1]).into_bytes(),
-        ]
+        let mut args = vec![self.store.meta.as_bytes().to_vec(), bits, bands];
+        args.extend(meta::UPGRADES_FROM.iter().map(|&v| meta::upgradable(&self.store.meta, v).into_bytes()));
+        args
     }
 
     /// The OPEN script's reply: `Ok(true)` when this call created the namespace,
-    /// `Ok(false)` when it existed with the same settings (upgraded from version 2 or not).
-    pub fn open_reply(&self, reply: &[Vec<u8>]) -> Result<bool> {
+    /// `Ok(false)` when it existed with the same settings (upgraded from an older version or
+    /// not). A version-4 namespace that learns the site templates is kept at version 4: from
+    /// then on this handle works in it as version 4 does (the store format's docs, `meta.rs`).
+    pub fn open_reply(&mut self, reply: &[Vec<u8>]) -> Result<bool> {
         let field =
             |i: usize| reply.get(i).map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
         match reply.first().map(Vec::as_slice) {
             Some(b"C") => Ok(true),
             Some(b"U") => Ok(false),
-            Some(b"S") => meta::compare(reply.get(1).map(Vec::as_slice).unwrap_or(b""), &self.store.meta, &self.store.keys[0])
-                .map(|()| false),
+            Some(b"S") => {
+                let stored = reply.get(1).map(Vec::as_slice).unwrap_or(b"");
+                if let Some(v4) = meta::kept_at_4(&self.store.meta).filter(|v4| v4.as_bytes() == stored) {
+                    let store = Arc::make_mut(&mut self.store);
+                    store.meta = v4;
+                    store.block_hash = crate::html::BlockHash::Words;
+                    return Ok(false);
+                }
+                meta::compare(stored, &self.store.meta, &self.store.keys[0]).map(|()| false)
+            }
             Some(b"F") => Err(Error::option(
                 "namespace",
                 crate::error::quoted(&self.config.namespace),

@@ -40,7 +40,7 @@
 //! replies `{"OK"}`, or `{"X", meta}` / `{"G"}` as the other scripts do.
 
 use crate::error::{Error, Result};
-use crate::html::template::{blocks, main_content_with, page_key, HostParts, PAGES_PER_HOST};
+use crate::html::template::{blocks, main_content_with, page_key, BlockHash, HostParts, PAGES_PER_HOST};
 
 /// The `LEARN` script.
 pub const LEARN: &str = include_str!("lua/learn.lua");
@@ -173,16 +173,17 @@ pub struct TemplateRead {
     blocks: Vec<u64>,
     key: u64,
     min: u32,
+    hash: BlockHash,
     text: Option<String>,
 }
 
 impl TemplateRead {
     /// The read of `html`, a page of `url`, in namespace `ns` whose meta key is `meta_key`,
-    /// with `min` the `template` setting.
-    pub fn new(ns: &str, meta_key: &str, url: &str, html: &str, min: u32) -> TemplateRead {
+    /// with `min` the `template` setting and `hash` the store's block hash.
+    pub fn new(ns: &str, meta_key: &str, url: &str, html: &str, min: u32, hash: BlockHash) -> TemplateRead {
         let host = crate::html::template::host_of(url);
         let all = crate::html::html_to_text(html);
-        let b = blocks(&all);
+        let b = blocks(&all, hash);
         TemplateRead {
             keys: [meta_key.to_owned(), format!("{{{ns}}}:tp:{host}"), format!("{{{ns}}}:tb:{host}")],
             html: html.to_owned(),
@@ -190,6 +191,7 @@ impl TemplateRead {
             key: page_key(&b),
             blocks: b,
             min,
+            hash,
             text: None,
         }
     }
@@ -229,7 +231,8 @@ impl TemplateRead {
                 template.push(*b);
             }
         }
-        let text = main_content_with(&self.html, &self.all, |b| template.binary_search(&b).is_ok());
+        let text =
+            main_content_with(&self.html, &self.all, self.hash, |b| template.binary_search(&b).is_ok());
         self.text = Some(text.clone());
         Ok(text)
     }
@@ -239,7 +242,7 @@ impl TemplateRead {
     pub fn learn_args(&self, meta: &str, duplicate: bool) -> Option<Vec<Vec<u8>>> {
         let mut b = self.blocks.clone();
         if duplicate {
-            let read = blocks(self.text.as_deref().unwrap_or(""));
+            let read = blocks(self.text.as_deref().unwrap_or(""), self.hash);
             b.retain(|x| read.binary_search(x).is_err());
         }
         if b.is_empty() {
@@ -258,6 +261,7 @@ impl TemplateRead {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::html::template::tests::spelled;
     use crate::html::TemplateModel;
     use std::collections::{BTreeMap, BTreeSet};
 
@@ -287,10 +291,10 @@ mod tests {
     fn hosts_go_into_redis_and_come_back_the_same() {
         let mut m = TemplateModel::new(3);
         for i in 0..10 {
-            m.learn("a.example", &page(&format!("Page {i} of host a says something of its own.")));
+            m.learn("a.example", &page(&format!("Page {} of host a says something of its own.", spelled(i))));
         }
         for i in 0..PAGES_PER_HOST + 3 {
-            m.learn("full.example", &page(&format!("Page {i} of a full host.")));
+            m.learn("full.example", &page(&format!("Page {} of a full host.", spelled(i))));
         }
         for host in m.hosts() {
             for batch in [1, 3, 500, 5000] {

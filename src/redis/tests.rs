@@ -472,7 +472,7 @@ fn a_page_stored_between_two_calls_is_not_missed() {
 
 #[test]
 fn settings_and_namespace_are_checked() {
-    let a = RedisSeen::new(config(3, true)).unwrap();
+    let mut a = RedisSeen::new(config(3, true)).unwrap();
     let b = RedisSeen::new(config(4, true)).unwrap();
     let mut m = Model::new(&a);
     let mut plan = b.begin("u", 1, id()).unwrap();
@@ -508,6 +508,7 @@ fn settings_and_namespace_are_checked() {
     let args = a.open_args();
     assert_eq!(args[3], meta::upgradable(a.meta(), 2).into_bytes());
     assert_eq!(args[4], meta::upgradable(a.meta(), 3).into_bytes());
+    assert_eq!(args[5], meta::upgradable(a.meta(), 4).into_bytes());
     assert!(args[2].is_empty(), "no bands without a sketch");
     assert!(matches!(
         a.open_reply(&[s(b"S"), b.meta().as_bytes().to_vec()]),
@@ -653,4 +654,41 @@ fn template_script_replies_are_read() {
         assert!(matches!(a.learn_reply(&reply), Err(Error::Corrupt { .. })), "{reply:?}");
         assert!(matches!(a.import_template_reply(&reply), Err(Error::Corrupt { .. })), "{reply:?}");
     }
+}
+
+#[test]
+fn a_version_4_namespace_is_upgraded_unless_it_learns_templates() {
+    let v4 = |meta: &str| meta.replace("simhash-wasm-redis 5\n", "simhash-wasm-redis 4\n");
+    // Learning no template: OPEN upgrades a version-4 meta of our settings in place.
+    let a = RedisSeen::new(config(3, true)).unwrap();
+    assert!(a.meta().starts_with("simhash-wasm-redis 5\n"), "{}", a.meta());
+    assert_eq!(a.open_args()[5], v4(a.meta()).into_bytes());
+    // Learning templates: no upgrade; the handle works in it as version 4 does, with its
+    // meta and blocks hashed by their words.
+    let learning = || {
+        let mut c = StoreConfig { namespace: "t".into(), ..StoreConfig::default() };
+        c.seen.html = true;
+        RedisSeen::new(c).unwrap()
+    };
+    let reads = |s: &RedisSeen| {
+        let a = s.template_read("https://h.example/a", "<main><p>12 comments</p></main>").unwrap();
+        let b = s.template_read("https://h.example/b", "<main><p>13 comments</p></main>").unwrap();
+        (a.fields(), b.fields())
+    };
+    let mut new = learning();
+    assert!(new.open_args()[5].is_empty(), "never upgraded");
+    assert_eq!(new.open_reply(&[s(b"C")]), Ok(true));
+    let (x, y) = reads(&new);
+    assert_eq!(x, y, "a number is one block, whatever its digits");
+    let mut old = learning();
+    let stored = v4(old.meta());
+    assert_eq!(old.open_reply(&[s(b"S"), stored.clone().into_bytes()]), Ok(false));
+    assert_eq!(old.meta(), stored);
+    let (x, y) = reads(&old);
+    assert_ne!(x, y, "version 4 hashes the words as written");
+    // A version-4 namespace with other settings still reports the setting.
+    let mut other = learning();
+    let e =
+        other.open_reply(&[s(b"S"), stored.replace("template=3", "template=5").into_bytes()]).unwrap_err();
+    assert!(matches!(e, Error::SchemeMismatch { field: "template", .. }), "{e}");
 }

@@ -13,20 +13,24 @@
 //! | 8 | `A`, number of aliases, `u64` |
 //! | `A` × | a duplicate URL and the stored page it is counted under (each a `u32` byte length, UTF-8), by URL, strictly ascending |
 //!
-//! | | *version 4 only:* the site templates learnt ([`TemplateModel`](crate::html::TemplateModel)): |
+//! | | *versions 4 and 5 only:* the site templates learnt ([`TemplateModel`](crate::html::TemplateModel)): |
 //! | 4 | `M`, the number of distinct pages of a host from which a line is template (the `template` setting, at least 2) |
 //! | 8 | `H`, number of hosts, `u64` |
 //! | `H` × | a host, by name strictly ascending: its name (`u32` byte length, UTF-8); `u32` pages learnt (at most 64); `u64` number of page keys and the keys (`u64`, strictly ascending; none once 64 pages were learnt); `u64` number of blocks and per block its hash (`u64`, strictly ascending) and on how many pages it was seen (`u32`, 1 to the pages learnt) |
 //!
-//! The payload must end after the last alias (version 4: after the last host). Every counted id and every alias target
+//! The payload must end after the last alias (versions 4 and 5: after the last host). Every counted id and every alias target
 //! must be a stored page. `k` and the layout are the index snapshot's, the sketch scheme
 //! its sketch column's. A [`ContentSeen`] that reads pages' main content writes format
 //! version 3 (with or without sketches); otherwise a sketching one writes version 2 and a
 //! fingerprint-only one version 1 (the same bytes as before sketches existed). Versions 1
 //! and 2 read all of a page's visible text. A test that learns site templates
-//! ([`SeenConfig::learns_template`]) writes version 4: version 3 and the model, sorted, so
-//! equal models give equal bytes. Versions 1 to 3 load without learning, or, with an
-//! `expected` config that learns, with an empty model.
+//! ([`SeenConfig::learns_template`]) writes version 5: version 3 and the model, sorted, so
+//! equal models give equal bytes, its blocks hashed with numbers folded
+//! ([`BlockHash::Numbers`](crate::html::BlockHash)). Version 4 is the same layout with blocks
+//! hashed by their words only ([`BlockHash::Words`](crate::html::BlockHash)): it loads as a
+//! model that keeps hashing so (its counts cannot be rehashed), and is written again as
+//! version 4. Versions 1 to 3 load without learning, or, with an `expected` config that
+//! learns, with an empty model.
 //!
 //! **Version-1 snapshots** load as fingerprint-only tests, or, when loaded with an
 //! `expected` config that has a sketch, as sketching tests whose stored pages have no
@@ -115,7 +119,11 @@ impl ContentSeen {
         #[cfg(feature = "html")]
         if let Some(model) = &self.template {
             write_template(&mut w, model);
-            return w.seal_version(Kind::Seen, SEEN_TEMPLATE);
+            let v = match model.hash() {
+                crate::html::BlockHash::Words => SEEN_TEMPLATE,
+                crate::html::BlockHash::Numbers => crate::snapshot::formats::SEEN_NUMBER_BLOCKS,
+            };
+            return w.seal_version(Kind::Seen, v);
         }
         w.seal_version(Kind::Seen, version)
     }
@@ -267,7 +275,12 @@ impl ContentSeen {
         }
         #[cfg(feature = "html")]
         let template = if version >= SEEN_TEMPLATE {
-            let model = read_template(&mut r)?;
+            let hash = if version >= crate::snapshot::formats::SEEN_NUMBER_BLOCKS {
+                crate::html::BlockHash::Numbers
+            } else {
+                crate::html::BlockHash::Words
+            };
+            let model = read_template(&mut r, hash)?;
             r.finish("the site templates")?;
             if expected.is_none() {
                 config.template = model.min_pages();
@@ -305,7 +318,8 @@ impl ContentSeen {
         Ok(ContentSeen {
             #[cfg(feature = "html")]
             template: config.learns_template().then(|| {
-                let mut m = crate::html::TemplateModel::new(config.template);
+                let hash = template.as_ref().map_or_else(Default::default, |t| t.hash());
+                let mut m = crate::html::TemplateModel::with_hash(config.template, hash);
                 for h in template.map(|t| t.hosts()).unwrap_or_default() {
                     m.insert_host(h);
                 }
@@ -344,14 +358,14 @@ fn write_template(w: &mut Writer, model: &crate::html::TemplateModel) {
 
 /// Reads [`write_template`]'s layout, refusing what it cannot have written.
 #[cfg(feature = "html")]
-fn read_template(r: &mut Reader<'_>) -> Result<crate::html::TemplateModel> {
+fn read_template(r: &mut Reader<'_>, hash: crate::html::BlockHash) -> Result<crate::html::TemplateModel> {
     use crate::html::template::{HostParts, PAGES_PER_HOST};
     let at = r.offset();
     let min = r.u32("template pages")?;
     if min < 2 {
         return Err(r.err_at(at, format!("template pages {min} is below 2")));
     }
-    let mut model = crate::html::TemplateModel::new(min);
+    let mut model = crate::html::TemplateModel::with_hash(min, hash);
     let n = r.count("template hosts", 4 + 4 + 8 + 8)?;
     let mut prev: Option<String> = None;
     for _ in 0..n {

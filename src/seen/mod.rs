@@ -351,13 +351,15 @@ impl ContentSeen {
         if let Some(model) = &self.template {
             let host = crate::html::template::host_of(url);
             let all = crate::html::html_to_text(text);
-            let main =
-                crate::html::template::main_content_with(text, &all, |b| model.is_template_block(&host, b));
+            let hash = model.hash();
+            let main = crate::html::template::main_content_with(text, &all, hash, |b| {
+                model.is_template_block(&host, b)
+            });
             let check = self.check_text(url, &main)?;
-            let mut blocks = crate::html::template::blocks(&all);
+            let mut blocks = crate::html::template::blocks(&all, hash);
             let key = crate::html::template::page_key(&blocks);
             if check.duplicate {
-                let read = crate::html::template::blocks(&main);
+                let read = crate::html::template::blocks(&main, hash);
                 blocks.retain(|b| read.binary_search(b).is_err());
             }
             if let Some(m) = &mut self.template {
@@ -517,6 +519,16 @@ impl ContentSeen {
     #[cfg(feature = "html")]
     pub fn template(&self) -> Option<&crate::html::TemplateModel> {
         self.template.as_ref()
+    }
+
+    /// Makes the (empty) template model hash its blocks as `hash`: a snapshot of a store
+    /// whose blocks are hashed so (a version-4 Redis namespace) is written as such.
+    #[cfg(feature = "html")]
+    pub(crate) fn set_template_hash(&mut self, hash: crate::html::BlockHash) {
+        if let Some(m) = &mut self.template {
+            debug_assert!(m.is_empty(), "set before anything is learnt");
+            *m = crate::html::TemplateModel::with_hash(m.min_pages(), hash);
+        }
     }
 
     /// Puts back one host's template counts (as [`TemplateModel::hosts`](crate::html::TemplateModel::hosts)

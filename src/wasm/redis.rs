@@ -224,7 +224,7 @@ impl JsRedisStore {
 
     /// `true` when the namespace was created by this call.
     #[wasm_bindgen(js_name = openReply)]
-    pub fn open_reply(&self, reply: JsValue) -> Result<bool, JsValue> {
+    pub fn open_reply(&mut self, reply: JsValue) -> Result<bool, JsValue> {
         self.0.open_reply(&bytes_list(&reply)?).map_err(js_error)
     }
 

@@ -200,14 +200,16 @@ async function badInput(client, idleClient) {
   // A namespace written in store format 1 (one hash for every bucket) is refused, saying what to do.
   // The meta of an older store format: no `content` and `template` lines (read all of a
   // page's text, learnt no template).
-  const older = (v) => seen._store.meta().replace('simhash-wasm-redis 4', `simhash-wasm-redis ${v}`).replace(/content=.*\n/, '').replace(/template=.*\n/, '');
+  const older = (v) => seen._store.meta().replace(/^simhash-wasm-redis \d+/, `simhash-wasm-redis ${v}`).replace(/content=.*\n/, '').replace(/template=.*\n/, '');
   const v1 = older(1);
   await client.set('{old}:meta', v1);
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'old' }), (e) => e.code === 'SchemeMismatch' && /store format/.test(e.message) && /importSnapshot/.test(e.message));
-  // A namespace of store format 2 or 3 with the same settings is upgraded in place (format 4
-  // reads every format-2 and 3 value); its workers of the older build then stop at their next call.
-  for (const v of [2, 3]) {
-    await client.set(`{up${v}}:meta`, older(v));
+  // A namespace of store format 2, 3 or 4 with the same settings is upgraded in place (this
+  // format reads every value of those); its workers of the older build then stop at their
+  // next call. Format 4 has this format's lines.
+  assert.match(seen._store.meta(), /^simhash-wasm-redis 5\n/);
+  for (const v of [2, 3, 4]) {
+    await client.set(`{up${v}}:meta`, v === 4 ? seen._store.meta().replace('redis 5\n', 'redis 4\n') : older(v));
     const up = await RedisContentSeen.open(client, { namespace: `up${v}`, k: 3, sketch: false });
     assert.equal(up.created, false);
     assert.equal(await client.get(`{up${v}}:meta`), seen._store.meta());
@@ -216,7 +218,7 @@ async function badInput(client, idleClient) {
   // A format-3 namespace of HTML pages read all their text: a store reading the main
   // content (the default) is refused, naming the setting.
   const html = await RedisContentSeen.open(client, { namespace: 'html4', html: true, content: 'all', template: false, sketch: false });
-  await client.set('{html3}:meta', html._store.meta().replace('simhash-wasm-redis 4', 'simhash-wasm-redis 3').replace(/content=.*\n/, '').replace(/template=.*\n/, ''));
+  await client.set('{html3}:meta', html._store.meta().replace(/^simhash-wasm-redis \d+/, 'simhash-wasm-redis 3').replace(/content=.*\n/, '').replace(/template=.*\n/, ''));
   html.close();
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'html3', html: true, sketch: false }), (e) => e.code === 'SchemeMismatch' && /content/.test(e.message));
   const html3 = await RedisContentSeen.open(client, { namespace: 'html3', html: true, content: 'all', template: false, sketch: false });

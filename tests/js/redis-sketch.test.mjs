@@ -231,13 +231,19 @@ test('sketch mode: the sketch setting is stored in the meta; other settings are 
   await client.del('{stalesk}:b19:3ff');
   const fresh = await RedisContentSeen.open(client, { namespace: 'stalesk', sketch: true });
   assert.equal(fresh.created, true);
-  // Sketch mode writes store format 4 (band records); a sketch-mode namespace of format 3
+  // Sketch mode writes store format 5 (band records since 4); a sketch-mode namespace of format 3
   // (bare page numbers in band hashes, development builds only) is refused, saying what to do.
   const meta = fresh._store.meta();
-  assert.match(meta, /^simhash-wasm-redis 4\n/);
-  await client.set('{sk3}:meta', meta.replace('simhash-wasm-redis 4', 'simhash-wasm-redis 3'));
+  assert.match(meta, /^simhash-wasm-redis 5\n/);
+  await client.set('{sk3}:meta', meta.replace('simhash-wasm-redis 5', 'simhash-wasm-redis 3'));
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'sk3', sketch: true }), (e) => e.code === 'SchemeMismatch' && /store format/.test(e.message) && /importSnapshot/.test(e.message));
-  assert.equal(await client.get('{sk3}:meta'), meta.replace('simhash-wasm-redis 4', 'simhash-wasm-redis 3'), 'not upgraded');
+  assert.equal(await client.get('{sk3}:meta'), meta.replace('simhash-wasm-redis 5', 'simhash-wasm-redis 3'), 'not upgraded');
+  // A sketch-mode namespace of format 4 (the same band records) is upgraded in place.
+  await client.set('{sk4}:meta', meta.replace('simhash-wasm-redis 5', 'simhash-wasm-redis 4'));
+  const sk4 = await RedisContentSeen.open(client, { namespace: 'sk4', sketch: true });
+  assert.equal(sk4.created, false);
+  assert.equal(await client.get('{sk4}:meta'), meta);
+  sk4.close();
   fresh.close();
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', sketch: 256 }), (e) => e.code === 'InvalidOption' && /128/.test(e.message));
   await assert.rejects(RedisContentSeen.open(client, { namespace: 'x', sketch: true, urls: false }), (e) => e.code === 'InvalidOption' && /urls/.test(e.message));

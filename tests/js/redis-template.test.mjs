@@ -17,6 +17,8 @@ const { createClient } = require('redis');
 const bench = new URL('../../../shared/extract-bench/ground-truth.json', import.meta.url);
 const skip = !haveRedis() ? 'redis-server is not installed (scripts/setup.sh installs it)' : !existsSync(bench) ? 'the article-extraction benchmark is not in ../shared/extract-bench' : false;
 let server, client;
+/** `i` in letters (`0` a, `27` bb): lines that differ by a number only are one block. */
+const spelled = (i) => (i < 26 ? '' : spelled(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26));
 test.before(async () => {
   if (skip) return;
   server = await startServer();
@@ -85,9 +87,10 @@ for (const sketch of [true, false]) {
   test(`templates: a snapshot goes into Redis and back with its templates (sketch ${sketch})`, { skip }, async () => {
     const set = buildSet({ english: 16, chinese: 0 });
     const words = ['river', 'lantern', 'orchard', 'harbour', 'meadow', 'copper', 'violet', 'thunder', 'saffron', 'glacier'];
+    // Each card's line is its own block: numbers alone do not tell lines apart.
     const archive = Array.from({ length: 70 }, (_, i) => ({
       id: `https://archive.example/item/${i}`,
-      html: `<html><body><nav><a href=/>Archive</a> <a href=/search>Search</a></nav><main><p>Item ${i}: a ${words[i % 10]} ${words[(i * 3 + 1) % 10]} and ${words[(i * 7 + 2) % 10]} catalogue card, number ${i * 37}.</p></main>` +
+      html: `<html><body><nav><a href=/>Archive</a> <a href=/search>Search</a></nav><main><p>Item ${spelled(i)}: a ${words[i % 10]} ${words[(i * 3 + 1) % 10]} and ${words[(i * 7 + 2) % 10]} catalogue card, number ${i * 37}.</p></main>` +
         '<footer><p>The archive is open to readers from nine to five, Monday to Saturday.</p></footer></body></html>',
     }));
     const first = [...set.slice(0, set.length >> 1), ...archive.slice(0, 66)];
@@ -120,3 +123,44 @@ for (const sketch of [true, false]) {
     redis.close();
   });
 }
+
+test('templates: a version-4 namespace is kept at version 4, its blocks hashed by their words', { skip }, async () => {
+  // Three pages of one host whose footers differ by a reader count only.
+  const page = (own, readers) => `<html><body><nav><a href=/>Home</a> <a href=/about>About us</a></nav><main><p>${own}</p></main>` +
+    `<footer><p>The Example Gazette is written, edited and printed in Springfield.</p><p>${readers} readers online</p></footer></body></html>`;
+  const owns = ['Letters to the editor are welcome, by post or by email.', 'The crossword answers are printed on page two, tomorrow.', 'Our archive holds every issue since the first one.'];
+  const now = await RedisContentSeen.open(client, { namespace: 'tpl-v5', html: true });
+  const meta5 = now._store.meta();
+  assert.match(meta5, /^simhash-wasm-redis 5\n/);
+  const meta4 = meta5.replace('simhash-wasm-redis 5\n', 'simhash-wasm-redis 4\n');
+  await client.set('{tpl-v4}:meta', meta4);
+  const kept = await RedisContentSeen.open(client, { namespace: 'tpl-v4', html: true });
+  assert.equal(kept.created, false);
+  assert.equal(await client.get('{tpl-v4}:meta'), meta4, 'not upgraded: its counts are of word blocks');
+  for (const [i, own] of owns.entries()) {
+    for (const s of [now, kept]) await s.check(`https://gazette.example/p${i}`, page(own, 1200 + 17 * i));
+  }
+  // Version 5: the three counts are one block; version 4: three.
+  const v5 = await client.hLen('{tpl-v5}:tb:gazette.example');
+  assert.equal(await client.hLen('{tpl-v4}:tb:gazette.example'), v5 + 2);
+  // Each exports as the ContentSeen snapshot of its version, which loads and decides alike.
+  const snap4 = Buffer.from(await kept.exportSnapshot());
+  const snap5 = Buffer.from(await now.exportSnapshot());
+  assert.equal(snap4.readUInt32LE(8), 4);
+  assert.equal(snap5.readUInt32LE(8), 5);
+  const next = page('We are hiring two reporters and a photographer.', 987);
+  for (const [snap, redis] of [[snap4, kept], [snap5, now]]) {
+    const local = ContentSeen.fromBytes(snap);
+    const want = local.check('https://gazette.example/jobs', next);
+    const got = await redis.check('https://gazette.example/jobs', next);
+    for (const k of ['duplicate', 'empty', 'cluster', 'count', 'fingerprint']) assert.equal(got[k], want[k], k);
+    local.free();
+  }
+  // A version-4 snapshot imported into a version-5 namespace brings its pages, not its
+  // template counts (they cannot be rehashed): the namespace learns its templates again.
+  const into = await RedisContentSeen.open(client, { namespace: 'tpl-import', html: true });
+  await into.importSnapshot(snap4);
+  assert.equal(await into.size, await kept.size - 1, 'every page but the one checked after the export');
+  assert.equal(await client.exists('{tpl-import}:tb:gazette.example'), 0);
+  for (const s of [now, kept, into]) s.close();
+});

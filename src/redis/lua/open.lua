@@ -12,9 +12,11 @@ end
 local stored = redis.call('GET', KEYS[1])
 if stored then
   -- A namespace of an older store format with our settings: upgraded in place.
-  if (ARGV[4] ~= '' and stored == ARGV[4]) or (ARGV[5] ~= '' and stored == ARGV[5]) then
-    redis.call('SET', KEYS[1], ARGV[1])
-    return {'U'}
+  for i = 4, #ARGV do
+    if ARGV[i] ~= '' and stored == ARGV[i] then
+      redis.call('SET', KEYS[1], ARGV[1])
+      return {'U'}
+    end
   end
   return {'S', stored}
 end
