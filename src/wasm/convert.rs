@@ -256,8 +256,33 @@ pub(super) fn layout_from(o: &Option<Object>, k: Option<u32>) -> Result<Layout, 
 
 // ---- results ----------------------------------------------------------------------------
 
-pub(super) fn set(o: &Object, key: &str, value: impl Into<JsValue>) {
-    let _ = Reflect::set(o, &JsValue::from(key), &value.into());
+#[wasm_bindgen]
+extern "C" {
+    /// `Reflect.set` imported without wasm-bindgen's exception wrapper (a closure and an
+    /// `arguments` object a call): setting a property of a plain object made here cannot throw.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn reflect_set(target: &Object, key: &JsValue, value: &JsValue) -> bool;
+}
+
+thread_local! {
+    /// Property names as JS strings, made once each: a result object's names are the same
+    /// few on every call, and decoding them from wasm memory each time cost more than the
+    /// object. A list, not a map: it holds a few dozen names, and the browser build's size
+    /// is budgeted.
+    static NAMES: std::cell::RefCell<Vec<(&'static str, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sets `o[key] = value` (`key` one of the API's property names).
+pub(super) fn set(o: &Object, key: &'static str, value: impl Into<JsValue>) {
+    let value = value.into();
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        let i = names.iter().position(|&(k, _)| k == key).unwrap_or_else(|| {
+            names.push((key, JsValue::from_str(key)));
+            names.len() - 1
+        });
+        reflect_set(o, &names[i].1, &value);
+    });
 }
 
 pub(super) fn big(x: u64) -> JsValue {
