@@ -34,9 +34,10 @@ pub const PAGES_PER_HOST: u32 = 64;
 pub enum BlockHash {
     /// The line's words, lowercased: `12 comments` and `13 comments` are two blocks.
     Words,
-    /// The line's words, lowercased, each number read as one `0`: a run of digits, with
-    /// any `,` or `.` between two of its digits (`1,234.5`). A template line that holds
-    /// a date, a count or a page number (`12 comments`, `© 2024`, `Page 3 of 12`) is then
+    /// The line's words, lowercased, each number read as one `0`: a run of characters
+    /// that are numeric in Unicode (`char::is_numeric`: any script's digits, `²`, `①`),
+    /// with any `,` or `.` between two of them (`1,234.5`). A template line that holds a
+    /// date, a count or a page number (`12 comments`, `© 2024`, `Page 3 of 12`) is then
     /// the same block on every page of the host.
     #[default]
     Numbers,
