@@ -136,6 +136,9 @@ function install(wasm) {
       this._waiting = [];
       this._batch = this._store.options().batch;
       this._meta = Buffer.from(this._store.meta());
+      // Whether a check reads its page through templateRead (else the text would go into
+      // wasm twice for nothing).
+      this._learns = this._store.learnsTemplate();
     }
 
     _live() {
@@ -225,7 +228,7 @@ function install(wasm) {
       const store = this._live();
       // With the site templates learnt (html, main content, `template`): read the page's
       // template counts, check the page without its template, then learn it (src/redis/template.rs).
-      const tpl = store.templateRead(url, text);
+      const tpl = this._learns ? store.templateRead(url, text) : undefined;
       if (tpl) {
         try {
           return await this._checkTemplate(tpl, url, id);

@@ -170,6 +170,13 @@ impl JsRedisStore {
         self.0.begin_sketch(url, fingerprint, None, check_id).map(JsSketchCheck).map_err(js_error)
     }
 
+    /// Whether checks read pages through [`templateRead`](Self::template_read): the site
+    /// templates are learnt (`html`, the main content, `template`).
+    #[wasm_bindgen(js_name = learnsTemplate)]
+    pub fn learns_template(&self) -> bool {
+        self.0.config().seen.learns_template()
+    }
+
     /// With the site templates learnt, the read of an HTML page (`undefined` otherwise):
     /// `HMGET` its `fields()` from `keys()[2]`, `read(reply)` gives the text to check
     /// (`beginSketchRead`, `fingerprintRead`), and `learnArgs(duplicate)` the `learn`
