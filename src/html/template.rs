@@ -261,7 +261,7 @@ impl PartialEq for TemplateModel {
 
 /// A page's key: a hash of its block set (from [`blocks`]), so a page learnt twice counts once.
 pub fn page_key(b: &[u64]) -> u64 {
-    b.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| (h ^ x).wrapping_mul(0x0000_0100_0000_01b3))
+    b.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &x| (h ^ x).wrapping_mul(FNV_PRIME))
 }
 
 /// `text` without the lines whose block hash (made as `hash` says) `template` says is template.
