@@ -30,13 +30,22 @@ pub(crate) fn band_count(sketches: &SketchRows) -> usize {
 /// The pairs `(x, y)`, `x < y` positions in `sketches`, that share a key in one of the
 /// bands `bands` and no key in an earlier band, each document paired with at most
 /// [`BUCKET_WINDOW`] earlier members of a bucket. Sorted by band, then bucket.
+#[cfg(test)]
 pub(crate) fn band_pairs(sketches: &SketchRows, bands: Range<usize>) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    each_band_pair(sketches, bands, |x, y| out.push((x, y)));
+    out
+}
+
+/// Calls `visit` with each pair of [`band_pairs`], in its order, holding none of them: at
+/// a million documents the bands give tens of millions of pairs, most of which the
+/// caller's prefilter drops.
+pub(crate) fn each_band_pair(sketches: &SketchRows, bands: Range<usize>, mut visit: impl FnMut(u32, u32)) {
     let n = sketches.len();
     let width = band_count(sketches);
     let bands = bands.start.min(width)..bands.end.min(width);
-    let mut out = Vec::new();
     if n < 2 || bands.is_empty() {
-        return out;
+        return;
     }
     // Every key of the bands read, a row per document (the earlier bands for the
     // first-band test, and this band's for the sort).
@@ -59,14 +68,13 @@ pub(crate) fn band_pairs(sketches: &SketchRows, bands: Range<usize>) -> Vec<(u32
                     let x = sx as u32 as usize;
                     let earlier = row(x)[..b].iter().zip(&row(y)[..b]).any(|(p, q)| p == q);
                     if !earlier {
-                        out.push((x as u32, y as u32));
+                        visit(x as u32, y as u32);
                     }
                 }
             }
             start = end;
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use super::candidates::{band_count, band_pairs, BUCKET_WINDOW};
+use super::candidates::{band_count, each_band_pair, BUCKET_WINDOW};
 use super::rounds::Rounds;
 use super::{keep, measure, visible_texts, DedupOptions, DedupReport};
 use crate::error::{Error, Result};
@@ -427,17 +427,19 @@ fn candidate_part(
     parts: usize,
 ) -> Vec<Candidate> {
     let share = |total: usize| part * total / parts..(part + 1) * total / parts;
+    let banded = opts.uses_bands() && !sketches.is_empty();
+    // The band join's pairs pass the prefilter as they are found, and so do the table
+    // join's when there is a band join: only the pairs worth measuring are held.
+    let worth = Prefilter::new(sketches, opts.verify.filter(|_| banded));
     // Each pair as (earlier, later), whichever step and part found it.
     let mut found: Vec<Candidate> = join_part(layout, fps, share(join_tables(layout)))
         .into_iter()
-        .map(|(a, b, d)| (a.min(b), a.max(b), d, 0.0))
+        .filter_map(|(a, b, d)| worth.keep((a.min(b), a.max(b), d, 0.0)))
         .collect();
-    let banded = opts.uses_bands() && !sketches.is_empty();
     if banded {
-        let pairs = band_pairs(sketches, share(band_count(sketches)));
-        found.reserve(pairs.len());
-        found.extend(pairs.into_iter().map(|(x, y)| (x, y, hamming(fps[x as usize], fps[y as usize]), 0.0)));
-        found = worth_measuring(found, sketches, opts.verify);
+        each_band_pair(sketches, share(band_count(sketches)), |x, y| {
+            found.extend(worth.keep((x, y, hamming(fps[x as usize], fps[y as usize]), 0.0)));
+        });
     }
     let mut found = at_most_window_each(found);
     if verifies_by_sketch(opts) && !banded && !sketches.is_empty() {
@@ -465,24 +467,29 @@ const RUN_BYTES: u64 = 8 << 20;
 /// million.
 pub(crate) const PREFILTER_MARGIN: f64 = 0.25;
 
-/// The candidates whose sketches' estimate comes within [`PREFILTER_MARGIN`] of the
-/// verification threshold (all of them without sketches or a verification): pairs that
-/// share a band, or sit within `k`, because they share a common part (a licence header,
-/// a template) and are otherwise far apart cost a sketch comparison instead of two texts'
-/// shingles.
-fn worth_measuring(
-    mut candidates: Vec<Candidate>,
-    sketches: &SketchRows,
-    verify: Option<f64>,
-) -> Vec<Candidate> {
-    let Some(threshold) = verify else { return candidates };
-    if sketches.is_empty() {
-        return candidates;
+/// Which candidates are worth measuring: those whose sketches' estimate comes within
+/// [`PREFILTER_MARGIN`] of the verification threshold (all of them without sketches or a
+/// verification). Pairs that share a band, or sit within `k`, because they share a common
+/// part (a licence header, a template) and are otherwise far apart cost a sketch
+/// comparison instead of two texts' shingles.
+struct Prefilter<'s> {
+    sketches: &'s SketchRows,
+    floor: Option<f64>,
+}
+
+impl<'s> Prefilter<'s> {
+    fn new(sketches: &'s SketchRows, verify: Option<f64>) -> Prefilter<'s> {
+        let floor = verify.filter(|_| !sketches.is_empty()).map(|t| t - PREFILTER_MARGIN);
+        Prefilter { sketches, floor }
     }
-    estimate_each(&mut candidates, sketches);
-    let floor = threshold - PREFILTER_MARGIN;
-    candidates.retain(|c| c.3 >= floor);
-    candidates
+
+    /// `c` when it is worth measuring, with its estimate in its last field when there is a
+    /// floor to compare it with.
+    fn keep(&self, mut c: Candidate) -> Option<Candidate> {
+        let Some(floor) = self.floor else { return Some(c) };
+        c.3 = estimate_payloads(self.sketches.payload(c.0 as usize), self.sketches.payload(c.1 as usize));
+        (c.3 >= floor).then_some(c)
+    }
 }
 
 /// `candidates` with each pair once and each document paired with at most
@@ -838,10 +845,12 @@ mod tests {
         let n = texts.len() as u32;
         let sketches = SketchRows::from_sketches(&sketches);
         let every: Vec<Candidate> = (0..n).flat_map(|y| (0..y).map(move |x| (x, y, 0, 0.0))).collect();
-        let kept: Vec<(u32, u32, u32)> = worth_measuring(every.clone(), &sketches, Some(0.8))
-            .into_iter()
-            .map(|c| (c.0, c.1, c.2))
-            .collect();
+        let worth = |sketches: &SketchRows, verify: Option<f64>| -> Vec<Candidate> {
+            let p = Prefilter::new(sketches, verify);
+            every.iter().filter_map(|&c| p.keep(c)).collect()
+        };
+        let kept: Vec<(u32, u32, u32)> =
+            worth(&sketches, Some(0.8)).into_iter().map(|c| (c.0, c.1, c.2)).collect();
         let (mut near, mut far) = (0, 0);
         for &(x, y, _, _) in &every {
             let j = ShingleSet::new(texts[x as usize], 4)
@@ -857,12 +866,8 @@ mod tests {
             }
         }
         assert!(near > 20 && far > 1000, "{near} near, {far} far");
-        assert_eq!(worth_measuring(every.clone(), &sketches, None), every, "no verification, no filter");
-        assert_eq!(
-            worth_measuring(every.clone(), &SketchRows::default(), Some(0.8)),
-            every,
-            "no sketches, no filter"
-        );
+        assert_eq!(worth(&sketches, None), every, "no verification, no filter");
+        assert_eq!(worth(&SketchRows::default(), Some(0.8)), every, "no sketches, no filter");
     }
 
     /// A page mirrored 300 times: every copy is within k of every other, yet each is a
