@@ -575,7 +575,8 @@ export function dedup(ids: string[], texts: Text[], options?: DedupOptions): Ded
 export interface PassageOptions {
   /** A reported span has at least this many non-whitespace characters, a Chinese,
    * Japanese or Korean one counting 2 (default 40). It also shares at least 8 shingles
-   * with its reference span that fewer than half of the references hold, each counting
+   * with its reference span that fewer than half of the references hold (or fewer than 5:
+   * with 4 references or fewer, a shingle all of them hold still counts), each counting
    * less the more references hold it (boilerplate such as a licence clause counts for
    * nothing). */
   minChars?: number;
@@ -689,7 +690,11 @@ export type SimHashErrorCode =
   | 'WorkerFailed'
   /** RedisContentSeen: a Redis call failed (connection lost, client not connected); the check was not decided, retry it. */
   | 'RedisError'
-  /** RedisContentSeen: the instance was closed (`close()`); open a new one with `RedisContentSeen.open`. */
+  /**
+   * The instance was closed: a RedisContentSeen after `close()` (open a new one with
+   * `RedisContentSeen.open`), or any other class's instance after `free()` or the end of
+   * its `using` block (make a new one). Freeing twice is allowed.
+   */
   | 'Closed';
 
 /** Every error thrown by this package. The instance stays usable after it. */
@@ -699,6 +704,11 @@ export class SimHashError extends Error {
   readonly code: SimHashErrorCode;
   /** `SimHashPool#fingerprintBatch` only: the index of the failing document. */
   index?: number;
+  /**
+   * RedisContentSeen, a `RedisError` of a check only: the check's id. Repeat the check with
+   * `{ checkId }` to get the answer its failed attempt got, if that attempt was applied.
+   */
+  checkId?: bigint;
 }
 
 /** Options of `SimHashPool.create`. */

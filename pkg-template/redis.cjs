@@ -12,14 +12,28 @@ const BLOB_STRING = 36;
 // (a batch of 500 pages runs for milliseconds), few enough to hold little memory.
 const IMPORT_IN_FLIGHT = 4;
 
-function redisError(what, err) {
+// What a failed call's error tells the caller to do: a read changed nothing; a check's
+// script may have been applied, and repeating the check with its `checkId` gets its first
+// answer; another script (open, import) may have been applied too.
+const READ_ADVICE = 'Nothing was changed: retry it once the connection is back';
+const CALL_ADVICE = 'The call may or may not have been applied: repeat it once the connection is back';
+const WRITE_ADVICE = 'Nothing wrong was stored; the check may or may not have been applied: ' +
+  'retry it once the connection is back, passing the error\'s `checkId` (with the `retries` option, calls are repeated for you and get the answer their first attempt got)';
+
+function redisError(what, err, advice) {
   const msg = err && err.message ? err.message : String(err);
-  const e = new SimHashError(
-    `Redis ${what} failed: ${msg}. Nothing wrong was stored; the check may or may not have been applied: ` +
-      'retry it once the connection is back (with the `retries` option, calls are repeated for you and get the answer their first attempt got)',
-    'RedisError',
-  );
+  const e = new SimHashError(`Redis ${what} failed: ${msg}. ${advice}`, 'RedisError');
   e.cause = err;
+  return e;
+}
+
+// A check's RedisError, carrying the check's id (`checkId`), with which the caller can
+// repeat it; one per check: a batch's calls share `err`.
+function ofCheck(err, id) {
+  if (!(err instanceof SimHashError) || err.code !== 'RedisError') return err;
+  const e = new SimHashError(err.message, err.code);
+  e.cause = err.cause;
+  e.checkId = id;
   return e;
 }
 
@@ -148,7 +162,7 @@ function install(wasm) {
 
     // One Redis command (`send()` returns its promise), repeated up to `retries` times
     // after a failure, or while the client is not connected; every failure is a SimHashError.
-    async _call(what, send) {
+    async _call(what, send, advice) {
       this._live();
       for (let attempt = 0; ; attempt++) {
         if (!this._redis.ready()) {
@@ -169,7 +183,7 @@ function install(wasm) {
           if (/WRONGTYPE|simhash-wasm:/.test(msg)) {
             throw new SimHashError(`the namespace ${JSON.stringify(this._store.options().namespace)} holds foreign data (${msg}); choose another namespace or delete its keys`, 'InvalidOption');
           }
-          if (attempt >= this._retries) throw redisError(what, e);
+          if (attempt >= this._retries) throw redisError(what, e, advice);
           this.retriedCalls++;
           await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
           this._live();
@@ -179,7 +193,7 @@ function install(wasm) {
 
     // A plain command on `key` (reads: size, HSCAN, HMGET).
     _command(key, args) {
-      return this._call(args[0], () => this._redis.call(key, args));
+      return this._call(args[0], () => this._redis.call(key, args), READ_ADVICE);
     }
 
     _eval(name, argv) {
@@ -187,6 +201,7 @@ function install(wasm) {
     }
 
     async _evalKeys(name, keys, argv) {
+      const advice = name === 'lookup' ? READ_ADVICE : /^(check|check_sketch|learn)$/.test(name) ? WRITE_ADVICE : CALL_ADVICE;
       const s = sources[name];
       // Empty arguments go as '' (node-redis writes strings and buffers as separate chunks).
       const tail = [String(keys.length), ...keys, ...argv.map((a) => (a.byteLength ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : ''))];
@@ -197,7 +212,7 @@ function install(wasm) {
           if (!/NOSCRIPT/.test(e && e.message)) throw e;
           return await this._redis.call(keys[0], ['EVAL', s.lua, ...tail]);
         }
-      });
+      }, advice);
     }
 
     async _open() {
@@ -213,7 +228,7 @@ function install(wasm) {
 
     /** The fingerprint of a text with the namespace's settings (nothing stored). */
     fingerprint(text) {
-      check(SIG.fingerprint, [text], SimHashError);
+      [text] = check(SIG.fingerprint, [text], SimHashError, wasm.__utf8);
       return this._live().fingerprint(text);
     }
 
@@ -259,8 +274,18 @@ function install(wasm) {
         if (!noContent(e)) throw e;
         result = emptyAnswer();
       }
+      // The check is decided and stored: a failed LEARN fails the check with its id, and
+      // the repeat gets the decided answer and learns again (LEARN counts a page once).
       const argv = tpl.learnArgs(this._store.meta(), result.duplicate);
-      if (argv) this._live().learnReply(await this._evalKeys('learn', keys, argv));
+      if (argv) {
+        let reply;
+        try {
+          reply = await this._evalKeys('learn', keys, argv);
+        } catch (err) {
+          throw ofCheck(err, id);
+        }
+        this._live().learnReply(reply);
+      }
       return result;
     }
 
@@ -284,11 +309,7 @@ function install(wasm) {
           try {
             reply = await call();
           } catch (err) {
-            if (!(err instanceof SimHashError) || err.code !== 'RedisError') throw err;
-            const e = new SimHashError(err.message, err.code); // one per check: a batch's calls share `err`
-            e.cause = err.cause;
-            e.checkId = id;
-            throw e;
+            throw ofCheck(err, id);
           }
           const result = plan.feed(reply);
           if (result !== undefined) {
@@ -391,7 +412,10 @@ function install(wasm) {
      * The stored pages, streamed in batches of about `batch` (HSCAN): `{ id, fingerprint,
      * count }` each, in no particular order. Needs the URL map.
      */
-    async *clusters({ batch = 500 } = {}) {
+    async *clusters(options = {}) {
+      check(['options:object'], [options], SimHashError);
+      const { batch = 500 } = options;
+      check(['batch:batch'], [batch], SimHashError);
       for await (const p of this._pages(batch)) yield { id: p.id, fingerprint: p.fingerprint, count: p.count };
     }
 
@@ -460,7 +484,7 @@ function install(wasm) {
       for (const call of scanners) {
         let cursor = '0';
         do {
-          const [next, found] = await this._call('SCAN', () => call(this._keys[0], ['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000']));
+          const [next, found] = await this._call('SCAN', () => call(this._keys[0], ['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000']), READ_ADVICE);
           cursor = next.toString();
           for (const k of found) keys.add(k.toString('latin1'));
         } while (cursor !== '0');

@@ -95,10 +95,13 @@ export declare class RedisContentSeen {
   /** Redis calls repeated after a failed attempt (with `retries`). */
   readonly retriedCalls: number;
   options(): Record<string, unknown>;
-  fingerprint(text: string): bigint;
+  fingerprint(text: string | Uint8Array): bigint;
   /**
    * `options.checkId`: the `checkId` of a `RedisError` this check threw (its retries
    * exhausted): the repeat gets the answer its lost attempt got, if that was applied.
+   *
+   * A URL is 1 to 16,384 bytes of UTF-8 (a stored record holds it): an empty or longer URL
+   * is an `InvalidOption`, where `ContentSeen` keeps any string.
    */
   check(url: string, htmlOrText: string | Uint8Array, options?: { checkId?: bigint }): Promise<RedisCheck>;
   checkFingerprint(url: string, fingerprint: bigint, options?: { checkId?: bigint }): Promise<RedisCheck>;

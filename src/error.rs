@@ -170,9 +170,15 @@ impl fmt::Display for Error {
             ),
             Error::SchemeMismatch { field, found, expected } => write!(
                 f,
-                "the snapshot was made with {field} = {found}, but {expected} was expected; \
-                 fingerprints made with other settings cannot be mixed, so load it with the \
-                 settings it was made with, or rebuild it"
+                "the stored snapshot or Redis namespace was made with {field} = {found}, but the \
+                 options given make {expected}{}; fingerprints made with other settings cannot \
+                 be mixed, so load or open it with the settings it was made with, or start a new \
+                 one (rebuild the snapshot, or use another namespace)",
+                if *field == "sketch" {
+                    " (sk1:N is the `sketch` option's size, t= the `threshold` option)"
+                } else {
+                    ""
+                }
             ),
         }
     }

@@ -38,6 +38,7 @@ const KINDS = {
   number: [(v) => typeof v === 'number', 'a number'],
   count: [isCount, 'a non-negative whole number'],
   'count?': [(v) => v === undefined || isCount(v), 'a non-negative whole number, or nothing'],
+  batch: [(v) => isCount(v) && v >= 1, 'a whole number from 1 to 4294967295'],
   object: [(v) => v !== null && typeof v === 'object', 'an object'],
   size: [(v) => Number.isInteger(v) && v >= 1 && v <= 1024, 'a whole number of workers from 1 to 1024'],
   index: [() => false, 'a SimHashIndex'],
@@ -177,5 +178,42 @@ export function guard(api, SimHashError, hooks) {
       Object.defineProperty(target, member, { value: wrapped, writable: true, configurable: true, enumerable: false });
     }
   }
+  for (const [name, cls] of Object.entries(api)) {
+    if (typeof cls === 'function' && cls.prototype && typeof cls.prototype.free === 'function') guardFree(name, cls.prototype, SimHashError);
+  }
   return api;
+}
+
+const FREE_GUARDED = Symbol('simhash-wasm free guard');
+
+/**
+ * A freed instance (`free()`, or the end of a `using` block) refuses every later call with
+ * a SimHashError (`Closed`) that names its class, and freeing it again does nothing.
+ * wasm-bindgen marks a freed instance by a zero `__wbg_ptr`.
+ */
+function guardFree(name, proto, SimHashError) {
+  if (Object.prototype.hasOwnProperty.call(proto, FREE_GUARDED)) return;
+  Object.defineProperty(proto, FREE_GUARDED, { value: true });
+  const freed = () => new SimHashError(`this ${name} was freed (by free() or at the end of a \`using\` block): make a new one to go on`, 'Closed');
+  for (const key of Reflect.ownKeys(proto)) {
+    if (key === 'constructor' || key === '__destroy_into_raw' || key === FREE_GUARDED || (typeof Symbol.dispose === 'symbol' && key === Symbol.dispose)) continue;
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    const live = (f) => {
+      if (!f) return f;
+      const w = { [f.name](...args) { if (this.__wbg_ptr === 0) throw freed(); return f.apply(this, args); } }[f.name];
+      if (f.guarded) Object.defineProperty(w, 'guarded', { value: true });
+      return w;
+    };
+    if (key === 'free') {
+      const f = d.value;
+      d.value = function free() { if (this.__wbg_ptr !== 0) f.call(this); };
+      if (typeof Symbol.dispose === 'symbol') Object.defineProperty(proto, Symbol.dispose, { value: d.value, writable: true, configurable: true });
+    } else if (typeof d.value === 'function') {
+      d.value = live(d.value);
+    } else {
+      d.get = live(d.get);
+      d.set = live(d.set);
+    }
+    Object.defineProperty(proto, key, d);
+  }
 }

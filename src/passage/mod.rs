@@ -251,8 +251,14 @@ pub const MAX_REGION: usize = 64;
 /// block's short lines (`}`, `hints.ai_flags = 0;`) do not break it up.
 pub const GAP: usize = 3;
 
+/// The fewest references that make a shingle common (besides half of them): with 4
+/// references or fewer nothing is common. A teacher who gathered three web pages that all
+/// quote the source of a copied paragraph must still see the copy; the boilerplate this
+/// rule is for (a man page's header, a licence clause) shows as such only in a larger set.
+pub const COMMON_MIN: usize = 5;
+
 /// A reported span shares at least this many shingles with its reference span that are
-/// not common (held by half of the references or more, and at least 3): lines that
+/// not common (held by half of the references or more, and at least [`COMMON_MIN`]): lines that
 /// genuinely repeat across unrelated texts (`#include <stdio.h>`, `exit(EXIT_FAILURE);`)
 /// share a few, and a man page's header or a licence's warranty clause, shared by many
 /// references, counts for nothing. 8 because shingles include pairs one apart (about twice
@@ -627,7 +633,7 @@ impl PassageChecker {
     /// toward [`MIN_SHARED`]. Half of the references, and at least 3 (with one or two
     /// references nothing is common).
     fn common_docs(&self) -> usize {
-        (self.refs.len() / 2).max(3)
+        (self.refs.len() / 2).max(COMMON_MIN)
     }
 
     /// The number of references holding shingle `h`, counted up to `cap` (a posting list

@@ -464,13 +464,13 @@ fn min_chars_counts_a_cjk_character_as_two() {
 
 #[test]
 fn boilerplate_held_by_half_the_references_counts_for_nothing() {
-    // A header that 4 of 6 references carry (a licence clause, a man page's head): a
+    // A header that 6 of 10 references carry (a licence clause, a man page's head): a
     // submission that shares only it matches none of them. The same submission against a
     // single reference with the header is a copy of it (one text: nothing is common).
     let header = "Permission is hereby granted, free of charge, to any person obtaining a copy of this \
                   software and associated documentation files, to deal in the Software without restriction.";
-    let refs: Vec<String> = (0..6)
-        .map(|d| if d < 4 { format!("{header}\n\n{}", paragraph(600 + d)) } else { paragraph(600 + d) })
+    let refs: Vec<String> = (0..10)
+        .map(|d| if d < 6 { format!("{header}\n\n{}", paragraph(600 + d)) } else { paragraph(600 + d) })
         .collect();
     let submission = format!("{}\n\n{header}\n\n{}", paragraph(700), paragraph(701));
     let mut c = checker();
@@ -479,15 +479,41 @@ fn boilerplate_held_by_half_the_references_counts_for_nothing() {
     }
     assert!(c.check(&submission).unwrap().references.is_empty());
     // A real copy beside the header is still found, from its own reference.
-    let copy = format!("{submission}\n\n{}", paragraph(604));
+    let copy = format!("{submission}\n\n{}", paragraph(607));
     let r = c.check(&copy).unwrap();
-    assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [4]);
+    assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [7]);
     let mut one = checker();
     one.add_reference(&refs[0]).unwrap();
     let r = one.check(&submission).unwrap();
     assert_eq!(r.references.len(), 1);
     let m = &r.references[0].matches[0];
     assert_eq!(&submission[m.submission_span.start..m.submission_span.end], header);
+}
+
+#[test]
+fn a_paragraph_that_every_one_of_a_few_references_quotes_is_still_a_copy() {
+    // A teacher gathered a few web pages that all quote the source of a copied paragraph
+    // (3 of 3, 4 of 4, 4 of 5 references): too few references to call it boilerplate, so
+    // the copy is reported against each of them.
+    let quoted = paragraph(900);
+    for (n, holding) in [(3u64, 3usize), (4, 4), (5, 4)] {
+        let mut c = checker();
+        for d in 0..n {
+            let own = paragraph(910 + d);
+            c.add_reference(&if (d as usize) < holding { format!("{own}\n\n{quoted}") } else { own }).unwrap();
+        }
+        let submission = format!("{}\n\n{quoted}\n\n{}", paragraph(950), paragraph(951));
+        let r = c.check(&submission).unwrap();
+        assert_eq!(r.references.len(), holding, "{holding} of {n}: {r:?}");
+        for x in &r.references {
+            let m = &x.matches[0];
+            assert_eq!(
+                &submission[m.submission_span.start..m.submission_span.end],
+                quoted,
+                "{holding} of {n}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -106,7 +106,7 @@ impl SketchScheme {
     pub fn new(size: usize) -> Result<SketchScheme> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) || !size.is_multiple_of(8) {
             return Err(Error::option(
-                "sketchSize",
+                "sketch",
                 size,
                 format!("a multiple of 8 from {MIN_SIZE} to {MAX_SIZE} (bytes per page)"),
             ));
@@ -120,7 +120,7 @@ impl SketchScheme {
             None => Ok(SketchScheme::default()),
             Some(x) if x.fract() == 0.0 && (0.0..=65536.0).contains(&x) => SketchScheme::new(x as usize),
             Some(x) => Err(Error::option(
-                "sketchSize",
+                "sketch",
                 crate::error::number(x),
                 format!("a multiple of 8 from {MIN_SIZE} to {MAX_SIZE} (bytes per page)"),
             )),

@@ -156,5 +156,5 @@ test('CLI: --save then --load finds what one run finds, through the core\'s dedu
   const verified = run(join(dir, 'all.jsonl'), '--load', index, '--verify', '0.8').trim().split('\n').flatMap((l) => JSON.parse(l).pairs);
   assert.ok(verified.length > 0 && verified.every((p) => p.jaccard >= 0.8));
   assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--k', '3'), (e) => /built with --k 6, not 3/.test(e.stderr));
-  assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--ngram', '5'), (e) => /snapshot was made with ngram = 6/.test(e.stderr));
+  assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--ngram', '5'), (e) => /snapshot or Redis namespace was made with ngram = 6/.test(e.stderr));
 });

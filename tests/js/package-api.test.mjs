@@ -111,3 +111,25 @@ test('saveIndex/loadIndex and saveSeen/loadSeen write atomically and read back',
   assert.throws(() => loadIndex(join(dir, 'bad.bin')), SimHashError);
   assert.ok(readFileSync(join(dir, 'index.bin')).length > 20);
 });
+
+// A freed instance (free(), or the end of a `using` block) refuses every later call with a
+// SimHashError (Closed) naming its class, getters included; freeing twice does nothing.
+test('an instance used after free() throws Closed, and free() twice is allowed', () => {
+  for (const api of [esm, cjs]) {
+    const made = [
+      ['ContentSeen', new api.ContentSeen(), (s) => s.check('https://a/1', 'the quick brown fox jumps over the lazy dog')],
+      ['SimHasher', new api.SimHasher(), (h) => h.fingerprint('the quick brown fox')],
+      ['SimHashIndex', new api.SimHashIndex(), (i) => i.query(5n)],
+      ['PassageChecker', new api.PassageChecker(), (c) => c.size],
+    ];
+    for (const [name, obj, use] of made) {
+      use(obj); // works while alive
+      obj.free();
+      assert.throws(() => use(obj), (e) => e instanceof api.SimHashError && e.code === 'Closed' && e.message.includes(name), name);
+      obj.free();
+      if (Symbol.dispose) obj[Symbol.dispose]();
+    }
+    // Another instance of the class is unaffected.
+    assert.equal(typeof new api.SimHasher().fingerprint('the quick brown fox'), 'bigint');
+  }
+});

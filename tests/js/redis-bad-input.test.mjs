@@ -189,6 +189,14 @@ test('bad input of the shared store alone: options, batches, namespaces, a dead 
     }
     assert.equal(rs[2].duplicate, false);
     assert.equal(await seen.size, 1);
+    // clusters' options are checked here, not by Redis; a read's error says nothing changed.
+    for (const options of [null, 'x', { batch: 0 }, { batch: 'x' }, { batch: 1.5 }, { batch: -1 }]) {
+      const e = await errorOf(async () => { for await (const _ of seen.clusters(options)) break; }, `clusters(${show(options)})`);
+      assert.equal(e.code, 'InvalidOption', show(options));
+    }
+    // fingerprint takes a page's bytes as check does.
+    assert.equal(seen.fingerprint(Buffer.from(TEXT)), seen.fingerprint(TEXT));
+    assert.equal((await errorOf(() => seen.fingerprint(Buffer.from([0xff, 0xfe])), 'fingerprint(invalid UTF-8)')).code, 'InvalidUtf8');
     // A closed client: every call is a RedisError (after the retries), never a bare ClientClosedError.
     const other = createClient({ url: server.url });
     await other.connect();

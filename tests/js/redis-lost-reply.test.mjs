@@ -8,11 +8,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 import { haveRedis, startServer, startCluster, startProxy } from './redis-server.mjs';
 import { pageStream, textStream, checkInvariants, checkSketchInvariants, rng } from './redis-common.mjs';
 
 const require = createRequire(import.meta.url);
-const { RedisContentSeen, SimHasher, estimateJaccard } = require('../../pkg/index.cjs');
+const { RedisContentSeen, ContentSeen, SimHasher, estimateJaccard } = require('../../pkg/index.cjs');
+// A script's source as the package sends it (its SHA1 names it in EVALSHA).
+const wasmScript = (name) => require('../../pkg/node/simhash_wasm.js').__RedisStore.script(name);
 const { createClient, createCluster } = require('redis');
 
 const skip = haveRedis() ? false : 'redis-server is not installed (scripts/setup.sh installs it)';
@@ -272,6 +275,70 @@ test('a check that failed for good, repeated with its checkId, gets the answer i
   } finally {
     await c.disconnect().catch(() => {});
     await proxy.stop();
+    await server.stop();
+  }
+});
+
+// A page in a site template is checked, then learnt (a second script call). A LEARN that
+// fails after the check was decided fails the check with its id; the repeat gets the
+// decided answer, and the page is counted once in its host's template, whether the lost
+// LEARN ran on the server or not.
+test('a check whose LEARN call fails is repeated with its checkId and is new once, both modes', { skip }, async () => {
+  const server = await startServer();
+  const real = createClient({ url: server.url });
+  await real.connect();
+  let fail = null; // 'before': the call never reaches the server; 'after': its reply is lost
+  const learnShas = new Set(['learn'].map((n) => createHash('sha1').update(wasmScript(n)).digest('hex')));
+  const flaky = {
+    get isReady() { return real.isReady; },
+    async sendCommand(args, opts) {
+      const learn = args[0] === 'EVALSHA' && learnShas.has(String(args[1]));
+      if (learn && fail === 'before') { fail = null; throw new Error('Socket closed unexpectedly'); }
+      const reply = await real.sendCommand(args, opts);
+      if (learn && fail === 'after') { fail = null; throw new Error('Socket closed unexpectedly'); }
+      return reply;
+    },
+  };
+  const page = (n, own) => `<html><body><nav><a href="/">Home</a> <a href="/world">World news</a> <a href="/about">About the Gazette</a></nav>` +
+    `<main><article><h1>Story ${n}</h1><p>${own}</p></article></main>` +
+    `<footer><p>The Example Gazette is printed in Springfield every morning of the year.</p><p>Letters to the editor go to the desk on Main Street.</p></footer></body></html>`;
+  const stories = textStream(6, { seed: 21 }).map((p) => p.text);
+  try {
+    for (const sketch of [false, true]) {
+      for (const when of ['before', 'after']) {
+        const seen = await RedisContentSeen.open(flaky, { namespace: `learn-${sketch}-${when}`, html: true, sketch });
+        await seen.check('https://gazette.test/0', page(0, stories[0]));
+        fail = when;
+        const err = await seen.check('https://gazette.test/1', page(1, stories[1])).then(
+          () => assert.fail('the check succeeded although its LEARN call failed'),
+          (e) => e,
+        );
+        assert.equal(fail, null, 'the LEARN call was made');
+        assert.equal(err.code, 'RedisError');
+        assert.equal(typeof err.checkId, 'bigint', `${when}: the error carries the check's id`);
+        assert.match(err.message, /checkId/);
+        const r = await seen.check('https://gazette.test/1', page(1, stories[1]), { checkId: err.checkId });
+        assert.equal(r.duplicate, false, `sketch ${sketch}, ${when}: the page is new`);
+        assert.equal(r.count, 1);
+        assert.equal(await seen.count('https://gazette.test/1'), 1);
+        // Counted once in the template: the local class, fed the same pages, decides the same
+        // on a page whose own text is a copy of story 1 in the template.
+        const local = new ContentSeen({ html: true, ...(sketch ? {} : { sketch: false }) });
+        local.check('https://gazette.test/0', page(0, stories[0]));
+        local.check('https://gazette.test/1', page(1, stories[1]));
+        for (let i = 2; i < 6; i++) {
+          const a = await seen.check(`https://gazette.test/${i}`, page(i, stories[i]));
+          const b = local.check(`https://gazette.test/${i}`, page(i, stories[i]));
+          assert.deepEqual([a.duplicate, a.count], [b.duplicate, b.count], `page ${i}`);
+        }
+        const copy = await seen.check('https://gazette.test/copy', page(9, stories[1]));
+        assert.equal(copy.duplicate, local.check('https://gazette.test/copy', page(9, stories[1])).duplicate);
+        local.free();
+        seen.close();
+      }
+    }
+  } finally {
+    await real.quit().catch(() => {});
     await server.stop();
   }
 });
