@@ -523,11 +523,12 @@ impl PassageChecker {
             }
         }
         let total: usize = sub.spans.iter().map(|s| s.end_utf16 - s.start_utf16).sum();
-        // The share of the submission inside the union of these sentence ranges.
+        // The share of the submission's sentences (`total`, text between sentences left
+        // out) inside the union of these sentence ranges: at most 1.
         let share = |ranges: Vec<(usize, usize)>| {
             let n: usize = merge(ranges.into_iter().map(|sub| RangePair { sub, re: (0, 0) }).collect(), 0)
                 .iter()
-                .map(|p| sub.span(p.sub))
+                .flat_map(|p| &sub.spans[p.sub.0..=p.sub.1])
                 .map(|s| s.end_utf16 - s.start_utf16)
                 .sum();
             if total == 0 {

@@ -760,3 +760,22 @@ fn a_short_line_that_several_references_carry_needs_more_to_be_a_copy() {
     let r = c.check(&sub).unwrap();
     assert_eq!(r.references.iter().map(|x| x.doc).collect::<Vec<_>>(), [0, 1]);
 }
+
+#[test]
+fn a_submission_copied_whole_is_covered_once_never_more() {
+    // Sentences and paragraphs with text between them (spaces, blank lines): the share
+    // copied is of the sentences' text, so a whole copy is 1 (it was above 1 when the
+    // gaps between sentences counted on one side only), English and Chinese.
+    let en = (0..6).map(|i| paragraph(1200 + i)).collect::<Vec<_>>().join("\n\n\n");
+    let zh = "北京是中国的首都，也是全国的政治和文化中心。  故宫位于北京市中心，是明清两代的皇家宫殿。\n\n\
+              每年都有数以百万计的游客来这里参观！长城是世界上最长的军事建筑，全长两万多公里。\n\n\
+              西湖在杭州市西面，湖光山色，风景秀丽，自古以来就是著名的游览胜地。";
+    for text in [en.as_str(), zh] {
+        let mut c = checker();
+        c.add_reference(text).unwrap();
+        let r = c.check(text).unwrap();
+        assert_eq!(r.references.len(), 1);
+        assert!((r.coverage - 1.0).abs() < 1e-12, "{}", r.coverage);
+        assert!((r.references[0].coverage - 1.0).abs() < 1e-12, "{}", r.references[0].coverage);
+    }
+}
