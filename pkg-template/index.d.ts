@@ -702,7 +702,10 @@ export class SimHashError extends Error {
   constructor(message: string, code: SimHashErrorCode);
   readonly name: 'SimHashError';
   readonly code: SimHashErrorCode;
-  /** `SimHashPool#fingerprintBatch` only: the index of the failing document. */
+  /**
+   * The index of the failing document: `SimHashPool#fingerprintBatch`, and a list of texts
+   * (`dedup`, `fingerprintBatch`, …) whose item `index` is bytes that are not UTF-8.
+   */
   index?: number;
   /**
    * RedisContentSeen, a `RedisError` of a check only: the check's id. Repeat the check with

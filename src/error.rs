@@ -149,7 +149,7 @@ impl fmt::Display for Error {
             }
             Error::InvalidLayout { reason } => write!(f, "invalid index layout: {reason}"),
             Error::DuplicateId { id } => {
-                write!(f, "id {id} is already in the index; remove it first, or use a different id")
+                write!(f, "id {id} is already taken (in the index, or earlier in the input); use another id")
             }
             Error::UnknownId { id } => write!(f, "id {id} is not in the index"),
             Error::Corrupt { what, offset, reason } => write!(
@@ -170,15 +170,10 @@ impl fmt::Display for Error {
             ),
             Error::SchemeMismatch { field, found, expected } => write!(
                 f,
-                "the stored snapshot or Redis namespace was made with {field} = {found}, but the \
-                 options given make {expected}{}; fingerprints made with other settings cannot \
-                 be mixed, so load or open it with the settings it was made with, or start a new \
-                 one (rebuild the snapshot, or use another namespace)",
-                if *field == "sketch" {
-                    " (sk1:N is the `sketch` option's size, t= the `threshold` option)"
-                } else {
-                    ""
-                }
+                "the snapshot or namespace was made with {field} = {found}, not {expected}{}; \
+                 fingerprints of other settings cannot be mixed: use the settings it was made \
+                 with, or a new snapshot or namespace",
+                if *field == "sketch" { " (sk1:N: the `sketch` size, t=: the `threshold`)" } else { "" }
             ),
         }
     }

@@ -500,7 +500,7 @@ fn duplicate_ids() {
     index.insert(1, 10).unwrap();
     let e = index.insert(1, 99).unwrap_err();
     assert_eq!(e, Error::DuplicateId { id: "1".into() });
-    assert!(e.to_string().contains("already in the index"));
+    assert!(e.to_string().contains("already taken (in the index"));
     assert_eq!(index.get(&1), Some(10), "a refused insert changes nothing");
     assert!(index.query_and_insert(1, 5).is_err());
     assert_eq!(index.len(), 1);

@@ -1,9 +1,11 @@
 // The demo's service worker: after the first visit, the page works offline. Every GET of
 // this site goes to the network first (so a served update is seen at once) and is kept in
 // the cache; when the network fails, the cached copy answers. On install it caches the
-// page's own files, the package's browser build and its wasm; the page then sends the list
-// of everything it loaded (the 'cache' message), and the file readers are kept as they are
-// first used.
+// page's own files, the package's browser build and its wasm, and the file readers (the
+// reader worker imports them only when a .docx, .odt or .pdf is opened, so a visit that
+// opened none would otherwise leave them out); the page then sends the list of everything
+// it loaded (the 'cache' message). pdf.js's CMaps and font data are kept as they are first
+// used.
 const CACHE = 'simhash-demo-v1';
 const CORE = [
   './', 'index.html', 'style.css', 'data/quality.json',
@@ -12,6 +14,8 @@ const CORE = [
   'js/teach/model.js', 'js/teach/texts.js', 'js/teach/features.js', 'js/teach/sums.js', 'js/teach/sign.js', 'js/teach/compare.js',
   'js/teach/worked.js', 'js/teach/tables.js', 'js/teach/huffman.js', 'js/teach/quality.js', 'js/teach/bits.js',
   'pkg/index.js', 'pkg/errors.js', 'pkg/args.js', 'pkg/pool.js', 'pkg/pool-worker.js', 'pkg/simhash_wasm.js', 'pkg/simhash_wasm_bg.wasm',
+  // The file readers, as js/check/reader.js imports them (copied by scripts/demo-vendor.mjs).
+  'vendor/fflate/fflate.js', 'vendor/mammoth/mammoth.browser.min.js', 'vendor/pdfjs/pdf.min.mjs', 'vendor/pdfjs/pdf.worker.min.mjs',
 ];
 
 /** Adds `urls` to the cache; one that fails (a file this build lacks) does not stop the rest. */

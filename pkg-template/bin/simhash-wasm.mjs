@@ -2,7 +2,7 @@
 // simhash-wasm command line: near-duplicate clusters, fingerprints and explanations.
 // Run `simhash-wasm --help` for usage. Every piece of logic is the wasm core's; this file
 // reads inputs, parses flags and prints.
-import { readFileSync, readdirSync, statSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, realpathSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { join, relative, extname, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -27,12 +27,14 @@ usage:
                                             (--sketch: <TAB>the sketch's bytes in hex)
   simhash-wasm explain TEXT|FILE [opts]     every step of one fingerprint, as a table
 
-PATH is a folder of .txt/.html files (searched recursively), a JSONL file of
-{"id": ..., "text": ...} lines, a single text file, or - for JSONL on stdin.
+PATH is a folder of .txt/.md/.html files (searched recursively; a .html file is read as
+HTML, its main content), a JSONL file of {"id": ..., "text": ...} lines (ids must differ),
+a single text file, or - for JSONL on stdin. Files are UTF-8 (or UTF-16 with a byte-order
+mark); binary files and files that are not UTF-8 are skipped with a warning.
 dedup with no PATH runs on the sample corpus shipped with the package (SPDX licence texts).
 
 options:
-  --k N              candidates differ in at most N bits (default: by the collection's
+  --k N|auto         candidates differ in at most N bits (default, auto: by the collection's
                      size, ${D.dedup.kBySize.map((r) => `${r.k} up to ${r.upTo} documents`).join(', ')},
                      then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save); when
                      verifying, documents whose sketches share a MinHash band are
@@ -53,7 +55,8 @@ options:
   --punctuation P    keep | drop | collapse (default ${D.hasher.punctuation})
   --layout L         index layout: auto (default), default, probe, or widths like 16,16,16,16
   --format F         table or jsonl (default: table when stdout is a terminal, else jsonl)
-  --html             read documents as HTML: fingerprint the visible text only
+  --html             read every document as HTML (JSONL texts too): fingerprint the
+                     visible text only
   --content C        with --html, which text of a page: main (default: its main
                      content, without the template around it) or all (all its visible text)
   --load FILE        dedup: start from an index saved by --save (documents already in it
@@ -75,20 +78,29 @@ function fail(msg) {
   process.exit(2);
 }
 
+// The options --help lists: those that take a value, and the flags that take none.
+const VALUED = new Set(['k', 'verify', 'sketch-size', 'ngram', 'mode', 'weighting', 'punctuation', 'layout', 'format',
+  'content', 'load', 'save', 'redis', 'namespace', 'threads']);
+const FLAGS = new Set(['html', 'sketch', 'help']);
+
 function parseArgs(argv) {
   const opts = { positional: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '-h' || a === '--help') opts.help = true;
-    else if (a === '--html') opts.html = true;
-    else if (a === '--sketch') opts.sketch = true;
-    else if (a === '-') opts.positional.push(a);
+    if (a === '-h') opts.help = true;
+    else if (a === '-' || !a.startsWith('-')) opts.positional.push(a);
     else if (a.startsWith('--')) {
-      const [key, inline] = a.slice(2).split('=', 2);
+      const [key, inline] = a.slice(2).split(/=(.*)/s, 2);
+      if (FLAGS.has(key)) {
+        if (inline !== undefined) fail(`--${key} takes no value (got --${key}=${inline}); leave it out to turn it off`);
+        opts[key] = true;
+        continue;
+      }
+      if (!VALUED.has(key)) fail(`unknown option --${key}; see --help`);
       const value = inline ?? argv[++i];
       if (value === undefined) fail(`--${key} needs a value`);
       opts[key] = value;
-    } else opts.positional.push(a);
+    } else fail(`unknown option ${a}; see --help`);
   }
   return opts;
 }
@@ -99,6 +111,22 @@ function num(name, v) {
   if (String(v).trim() === '' || Number.isNaN(n)) fail(`--${name} needs a number, not ${JSON.stringify(v)}`);
   return n;
 }
+
+/** --k: a number, or auto (the default: by the collection's size). */
+function kOption(v) {
+  return v === undefined || v === 'auto' ? undefined : num('k', v);
+}
+
+/** The one PATH of a command (none: `fallback`); a shell glob gives many, which are refused. */
+function onePath(o, fallback) {
+  if (o.positional.length > 1) {
+    fail(`one PATH only, got ${o.positional.length} (${o.positional.slice(0, 3).map((p) => JSON.stringify(p)).join(', ')}${o.positional.length > 3 ? ', …' : ''}): give their folder, or a JSONL file`);
+  }
+  return o.positional[0] ?? fallback;
+}
+
+/** An id as a line of table or id<TAB>hex output: as it is, or JSON-quoted when it holds a tab, a line break or a quote at its start. */
+const shownId = (id) => (/[\t\n\r]|^"/.test(id) ? JSON.stringify(id) : id);
 
 function hasherOptions(o) {
   const h = {};
@@ -123,21 +151,53 @@ function readDocs(path, bar) {
   try { st = statSync(path); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
   if (st.isDirectory()) {
     const docs = [];
+    const seenDirs = new Set();
     const walk = (dir) => {
+      // A folder reached again through a link (a loop, or two links to one folder) is read once.
+      const real = realpathSync(dir);
+      if (seenDirs.has(real)) return;
+      seenDirs.add(real);
       for (const name of readdirSync(dir).sort()) {
         const p = join(dir, name);
-        const s = statSync(p);
+        let s;
+        try { s = statSync(p); } catch (e) { warn(`skipping ${relative(path, p)}: ${e.code === 'ENOENT' ? 'a link to nothing' : e.code ?? e.message}`); continue; }
         if (s.isDirectory()) walk(p);
         else if (['.txt', '.html', '.htm', '.md'].includes(extname(name).toLowerCase())) {
-          docs.push({ id: relative(path, p), text: readFileSync(p, 'utf8') });
+          const id = relative(path, p);
+          const text = fileText(p, id);
+          if (text !== undefined) docs.push({ id, text, html: /\.html?$/i.test(name) });
         }
       }
     };
     walk(path);
+    if (docs.length === 0) warn(`${path} holds no readable .txt, .md or .html file`);
     return docs;
   }
   if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(path, path, bar, st.size);
-  return [{ id: path, text: readFileSync(path, 'utf8') }];
+  const text = fileText(path, path);
+  return text === undefined ? [] : [{ id: path, text, html: /\.html?$/i.test(path) }];
+}
+
+function warn(msg) {
+  process.stderr.write(`simhash-wasm: ${msg}\n`);
+}
+
+/**
+ * A file's text: UTF-8 (its byte-order mark dropped), or UTF-16 with a byte-order mark;
+ * undefined, with a warning naming the file, for binary data or bytes that are not UTF-8.
+ */
+function fileText(p, id) {
+  let b;
+  try { b = readFileSync(p); } catch (e) { warn(`skipping ${id}: ${e.code ?? e.message}`); return undefined; }
+  if (b[0] === 0xff && b[1] === 0xfe) return new TextDecoder('utf-16le').decode(b.subarray(2));
+  if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2));
+  if (b.subarray(0, 8192).includes(0)) { warn(`skipping ${id}: binary data, not text`); return undefined; }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(b);
+  } catch {
+    warn(`skipping ${id}: not UTF-8 text (save it as UTF-8)`);
+    return undefined;
+  }
 }
 
 /**
@@ -169,13 +229,20 @@ function* jsonlDocs(path, where, onRead) {
   let read = 0;
   const take = (bytes, offset) => {
     lineNo++;
-    const line = bytes.toString('utf8');
+    // A byte-order mark before the first line (Windows tools write one) is no part of it.
+    const bom = lineNo === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    const line = bytes.toString('utf8', bom);
     if (!line.trim()) return null;
     let d;
     try { d = JSON.parse(line); } catch { fail(`${where}:${lineNo}: not a JSON line`); }
-    if (typeof d.text !== 'string') fail(`${where}:${lineNo}: expected {"id": ..., "text": "..."}`);
+    if (d === null || typeof d !== 'object' || Array.isArray(d) || typeof d.text !== 'string') {
+      fail(`${where}:${lineNo}: expected {"id": ..., "text": "..."}`);
+    }
+    if (d.id !== undefined && d.id !== null && typeof d.id !== 'string' && typeof d.id !== 'number') {
+      fail(`${where}:${lineNo}: "id" must be a string or a number, not ${JSON.stringify(d.id)}`);
+    }
     count++;
-    return { id: String(d.id ?? count - 1), text: d.text, offset, length: bytes.length };
+    return { id: String(d.id ?? count - 1), text: d.text, offset: offset + bom, length: bytes.length - bom };
   };
   try {
     for (;;) {
@@ -309,10 +376,10 @@ function outputFormat(o) {
 
 async function dedup(o) {
   const here = dirname(fileURLToPath(import.meta.url));
-  const path = o.positional[0] ?? join(here, '..', 'sample', 'licenses.jsonl');
+  const path = onePath(o, join(here, '..', 'sample', 'licenses.jsonl'));
   const format = outputFormat(o);
   const incremental = o.load !== undefined || o.save !== undefined;
-  const k = o.k === undefined ? undefined : num('k', o.k);
+  const k = kOption(o.k);
   // A number, off, or a name the core reads (exact, sketch, sketch:J).
   const verify = o.verify === undefined ? undefined : o.verify === 'off' ? false
     : /^(exact|sketch(:.*)?)$/.test(o.verify) ? o.verify : num('verify', o.verify);
@@ -322,14 +389,18 @@ async function dedup(o) {
   // A JSONL file large enough for the pool is read twice rather than held.
   const st = path !== '-' && /\.(jsonl|ndjson)$/i.test(path) ? statSync(path, { throwIfNoEntry: false }) : undefined;
   if (!incremental && st?.isFile() && poolThreads(o, st.size) > 1) {
-    const pool = await SimHashPool.create({ size: poolThreads(o, st.size), hasher: hasherOptions(o) });
+    // No more workers than lines: a worker a document at most, as for other inputs.
+    const fd = openSync(path, 'r');
+    let lines;
+    try { lines = countLines(fd); } finally { closeSync(fd); }
+    const pool = await SimHashPool.create({ size: Math.max(1, Math.min(poolThreads(o, st.size), lines)), hasher: hasherOptions(o) });
     try {
       ({ r, count } = await dedupTwoPass(pool, path, { ...hasherOptions(o), k, verify, layout }, bar));
     } finally {
       await pool.close();
     }
   }
-  const docs = r ? [] : readDocs(path, bar);
+  const docs = r ? [] : htmlFiles(readDocs(path, bar), o);
   const ids = docs.map((d) => d.id);
   const texts = docs.map((d) => d.text);
   const pool = r ? null : await openPool(o, docs, hasherOptions(o));
@@ -350,6 +421,7 @@ async function dedup(o) {
       if (layout !== undefined) fail(`${o.load} has its layout (${index.stats().layout}); drop --layout`);
       if (index.idKind === 'number') fail(`${o.load} holds number ids; the CLI stores file names and JSONL ids as strings`);
     } else {
+      if (o.load !== undefined) warn(`${o.load} does not exist yet: starting a new index`);
       index = new SimHashIndex({
         k: k ?? D.dedupFingerprintsOnly.k, layout: layout ?? D.dedup.layout,
         expectedSize: Math.max(docs.length, 1), ids: 'string',
@@ -386,7 +458,7 @@ async function dedup(o) {
   } else {
     process.stdout.write(`${'cluster'.padEnd(8)} ${'fingerprint'.padEnd(16)}  id\n`);
     clusters.forEach((ids, n) => {
-      for (const id of ids) process.stdout.write(`${String(n + 1).padEnd(8)} ${toHex(fingerprintOf(id))}  ${id}\n`);
+      for (const id of ids) process.stdout.write(`${String(n + 1).padEnd(8)} ${toHex(fingerprintOf(id))}  ${shownId(id)}\n`);
     });
   }
   const inClusters = clusters.reduce((s, c) => s + c.length, 0);
@@ -403,7 +475,7 @@ function sketchOptions(o) {
 
 async function fingerprint(o) {
   const hasher = new SimHasher(hasherOptions(o));
-  const docs = readDocs(o.positional[0] ?? '-');
+  const docs = htmlFiles(readDocs(onePath(o, '-')), o);
   const sk = sketchOptions(o);
   if (o.sketch) {
     try { hasher.sketch('size check', sk); } catch (e) { fail(e.message); }   // a bad --sketch-size, once
@@ -414,10 +486,10 @@ async function fingerprint(o) {
       try {
         if (o.sketch) {
           const { fingerprint: fp, sketch } = hasher.fingerprintAndSketch(d.text, sk);
-          process.stdout.write(`${d.id}\t${toHex(fp)}\t${Buffer.from(sketch).toString('hex')}\n`);
+          process.stdout.write(`${shownId(d.id)}\t${toHex(fp)}\t${Buffer.from(sketch).toString('hex')}\n`);
           continue;
         }
-        process.stdout.write(`${d.id}\t${toHex(hasher.fingerprint(d.text))}\n`);
+        process.stdout.write(`${shownId(d.id)}\t${toHex(hasher.fingerprint(d.text))}\n`);
       } catch (e) {
         process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
         process.exitCode = 1;
@@ -442,7 +514,7 @@ async function fingerprint(o) {
       process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
       process.exitCode = 1;
     } else {
-      out += `${d.id}\t${toHex(r.fingerprints[i])}${o.sketch ? `\t${Buffer.from(r.sketches[i]).toString('hex')}` : ''}\n`;
+      out += `${shownId(d.id)}\t${toHex(r.fingerprints[i])}${o.sketch ? `\t${Buffer.from(r.sketches[i]).toString('hex')}` : ''}\n`;
       if (out.length > 1 << 16) { process.stdout.write(out); out = ''; }
     }
   });
@@ -482,7 +554,7 @@ async function dedupRedis(o) {
   if (!o.namespace) fail('--redis needs --namespace NS (the crawl the documents belong to)');
   let redis;
   try { redis = require('redis'); } catch { fail('--redis needs the `redis` package: npm install redis'); }
-  const docs = readDocs(o.positional[0] ?? '-');
+  const docs = readDocs(onePath(o, '-'));
   // A batch job: reconnect a few times (0.1 s doubling to 2 s), then give up with an error
   // rather than wait for ever; checks during a drop are retried as many times.
   const client = redis.createClient({
@@ -492,7 +564,7 @@ async function dedupRedis(o) {
   client.on('error', () => {});
   try { await client.connect(); } catch (e) { fail(`cannot connect to ${o.redis}: ${e.message}`); }
   const opts = { namespace: o.namespace, html: Boolean(o.html), retries: 5 };
-  if (o.k !== undefined) opts.k = int('k', o.k, 0, 63);
+  if (kOption(o.k) !== undefined) opts.k = kOption(o.k);
   // --sketch: the store's sketch mode (ContentSeen's default flow), --sketch-size its bytes.
   opts.sketch = !o.sketch ? false : o['sketch-size'] === undefined ? true : num('sketch-size', o['sketch-size']);
   const seen = await wasm.RedisContentSeen.open(client, opts);
@@ -514,6 +586,30 @@ async function dedupRedis(o) {
   process.stderr.write(`${docs.length} documents: ${docs.length - dups - failed} new, ${dups} duplicates, ${failed} failed; ${await seen.size} stored in ${o.namespace}\n`);
   seen.close();
   await client.quit();
+}
+
+// A reader that stopped reading (`| head`) ends the run quietly.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  fail(e.message);
+});
+
+/**
+ * Without --html, the .html files of a folder are read as HTML all the same (their main
+ * content, as --html reads every document); other files, and JSONL texts, as text.
+ */
+function htmlFiles(docs, o) {
+  if (o.html) return docs;
+  const out = [];
+  for (const d of docs) {
+    if (!d.html) { out.push(d); continue; }
+    try {
+      out.push({ id: d.id, text: wasm.htmlToText(d.text, { content: o.content ?? 'main' }) });
+    } catch (e) {
+      warn(`skipping ${d.id}: ${e.message}`);
+    }
+  }
+  return out;
 }
 
 const o = parseArgs(process.argv.slice(2));

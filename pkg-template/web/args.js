@@ -142,7 +142,19 @@ export function check(spec, args, SimHashError, utf8) {
       out[i] = decode(args[i]);
     } else if (kind === 'texts' && args[i].some((t) => typeof t !== 'string')) {
       if (out === args) out = Array.from(args);
-      out[i] = args[i].map(decode);
+      const name = spec[i].split(':')[0];
+      // The failing item is named, and its position is the error's `index`.
+      out[i] = args[i].map((t, j) => {
+        try {
+          return decode(t);
+        } catch (e) {
+          if (e instanceof SimHashError) {
+            e.message = `${name}[${j}]: ${e.message}`;
+            e.index = j;
+          }
+          throw e;
+        }
+      });
     }
   }
   return out;

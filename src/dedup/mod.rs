@@ -857,6 +857,16 @@ mod tests {
     }
 
     #[test]
+    fn an_id_given_twice_is_refused_whole() {
+        // Two documents under one id would read as one in the report's clusters and pairs.
+        let e = dedup(&[("a", A), ("b", B), ("a", B)], &DedupOptions::default()).unwrap_err();
+        assert!(matches!(&e, Error::DuplicateId { id } if id == "\"a\""), "{e}");
+        let e = DedupPlan::new(&[("x", A), ("x", A)], &[], &DedupOptions::default()).map(|_| ()).unwrap_err();
+        assert_eq!(e.code(), "DuplicateId");
+        assert!(dedup(&[("a", A), ("A", B)], &DedupOptions::default()).is_ok(), "ids are compared exactly");
+    }
+
+    #[test]
     fn k_follows_the_collection_size_unless_given() {
         let mut last = u32::MAX;
         for n in [1, 1000, 200_000, 200_001, 2_000_000, 2_000_001, usize::MAX] {

@@ -120,6 +120,12 @@ impl DedupPlan {
     ) -> Result<DedupPlan> {
         opts.validate()?;
         visible_texts::<&str, &str>(&[], opts)?; // the build can read HTML
+                                                 // A report names documents by id: two documents with one id would read as one.
+        let mut ids: HashSet<&str> = HashSet::with_capacity(docs.len());
+        if let Some((id, _)) = docs.iter().find(|(id, _)| !ids.insert(id.as_ref())) {
+            return Err(Error::DuplicateId { id: crate::error::quoted(id.as_ref()) });
+        }
+        drop(ids);
         let mut hasher = SimHasher::new(opts.fingerprint)?;
         // Sketches serve the band join and the verification by sketches when the
         // candidates are found here (kept by slot, as rows of one buffer); each document's

@@ -500,7 +500,8 @@ fn a_paragraph_that_every_one_of_a_few_references_quotes_is_still_a_copy() {
         let mut c = checker();
         for d in 0..n {
             let own = paragraph(910 + d);
-            c.add_reference(&if (d as usize) < holding { format!("{own}\n\n{quoted}") } else { own }).unwrap();
+            c.add_reference(&if (d as usize) < holding { format!("{own}\n\n{quoted}") } else { own })
+                .unwrap();
         }
         let submission = format!("{}\n\n{quoted}\n\n{}", paragraph(950), paragraph(951));
         let r = c.check(&submission).unwrap();

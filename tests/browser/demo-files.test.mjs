@@ -75,6 +75,8 @@ test('the checker reads .txt, .md, .html, .docx, .odt and a two-column .pdf, and
 
       const passages = await check(page);
       assert.equal(passages.length, 2, `${name}: ${JSON.stringify(passages)}`);
+      // The report names the file it checked.
+      assert.match(await page.textContent('#report-about'), new RegExp(`^Submission: ${name.replace('.', '\\.')} · checked `), name);
       const [press, tele] = passages;
       assert.equal(squash(press.sub), squash(COPIED.verbatim), name);
       assert.match(press.head, /100 %.*copied word for word.*no words changed/, name);
@@ -143,13 +145,24 @@ test('binary junk, images, old .doc, zip archives and scans are refused with the
       assert.equal(refusals.length, 1, f.name);
       assert.match(refusals[0], new RegExp(`^${f.name.replace('.', '\\.')} can’t be read: `), f.name);
       assert.match(refusals[0], reason, f.name);
-      // … which is no longer shown as current: nothing stands for the unreadable file.
+      // … which goes: nothing stands for the unreadable file, not even an old report.
       assert.equal(await page.inputValue('#submission'), '', f.name);
-      assert.equal(await page.getAttribute('#report', 'data-stale'), 'true', f.name);
+      assert.equal(await page.locator('#passages .passage').count(), 0, f.name);
+      assert.equal(await page.locator('#results tr').count(), 0, f.name);
+      assert.equal(await page.isVisible('#passages-card'), false, f.name);
+      assert.equal(await page.isVisible('#detail'), false, f.name);
+      assert.equal(await page.isVisible('#stale-note'), false, f.name);
+      assert.equal(await page.isVisible('#print-report'), false, f.name);
+      assert.match(await page.textContent('#result-summary'), /The submission’s file can’t be read .*so there is no report/, f.name);
       await page.click('#run-check');
       assert.equal(await page.locator('#passages .passage').count(), 0, f.name);
       assert.match(await page.textContent('#result-summary'), /Add a submission/, f.name);
     }
+    // A file's text edited on the page is named so in the report.
+    await openSubmission(page, file('essay.txt'));
+    await page.type('#submission', ' And a last sentence.');
+    await check(page);
+    assert.match(await page.textContent('#report-about'), /^Submission: essay\.txt, edited on this page · checked /);
     // As references: the junk is named and left out, the readable file is added.
     await page.setInputFiles('#ref-files', [file('noise.bin', junk(5000, 5)), file('ref-telegraph.txt')]);
     await page.waitForFunction(() => document.querySelectorAll('#ref-list li').length === 2);

@@ -150,3 +150,38 @@ test('what changed between A and B, the sums written out, k and the chart', asyn
     await server.close();
   }
 });
+
+test('resizing the window re-lays the grids out without a "ResizeObserver loop" error, and the status keeps its message', async () => {
+  const server = await startDemoServer(0);
+  const browser = await launch({ serviceWorkers: 'block' });
+  try {
+    const { page, errors } = await open(browser, server.url, 1366, 768);
+    await page.evaluate(() => {
+      window.__roErrors = 0;
+      window.addEventListener('error', (e) => { if (/ResizeObserver/.test(e.message)) window.__roErrors++; });
+    });
+    const ready = await page.textContent('#status');
+    assert.match(ready, /^Ready/);
+    const cols = () => page.$eval('#rows .bitgrid', (t) => Number(t.style.getPropertyValue('--cols')));
+    for (const [width, height, want] of [[1920, 1080, 64], [1366, 768, 64], [390, 844, 16], [844, 390, 32], [1366, 768, 64]]) {
+      await page.setViewportSize({ width, height });
+      await page.waitForFunction((n) => Number(document.querySelector('#rows .bitgrid').style.getPropertyValue('--cols')) === n, want, { timeout: 5000 })
+        .catch(() => {});
+      assert.equal(await cols(), want, `${width}px`);
+      await page.waitForTimeout(300);
+      assert.equal(await page.textContent('#status'), ready, `${width}px`);
+    }
+    // The observer re-renders in the next frame, so the browser has no loop to report …
+    assert.equal(await page.evaluate(() => window.__roErrors), 0);
+    // … and where a browser reports one anyway, the page does not call it an error.
+    await page.evaluate(() => window.dispatchEvent(new ErrorEvent('error', { message: 'ResizeObserver loop completed with undelivered notifications.' })));
+    assert.equal(await page.textContent('#status'), ready);
+    assert.equal(await page.$eval('#status', (s) => s.classList.contains('error')), false);
+    await page.evaluate(() => window.dispatchEvent(new ErrorEvent('error', { message: 'something real' })));
+    assert.equal(await page.textContent('#status'), 'Error: something real');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

@@ -1,13 +1,25 @@
 // Failures, said where the user looks: offline reload after a first visit (service worker),
-// a checker worker that can't start, the page opened from disk (file://). And the demo
-// server's compressed responses.
+// with the file readers (.docx, .odt, .pdf) kept for offline use even when none was used
+// online, a reader that can't be loaded, a checker worker that can't start, the page opened
+// from disk (file://). And the demo server's compressed responses.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { launch } from './harness.mjs';
 import { startDemoServer } from '../../scripts/demo-server.mjs';
+import { ESSAY_TITLE } from '../../scripts/demo-fixtures.mjs';
+
+const files = fileURLToPath(new URL('./fixtures/files/', import.meta.url));
+
+/** Opens `name` (a fixture) as the submission: { text, errors } once the reader has answered. */
+async function openSubmission(page, name) {
+  await page.setInputFiles('#sub-file', files + name);
+  await page.waitForFunction(() => document.querySelector('#sub-reading').hidden, null, { timeout: 30000 });
+  return { text: await page.inputValue('#submission'), errors: await page.$$eval('#sub-errors li', (li) => li.map((x) => x.textContent)) };
+}
 
 test('after a first visit, the page reloads offline and both views work', async () => {
   const server = await startDemoServer(0);
@@ -18,6 +30,7 @@ test('after a first visit, the page reloads offline and both views work', async 
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     await page.goto(server.url);
     await page.waitForSelector('body[data-offline-ready="true"]', { timeout: 30000 });
+    assert.match(await page.textContent('#status'), /^Ready: .* Saved for offline use\.$/);
     const fp = await page.textContent('#fp-a');
     await browser.setOffline(true);
     await page.reload();
@@ -27,7 +40,44 @@ test('after a first visit, the page reloads offline and both views work', async 
     await page.click('#ex-2of20');
     await page.waitForFunction(() => /Done in/.test(document.querySelector('#result-summary').textContent), null, { timeout: 30000 });
     assert.equal(await page.locator('#passages .passage').count(), 2);
+    // The file readers were kept when the page said it was ready for offline use, though
+    // no file was opened online.
+    for (const name of ['essay.docx', 'essay.odt', 'essay-2col.pdf']) {
+      const r = await openSubmission(page, name);
+      assert.deepEqual(r.errors, [], name);
+      assert.equal(r.text.split('\n')[0], ESSAY_TITLE, name);
+    }
     assert.deepEqual(errors, []);
+  } finally {
+    await browser.setOffline(false);
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('a file reader that cannot be loaded is said to be unavailable (offline), not the file damaged', async () => {
+  const server = await startDemoServer(0);
+  // No service worker: going offline leaves the readers unloadable, as before they are kept.
+  const browser = await launch({ serviceWorkers: 'block' });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}#check`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+    // The reader worker starts online (a text file needs no reader module) …
+    assert.deepEqual((await openSubmission(page, 'essay.txt')).errors, []);
+    await browser.setOffline(true);
+    // … and offline, each reader module fails to load.
+    for (const [name, what] of [['essay.docx', /Word and OpenDocument files/], ['essay.odt', /Word and OpenDocument files/], ['essay-2col.pdf', /PDF files/]]) {
+      const r = await openSubmission(page, name);
+      assert.equal(r.errors.length, 1, name);
+      assert.match(r.errors[0], new RegExp(`can’t be read: the reader for ${what.source}.* is not available offline`), name);
+      assert.doesNotMatch(r.errors[0], /damaged|dynamically imported/, name);
+    }
+    await browser.setOffline(false);
+    await page.route('**/vendor/pdfjs/pdf.min.mjs', (r) => r.abort());
+    const r = await openSubmission(page, 'essay-2col.pdf');
+    assert.match(r.errors[0], /the reader for PDF files could not be loaded \(.*\)\. Reload the page/);
+    assert.doesNotMatch(r.errors[0], /damaged/);
   } finally {
     await browser.setOffline(false);
     await browser.close();
@@ -58,6 +108,22 @@ test('a checker that cannot start says so in the results; file:// says why and h
     assert.match(msg, /Opened from a file: this page needs a web server/);
     assert.match(msg, /npm run demo/);
     assert.match(await local.textContent('#status'), /can’t start/);
+    // The controls that can't work without the code are not offered.
+    const shown = (p) => p.evaluate(() => ['.tabs', '#view-teach', '#view-check', '#submission', '#run-check'].filter((s) => document.querySelector(s).getClientRects().length));
+    assert.deepEqual(await shown(local), []);
+
+    // Offline, with the page's code not in the offline copy: what is known, and no advice to
+    // run a server (a visitor of a served page has none to run).
+    const off = await browser.newPage();
+    await off.addInitScript(() => Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false }));
+    await off.route('**/js/main.js', (r) => r.abort());
+    await off.goto(server.url);
+    await off.waitForSelector('#boot-error', { timeout: 10000 });
+    const why = await off.textContent('#boot-error');
+    assert.match(why, /This browser is offline, and the page’s code is not in its offline copy/);
+    assert.match(why, /Connect to the internet and reload the page/);
+    assert.doesNotMatch(why, /not visited online before|npm run demo/);
+    assert.deepEqual(await shown(off), []);
   } finally {
     await browser.close();
     await server.close();

@@ -1,11 +1,13 @@
 // The checker's report as a teacher reads it, in Chromium: the plain-language summary, every
 // passage from every source with its edits marked, the rule out of the way, out-of-date
-// results marked as such, and the print stylesheet (emulated print media, and a real PDF).
+// results marked as such, what was checked and when, and the print stylesheet (emulated
+// print media, in the light and the dark colour scheme, and a real PDF).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { launch } from './harness.mjs';
 import { startDemoServer } from '../../scripts/demo-server.mjs';
 import { paragraph } from '../../www/js/examples.js';
+import { ESSAY_ZH, REF_ZH } from '../../scripts/demo-fixtures.mjs';
 
 async function open(browser, url) {
   const page = await browser.newPage();
@@ -43,6 +45,8 @@ test('summary first, all sources at once with word-level edits, the rule folded 
     }
     await page.click('#run-check');
     await done(page);
+    assert.match(await page.textContent('#report-about'), /^Submission: pasted text · checked .* against 3 references$/);
+    assert.match(await page.textContent('#result-summary .meta'), /^[\d,]+ words in the submission, /);
     const headline = await page.textContent('#result-summary .headline');
     assert.match(headline, /^About \d+ % of the submission is copied: 3 passages from 3 of the 3 references\.$/);
     const lines = await page.$$eval('.sources-summary li', (li) => li.map((x) => x.textContent));
@@ -100,9 +104,16 @@ test('the print stylesheet: the report with its highlights and sources, without 
   const browser = await launch();
   try {
     const { page, errors } = await open(browser, server.url);
+    const before = Date.now();
     await page.click('#ex-2of20');
     await done(page);
+    // What was checked, and when (a date and a time of day), on screen and on paper.
+    const about = await page.textContent('#report-about');
+    assert.match(about, new RegExp(`^Submission: example submission \\(2 of 20 paragraphs copied\\) · checked .*${new Date().getFullYear()}.*\\d:\\d\\d.* against 5 references$`));
+    const at = Date.parse(await page.getAttribute('#report-about time', 'datetime'));
+    assert.ok(at >= before - 1000 && at <= Date.now(), `${at}`);
     await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.isVisible('#report-about'), true);
     const seen = await page.evaluate(() => Object.fromEntries(['#submission', '#ref-input', '#run-check', '.tabs', '#print-report', '#results-card', '#passages-card', '#passages .passage', '.sources-summary', '#results'].map((s) => {
       const el = document.querySelector(s);
       return [s, !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'];
@@ -118,8 +129,64 @@ test('the print stylesheet: the report with its highlights and sources, without 
     const pdf = await page.pdf({ format: 'A4' });
     assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
     assert.ok(pdf.length > 10000, `${pdf.length} bytes`);
+    // The row chosen for the side-by-side view prints like the others, and paper is light
+    // in the dark colour scheme too: every colour in the report is the light scheme's.
+    const colours = () => page.evaluate(() => [...document.querySelectorAll('#report, #report *')].filter((e) => e.getClientRects().length)
+      .map((e) => `${e.tagName}.${e.className} ${getComputedStyle(e).backgroundColor} ${getComputedStyle(e).color}`));
+    assert.equal(await page.$eval('#results tr.sel td', (td) => getComputedStyle(td).backgroundColor), 'rgba(0, 0, 0, 0)');
+    await page.emulateMedia({ media: 'print', colorScheme: 'light' });
+    const light = await colours();
+    await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+    assert.deepEqual(await colours(), light);
+    assert.equal(await page.$eval('#results tr.sel td', (td) => getComputedStyle(td).backgroundColor), 'rgba(0, 0, 0, 0)');
+    assert.equal(await page.$eval('body', (b) => getComputedStyle(b).backgroundColor), 'rgb(255, 255, 255)');
+    // An out-of-date report says so on paper too.
+    await page.emulateMedia({ media: 'screen', colorScheme: 'light' });
+    assert.equal(await page.isVisible('#stale-note'), false);
+    await page.type('#submission', ' More words.');
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.isVisible('#stale-note'), true);
+    assert.match(await page.textContent('#stale-note'), /this report is out of date/);
+    assert.equal(await page.isVisible('#check-again'), false);
     await page.emulateMedia({ media: 'screen' });
     assert.equal(await page.isVisible('#submission'), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('pasted references keep unique names; a Chinese submission is measured in characters', async () => {
+  const server = await startDemoServer(0);
+  const browser = await launch();
+  try {
+    const { page, errors } = await open(browser, server.url);
+    const names = () => page.$$eval('#ref-list li span', (ss) => ss.map((x) => x.title));
+    for (const text of ['first reference text', REF_ZH, 'third reference text']) {
+      await page.fill('#ref-input', text);
+      await page.click('#ref-add');
+    }
+    await page.click('#ref-list button[data-remove="0"]');
+    await page.fill('#ref-input', 'fourth reference text');
+    await page.click('#ref-add');
+    // An empty paste adds nothing and uses no number.
+    await page.click('#ref-add');
+    assert.deepEqual(await names(), ['pasted text 2', 'pasted text 3', 'pasted text 4']);
+
+    await page.fill('#submission', ESSAY_ZH.join('\n\n'));
+    await page.click('#run-check');
+    await done(page);
+    const meta = await page.textContent('#result-summary .meta');
+    assert.match(meta, /^[\d,]+ characters in the submission, /);
+    assert.doesNotMatch(meta, /word/);
+    const chars = ESSAY_ZH.join('').match(/\p{Script=Han}/gu).length;
+    assert.ok(meta.startsWith(`${chars.toLocaleString('en')} characters`), meta);
+    // Mixed scripts: both units.
+    await page.fill('#submission', `${ESSAY_ZH.join('\n\n')}\n\nA few English words here.`);
+    await page.click('#run-check');
+    await page.waitForFunction(() => document.querySelector('#report').dataset.stale === 'false');
+    assert.match(await page.textContent('#result-summary .meta'), new RegExp(`^5 words and ${chars.toLocaleString('en')} Chinese characters in the submission`));
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -156,5 +156,76 @@ test('CLI: --save then --load finds what one run finds, through the core\'s dedu
   const verified = run(join(dir, 'all.jsonl'), '--load', index, '--verify', '0.8').trim().split('\n').flatMap((l) => JSON.parse(l).pairs);
   assert.ok(verified.length > 0 && verified.every((p) => p.jaccard >= 0.8));
   assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--k', '3'), (e) => /built with --k 6, not 3/.test(e.stderr));
-  assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--ngram', '5'), (e) => /snapshot or Redis namespace was made with ngram = 6/.test(e.stderr));
+  assert.throws(() => run(join(dir, 'rest.jsonl'), '--load', index, '--ngram', '5'), (e) => /snapshot or namespace was made with ngram = 6/.test(e.stderr));
+});
+
+// What a user's folder and files hold: links, binary files, other encodings, HTML pages;
+// and what a user types: misspelt options, a shell glob, --k auto, `| head`.
+test('CLI: inputs as users have them, and options as they type them', async () => {
+  const { symlinkSync, mkdirSync } = await import('node:fs');
+  const { spawnSync } = await import('node:child_process');
+  const run = (args, input) => spawnSync(process.execPath, [bin, ...args], { input, encoding: 'utf8' });
+  const dir = mkdtempSync(join(tmpdir(), 'simhash-cli-inputs-'));
+  const para = 'The river flooded the lower town twice that spring, and the council voted to build a new levee before the autumn rains came back to the valley.';
+  mkdirSync(join(dir, 'docs', 'deep'), { recursive: true });
+  writeFileSync(join(dir, 'docs', 'a.txt'), para);
+  writeFileSync(join(dir, 'docs', 'deep', 'utf16.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(para, 'utf16le')]));
+  writeFileSync(join(dir, 'docs', 'bom.txt'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(para)]));
+  writeFileSync(join(dir, 'docs', 'latin1.txt'), Buffer.from('caf\xe9 au lait, cr\xe8me br\xfbl\xe9e and a long enough text', 'latin1'));
+  writeFileSync(join(dir, 'docs', 'image.txt'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]));
+  const page = (body) => `<html><body><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav><main><p>${body}</p></main><footer>The Valley Gazette, printed every morning since 1901. All rights reserved.</footer></body></html>`;
+  writeFileSync(join(dir, 'docs', 'page.html'), page(para));
+  symlinkSync(join(dir, 'docs', 'nowhere.txt'), join(dir, 'docs', 'dangling.txt'));
+  symlinkSync(join(dir, 'docs'), join(dir, 'docs', 'deep', 'loop'));
+  const r = run(['dedup', join(dir, 'docs'), '--format', 'jsonl']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /skipping latin1\.txt: not UTF-8 text/);
+  assert.match(r.stderr, /skipping image\.txt: binary data/);
+  assert.match(r.stderr, /skipping dangling\.txt: a link to nothing/);
+  // The UTF-16 file, the one with a byte-order mark and the page's main content are the
+  // same text as a.txt; the folder reached again through the loop is read once.
+  const clusters = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(clusters.length, 1, r.stdout);
+  assert.deepEqual(clusters[0].ids, ['a.txt', 'bom.txt', 'deep/utf16.txt', 'page.html']);
+  assert.ok(clusters[0].pairs.every((p) => p.distance === 0), JSON.stringify(clusters[0].pairs));
+  // JSONL: a byte-order mark, then lines that are not documents.
+  const jsonl = join(dir, 'docs.jsonl');
+  writeFileSync(jsonl, `\ufeff${JSON.stringify({ id: 'x', text: para })}\n${JSON.stringify({ id: 'y', text: para })}\n`);
+  assert.equal(run(['fingerprint', jsonl]).stdout.split('\n')[0].split('\t')[0], 'x');
+  for (const [line, message] of [['null', /:2: expected \{"id"/], ['[1,2]', /:2: expected \{"id"/], ['{"id":{"a":1},"text":"t"}', /:2: "id" must be a string or a number/]]) {
+    writeFileSync(jsonl, `${JSON.stringify({ id: 'x', text: para })}\n${line}\n`);
+    const e = run(['dedup', jsonl]);
+    assert.equal(e.status, 2, line);
+    assert.match(e.stderr, message, line);
+  }
+  // Two documents with one id: refused, not merged.
+  writeFileSync(jsonl, `${JSON.stringify({ id: 7, text: para })}\n${JSON.stringify({ id: '7', text: `${para} Again.` })}\n`);
+  const dup = run(['dedup', jsonl]);
+  assert.equal(dup.status, 2);
+  assert.match(dup.stderr, /id "7" is already taken/);
+  // Options.
+  for (const [args, message] of [
+    [['dedup', '--treads', '1'], /unknown option --treads/],
+    [['dedup', '-x'], /unknown option -x/],
+    [['dedup', '--html=no'], /--html takes no value/],
+    [['dedup', join(dir, 'docs', 'a.txt'), join(dir, 'docs', 'bom.txt')], /one PATH only, got 2/],
+  ]) {
+    const e = run(args);
+    assert.equal(e.status, 2, args.join(' '));
+    assert.match(e.stderr, message, args.join(' '));
+  }
+  const auto = run(['dedup', '--k', 'auto', '--format', 'jsonl']);
+  assert.equal(auto.status, 0, auto.stderr);
+  assert.equal(auto.stdout, run(['dedup', '--format', 'jsonl']).stdout);
+  // More threads than lines start no more workers than lines.
+  writeFileSync(jsonl, `${JSON.stringify({ id: 'x', text: para })}\n${JSON.stringify({ id: 'y', text: `${para} Again.` })}\n`);
+  const many = spawnSync(process.execPath, [bin, 'dedup', jsonl, '--threads', '1000', '--format', 'jsonl'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(many.status, 0, many.stderr);
+  // A reader that stops early (`| head -1`) ends the run quietly.
+  const head = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" dedup --format table | head -1`], { encoding: 'utf8' });
+  assert.equal(head.stdout.split('\n')[0].trim().split(/\s+/)[0], 'cluster');
+  assert.doesNotMatch(head.stderr, /EPIPE|at .*\.mjs/);
+  // An id with a tab is quoted in id<TAB>hex output, so each line stays two fields.
+  writeFileSync(jsonl, `${JSON.stringify({ id: 'a\tb', text: para })}\n`);
+  assert.deepEqual(run(['fingerprint', jsonl]).stdout.trim().split('\t').length, 2);
 });

@@ -133,3 +133,14 @@ test('an instance used after free() throws Closed, and free() twice is allowed',
     assert.equal(typeof new api.SimHasher().fingerprint('the quick brown fox'), 'bigint');
   }
 });
+
+// A list of texts with one item of bytes that are not UTF-8: the error names the item.
+test('an invalid UTF-8 item of a list of texts is named, with its index', () => {
+  for (const api of [esm, cjs]) {
+    const e = (() => { try { new api.SimHasher().fingerprintBatch(['fine text here', Buffer.from('ok'), Buffer.from([0x41, 0xff])]); } catch (err) { return err; } })();
+    assert.ok(e instanceof api.SimHashError, String(e));
+    assert.equal(e.code, 'InvalidUtf8');
+    assert.equal(e.index, 2);
+    assert.match(e.message, /^texts\[2\]: /);
+  }
+});

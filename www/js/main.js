@@ -22,14 +22,20 @@ import * as inputs from './check/inputs.js';
 import * as run from './check/run.js';
 import * as results from './check/results.js';
 
-window.addEventListener('error', (e) => setStatus(`Error: ${e.message}`, true));
+// "ResizeObserver loop completed with undelivered notifications" only says some resize
+// notifications wait for the next frame: nothing failed, so the status line keeps its message.
+const benign = (message) => /^ResizeObserver loop/.test(message ?? '');
+window.addEventListener('error', (e) => {
+  if (!benign(e.message)) setStatus(`Error: ${e.message}`, true);
+});
 window.addEventListener('unhandledrejection', (e) => setStatus(`Error: ${e.reason?.message ?? e.reason}`, true));
 
 for (const panel of [texts, features, sums, sign, compare, worked, tables, huffman, quality, inputs, run, results]) panel.mount();
 present.mount();
 texts.loadExample($('#example').value);
 tabs.mount();
-setStatus(`Ready: simhash-wasm in WebAssembly (feature hash v${hashVersion()}). Everything runs on this page.`);
+const READY = `Ready: simhash-wasm in WebAssembly (feature hash v${hashVersion()}). Everything runs on this page.`;
+setStatus(READY);
 document.body.dataset.ready = 'true';
 
 // Offline use: the service worker (sw.js) keeps what this page loaded, so a reload works
@@ -38,7 +44,10 @@ if ('serviceWorker' in navigator && window.isSecureContext) {
   navigator.serviceWorker.register('sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
     const urls = [location.href.split('#')[0], ...performance.getEntriesByType('resource').map((e) => e.name)];
     navigator.serviceWorker.addEventListener('message', (e) => {
-      if (e.data?.type === 'cached') document.body.dataset.offlineReady = 'true';
+      if (e.data?.type !== 'cached') return;
+      document.body.dataset.offlineReady = 'true';
+      // Said only over the ready message: an error in the status line stays.
+      if ($('#status').textContent === READY) setStatus(`${READY} Saved for offline use.`);
     });
     reg.active.postMessage({ type: 'cache', urls });
   }).catch((err) => console.warn(`offline cache unavailable: ${err.message}`));

@@ -22,6 +22,22 @@ function relayout() {
   model.setLayout(cols, font);
 }
 
+let lastWidth = -1;
+let frame = 0;
+
+/**
+ * The view's width changed: the grids are laid out again in the next frame. Re-rendering
+ * them inside the observer's callback would resize what it observes, which the browser
+ * reports as a "ResizeObserver loop" error; a change of height alone needs nothing.
+ */
+function onResize(entries) {
+  const width = entries[entries.length - 1].contentRect.width;
+  if (width === lastWidth) return;
+  lastWidth = width;
+  cancelAnimationFrame(frame);
+  frame = requestAnimationFrame(relayout);
+}
+
 function show(i) {
   const all = steps();
   current = Math.max(0, Math.min(all.length - 1, i));
@@ -56,6 +72,6 @@ export function mount() {
     else if (e.key === 'ArrowRight' || e.key === 'PageDown') { e.preventDefault(); show(current + 1); }
     else if (e.key === 'ArrowLeft' || e.key === 'PageUp') { e.preventDefault(); show(current - 1); }
   });
-  new ResizeObserver(relayout).observe($('#view-teach'));
+  new ResizeObserver(onResize).observe($('#view-teach'));
   relayout();
 }

@@ -1,7 +1,8 @@
 // The checker's inputs: the submission (typed, pasted, opened or dropped as a file) and the
 // list of reference texts (pasted, picked as files, or dropped), each removable. Files are
 // read by files.js; a file that can't be read is named with the reason, and adds nothing.
-// Every change is announced to onChange listeners (the results mark themselves stale).
+// Every change is announced to onChange listeners (the results mark themselves stale); a
+// submission file that can't be read, to onRefused listeners (the results are taken away).
 import { $, esc } from '../dom.js';
 import { ACCEPT, readFiles } from './files.js';
 
@@ -9,11 +10,21 @@ const MAX_LISTED = 100;
 
 /** [{ name, text, kind }] in the order added. */
 let references = [];
+/** Pasted references are named "pasted text n", n counting up: a number is never given twice, so no two have one name. */
+let pastedCount = 0;
+/** Where the submission came from: its file's (or files') name, an example's name, or null when typed or pasted. */
+let subOrigin = null;
+/** Whether the submission was edited on the page after it came from `subOrigin`. */
+let subEdited = false;
 const listeners = [];
 const changed = () => listeners.forEach((fn) => fn());
 
 /** Calls `fn` whenever the submission or the references change. */
 export const onChange = (fn) => listeners.push(fn);
+
+const refusedListeners = [];
+/** Calls `fn` when a submission file can't be read (the submission is then empty). */
+export const onRefused = (fn) => refusedListeners.push(fn);
 
 function renderList() {
   const n = references.length;
@@ -64,11 +75,15 @@ async function openSubmission(files) {
     // Never check what could not be read: the box is emptied, so no result stands for it.
     $('#submission').value = '';
     $('#sub-source').textContent = '';
+    subOrigin = null;
   } else {
     $('#submission').value = ok.map((r) => r.text).join('\n\n');
+    subOrigin = ok.map((r) => r.name).join(', ');
     $('#sub-source').textContent = `Read from ${ok.map((r) => `${r.name} (${r.kind}, ${r.text.length.toLocaleString()} characters)`).join(', ')}.`;
   }
+  subEdited = false;
   changed();
+  if (ok.length < results.length) refusedListeners.forEach((fn) => fn());
 }
 
 /** Files dropped on `el` go to `onFiles(File[])`; other drops (text) behave as usual. */
@@ -88,12 +103,17 @@ function acceptDrops(el, onFiles) {
 
 export const submission = () => $('#submission').value;
 
+/** The submission's name for the report: its file's name (marked when edited here since), or "pasted text". */
+export const submissionName = () => (subOrigin ? (subEdited ? `${subOrigin}, edited on this page` : subOrigin) : 'pasted text');
+
 /** A copy of the reference list. */
 export const referenceList = () => references.slice();
 
-/** Replaces the submission and the references. */
-export function setInputs(text, refs) {
+/** Replaces the submission (named `name`, or "pasted text" when null) and the references. */
+export function setInputs(text, refs, name = null) {
   $('#submission').value = text;
+  subOrigin = name;
+  subEdited = false;
   $('#sub-source').textContent = '';
   for (const id of ['#sub-errors', '#ref-errors']) showRefusals($(id), []);
   references = refs.slice();
@@ -104,7 +124,7 @@ export function setInputs(text, refs) {
 export function mount() {
   for (const id of ['#ref-files', '#sub-file']) $(id).accept = ACCEPT;
   $('#ref-add').addEventListener('click', () => {
-    addReference(`pasted text ${references.length + 1}`, $('#ref-input').value);
+    if ($('#ref-input').value.trim()) addReference(`pasted text ${++pastedCount}`, $('#ref-input').value);
     $('#ref-input').value = '';
   });
   $('#ref-files').addEventListener('change', async (e) => {
@@ -121,6 +141,7 @@ export function mount() {
   acceptDrops($('#submission'), openSubmission);
   $('#submission').addEventListener('input', () => {
     $('#sub-source').textContent = '';
+    subEdited = true;
     changed();
   });
   $('#ref-list').addEventListener('click', (e) => {

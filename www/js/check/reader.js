@@ -10,7 +10,8 @@
 // Anything else is refused with the reason: old .doc, RTF, images, spreadsheets, archives,
 // binary data, a PDF without a text layer (a scan).
 // The readers load on first use from ../../vendor/ (copied from node_modules by
-// scripts/demo-vendor.mjs).
+// scripts/demo-vendor.mjs; sw.js keeps them for offline use). A reader that can't be loaded
+// is said to be missing, for this type of file: the file itself may well be fine.
 // In:  { id, name, bytes: ArrayBuffer }
 // Out: { id, ok: true, text, kind, html? } or { id, ok: false, reason }
 
@@ -19,6 +20,20 @@ const MAX_BYTES = 64 * 1024 * 1024;
 
 /** A file the checker can't use; the message says why and what to do instead. */
 class Unreadable extends Error {}
+
+/**
+ * The vendored module at `path`, the reader for `what` (e.g. 'Word documents (.docx)');
+ * Unreadable when it does not load (offline before it was kept, or not served).
+ */
+async function loadReader(what, path) {
+  try {
+    return await import(vendor(path));
+  } catch (err) {
+    throw new Unreadable(self.navigator?.onLine === false
+      ? `the reader for ${what} is not available offline: this browser is offline and has no saved copy of it. Open the file again when online, or paste its text instead.`
+      : `the reader for ${what} could not be loaded (${err?.message ?? err}). Reload the page and open the file again, or paste its text instead.`);
+  }
+}
 
 const startsWith = (b, sig, at = 0) => sig.every((x, i) => b[at + i] === x);
 const ascii = (s) => [...s].map((c) => c.charCodeAt(0));
@@ -70,7 +85,7 @@ let mammoth = null;
 
 /** The names in a zip and the entries `wanted` (name → bytes). */
 async function unzip(bytes, wanted) {
-  fflate ??= await import(vendor('fflate/fflate.js'));
+  fflate ??= await loadReader('Word and OpenDocument files (.docx, .odt)', 'fflate/fflate.js');
   const names = [];
   const files = fflate.unzipSync(bytes, {
     filter: (f) => {
@@ -112,8 +127,8 @@ async function readZip(bytes) {
 
 /** mammoth's browser build is a UMD script: run as a module, it sets self.mammoth. */
 async function loadMammoth() {
-  await import(vendor('mammoth/mammoth.browser.min.js'));
-  if (!self.mammoth) throw new Error('the .docx reader did not load');
+  await loadReader('Word documents (.docx)', 'mammoth/mammoth.browser.min.js');
+  if (!self.mammoth) throw new Unreadable('the reader for Word documents (.docx) did not start. Reload the page and open the file again, or paste its text instead.');
   return self.mammoth;
 }
 
@@ -180,9 +195,10 @@ let pdfjs = null;
 
 async function loadPdfjs() {
   if (!pdfjs) {
-    pdfjs = await import(vendor('pdfjs/pdf.min.mjs'));
+    const lib = await loadReader('PDF files', 'pdfjs/pdf.min.mjs');
     // This is already a worker: pdf.js runs its parser here instead of starting another.
-    globalThis.pdfjsWorker ??= await import(vendor('pdfjs/pdf.worker.min.mjs'));
+    globalThis.pdfjsWorker ??= await loadReader('PDF files', 'pdfjs/pdf.worker.min.mjs');
+    pdfjs = lib;
   }
   return pdfjs;
 }

@@ -1,4 +1,5 @@
-// The checker's report, written for the teacher who reads it:
+// The checker's report, written for the teacher who reads it (on screen or on paper):
+//   0. what was checked (the submission's file name, or "pasted text") and when;
 //   1. a plain-language summary: how much of the submission is copied, from which
 //      references, and how closely;
 //   2. the references with a copied passage (most covered first), each numbered S1, S2, …;
@@ -6,7 +7,8 @@
 //      source's wording, with the edited words marked (a word-level diff);
 //   4. for one chosen source, both whole texts side by side with the passages marked,
 //      numbered alike on both sides; activating a mark brings its counterpart into view.
-// When the inputs change after a check, the report is marked out of date (markStale).
+// When the inputs change after a check, the report is marked out of date (markStale), in
+// print too.
 import { $, esc, plural } from '../dom.js';
 import { wordDiff } from './diff.js';
 
@@ -116,7 +118,22 @@ function editNote(d) {
   return parts.join(', ') + (d.exact ? '' : ' (estimated: the passage is too long to compare word by word)');
 }
 
-function summaryHtml(report, rows, refs, ms, words) {
+/**
+ * The submission's length in the units its script counts in: words, or characters for
+ * Chinese (Han characters, which the checker takes one by one), or both for mixed text.
+ */
+export function lengthInUnits(text) {
+  const han = (text.match(/\p{Script=Han}/gu) ?? []).length;
+  const words = (text.replace(/\p{Script=Han}/gu, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).length;
+  if (!han) return plural(words, 'word');
+  if (!words) return plural(han, 'character');
+  return `${plural(words, 'word')} and ${plural(han, 'Chinese character')}`;
+}
+
+/** When a check was made, for the report: a date and a time of day, in the reader's locale. */
+const when = (at) => at.toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
+
+function summaryHtml(report, rows, refs, ms, length) {
   const total = (100 * report.coverage).toFixed(0);
   if (!rows.length) {
     return `<p class="headline">No copied passages found: none of the ${plural(refs.length, 'reference')} shares a passage with the submission.</p>`
@@ -131,7 +148,7 @@ function summaryHtml(report, rows, refs, ms, words) {
       + ` (${r.matches.length > 1 ? `${percent(Math.min(...r.matches.map((m) => m.similarity)))} to ${percent(r.best)}` : percent(r.best)} of the wording found).</li>`;
   }
   html += '</ul>';
-  return html + `<p class="meta">${plural(words, 'word')} in the submission, ${plural(report.passages.length, 'sentence')}. ${rows.length > MAX_ROWS ? `Showing the top ${MAX_ROWS} sources. ` : ''}Done in ${ms.toFixed(0)} ms.</p>`;
+  return html + `<p class="meta">${length} in the submission, ${plural(report.passages.length, 'sentence')}. ${rows.length > MAX_ROWS ? `Showing the top ${MAX_ROWS} sources. ` : ''}Done in ${ms.toFixed(0)} ms.</p>`;
 }
 
 function passagesHtml() {
@@ -148,8 +165,9 @@ function passagesHtml() {
 }
 
 /** Shows a PassageChecker report for `submission` against `refs` ([{ name, text }]):
- * the report lists only the references with a copied span, most covered first. */
-export function showResults(report, submission, refs, ms) {
+ * the report lists only the references with a copied span, most covered first. `about`
+ * names the submission and says when the check was made: { name, at: Date }. */
+export function showResults(report, submission, refs, ms, about = { name: 'pasted text', at: new Date() }) {
   const rows = report.references.map((r, n) => ({ ...r, n, label: `S${n + 1}`, name: refs[r.doc].name, best: Math.max(...r.matches.map((m) => m.similarity)) }));
   const passages = [];
   for (const r of rows.slice(0, MAX_ROWS)) {
@@ -160,8 +178,10 @@ export function showResults(report, submission, refs, ms) {
   }
   passages.sort((a, b) => a.sub.start - b.sub.start || b.similarity - a.similarity);
   shown = { report, submission, refs, rows, passages };
-  const words = (submission.match(/[\p{Script=Han}]|[\p{L}\p{N}]+/gu) ?? []).length;
-  $('#result-summary').innerHTML = summaryHtml(report, rows, refs, ms, words);
+  $('#report-about').hidden = false;
+  $('#report-about').innerHTML = `Submission: <b class="sub-name">${esc(about.name)}</b> · checked <time datetime="${about.at.toISOString()}">${esc(when(about.at))}</time>`
+    + ` against ${plural(refs.length, 'reference')}`;
+  $('#result-summary').innerHTML = summaryHtml(report, rows, refs, ms, lengthInUnits(submission));
   let html = rows.length ? '<tr><th>source</th><th>reference</th><th class="r">copied passages</th><th class="r">highest similarity</th><th class="r">share of the submission</th><th class="noprint"></th></tr>' : '';
   for (const r of rows.slice(0, MAX_ROWS)) {
     html += `<tr data-doc="${r.doc}" class="${selected === r.doc ? 'sel' : ''}"><td>${srcTag(r)}</td><td>${esc(r.name)}</td><td class="r matches">${r.matches.length}</td>`
@@ -202,6 +222,8 @@ function clearReport() {
   $('#passages').innerHTML = '';
   $('#passages-card').hidden = true;
   $('#print-report').hidden = true;
+  $('#report-about').hidden = true;
+  $('#report-about').textContent = '';
   $('#report').classList.remove('stale');
   $('#report').dataset.stale = 'false';
   $('#stale-note').hidden = true;

@@ -4,13 +4,13 @@
 // Any change to the inputs or the options after a check marks its report out of date.
 import { $, setStatus } from '../dom.js';
 import { twoOfTwenty, stress } from '../examples.js';
-import { submission, referenceList, setInputs, onChange } from './inputs.js';
+import { submission, submissionName, referenceList, setInputs, onChange, onRefused } from './inputs.js';
 import { showResults, showMessage, clearResults, markStale, PROMPT } from './results.js';
 
 /** The worker, once its module (and the wasm in it) is ready. */
 let workerReady = null;
-/** The latest check: only its messages are shown. */
-let job = { id: 0, submission: '', refs: [], version: 0 };
+/** The latest check: only its messages are shown. `name` is the submission's, `at` when the check started. */
+let job = { id: 0, submission: '', refs: [], version: 0, name: '', at: null };
 /** Counts the changes to the inputs and options, so a report made from older ones is marked out of date. */
 let version = 0;
 const changed = () => {
@@ -22,6 +22,8 @@ const changed = () => {
 function options() {
   return { minChars: Math.max(0, Math.floor(Number($('#min-chars').value) || 0)), threshold: Number($('#threshold').value) / 100 };
 }
+
+const REFUSED = 'The submission’s file can’t be read (the reason is under the submission box), so there is no report. Open a file that can be read, or paste the text, then press Check.';
 
 function showProgress(on, label = 'Working…', value = 0) {
   $('#progress-row').hidden = !on;
@@ -40,7 +42,7 @@ function onWorkerMessage(m) {
     showMessage(`The check failed: ${m.message}`, true);
   } else if (m.type === 'result') {
     showProgress(false);
-    showResults(m.report, job.submission, job.refs, m.ms);
+    showResults(m.report, job.submission, job.refs, m.ms, { name: job.name, at: job.at });
     if (job.version !== version) markStale();
   }
 }
@@ -75,14 +77,14 @@ function runCheck() {
     showMessage(PROMPT);
     return;
   }
-  job = { id: job.id + 1, submission: text, refs, version };
+  job = { id: job.id + 1, submission: text, refs, version, name: submissionName(), at: new Date() };
   const { id } = job;
   showProgress(true, `Indexing ${refs.length} reference${refs.length > 1 ? 's' : ''}…`, 0);
   ensureWorker().then((w) => w.postMessage({ id, options: options(), submission: text, references: refs }), () => {});
 }
 
-function loadCase({ submission: text, references }) {
-  setInputs(text, references);
+function loadCase({ submission: text, references }, name) {
+  setInputs(text, references, name);
   runCheck();
 }
 
@@ -94,12 +96,19 @@ export function mount() {
   });
   $('#min-chars').addEventListener('input', changed);
   onChange(changed);
+  // A report (or a check still running) stands for the submission before: with nothing
+  // readable in its place, it goes.
+  onRefused(() => {
+    job = { id: job.id + 1, submission: '', refs: [], version };
+    showProgress(false);
+    showMessage(REFUSED);
+  });
   $('#run-check').addEventListener('click', runCheck);
   $('#check-again').addEventListener('click', runCheck);
-  $('#ex-2of20').addEventListener('click', () => loadCase(twoOfTwenty()));
+  $('#ex-2of20').addEventListener('click', () => loadCase(twoOfTwenty(), 'example submission (2 of 20 paragraphs copied)'));
   $('#ex-stress').addEventListener('click', () => {
     showProgress(true, 'Generating 200 texts…');
-    setTimeout(() => loadCase(stress()), 20);
+    setTimeout(() => loadCase(stress(), 'stress-test submission'), 20);
   });
   $('#clear-all').addEventListener('click', () => {
     job = { id: job.id + 1, submission: '', refs: [], version }; // a check still running is dropped
