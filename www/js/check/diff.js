@@ -45,25 +45,68 @@ function lcs(a, b) {
   return { inA, inB, exact: true };
 }
 
-/** Adjacent edited words joined into one range (the gap between them is in it too). */
-function ranges(ws, kept) {
+/** The fewest words in a row that read as moved text rather than as words edited. */
+export const MOVED_MIN = 4;
+
+/**
+ * Text moved inside a passage (a sentence put at the end of its paragraph): runs of at least
+ * MOVED_MIN words outside the common subsequence on both sides, the same words in the same
+ * order. A longest common subsequence keeps one order, so a moved run shows as words added
+ * on one side and left out on the other. Returns the moved indices of each side (Sets).
+ */
+function moved(a, b, inA, inB) {
+  const movedA = new Set(), movedB = new Set();
+  const free = (ws, kept, used, i) => i < ws.length && !kept.has(i) && !used.has(i);
+  // Each run of MOVED_MIN free words of `b`, by its words.
+  const starts = new Map();
+  for (let j = 0; j + MOVED_MIN <= b.length; j++) {
+    let ok = true;
+    for (let k = 0; k < MOVED_MIN && ok; k++) ok = free(b, inB, movedB, j + k);
+    if (!ok) continue;
+    const key = b.slice(j, j + MOVED_MIN).map((x) => x.w).join(' ');
+    if (!starts.has(key)) starts.set(key, []);
+    starts.get(key).push(j);
+  }
+  for (let i = 0; i + MOVED_MIN <= a.length;) {
+    let ok = true;
+    for (let k = 0; k < MOVED_MIN && ok; k++) ok = free(a, inA, movedA, i + k);
+    const at = ok ? (starts.get(a.slice(i, i + MOVED_MIN).map((x) => x.w).join(' ')) ?? []).find((j) => free(b, inB, movedB, j)) : undefined;
+    if (at === undefined) { i++; continue; }
+    let n = 0;
+    while (free(a, inA, movedA, i + n) && free(b, inB, movedB, at + n) && a[i + n].w === b[at + n].w) n++;
+    if (n < MOVED_MIN) { i++; continue; }
+    for (let k = 0; k < n; k++) { movedA.add(i + k); movedB.add(at + k); }
+    i += n;
+  }
+  return { movedA, movedB };
+}
+
+/**
+ * Adjacent edited words joined into one range (the gap between them is in it too); a run of
+ * moved words is a range of its own, `{ s, e, moved: true }`.
+ */
+function ranges(ws, kept, movedSet) {
   const out = [];
   ws.forEach((w, i) => {
     if (kept.has(i)) return;
+    const mv = movedSet.has(i);
     const last = out[out.length - 1];
-    if (last && last.i === i - 1) { last.e = w.e; last.i = i; } else out.push({ s: w.s, e: w.e, i });
+    if (last && last.i === i - 1 && last.moved === mv) { last.e = w.e; last.i = i; } else out.push({ s: w.s, e: w.e, i, moved: mv });
   });
-  return out.map(({ s, e }) => ({ s, e }));
+  return out.map(({ s, e, moved: mv }) => (mv ? { s, e, moved: true } : { s, e }));
 }
 
 /**
  * The edits between `sub[subStart, subEnd)` and `ref[refStart, refEnd)`:
- * `{ sub: [{ s, e }], ref: [{ s, e }], changed, words, exact }`, ranges as offsets into each
- * whole text; `changed` counts the submission's words not in the source plus the source's
- * words left out; `exact` is false when the passage was too long for a full diff.
+ * `{ sub: [{ s, e, moved? }], ref: [{ s, e, moved? }], changed, added, dropped, moved, words, exact }`,
+ * ranges as offsets into each whole text; `changed` counts the submission's words not in the
+ * source plus the source's words left out (moved words are neither: `moved` counts them, on
+ * the submission's side); `exact` is false when the passage was too long for a full diff.
  */
 export function wordDiff(sub, subStart, subEnd, ref, refStart, refEnd) {
   const a = words(sub, subStart, subEnd), b = words(ref, refStart, refEnd);
   const { inA, inB, exact } = lcs(a, b);
-  return { sub: ranges(a, inA), ref: ranges(b, inB), changed: (a.length - inA.size) + (b.length - inB.size), added: a.length - inA.size, dropped: b.length - inB.size, words: a.length, exact };
+  const { movedA, movedB } = exact ? moved(a, b, inA, inB) : { movedA: new Set(), movedB: new Set() };
+  const added = a.length - inA.size - movedA.size, dropped = b.length - inB.size - movedB.size;
+  return { sub: ranges(a, inA, movedA), ref: ranges(b, inB, movedB), changed: added + dropped, added, dropped, moved: movedA.size, words: a.length, exact };
 }

@@ -24,7 +24,7 @@ export const percent = (x) => `${x < 1 ? Math.min(99, Math.round(100 * x)) : 100
 
 /** How closely a passage follows its source, in words: by the share of its words edited (wordDiff). */
 export function closeness(d) {
-  if (d.changed === 0) return 'word for word';
+  if (d.changed === 0) return d.moved ? 'word for word, some of it reordered' : 'word for word';
   const edited = Math.max(d.added, d.dropped) / Math.max(1, d.words);
   if (edited <= 0.15) return 'with small changes';
   if (edited <= 0.4) return 'with changes';
@@ -47,13 +47,19 @@ function marksFor(matches, key) {
   return out;
 }
 
-/** `text[s, e)` escaped, with the `edits` ranges inside it wrapped in <span class="cls">. */
+const MOVED_TITLE = 'moved: the same words, in another place of the passage on the other side';
+
+/**
+ * `text[s, e)` escaped, with the `edits` ranges inside it wrapped in <span class="cls">
+ * (a moved run in <span class="mv">).
+ */
 function withEdits(text, s, e, edits, cls, title) {
   let html = '', pos = s;
   for (const r of edits) {
     if (r.e <= s || r.s >= e) continue;
     const a = Math.max(r.s, pos), b = Math.min(r.e, e);
-    html += esc(text.slice(pos, a)) + `<span class="${cls}" title="${title}">${esc(text.slice(a, b))}</span>`;
+    const [c, t] = r.moved ? ['mv', MOVED_TITLE] : [cls, title];
+    html += esc(text.slice(pos, a)) + `<span class="${c}" title="${t}">${esc(text.slice(a, b))}</span>`;
     pos = b;
   }
   return html + esc(text.slice(pos, e));
@@ -111,8 +117,9 @@ const srcTag = (row) => `<span class="src s${row.n % 6}" title="${esc(row.name)}
 
 /** What changed in a passage, in words. */
 function editNote(d) {
-  if (d.changed === 0) return 'no words changed';
-  const parts = [];
+  const mv = d.moved ? `${plural(d.moved, 'word')} moved` : '';
+  if (d.changed === 0) return mv ? `no words changed, ${mv}` : 'no words changed';
+  const parts = mv ? [mv] : [];
   if (d.added) parts.push(`${plural(d.added, 'word')} not in the source`);
   if (d.dropped) parts.push(`${plural(d.dropped, 'word')} of the source left out or replaced`);
   return parts.join(', ') + (d.exact ? '' : ' (estimated: the passage is too long to compare word by word)');
