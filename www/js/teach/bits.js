@@ -7,21 +7,28 @@
 import { esc } from '../dom.js';
 import * as model from './model.js';
 
-/** The narrowest bit column, in CSS px, before the grid wraps (wider in presentation mode). */
+/**
+ * The narrowest bit column before the grid wraps, and the label column's width (it stacks
+ * above the bits where the grid is narrow; CSS's --lab is the same): in px, and in
+ * presentation mode in rem, as its type follows the window's size there.
+ */
 const MIN_COL = 15;
-const MIN_COL_PRESENT = 32;
-/** The label column's width in px (it stacks above the bits where the grid is narrow). */
-const LABEL = 170;
-const LABEL_PRESENT = 220;
+const LABEL = 184;
+const MIN_COL_PRESENT_REM = 1.45;
+const LABEL_PRESENT_REM = 13;
+/** The cells' largest font: px, and rem in presentation mode. */
+const MAX_FONT = 26;
+const MAX_FONT_PRESENT_REM = 1.25;
 
 /**
  * The layout for a grid `width` px wide: `{ cols, font }`, columns per band (64, 32 or 16)
  * and the cells' font size in px (set once per grid, not computed per cell by CSS: the
- * step-3 grid has thousands of cells).
+ * step-3 grid has thousands of cells). `rem` is the root font size in px.
  */
-export function layoutFor(width, present) {
-  const min = present ? MIN_COL_PRESENT : MIN_COL;
-  const label = present ? LABEL_PRESENT : LABEL;
+export function layoutFor(width, present, rem = 16) {
+  const min = present ? MIN_COL_PRESENT_REM * rem : MIN_COL;
+  const label = present ? LABEL_PRESENT_REM * rem : LABEL;
+  const maxFont = present ? MAX_FONT_PRESENT_REM * rem : MAX_FONT;
   let cols = 16, colWidth = width / 16;
   for (const c of [64, 32]) {
     if ((width - label) / c >= min) {
@@ -30,7 +37,7 @@ export function layoutFor(width, present) {
       break;
     }
   }
-  return { cols, font: Math.round(Math.max(10, Math.min(26, colWidth * 0.6)) * 10) / 10 };
+  return { cols, font: Math.round(Math.max(10, Math.min(maxFont, colWidth * 0.6)) * 10) / 10 };
 }
 
 /**

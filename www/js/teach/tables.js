@@ -89,7 +89,7 @@ function render() {
     return blk;
   });
   $('#blocks').innerHTML = blocks.map((b) => `<div class="blk ${b.same === null ? '' : b.same ? 'same' : 'diff'}" style="flex:${b.w};background:var(--b${b.j % 6})" title="block ${b.j + 1}: bits ${b.hi}…${b.lo}">
-      <span class="st">${b.same === null ? '' : b.same ? '=' : '≠'}</span>#${b.j + 1} · ${b.w}b</div>`).join('');
+      <span class="st">${b.same === null ? '' : b.same ? '=' : '≠'}</span><span>#${b.j + 1}</span> <span>· ${b.w}b</span></div>`).join('');
   const nb = blocks.length, need = nb - k;
   const sameCount = blocks.filter((b) => b.same).length;
   const found = stats.tableBlocks.map((t) => fps !== null && t.every((j) => blocks[j].same));
