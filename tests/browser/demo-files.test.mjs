@@ -135,6 +135,9 @@ test('binary junk, images, old .doc, zip archives and scans are refused with the
       // A zip that is not a document: the .docx's bytes with its document part renamed.
       [file('archive.zip', Buffer.from(zip.toString('latin1').replaceAll('word/document.xml', 'word/documenX.xml'), 'latin1')), /zip archive, not a document/],
       [file('empty.txt', Buffer.alloc(0)), /empty/],
+      // A text far longer than any essay or source (a data dump): refused before it reaches
+      // the text box, which would freeze the page for tens of seconds.
+      [file('dump.txt', Buffer.from('All work and no play makes a dull essay. '.repeat(80_000))), /3\.3 million characters; the checker takes texts of up to 3 million/],
     ];
     for (const [f, reason] of cases) {
       // A check of a readable essay leaves a report on screen …

@@ -150,6 +150,20 @@ test('the print stylesheet: the report with its highlights and sources, without 
     assert.equal(await page.isVisible('#check-again'), false);
     await page.emulateMedia({ media: 'screen' });
     assert.equal(await page.isVisible('#submission'), true);
+    // Check pressed from the keyboard keeps the focus once the check is done.
+    await page.focus('#run-check');
+    await page.evaluate(() => { document.querySelector('#result-summary').textContent = ''; });
+    await page.keyboard.press('Enter');
+    await done(page);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'run-check');
+    // The teaching view prints its steps (a lecturer's handout), titled as such.
+    await page.click('#tab-teach');
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.isVisible('#view-teach'), true);
+    assert.equal(await page.isVisible('#view-check'), false);
+    assert.ok((await page.locator('#view-teach .step:visible').count()) > 5);
+    assert.equal(await page.$eval('.top h1', (h) => getComputedStyle(h, '::after').content), '" — SimHash step by step"');
+    await page.emulateMedia({ media: 'screen' });
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

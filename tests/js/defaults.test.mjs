@@ -61,7 +61,7 @@ test('the defaults are the ones the API applies', () => {
 test('the CLI help shows the core\'s defaults', () => {
   const D = defaults();
   const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
-  assert.match(help, new RegExp(`--k N .*\\(default: by the collection's\\s+size, ${D.dedup.kBySize[0].k} up to ${D.dedup.kBySize[0].upTo} documents, ${D.dedup.kBySize[1].k} up to ${D.dedup.kBySize[1].upTo} documents,\\s+then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save\\)`));
+  assert.match(help, new RegExp(`--k N\\|auto .*\\(default, auto: by the collection's\\s+size, ${D.dedup.kBySize[0].k} up to ${D.dedup.kBySize[0].upTo} documents, ${D.dedup.kBySize[1].k} up to ${D.dedup.kBySize[1].upTo} documents,\\s+then ${D.dedup.kBeyond}; ${D.dedupFingerprintsOnly.k} with --load/--save\\)`));
   assert.match(help, new RegExp(`least J \\(default ${D.dedup.sketchVerify}\\), keeping no texts`));
   assert.match(help, new RegExp(`least J \\(default ${D.dedup.verify}\\)`));
   assert.match(help, new RegExp(`--ngram N .*\\(default ${D.hasher.ngram}\\)`));

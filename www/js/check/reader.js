@@ -17,6 +17,10 @@
 
 const vendor = (path) => new URL(`../../vendor/${path}`, import.meta.url).href;
 const MAX_BYTES = 64 * 1024 * 1024;
+// The longest text (or web page) a file may give: about 500,000 words, a long book. A longer
+// one is most likely not an essay or a source (a data dump, a whole archive), and would
+// freeze the page for tens of seconds in the text box and the check.
+const MAX_CHARS = 3_000_000;
 
 /** A file the checker can't use; the message says why and what to do instead. */
 class Unreadable extends Error {}
@@ -370,6 +374,10 @@ self.onmessage = async (e) => {
   try {
     const r = await read(name, new Uint8Array(bytes));
     if (r.html === undefined && !r.text.trim()) throw new Unreadable('no text was found in it.');
+    const chars = (r.text ?? r.html).length;
+    if (chars > MAX_CHARS) {
+      throw new Unreadable(`its text is ${(chars / 1e6).toFixed(1)} million characters; the checker takes texts of up to ${MAX_CHARS / 1e6} million (about 500,000 words): check it in parts, such as its chapters.`);
+    }
     self.postMessage({ id, ok: true, ...r });
   } catch (err) {
     self.postMessage({ id, ok: false, reason: err instanceof Unreadable ? err.message : `it could not be read (${err?.message ?? err}).` });

@@ -25,11 +25,19 @@ function options() {
 
 const REFUSED = 'The submission’s file can’t be read (the reason is under the submission box), so there is no report. Open a file that can be read, or paste the text, then press Check.';
 
+// Whether Check had the keyboard focus when a check began: disabled, it loses it, and it
+// gets it back when the check ends unless the user moved on.
+let checkHadFocus = false;
+
 function showProgress(on, label = 'Working…', value = 0) {
   $('#progress-row').hidden = !on;
   $('#progress-label').textContent = label;
   $('#progress').value = value;
-  $('#run-check').disabled = on;
+  const button = $('#run-check');
+  if (on && !button.disabled) checkHadFocus = document.activeElement === button;
+  button.disabled = on;
+  if (!on && checkHadFocus && (document.activeElement === document.body || document.activeElement === null)) button.focus();
+  if (!on) checkHadFocus = false;
 }
 
 function onWorkerMessage(m) {
