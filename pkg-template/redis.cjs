@@ -116,7 +116,9 @@ function install(wasm) {
   const sources = {};
   for (const name of RedisStore.scriptNames()) {
     const lua = RedisStore.script(name);
-    sources[name] = { lua, sha: createHash('sha1').update(lua).digest('hex') };
+    // What a failed call of the script tells the caller to do.
+    const advice = name === 'lookup' ? READ_ADVICE : /^(check|check_sketch|learn)$/.test(name) ? WRITE_ADVICE : CALL_ADVICE;
+    sources[name] = { lua, sha: createHash('sha1').update(lua).digest('hex'), advice };
   }
 
   class RedisContentSeen {
@@ -201,7 +203,6 @@ function install(wasm) {
     }
 
     async _evalKeys(name, keys, argv) {
-      const advice = name === 'lookup' ? READ_ADVICE : /^(check|check_sketch|learn)$/.test(name) ? WRITE_ADVICE : CALL_ADVICE;
       const s = sources[name];
       // Empty arguments go as '' (node-redis writes strings and buffers as separate chunks).
       const tail = [String(keys.length), ...keys, ...argv.map((a) => (a.byteLength ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : ''))];
@@ -212,7 +213,7 @@ function install(wasm) {
           if (!/NOSCRIPT/.test(e && e.message)) throw e;
           return await this._redis.call(keys[0], ['EVAL', s.lua, ...tail]);
         }
-      }, advice);
+      }, s.advice);
     }
 
     async _open() {

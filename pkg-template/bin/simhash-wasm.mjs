@@ -73,8 +73,12 @@ options:
   -h, --help         this text
 `;
 
-function fail(msg) {
+function warn(msg) {
   process.stderr.write(`simhash-wasm: ${msg}\n`);
+}
+
+function fail(msg) {
+  warn(msg);
   process.exit(2);
 }
 
@@ -143,9 +147,11 @@ function hasherOptions(o) {
 
 /**
  * Documents as [{ id, text }], from a folder, a JSONL file, a text file, or stdin; a JSONL
- * file's reading is told to `bar` (bytes read of its size).
+ * file's reading is told to `bar` (bytes read of its size). Without --html, a .html file is
+ * read as HTML all the same (its main content, as --html reads every document); other
+ * files, and JSONL texts, as text.
  */
-function readDocs(path, bar) {
+function readDocs(path, o, bar) {
   if (path === '-') return parseJsonl(0, 'stdin');
   let st;
   try { st = statSync(path); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
@@ -164,8 +170,8 @@ function readDocs(path, bar) {
         if (s.isDirectory()) walk(p);
         else if (['.txt', '.html', '.htm', '.md'].includes(extname(name).toLowerCase())) {
           const id = relative(path, p);
-          const text = fileText(p, id);
-          if (text !== undefined) docs.push({ id, text, html: /\.html?$/i.test(name) });
+          const text = fileText(p, id, o);
+          if (text !== undefined) docs.push({ id, text });
         }
       }
     };
@@ -174,19 +180,28 @@ function readDocs(path, bar) {
     return docs;
   }
   if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(path, path, bar, st.size);
-  const text = fileText(path, path);
-  return text === undefined ? [] : [{ id: path, text, html: /\.html?$/i.test(path) }];
-}
-
-function warn(msg) {
-  process.stderr.write(`simhash-wasm: ${msg}\n`);
+  const text = fileText(path, path, o);
+  return text === undefined ? [] : [{ id: path, text }];
 }
 
 /**
- * A file's text: UTF-8 (its byte-order mark dropped), or UTF-16 with a byte-order mark;
- * undefined, with a warning naming the file, for binary data or bytes that are not UTF-8.
+ * A file's text: UTF-8 (its byte-order mark dropped), or UTF-16 with a byte-order mark; a
+ * .html file's main content without --html. Undefined, with a warning naming the file, for
+ * binary data, bytes that are not UTF-8, or a page that can't be read.
  */
-function fileText(p, id) {
+function fileText(p, id, o) {
+  const text = decodedFile(p, id);
+  if (text === undefined || o.html || !/\.html?$/i.test(p)) return text;
+  try {
+    return wasm.htmlToText(text, { content: o.content ?? 'main' });
+  } catch (e) {
+    warn(`skipping ${id}: ${e.message}`);
+    return undefined;
+  }
+}
+
+/** fileText's decoding. */
+function decodedFile(p, id) {
   let b;
   try { b = readFileSync(p); } catch (e) { warn(`skipping ${id}: ${e.code ?? e.message}`); return undefined; }
   if (b[0] === 0xff && b[1] === 0xfe) return new TextDecoder('utf-16le').decode(b.subarray(2));
@@ -316,7 +331,7 @@ function countLines(fd) {
  * offsets, only the documents of the candidate pairs, as the workers measure them.
  * Resolves to the report and the number of documents.
  */
-async function dedupTwoPass(pool, path, options, bar) {
+async function dedupTwoPass(pool, path, lines, options, bar) {
   const offsets = []; const lengths = [];
   const BATCH_CHARS = 1 << 25;
   function* batches() {
@@ -336,8 +351,7 @@ async function dedupTwoPass(pool, path, options, bar) {
       readSync(fd, buf, 0, lengths[i], offsets[i]);
       return JSON.parse(buf.toString('utf8', 0, lengths[i])).text;
     };
-    // The documents to hash: the file's lines (a blank line is none; the count is a guide).
-    const lines = countLines(fd);
+    // The documents to hash: the file's `lines` (a blank line is none; the count is a guide).
     const onProgress = (phase, done, total) => bar.tell(phase, done, phase === 'hashing' ? Math.max(done, lines) : total);
     const r = await pool.__dedupSource({ batches: batches(), read, size: (i) => lengths[i] }, options, { onProgress });
     return { r, count: offsets.length };
@@ -395,12 +409,12 @@ async function dedup(o) {
     try { lines = countLines(fd); } finally { closeSync(fd); }
     const pool = await SimHashPool.create({ size: Math.max(1, Math.min(poolThreads(o, st.size), lines)), hasher: hasherOptions(o) });
     try {
-      ({ r, count } = await dedupTwoPass(pool, path, { ...hasherOptions(o), k, verify, layout }, bar));
+      ({ r, count } = await dedupTwoPass(pool, path, lines, { ...hasherOptions(o), k, verify, layout }, bar));
     } finally {
       await pool.close();
     }
   }
-  const docs = r ? [] : htmlFiles(readDocs(path, bar), o);
+  const docs = r ? [] : readDocs(path, o, bar);
   const ids = docs.map((d) => d.id);
   const texts = docs.map((d) => d.text);
   const pool = r ? null : await openPool(o, docs, hasherOptions(o));
@@ -439,7 +453,7 @@ async function dedup(o) {
     await pool?.close();
   }
   bar.end();
-  for (const s of r.skipped) process.stderr.write(`simhash-wasm: skipping ${s.id}: ${s.error}\n`);
+  for (const s of r.skipped) warn(`skipping ${s.id}: ${s.error}`);
   const fps = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
   const fingerprintOf = (id) => fps.get(id) ?? index?.get(id);
   const { clusters, pairs } = r;
@@ -475,7 +489,7 @@ function sketchOptions(o) {
 
 async function fingerprint(o) {
   const hasher = new SimHasher(hasherOptions(o));
-  const docs = htmlFiles(readDocs(onePath(o, '-')), o);
+  const docs = readDocs(onePath(o, '-'), o);
   const sk = sketchOptions(o);
   if (o.sketch) {
     try { hasher.sketch('size check', sk); } catch (e) { fail(e.message); }   // a bad --sketch-size, once
@@ -491,7 +505,7 @@ async function fingerprint(o) {
         }
         process.stdout.write(`${shownId(d.id)}\t${toHex(hasher.fingerprint(d.text))}\n`);
       } catch (e) {
-        process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
+        warn(`${d.id}: ${e.message}`);
         process.exitCode = 1;
       }
     }
@@ -511,7 +525,7 @@ async function fingerprint(o) {
     if (e) {
       process.stdout.write(out);
       out = '';
-      process.stderr.write(`simhash-wasm: ${d.id}: ${e.message}\n`);
+      warn(`${d.id}: ${e.message}`);
       process.exitCode = 1;
     } else {
       out += `${shownId(d.id)}\t${toHex(r.fingerprints[i])}${o.sketch ? `\t${Buffer.from(r.sketches[i]).toString('hex')}` : ''}\n`;
@@ -554,7 +568,7 @@ async function dedupRedis(o) {
   if (!o.namespace) fail('--redis needs --namespace NS (the crawl the documents belong to)');
   let redis;
   try { redis = require('redis'); } catch { fail('--redis needs the `redis` package: npm install redis'); }
-  const docs = readDocs(onePath(o, '-'));
+  const docs = readDocs(onePath(o, '-'), o);
   // A batch job: reconnect a few times (0.1 s doubling to 2 s), then give up with an error
   // rather than wait for ever; checks during a drop are retried as many times.
   const client = redis.createClient({
@@ -564,7 +578,8 @@ async function dedupRedis(o) {
   client.on('error', () => {});
   try { await client.connect(); } catch (e) { fail(`cannot connect to ${o.redis}: ${e.message}`); }
   const opts = { namespace: o.namespace, html: Boolean(o.html), retries: 5 };
-  if (kOption(o.k) !== undefined) opts.k = kOption(o.k);
+  const k = kOption(o.k);
+  if (k !== undefined) opts.k = k;
   // --sketch: the store's sketch mode (ContentSeen's default flow), --sketch-size its bytes.
   opts.sketch = !o.sketch ? false : o['sketch-size'] === undefined ? true : num('sketch-size', o['sketch-size']);
   const seen = await wasm.RedisContentSeen.open(client, opts);
@@ -593,24 +608,6 @@ process.stdout.on('error', (e) => {
   if (e.code === 'EPIPE') process.exit(0);
   fail(e.message);
 });
-
-/**
- * Without --html, the .html files of a folder are read as HTML all the same (their main
- * content, as --html reads every document); other files, and JSONL texts, as text.
- */
-function htmlFiles(docs, o) {
-  if (o.html) return docs;
-  const out = [];
-  for (const d of docs) {
-    if (!d.html) { out.push(d); continue; }
-    try {
-      out.push({ id: d.id, text: wasm.htmlToText(d.text, { content: o.content ?? 'main' }) });
-    } catch (e) {
-      warn(`skipping ${d.id}: ${e.message}`);
-    }
-  }
-  return out;
-}
 
 const o = parseArgs(process.argv.slice(2));
 const cmd = o.positional.shift();

@@ -207,15 +207,15 @@ function guardFree(name, proto, SimHashError) {
   if (Object.prototype.hasOwnProperty.call(proto, FREE_GUARDED)) return;
   Object.defineProperty(proto, FREE_GUARDED, { value: true });
   const freed = () => new SimHashError(`this ${name} was freed (by free() or at the end of a \`using\` block): make a new one to go on`, 'Closed');
+  const live = (f) => {
+    if (!f) return f;
+    const w = { [f.name](...args) { if (this.__wbg_ptr === 0) throw freed(); return f.apply(this, args); } }[f.name];
+    if (f.guarded) Object.defineProperty(w, 'guarded', { value: true });
+    return w;
+  };
   for (const key of Reflect.ownKeys(proto)) {
     if (key === 'constructor' || key === '__destroy_into_raw' || key === FREE_GUARDED || (typeof Symbol.dispose === 'symbol' && key === Symbol.dispose)) continue;
     const d = Object.getOwnPropertyDescriptor(proto, key);
-    const live = (f) => {
-      if (!f) return f;
-      const w = { [f.name](...args) { if (this.__wbg_ptr === 0) throw freed(); return f.apply(this, args); } }[f.name];
-      if (f.guarded) Object.defineProperty(w, 'guarded', { value: true });
-      return w;
-    };
     if (key === 'free') {
       const f = d.value;
       d.value = function free() { if (this.__wbg_ptr !== 0) f.call(this); };

@@ -120,12 +120,7 @@ impl DedupPlan {
     ) -> Result<DedupPlan> {
         opts.validate()?;
         visible_texts::<&str, &str>(&[], opts)?; // the build can read HTML
-                                                 // A report names documents by id: two documents with one id would read as one.
-        let mut ids: HashSet<&str> = HashSet::with_capacity(docs.len());
-        if let Some((id, _)) = docs.iter().find(|(id, _)| !ids.insert(id.as_ref())) {
-            return Err(Error::DuplicateId { id: crate::error::quoted(id.as_ref()) });
-        }
-        drop(ids);
+        distinct_ids(docs)?;
         let mut hasher = SimHasher::new(opts.fingerprint)?;
         // Sketches serve the band join and the verification by sketches when the
         // candidates are found here (kept by slot, as rows of one buffer); each document's
@@ -529,6 +524,16 @@ fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     }
     candidates.truncate(kept);
     candidates
+}
+
+/// `Ok` when every document has its own id: a report names documents by id, so two
+/// documents with one id would read as one; else [`Error::DuplicateId`] for the first repeat.
+fn distinct_ids<S: AsRef<str>, T>(docs: &[(S, T)]) -> Result<()> {
+    let mut ids: HashSet<&str> = HashSet::with_capacity(docs.len());
+    match docs.iter().find(|(id, _)| !ids.insert(id.as_ref())) {
+        Some((id, _)) => Err(Error::DuplicateId { id: crate::error::quoted(id.as_ref()) }),
+        None => Ok(()),
+    }
 }
 
 /// The indices of `candidates` ordered by the connected component they belong to (stably),
