@@ -118,6 +118,9 @@ impl StoreConfig {
     /// minutes, within the 10 minutes for which a check without the URL map is
     /// remembered by its id (`{NS}:r:` keys).
     pub const MAX_RETRIES: u32 = 1000;
+    /// The largest sketch a page record holds, in bytes (the in-memory store takes up to
+    /// `sketch::MAX_SIZE`).
+    pub const MAX_SKETCH: usize = record::MAX_SKETCH_BYTES;
 
     /// The defaults for a store with or without the URL map: [`ContentSeen`]'s (its
     /// default sketch and threshold) with the URL map; fingerprints only without it
@@ -187,13 +190,7 @@ impl RedisSeen {
         }
         config.seen.validate_k()?;
         if let Some(sk) = config.seen.sketch {
-            if sk.size() > record::MAX_SKETCH_BYTES {
-                return Err(Error::option(
-                    "sketch",
-                    sk.size(),
-                    format!("a sketch of at most {} bytes for the Redis store", record::MAX_SKETCH_BYTES),
-                ));
-            }
+            SketchScheme::up_to(sk.size(), StoreConfig::MAX_SKETCH)?;
             if !config.urls {
                 return Err(Error::option(
                     "urls",

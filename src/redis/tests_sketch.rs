@@ -436,7 +436,19 @@ fn sketch_settings_are_checked() {
     assert!(matches!(e, Error::SchemeMismatch { field: "sketch", .. }), "{e}");
     assert!(RedisSeen::new(StoreConfig { urls: false, ..sketch_config() }).is_err());
     let big = SeenConfig { sketch: Some(SketchScheme::new(256).unwrap()), ..SeenConfig::default() };
-    assert!(RedisSeen::new(StoreConfig { seen: big, ..sketch_config() }).is_err());
+    let e = RedisSeen::new(StoreConfig { seen: big, ..sketch_config() }).err().unwrap();
+    assert!(e.to_string().contains("a multiple of 8 from 32 to 128"), "{e}");
+    for size in [None, Some(300.0), Some(136.0), Some(20.5)] {
+        let redis = SeenConfig::sketch_up_to(false, size, StoreConfig::MAX_SKETCH);
+        let memory = SeenConfig::sketch_from(false, size);
+        match size {
+            None => assert_eq!(redis.unwrap(), memory.unwrap()),
+            Some(_) => {
+                let e = redis.unwrap_err().to_string();
+                assert!(e.contains("from 32 to 128 (bytes per page)"), "{e}");
+            }
+        }
+    }
     let fp_only =
         RedisSeen::new(StoreConfig { seen: SeenConfig::fingerprint_only(), ..sketch_config() }).unwrap();
     assert!(fp_only.begin_sketch("u", 1, None, id()).is_err());

@@ -103,10 +103,15 @@ impl SeenConfig {
     /// The `sketch` option as the JS API gives it: `false` for the fingerprint-only test,
     /// a size in bytes, or nothing for the default (128 bytes).
     pub fn sketch_from(off: bool, size: Option<f64>) -> Result<Option<SketchScheme>> {
+        SeenConfig::sketch_up_to(off, size, crate::sketch::MAX_SIZE)
+    }
+
+    /// [`SeenConfig::sketch_from`] for a store that holds sketches of at most `max` bytes.
+    pub(crate) fn sketch_up_to(off: bool, size: Option<f64>, max: usize) -> Result<Option<SketchScheme>> {
         if off {
             return Ok(None);
         }
-        SketchScheme::from_number(size).map(Some)
+        SketchScheme::from_number_up_to(size, max).map(Some)
     }
 }
 

@@ -104,26 +104,36 @@ impl Default for SketchScheme {
 impl SketchScheme {
     /// A scheme of `size` bytes: a multiple of 8 from [`MIN_SIZE`] to [`MAX_SIZE`].
     pub fn new(size: usize) -> Result<SketchScheme> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || !size.is_multiple_of(8) {
-            return Err(Error::option(
-                "sketch",
-                size,
-                format!("a multiple of 8 from {MIN_SIZE} to {MAX_SIZE} (bytes per page)"),
-            ));
+        SketchScheme::up_to(size, MAX_SIZE)
+    }
+
+    /// A scheme of `size` bytes for a store that holds sketches of at most `max` bytes
+    /// (at most [`MAX_SIZE`]): the error names that range.
+    pub(crate) fn up_to(size: usize, max: usize) -> Result<SketchScheme> {
+        let max = max.min(MAX_SIZE);
+        if !(MIN_SIZE..=max).contains(&size) || !size.is_multiple_of(8) {
+            return Err(SketchScheme::out_of_range(size, max));
         }
         Ok(SketchScheme { size: size as u16 })
     }
 
+    fn out_of_range(size: impl std::fmt::Display, max: usize) -> crate::Error {
+        Error::option("sketch", size, format!("a multiple of 8 from {MIN_SIZE} to {max} (bytes per page)"))
+    }
+
     /// The size from a JS number (`None`: the default).
     pub fn from_number(size: Option<f64>) -> Result<SketchScheme> {
+        SketchScheme::from_number_up_to(size, MAX_SIZE)
+    }
+
+    /// [`SketchScheme::from_number`] for a store that holds at most `max` bytes a sketch.
+    pub(crate) fn from_number_up_to(size: Option<f64>, max: usize) -> Result<SketchScheme> {
         match size {
             None => Ok(SketchScheme::default()),
-            Some(x) if x.fract() == 0.0 && (0.0..=65536.0).contains(&x) => SketchScheme::new(x as usize),
-            Some(x) => Err(Error::option(
-                "sketch",
-                crate::error::number(x),
-                format!("a multiple of 8 from {MIN_SIZE} to {MAX_SIZE} (bytes per page)"),
-            )),
+            Some(x) if x.fract() == 0.0 && (0.0..=65536.0).contains(&x) => {
+                SketchScheme::up_to(x as usize, max)
+            }
+            Some(x) => Err(SketchScheme::out_of_range(crate::error::number(x), max.min(MAX_SIZE))),
         }
     }
 

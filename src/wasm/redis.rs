@@ -90,7 +90,7 @@ impl JsRedisStore {
             _ => o,
         };
         let config = StoreConfig {
-            seen: seen_config_fields(&o, d.seen.clone())?,
+            seen: seen_config_fields(&o, d.seen.clone(), StoreConfig::MAX_SKETCH)?,
             namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),
             urls,
             batch: opt_whole_option(&o, "batch")?.unwrap_or(d.batch),

@@ -23,12 +23,16 @@ mod on {
         if o.is_none() {
             return Ok(None);
         }
-        seen_config_fields(&o, SeenConfig::default()).map(Some)
+        seen_config_fields(&o, SeenConfig::default(), crate::sketch::MAX_SIZE).map(Some)
     }
 
     /// The ContentSeen keys of an option object whose keys were checked already, over the
-    /// defaults `d`. `sketch` is `false` or a size in bytes.
-    pub(crate) fn seen_config_fields(o: &Option<Object>, d: SeenConfig) -> Result<SeenConfig, JsValue> {
+    /// defaults `d`. `sketch` is `false` or a size in bytes, at most `max_sketch`.
+    pub(crate) fn seen_config_fields(
+        o: &Option<Object>,
+        d: SeenConfig,
+        max_sketch: usize,
+    ) -> Result<SeenConfig, JsValue> {
         let k = opt_whole_option(o, "k")?.unwrap_or(d.k);
         // No `layout` key: the default for k when creating, "whatever was stored" when loading.
         let layout = if field(o, "layout").is_undefined() { None } else { Some(layout_from(o, Some(k))?) };
@@ -38,7 +42,7 @@ mod on {
         let sketch = if v.is_undefined() {
             d.sketch
         } else if off || v.as_f64().is_some() {
-            SeenConfig::sketch_from(off, v.as_f64())?
+            SeenConfig::sketch_up_to(off, v.as_f64(), max_sketch)?
         } else {
             return Err(convert::bad_argument("sketch", "false or a size in bytes, like 128", &v));
         };

@@ -171,6 +171,12 @@ test('bad input of the shared store alone: options, batches, namespaces, a dead 
       assert.equal(e.code, 'InvalidOption');
       assert.match(e.message, /`k`/);
     }
+    // Every refused sketch size names the Redis store's range, not ContentSeen's.
+    for (const sketch of [136, 256, 300, 20, 33]) {
+      const e = await errorOf(() => open({ sketch }), `sketch = ${sketch}`);
+      assert.equal(e.code, 'InvalidOption');
+      assert.match(e.message, /`sketch` = \d+: expected a multiple of 8 from 32 to 128/);
+    }
     for (const namespace of ['n\uD800', '\uDC00x', '', 'a{b}', 7]) {
       const e = await errorOf(() => open({ namespace }), `namespace = ${show(namespace)}`);
       assert.equal(e.code, 'InvalidOption', show(namespace));
