@@ -515,7 +515,7 @@ export interface DedupOptions extends DedupIntoOptions {
    * near-duplicates whose fingerprints sit far apart at a cost that grows with N log N,
    * where a wider k's self-join grows with N².
    */
-  k?: number;
+  k?: number | 'auto';
   /** Index layout (default "auto": picked for the collection's size). */
   layout?: LayoutOption;
 }
@@ -691,6 +691,13 @@ export type SimHashErrorCode =
   /** RedisContentSeen: a Redis call failed (connection lost, client not connected); the check was not decided, retry it. */
   | 'RedisError'
   /**
+   * Node's file helpers (`saveIndex`, `loadIndex`, `saveSeen`, `loadSeen`,
+   * `writeFileAtomic`): a file could not be read or written. The message names the file and
+   * the reason; the file system's own error is `cause`. A failed save leaves the old file.
+   * In browsers: the import of the package could not fetch its `.wasm`.
+   */
+  | 'FileError'
+  /**
    * The instance was closed: a RedisContentSeen after `close()` (open a new one with
    * `RedisContentSeen.open`), or any other class's instance after `free()` or the end of
    * its `using` block (make a new one). Freeing twice is allowed.
@@ -718,7 +725,10 @@ export class SimHashError extends Error {
 export interface PoolOptions {
   /** Workers, 1 to 1024 (default: the cores available: `os.availableParallelism()`, `navigator.hardwareConcurrency`). */
   size?: number;
-  /** The options of every worker's SimHasher (checked as `new SimHasher(hasher)` checks them). */
+  /**
+   * The options of every worker's SimHasher (checked as `new SimHasher(hasher)` checks them).
+   * An `idf` table is copied to each worker: freeing it afterwards changes nothing.
+   */
   hasher?: HasherOptions;
 }
 
@@ -774,19 +784,21 @@ export class SimHashPool {
 }
 
 // Node only (not in the browser build): atomic snapshot files. Each writes a temp file in
-// the same directory, fsyncs it, renames it over the target and fsyncs the directory.
+// the same directory, fsyncs it, renames it over the target and fsyncs the directory. A
+// path is a string or a `file:` URL. Bad arguments throw `InvalidOption` before any file is
+// touched; the file system's failures throw `FileError` (a failed save leaves the old file).
 /** Saves `index.toBytes()` to `path` atomically. */
-export function saveIndex(index: SimHashIndex, path: string): void;
+export function saveIndex(index: SimHashIndex, path: string | URL): void;
 /**
  * Loads a file written by saveIndex. The file is read straight into wasm memory (no JS
  * buffer, no copy), and those bytes are freed before the tables are built; damaged or
  * foreign files throw `Corrupt` like `SimHashIndex.fromBytes`.
  */
-export function loadIndex(path: string): SimHashIndex;
+export function loadIndex(path: string | URL): SimHashIndex;
 /** Saves `seen.toBytes()` to `path` atomically. */
-export function saveSeen(seen: ContentSeen, path: string): void;
+export function saveSeen(seen: ContentSeen, path: string | URL): void;
 /** Loads a file written by saveSeen; with `options`, other settings throw. */
-export function loadSeen(path: string, options?: ContentSeenOptions): ContentSeen;
+export function loadSeen(path: string | URL, options?: ContentSeenOptions): ContentSeen;
 /** Writes bytes to `path` atomically and durably. */
-export function writeFileAtomic(path: string, bytes: Uint8Array): void;
+export function writeFileAtomic(path: string | URL, bytes: Uint8Array): void;
 export { RedisContentSeen, RedisContentSeenOptions, RedisCheck } from './redis';

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = --if-stale ] && [ -f pkg/node/simhash_wasm_bg.wasm ] && [ -f pkg/web/simhash_wasm_bg.wasm ] \
    && [ -f pkg/full/simhash_wasm_bg.wasm ] \
-   && [ -z "$(find src pkg-template build.rs Cargo.toml Cargo.lock scripts/build.sh scripts/esm-to-cjs.mjs -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ]; then
+   && [ -z "$(find src pkg-template build.rs LICENSE-MIT LICENSE-APACHE Cargo.toml Cargo.lock scripts/build.sh scripts/esm-to-cjs.mjs -newer pkg/node/simhash_wasm_bg.wasm -print -quit)" ]; then
   exit 0
 fi
 bash scripts/setup.sh
@@ -48,9 +48,14 @@ done
 for dir in node:wasm-nodejs web:wasm-web full:wasm-full; do
   cp "target/${dir#*:}"/simhash_wasm{.js,_bg.wasm,.d.ts} "pkg/${dir%%:*}/"
 done
+cp LICENSE-MIT LICENSE-APACHE pkg/
+# The crate's version and repository are the package's: Cargo.toml is the one place for both.
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+repository=$(sed -n 's/^repository = "\(.*\)"/\1/p' Cargo.toml | head -1)
 node -e '
   const fs = require("fs"); const p = JSON.parse(fs.readFileSync("pkg/package.json", "utf8"));
-  p.version = process.argv[1]; fs.writeFileSync("pkg/package.json", JSON.stringify(p, null, 2) + "\n");
-' "$version"
+  p.version = process.argv[1];
+  p.repository = { type: "git", url: process.argv[2] };
+  fs.writeFileSync("pkg/package.json", JSON.stringify(p, null, 2) + "\n");
+' "$version" "$repository"
 echo "built pkg/ (simhash-wasm $version)" >&2

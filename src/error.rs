@@ -65,12 +65,12 @@ pub enum Error {
     },
     /// `insert` was given an id the index already holds.
     DuplicateId {
-        /// The id, printed.
+        /// The id, printed: a number as it is, a string quoted (`"a"`).
         id: String,
     },
     /// `remove` (or a lookup) was given an id the index does not hold.
     UnknownId {
-        /// The id, printed.
+        /// The id, printed: a number as it is, a string quoted (`"a"`).
         id: String,
     },
     /// Bytes given to a decoder (snapshot, IDF table) are not a valid encoding.
@@ -179,6 +179,8 @@ impl fmt::Display for Error {
     }
 }
 
+// No `source()`: `InDocument`'s message already holds its document's error, and error
+// reporters print a source after the message, so it would show twice.
 impl std::error::Error for Error {}
 
 impl Error {

@@ -6,13 +6,13 @@
 //!
 //! # The API
 //!
-//! Six public modules, one per thing a user builds, each holding that thing's whole
+//! Seven public modules, one per thing a user builds, each holding that thing's whole
 //! family (options, reports, limits); the root re-exports the types most code names:
 //!
 //! | what | module | at the root |
 //! | --- | --- | --- |
 //! | fingerprints: normalise, tokenize, hash, weigh, sum, sign | (root) | [`SimHasher`], [`Options`], [`Tokenizer`], [`NormalizeOptions`], [`Punctuation`], [`Weighting`], [`IdfTable`], [`Explanation`]; [`hamming`], [`similarity`], [`to_hex`], [`from_hex`], [`HASH_VERSION`]; fingerprints of given features: [`fingerprint_features`], [`simhash_bits`] |
-//! | HTML to visible text, or to the page's main content (Cargo feature `html`) | `html` | `html_to_text` |
+//! | HTML to visible text, or to the page's main content (Cargo feature `html`; its option type `html::Content` is in every build) | [`html`] | `html_to_text` |
 //! | the multi-table near-duplicate index | [`index`] | [`Index`], [`Layout`], [`Match`], [`Pair`], [`FlatMatches`], [`Stats`], [`IndexId`] |
 //! | similarity sketches (odd sketch + b-bit MinHash) and their band index | [`sketch`] | [`Sketch`], [`SketchScheme`], [`estimate_jaccard`] |
 //! | a crawler's content-seen test with counts | [`seen`] | [`ContentSeen`], [`SeenConfig`], [`Check`], [`SeenPage`] |
@@ -59,8 +59,6 @@ pub mod dedup;
 mod error;
 mod fingerprint;
 mod hash;
-#[cfg(feature = "html")]
-#[cfg_attr(docsrs, doc(cfg(feature = "html")))]
 pub mod html;
 pub mod index;
 mod math;

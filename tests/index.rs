@@ -530,7 +530,16 @@ fn unknown_id_removal() {
     assert_eq!(e, Error::UnknownId { id: "5".into() });
     assert_eq!(e.to_string(), "id 5 is not in the index");
     let mut s: Index<String> = Index::new(Layout::probe(1).unwrap());
-    assert!(matches!(s.remove(&"https://x".to_string()), Err(Error::UnknownId { .. })));
+    assert_eq!(s.remove(&"https://x".to_string()), Err(Error::UnknownId { id: "\"https://x\"".into() }));
+    // String ids are quoted in errors, as `dedup` quotes them, so an id with spaces reads whole.
+    s.insert("a b".to_string(), 1).unwrap();
+    let e = s.insert("a b".to_string(), 2).unwrap_err();
+    assert_eq!(e, Error::DuplicateId { id: "\"a b\"".into() });
+    let d = simhash_wasm::dedup::dedup(
+        &[("a b", "one text of some words"), ("a b", "another text")],
+        &Default::default(),
+    );
+    assert_eq!(d.unwrap_err(), e);
 }
 
 #[test]
@@ -611,9 +620,15 @@ fn scheme_is_carried() {
     let mut index: Index = Index::new(Layout::default_for_k(3).unwrap());
     assert_eq!(index.scheme(), None);
     let opts = simhash_wasm::Options::default();
-    index.set_scheme(Some(opts));
+    index.set_scheme(Some(opts)).unwrap();
     index.extend([(1, 1), (2, 2)]).unwrap();
     assert_eq!(index.scheme(), Some(opts));
     index.compact();
     assert_eq!(index.scheme(), Some(opts));
+    // A scheme no snapshot could hold is refused, and the recorded one stays.
+    let bad = simhash_wasm::Options { tokenizer: simhash_wasm::Tokenizer::Chars(0), ..opts };
+    let e = index.set_scheme(Some(bad)).unwrap_err();
+    assert_eq!(e.code(), "InvalidOption", "{e}");
+    assert_eq!(index.scheme(), Some(opts));
+    assert_eq!(Index::<u64>::from_bytes(&index.to_bytes()).unwrap().scheme(), Some(opts));
 }

@@ -735,7 +735,7 @@ fn index_string_and_u32_ids_and_schemes() {
         ],
     )
     .unwrap();
-    s.set_scheme(Some(opts));
+    s.set_scheme(Some(opts)).unwrap();
     let b = s.to_bytes();
     let back = Index::<String>::from_bytes_expecting(&b, Some(&opts)).unwrap();
     assert_eq!(sorted_entries(&back), sorted_entries(&s));

@@ -2,11 +2,11 @@
 // simhash-wasm command line: near-duplicate clusters, fingerprints and explanations.
 // Run `simhash-wasm --help` for usage. Every piece of logic is the wasm core's; this file
 // reads inputs, parses flags and prints.
-import { readFileSync, readdirSync, statSync, realpathSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
-import { join, relative, extname, dirname } from 'node:path';
+import { readFileSync, readdirSync, statSync, realpathSync, existsSync, openSync, readSync, closeSync, accessSync, constants } from 'node:fs';
+import { join, relative, extname, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { availableParallelism, cpus } from 'node:os';
+import os from 'node:os';
 
 const require = createRequire(import.meta.url);
 const wasm = require('../index.cjs');
@@ -14,7 +14,10 @@ const { SimHasher, SimHashIndex, SimHashPool, toHex, saveIndex, loadIndex } = wa
 
 // Every default shown here is the wasm core's (defaults()), so the help cannot drift.
 const D = wasm.defaults();
-const CORES = availableParallelism ? availableParallelism() : cpus().length;
+// os.availableParallelism is Node 18.14 and later; the package supports Node 18.
+const CORES = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+/** The files a folder's documents are read from (a .html or .htm file as HTML). */
+const TEXT_FILES = ['.txt', '.text', '.md', '.markdown', '.html', '.htm'];
 /** With no --threads, inputs smaller than this skip the pool: starting workers costs more. */
 const POOL_MIN_CHARS = 256 * 1024;
 
@@ -27,10 +30,11 @@ usage:
                                             (--sketch: <TAB>the sketch's bytes in hex)
   simhash-wasm explain TEXT|FILE [opts]     every step of one fingerprint, as a table
 
-PATH is a folder of .txt/.md/.html files (searched recursively; a .html file is read as
-HTML, its main content), a JSONL file of {"id": ..., "text": ...} lines (ids must differ),
-a single text file, or - for JSONL on stdin. Files are UTF-8 (or UTF-16 with a byte-order
-mark); binary files and files that are not UTF-8 are skipped with a warning.
+PATH is a folder of .txt/.md/.html files (searched recursively, but not its hidden and
+node_modules folders; a .html file is read as HTML, its main content), a JSONL file of
+{"id": ..., "text": ...} lines (ids must differ), a single text file, or - for JSONL on
+stdin. Files are UTF-8 (or UTF-16 with a byte-order mark); binary files and files that
+are not UTF-8 are skipped with a warning.
 dedup with no PATH runs on the sample corpus shipped with the package (SPDX licence texts).
 
 options:
@@ -70,11 +74,14 @@ options:
   --threads N        dedup, fingerprint: fingerprint on N worker threads (default: the
                      cores available, ${CORES} here; inputs under ${POOL_MIN_CHARS / 1024} kB use one);
                      --threads 1 uses none. The results are the same for every N
+  --version          the package's version
   -h, --help         this text
 `;
 
 function warn(msg) {
-  process.stderr.write(`simhash-wasm: ${msg}\n`);
+  // The core's advice names API options; here they are flags.
+  const said = String(msg).replace(/`punctuation: "keep"`/g, '--punctuation keep');
+  process.stderr.write(`simhash-wasm: ${said}\n`);
 }
 
 function fail(msg) {
@@ -85,7 +92,39 @@ function fail(msg) {
 // The options --help lists: those that take a value, and the flags that take none.
 const VALUED = new Set(['k', 'verify', 'sketch-size', 'ngram', 'mode', 'weighting', 'punctuation', 'layout', 'format',
   'content', 'load', 'save', 'redis', 'namespace', 'threads']);
-const FLAGS = new Set(['html', 'sketch', 'help']);
+const FLAGS = new Set(['html', 'sketch', 'help', 'version']);
+
+/**
+ * Where each option applies: `dedup`, `redis` (dedup --redis), `fingerprint`, `explain`.
+ * An option given where it does nothing is refused rather than ignored.
+ */
+const APPLIES = {
+  k: ['dedup', 'redis'],
+  verify: ['dedup'],
+  sketch: ['fingerprint', 'redis'],
+  'sketch-size': ['fingerprint', 'redis', 'explain'],
+  layout: ['dedup', 'redis'],
+  format: ['dedup'],
+  load: ['dedup'],
+  save: ['dedup'],
+  redis: ['dedup', 'redis'],
+  namespace: ['redis'],
+  threads: ['dedup', 'fingerprint'],
+};
+const SHOWN = { dedup: 'dedup', redis: 'dedup --redis', fingerprint: 'fingerprint', explain: 'explain' };
+
+/** Refuses the options of `o` that do nothing in `cmd` (dedup with --redis is `redis`). */
+function checkApplies(cmd, o) {
+  const mode = cmd === 'dedup' && o.redis !== undefined ? 'redis' : cmd;
+  for (const [key, modes] of Object.entries(APPLIES)) {
+    if (o[key] === undefined || modes.includes(mode)) continue;
+    const where = modes.map((m) => SHOWN[m]).join(', ');
+    fail(`--${key} does nothing in ${SHOWN[mode]}; it applies to ${where}`);
+  }
+  if (o['sketch-size'] !== undefined && !o.sketch && mode !== 'explain') {
+    fail(`--sketch-size needs --sketch (${SHOWN[mode]} makes no sketch without it)`);
+  }
+}
 
 function parseArgs(argv) {
   const opts = { positional: [] };
@@ -157,6 +196,7 @@ function readDocs(path, o, bar) {
   try { st = statSync(path); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
   if (st.isDirectory()) {
     const docs = [];
+    const skipped = [];
     const seenDirs = new Set();
     const walk = (dir) => {
       // A folder reached again through a link (a loop, or two links to one folder) is read once.
@@ -167,8 +207,11 @@ function readDocs(path, o, bar) {
         const p = join(dir, name);
         let s;
         try { s = statSync(p); } catch (e) { warn(`skipping ${relative(path, p)}: ${e.code === 'ENOENT' ? 'a link to nothing' : e.code ?? e.message}`); continue; }
-        if (s.isDirectory()) walk(p);
-        else if (['.txt', '.html', '.htm', '.md'].includes(extname(name).toLowerCase())) {
+        if (s.isDirectory()) {
+          // A project's hidden folders (.git) and installed packages hold no documents of its own.
+          if (name.startsWith('.') || name === 'node_modules') skipped.push(relative(path, p));
+          else walk(p);
+        } else if (TEXT_FILES.includes(extname(name).toLowerCase())) {
           const id = relative(path, p);
           const text = fileText(p, id, o);
           if (text !== undefined) docs.push({ id, text });
@@ -176,7 +219,10 @@ function readDocs(path, o, bar) {
       }
     };
     walk(path);
-    if (docs.length === 0) warn(`${path} holds no readable .txt, .md or .html file`);
+    if (skipped.length) {
+      warn(`not reading ${skipped.length} hidden or node_modules folder${skipped.length > 1 ? 's' : ''} (${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ', …' : ''}); give one as PATH to read it`);
+    }
+    if (docs.length === 0) warn(`${path} holds no readable ${TEXT_FILES.join(', ')} file`);
     return docs;
   }
   if (/\.(jsonl|ndjson)$/i.test(path)) return parseJsonl(path, path, bar, st.size);
@@ -393,6 +439,13 @@ async function dedup(o) {
   const path = onePath(o, join(here, '..', 'sample', 'licenses.jsonl'));
   const format = outputFormat(o);
   const incremental = o.load !== undefined || o.save !== undefined;
+  if (o.save !== undefined) {
+    // Before the work, not after it: a run can take an hour.
+    const dir = dirname(resolve(o.save));
+    try { accessSync(dir, constants.W_OK); } catch (e) {
+      fail(`--save ${o.save}: cannot write in ${dir} (${e.code === 'ENOENT' ? 'no such folder' : e.code ?? e.message})`);
+    }
+  }
   const k = kOption(o.k);
   // A number, off, or a name the core reads (exact, sketch, sketch:J).
   const verify = o.verify === undefined ? undefined : o.verify === 'off' ? false
@@ -577,9 +630,11 @@ async function dedupRedis(o) {
   });
   client.on('error', () => {});
   try { await client.connect(); } catch (e) { fail(`cannot connect to ${o.redis}: ${e.message}`); }
-  const opts = { namespace: o.namespace, html: Boolean(o.html), retries: 5 };
+  const opts = { ...hasherOptions(o), namespace: o.namespace, html: Boolean(o.html), retries: 5 };
   const k = kOption(o.k);
   if (k !== undefined) opts.k = k;
+  const layout = layoutOption(o.layout);
+  if (layout !== undefined && layout !== 'auto') opts.layout = layout;
   // --sketch: the store's sketch mode (ContentSeen's default flow), --sketch-size its bytes.
   opts.sketch = !o.sketch ? false : o['sketch-size'] === undefined ? true : num('sketch-size', o['sketch-size']);
   const seen = await wasm.RedisContentSeen.open(client, opts);
@@ -611,10 +666,15 @@ process.stdout.on('error', (e) => {
 
 const o = parseArgs(process.argv.slice(2));
 const cmd = o.positional.shift();
+if (o.version) {
+  process.stdout.write(`${require('../package.json').version}\n`);
+  process.exit(0);
+}
 if (o.help || !cmd) {
   process.stdout.write(HELP);
   process.exit(o.help ? 0 : 2);
 }
+if (SHOWN[cmd] !== undefined) checkApplies(cmd, o);
 try {
   if (cmd === 'dedup' && o.redis !== undefined) await dedupRedis(o);
   else if (cmd === 'dedup') await dedup(o);

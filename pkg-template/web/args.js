@@ -28,7 +28,11 @@ const KINDS = {
     'a BigUint64Array, or an array of bigints from 0n to 2n ** 64n - 1n', isFingerprint],
   string: [(v) => typeof v === 'string', 'a string'],
   name: [isName, 'a string without lone surrogates (half of a UTF-16 pair on its own)'],
-  strings: [Array.isArray, 'an array of strings', (v) => typeof v === 'string'],
+  strings: [Array.isArray, 'an array of strings without lone surrogates (half of a UTF-16 pair on its own)', isName],
+  // An id: its type is the wasm's to check (a number or a string, as the index takes);
+  // a string id is a name, stored and compared.
+  id: [(v) => typeof v !== 'string' || isName(v), 'a number, or a string without lone surrogates (half of a UTF-16 pair on its own)'],
+  ids: [Array.isArray, 'an array of ids (numbers, or strings without lone surrogates)', (v) => typeof v !== 'string' || isName(v)],
   // A text: a string, or its UTF-8 bytes (a Uint8Array; Node's Buffer is one), which
   // the wasm core validates and decodes (`__utf8`: invalid UTF-8 throws InvalidUtf8).
   text: [isText, 'a string, or UTF-8 bytes (a Uint8Array or Buffer)'],
@@ -47,7 +51,7 @@ const KINDS = {
 
 /**
  * Every export that takes such arguments: `fn`, `Class#method`, `Class.static` or
- * `new Class`, with `name:kind` per argument (`-` for one the wasm checks: ids, options).
+ * `new Class`, with `name:kind` per argument (`-` for one the wasm checks: options).
  */
 export const SIGNATURES = {
   hamming: ['a:fingerprint', 'b:fingerprint'],
@@ -71,13 +75,16 @@ export const SIGNATURES = {
   'IdfTable.fromBytes': ['bytes:bytes'],
   'IdfTable#df': ['hash:fingerprint'],
   'IdfTable#idf': ['hash:fingerprint'],
-  'SimHashIndex#insert': ['-', 'fingerprint:fingerprint'],
-  'SimHashIndex#insertBatch': ['ids:array', 'fingerprints:fingerprints'],
+  'SimHashIndex#insert': ['id:id', 'fingerprint:fingerprint'],
+  'SimHashIndex#insertBatch': ['ids:ids', 'fingerprints:fingerprints'],
+  'SimHashIndex#remove': ['id:id'],
+  'SimHashIndex#has': ['id:id'],
+  'SimHashIndex#get': ['id:id'],
   'SimHashIndex#insertNumbered': ['firstId:number', 'fingerprints:fingerprints'],
   'SimHashIndex#query': ['fingerprint:fingerprint', 'k:count?'],
   'SimHashIndex#queryBatch': ['fingerprints:fingerprints'],
   'SimHashIndex#queryBatchFlat': ['fingerprints:fingerprints'],
-  'SimHashIndex#queryAndInsert': ['-', 'fingerprint:fingerprint'],
+  'SimHashIndex#queryAndInsert': ['id:id', 'fingerprint:fingerprint'],
   'SimHashIndex#dedup': ['ids:strings', 'texts:texts'],
   'SimHashIndex.fromBytes': ['bytes:bytes'],
   'new CompactSet': ['fingerprints:fingerprints'],

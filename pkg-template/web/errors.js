@@ -7,9 +7,11 @@
 // full/errors.js) and scripts/build.sh generates the Node entry's CommonJS form
 // (errors.cjs) from it with scripts/esm-to-cjs.mjs.
 export class SimHashError extends Error {
-  constructor(message, code) {
+  // `index`: the position of the failing document in a list (the wasm core gives it).
+  constructor(message, code, index) {
     super(message);
     this.name = 'SimHashError';
     this.code = code;
+    if (index !== undefined) this.index = index;
   }
 }

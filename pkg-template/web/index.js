@@ -7,7 +7,16 @@ import { SimHashError } from './errors.js';
 import { guard, check } from './args.js';
 import { makePool } from './pool.js';
 
-await init({ module_or_path: new URL('./simhash_wasm_bg.wasm', import.meta.url) });
+const wasmUrl = new URL('./simhash_wasm_bg.wasm', import.meta.url);
+try {
+  await init({ module_or_path: wasmUrl });
+} catch (e) {
+  // A file: URL is Node (or a test runner in it) importing the browser build.
+  const advice = wasmUrl.protocol === 'file:'
+    ? "; this is the browser build: in Node, import 'simhash-wasm', which has everything"
+    : '; check that the server sends it (as application/wasm) and that the page may fetch it';
+  throw new SimHashError(`cannot load the wasm from ${wasmUrl.href}: ${e && e.message}${advice}`, 'FileError');
+}
 wasm.__setErrorClass(SimHashError);
 
 const api = guard({ ...wasm }, SimHashError);

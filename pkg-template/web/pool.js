@@ -29,6 +29,13 @@ function concat(parts) {
   return out;
 }
 
+/** A 32-bit FNV-1a hash of `bytes`: which IdfTable a worker's hasher was made with. */
+function fnv(bytes) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
 /**
  * The worker side: answers the pool's messages with `api` (the package's API in the
  * worker) and `hooks` (its wasm module, for the pool's own calls). `post(message,
@@ -48,10 +55,15 @@ export function serve(api, post, hooks = api) {
         post({ id: msg.id, candidates }, [candidates.buffer]);
         return;
       }
-      const key = JSON.stringify(msg.options ?? null);
+      const idf = msg.options && msg.options.idf;
+      const key = JSON.stringify(msg.options ?? null, (k, v) => (v instanceof Uint8Array ? `idf ${v.length} ${fnv(v)}` : v));
       let h = hashers.get(key);
       if (h === undefined) {
-        h = new api.SimHasher(msg.options);
+        if (idf instanceof Uint8Array) {
+          // An IdfTable's bytes (SimHashPool.create): the hasher keeps its own copy of the table.
+          const table = api.IdfTable.fromBytes(idf);
+          try { h = new api.SimHasher({ ...msg.options, idf: table }); } finally { table.free(); }
+        } else h = new api.SimHasher(msg.options);
         if (hashers.size >= WORKER_HASHERS) {
           const [oldKey, old] = hashers.entries().next().value;
           hashers.delete(oldKey);
@@ -113,7 +125,9 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       }
       check(['size:size'], [size], SimHashError);
       new api.SimHasher(hasher).free();   // the options' checks, in the wasm
-      const pool = new SimHashPool(makePool, size, hasher);
+      // An IdfTable cannot cross to a worker: its bytes do, and each worker loads them.
+      const sent = hasher && hasher.idf !== undefined ? { ...hasher, idf: hasher.idf.toBytes() } : hasher;
+      const pool = new SimHashPool(makePool, size, sent);
       try {
         await Promise.all(Array.from({ length: size }, () => pool.#start()));
       } catch (e) {

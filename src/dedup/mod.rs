@@ -101,7 +101,6 @@ pub struct DedupOptions {
     pub html: bool,
     /// With `html`, which text of a page is read: its main content (the default, see
     /// [`crate::html::main_content`]) or all the visible text.
-    #[cfg(feature = "html")]
     pub content: crate::html::Content,
     /// When verifying, also take as candidates the pairs whose similarity sketches share a
     /// MinHash band (default true): each document's sketch is made in its fingerprint's
@@ -121,7 +120,6 @@ impl Default for DedupOptions {
             sketch: None,
             shingle: DEFAULT_SHINGLE,
             html: false,
-            #[cfg(feature = "html")]
             content: crate::html::Content::Main,
             bands: true,
         }
@@ -281,6 +279,15 @@ impl DedupOptions {
     pub const FINGERPRINT_ONLY_K: u32 = 6;
     /// The largest `k`: a 64-bit fingerprint has 64 bits, and a layout needs `k + 1` blocks.
     pub const MAX_K: u32 = 63;
+    /// The `k` the JS API and the CLI take for the default (`k` by the collection's size, or
+    /// the base options' `k`), as `defaults()` shows it.
+    pub const K_AUTO: &'static str = "auto";
+
+    /// The error of a `k` that is neither a whole number from 0 to [`DedupOptions::MAX_K`]
+    /// nor [`DedupOptions::K_AUTO`]; `shown` is the value as the caller wrote it.
+    pub fn bad_k(shown: impl std::fmt::Display) -> Error {
+        Error::option("k", shown, format!("an integer from 0 to {}, or \"{}\"", Self::MAX_K, Self::K_AUTO))
+    }
     /// The option names as the JS API spells them, besides the fingerprint options'
     /// [`Options::NAMES`].
     pub const NAMES: [&'static str; 6] = ["k", "layout", "verify", "shingle", "html", "content"];
@@ -315,13 +322,7 @@ impl DedupOptions {
         let k = match names.k {
             None => base.k,
             Some(x) if x.fract() == 0.0 && (0.0..=f64::from(Self::MAX_K)).contains(&x) => Some(x as u32),
-            Some(x) => {
-                return Err(Error::option(
-                    "k",
-                    crate::error::number(x),
-                    format!("an integer from 0 to {}", Self::MAX_K),
-                ))
-            }
+            Some(x) => return Err(DedupOptions::bad_k(crate::error::number(x))),
         };
         // An explicit layout is built now, for a known k: without one, DEFAULT_K.
         let (k, layout) = match (names.layout, names.widths) {
@@ -346,7 +347,6 @@ impl DedupOptions {
             Some(x) => return Err(verify::shingle_error(crate::error::number(x))),
         };
         let html = names.html.unwrap_or(base.html);
-        #[cfg(feature = "html")]
         let content = match names.content {
             Some(name) => crate::html::Content::from_name(name)?,
             None => base.content,
@@ -363,7 +363,6 @@ impl DedupOptions {
             sketch,
             shingle,
             html,
-            #[cfg(feature = "html")]
             content,
             bands: base.bands,
         };
@@ -655,7 +654,7 @@ pub fn dedup_into_known<S: AsRef<str>, T: AsRef<str>>(
     let was_empty = index.is_empty();
     index.extend(new)?;
     if index.scheme().is_none() && was_empty {
-        index.set_scheme(Some(opts.fingerprint));
+        index.set_scheme(Some(opts.fingerprint))?;
     }
     report.layout = index.layout().to_string();
     report.k = index.layout().k();

@@ -25,16 +25,28 @@
 //!
 //! [`main_content`] keeps only the page's main content (the article, not the template
 //! around it); see [`Content`].
+//!
+//! Everything here but [`Content`] needs the Cargo feature `html`. [`Content`] is in every
+//! build, so the options that name it (`SeenConfig::content`, `DedupOptions::content`) are
+//! the same fields whichever features are on: features add, they never change a struct.
 
+#[cfg(feature = "html")]
 mod reader;
+#[cfg(feature = "html")]
 mod score;
+#[cfg(feature = "html")]
+#[cfg_attr(docsrs, doc(cfg(feature = "html")))]
 pub mod template;
-#[cfg(test)]
+#[cfg(all(test, feature = "html"))]
 mod tests;
+#[cfg(feature = "html")]
 mod text;
+#[cfg(feature = "html")]
 mod tree;
 
+#[cfg(feature = "html")]
 pub use template::{BlockHash, TemplateModel};
+#[cfg(feature = "html")]
 pub use text::{html_to_text, html_to_text_into};
 
 use crate::error::{Error, Result};
@@ -98,6 +110,8 @@ impl Content {
 /// assert!(text.contains("The first paragraph"));
 /// assert!(!text.contains("Home") && !text.contains("Copyright"));
 /// ```
+#[cfg(feature = "html")]
+#[cfg_attr(docsrs, doc(cfg(feature = "html")))]
 pub fn main_content(html: &str) -> String {
     let mut out = String::with_capacity(html.len() / 4);
     score::main_content_into(html, &mut out);
@@ -105,6 +119,8 @@ pub fn main_content(html: &str) -> String {
 }
 
 /// The text of a page as `content` asks: [`main_content`] or [`html_to_text`].
+#[cfg(feature = "html")]
+#[cfg_attr(docsrs, doc(cfg(feature = "html")))]
 pub fn extract(html: &str, content: Content) -> String {
     match content {
         Content::Main => main_content(html),

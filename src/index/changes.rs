@@ -11,7 +11,7 @@ impl<I: IndexId> Index<I> {
     /// ([`Error::DuplicateId`]), and the index is unchanged: remove it first to update.
     pub fn insert(&mut self, id: I, fp: u64) -> Result<()> {
         if self.map.find(&id, &self.ids).is_some() {
-            return Err(Error::DuplicateId { id: id.to_string() });
+            return Err(Error::DuplicateId { id: id.shown() });
         }
         self.push_new(id, fp)?;
         if self.fps.len() - self.buf_start >= BUFFER_LIMIT {
@@ -57,7 +57,7 @@ impl<I: IndexId> Index<I> {
         let mut failure = None;
         for (id, fp) in entries {
             if self.map.find(&id, &self.ids).is_some() {
-                failure = Some(Error::DuplicateId { id: id.to_string() });
+                failure = Some(Error::DuplicateId { id: id.shown() });
                 break;
             }
             if let Err(e) = self.push_new(id, fp) {
@@ -92,7 +92,7 @@ impl<I: IndexId> Index<I> {
     /// Removes `id` and returns its fingerprint; an absent id is [`Error::UnknownId`].
     pub fn remove(&mut self, id: &I) -> Result<u64> {
         let Some((i, s)) = self.map.find(id, &self.ids) else {
-            return Err(Error::UnknownId { id: id.to_string() });
+            return Err(Error::UnknownId { id: id.shown() });
         };
         self.map.remove_at(i, &self.ids);
         let s = s as usize;
@@ -121,7 +121,7 @@ impl<I: IndexId> Index<I> {
     /// ```
     pub fn query_and_insert(&mut self, id: I, fp: u64) -> Result<Vec<Match<I>>> {
         if self.map.find(&id, &self.ids).is_some() {
-            return Err(Error::DuplicateId { id: id.to_string() });
+            return Err(Error::DuplicateId { id: id.shown() });
         }
         let found = self.query(fp);
         self.insert(id, fp)?;
@@ -228,7 +228,7 @@ impl<I: IndexId> Index<I> {
     /// Rebuilds the id map over slots `0..n`; with `check_ids`, a duplicate id is an error.
     fn rebuild_map(&mut self, n: usize, check_ids: bool) -> Result<()> {
         match self.map.rebuild(0..n as u32, n, &self.ids, check_ids) {
-            Some(dup) => Err(Error::DuplicateId { id: self.ids[dup as usize].to_string() }),
+            Some(dup) => Err(Error::DuplicateId { id: self.ids[dup as usize].shown() }),
             None => Ok(()),
         }
     }

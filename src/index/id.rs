@@ -21,6 +21,11 @@ pub trait IndexId: Clone + Eq + Ord + Hash + fmt::Debug + fmt::Display {
     fn heap_bytes(&self) -> usize {
         0
     }
+    /// The id as an error shows it ([`Error::DuplicateId`](crate::Error::DuplicateId)):
+    /// numbers as they are, strings quoted.
+    fn shown(&self) -> String {
+        self.to_string()
+    }
 }
 
 impl IndexId for u64 {
@@ -44,5 +49,8 @@ impl IndexId for String {
     }
     fn heap_bytes(&self) -> usize {
         self.capacity()
+    }
+    fn shown(&self) -> String {
+        crate::error::quoted(self)
     }
 }

@@ -52,6 +52,12 @@ fn binomial(n: u64, r: u64) -> u64 {
 }
 
 /// A count for a message: exact, or "2^64 or more" where [`binomial`] saturated.
+/// C(64,0)+…+C(64,k), saturating: the variants of a fingerprint within `k` bits. C(64, i) is
+/// 0 past i = 64, so the sum stops there, whatever `k` a caller (or a damaged snapshot) gives.
+fn probes_within(k: u32) -> u64 {
+    (0..=u64::from(k.min(64))).fold(0u64, |s, i| s.saturating_add(binomial(64, i)))
+}
+
 fn count_text(x: u64) -> String {
     if x == u64::MAX {
         "2^64 or more".to_owned()
@@ -173,7 +179,7 @@ impl Layout {
             return Err(invalid(format!(
                 "probing every variant within k = {k} bits is {} lookups a query; the limit is \
                  k = {MAX_PROBE_K}, use a multi-table layout instead",
-                count_text((0..=u64::from(k)).fold(0u64, |s, i| s.saturating_add(binomial(64, i))))
+                count_text(probes_within(k))
             )));
         }
         Ok(Layout { k, widths: vec![64], probe: true, tables: vec![vec![0]] })
@@ -405,7 +411,7 @@ impl Layout {
     /// Exact-key lookups a query makes: the tables, or C(64,0)+…+C(64,k) when probing.
     pub fn probes_per_query(&self) -> u64 {
         if self.probe {
-            (0..=u64::from(self.k)).map(|i| binomial(64, i)).sum()
+            probes_within(self.k)
         } else {
             self.tables.len() as u64
         }
@@ -463,6 +469,21 @@ mod tests {
             }
         }
         assert_eq!(count_text(binomial(64, 32)), "1832624140942590534");
+    }
+
+    #[test]
+    fn a_huge_probe_k_is_refused_with_the_count_of_lookups() {
+        assert_eq!(probes_within(2), 1 + 64 + 2016);
+        assert_eq!(probes_within(64), u64::MAX);
+        // Any k a caller or a damaged snapshot gives: the sum stops at 64 bits.
+        for k in [5, 63, 64, 65, 1 << 20, u32::MAX] {
+            let (code, text) = message(Layout::probe(k));
+            assert_eq!(code, "InvalidLayout");
+            assert!(
+                text.contains(&format!("k = {k} bits is {} lookups", count_text(probes_within(k)))),
+                "{text}"
+            );
+        }
     }
 
     fn message(r: Result<impl fmt::Debug>) -> (&'static str, String) {

@@ -211,9 +211,14 @@ impl<I: IndexId> Index<I> {
         self.scheme
     }
 
-    /// Records the fingerprint scheme; see [`Index::scheme`].
-    pub fn set_scheme(&mut self, scheme: Option<Options>) {
+    /// Records the fingerprint scheme; see [`Index::scheme`]. Invalid options (an n-gram
+    /// size out of range) are refused, since a snapshot holding them could not be loaded.
+    pub fn set_scheme(&mut self, scheme: Option<Options>) -> Result<()> {
+        if let Some(o) = &scheme {
+            o.validate()?;
+        }
         self.scheme = scheme;
+        Ok(())
     }
 
     /// Live entries.

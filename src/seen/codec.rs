@@ -175,7 +175,6 @@ impl ContentSeen {
         } else {
             false
         };
-        #[cfg(feature = "html")]
         // Versions 1 and 2 read all of an HTML page's text; without html the setting is
         // unused and takes its default.
         let content = if main || !html { crate::html::Content::Main } else { crate::html::Content::All };
@@ -199,7 +198,6 @@ impl ContentSeen {
             layout: Some(index.layout().clone()),
             options,
             html,
-            #[cfg(feature = "html")]
             content,
             sketch: column.as_ref().map(|c| c.scheme),
             threshold,

@@ -76,7 +76,6 @@ pub struct SeenConfig {
     /// article, not the template around it, so that a print version, the same article in
     /// another site's template and short pages of one template are judged by their own
     /// text) or all the visible text.
-    #[cfg(feature = "html")]
     pub content: crate::html::Content,
     /// The similarity sketch kept per page (default: 128 bytes); `None` for the
     /// fingerprint-only test (8 bytes a page, pages within `k` bits are duplicates).
@@ -122,7 +121,6 @@ impl Default for SeenConfig {
             layout: None,
             options: Options::default(),
             html: false,
-            #[cfg(feature = "html")]
             content: crate::html::Content::Main,
             sketch: Some(SketchScheme::default()),
             threshold: DEFAULT_THRESHOLD,
@@ -311,7 +309,7 @@ impl ContentSeen {
         #[cfg(feature = "html")]
         hasher.set_content(config.content);
         let mut index = Index::new(layout.clone());
-        index.set_scheme(Some(config.options));
+        index.set_scheme(Some(config.options))?;
         Ok(ContentSeen {
             #[cfg(feature = "html")]
             template: config.learns_template().then(|| crate::html::TemplateModel::new(config.template)),
@@ -528,7 +526,7 @@ impl ContentSeen {
 
     /// Makes the (empty) template model hash its blocks as `hash`: a snapshot of a store
     /// whose blocks are hashed so (a version-4 Redis namespace) is written as such.
-    #[cfg(feature = "html")]
+    #[cfg(feature = "redis")]
     pub(crate) fn set_template_hash(&mut self, hash: crate::html::BlockHash) {
         if let Some(m) = &mut self.template {
             debug_assert!(m.is_empty(), "set before anything is learnt");

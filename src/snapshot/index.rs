@@ -270,7 +270,7 @@ impl<I: IndexId + SnapshotId> Index<I> {
     /// ```
     /// use simhash_wasm::{Index, Layout, Options};
     /// let mut index = Index::build(Layout::default_for_k(3)?, vec![(1u64, 0xFFu64), (2, 0xF0F0)])?;
-    /// index.set_scheme(Some(Options::default()));
+    /// index.set_scheme(Some(Options::default()))?;
     /// let bytes = index.to_bytes();
     /// let back = Index::<u64>::from_bytes_expecting(&bytes, Some(&Options::default()))?;
     /// assert_eq!(back.get(&2), Some(0xF0F0));
@@ -364,7 +364,9 @@ impl<I: IndexId + SnapshotId> Index<I> {
             }
             e => e,
         })?;
-        index.set_scheme(scheme);
+        index
+            .set_scheme(scheme)
+            .map_err(|e| Error::corrupt(Kind::Index.what(), HEADER_LEN, e.to_string()))?;
         Ok(index)
     }
 }
@@ -491,7 +493,7 @@ mod tests {
     fn to_bytes_writes_what_encode_index_writes() {
         let entries = vec![(5u64, 0xFFu64), (2, 0xFF), (7, 0), (1, u64::MAX), (3, 0xF0F0)];
         let mut index = Index::build(Layout::default_for_k(3).unwrap(), entries.clone()).unwrap();
-        index.set_scheme(Some(Options::default()));
+        index.set_scheme(Some(Options::default())).unwrap();
         let direct = encode_index(3, false, index.layout().widths(), Some(&Options::default()), entries);
         assert_eq!(index.to_bytes(), direct);
     }

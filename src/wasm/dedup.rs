@@ -60,7 +60,11 @@ mod on {
         let layout = convert::layout_arg(o)?;
         let content = convert::opt_string(o, SimHasher::CONTENT)?;
         let names = DedupNames {
-            k: opt_number(o, "k")?,
+            k: match field(o, "k").as_string() {
+                Some(s) if s == DedupOptions::K_AUTO => None,
+                Some(s) => return Err(DedupOptions::bad_k(crate::error::quoted(&s)).into()),
+                None => opt_number(o, "k")?,
+            },
             layout: layout.name.as_deref(),
             widths: layout.widths.as_deref(),
             verify,

@@ -14,7 +14,7 @@ use crate::seen::SeenConfig;
 fn dedup_to_js(d: &DedupOptions) -> Object {
     let o = Object::new();
     // `k` undefined is "by the collection's size" (`kBySize`).
-    set(&o, "k", d.k.map_or(JsValue::from("auto"), JsValue::from));
+    set(&o, "k", d.k.map_or(JsValue::from(DedupOptions::K_AUTO), JsValue::from));
     set(&o, "verify", d.verify.map_or(JsValue::FALSE, JsValue::from_f64));
     o
 }

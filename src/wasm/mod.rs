@@ -137,12 +137,19 @@ impl From<Error> for JsValue {
 
 /// A core error as the thrown JS value: an instance of the registered `SimHashError`
 /// class, or (no class registered: the raw wasm-bindgen module used directly) a plain
-/// `Error` named `SimHashError` with the same `code`.
+/// `Error` named `SimHashError` with the same `code`. An error of one document of a list
+/// carries its position as `index`.
 fn js_error(e: Error) -> JsValue {
     let message = JsValue::from(js_message(&e));
     let code = JsValue::from(e.code());
+    let index = match &e {
+        Error::InDocument { index, .. } => JsValue::from(*index as u32),
+        _ => JsValue::UNDEFINED,
+    };
     let made = ERROR_CLASS.with(|c| {
-        c.borrow().as_ref().and_then(|class| Reflect::construct(class, &Array::of2(&message, &code)).ok())
+        c.borrow()
+            .as_ref()
+            .and_then(|class| Reflect::construct(class, &Array::of3(&message, &code, &index)).ok())
     });
     if let Some(err) = made {
         return err;
@@ -150,5 +157,8 @@ fn js_error(e: Error) -> JsValue {
     let err = js_sys::Error::new(&message.as_string().unwrap_or_default());
     err.set_name("SimHashError");
     let _ = Reflect::set(&err, &"code".into(), &code);
+    if !index.is_undefined() {
+        let _ = Reflect::set(&err, &"index".into(), &index);
+    }
     err.into()
 }

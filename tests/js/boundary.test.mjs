@@ -240,3 +240,52 @@ test('k = 64 is refused everywhere, as the messages say (0 to 63), and k = 63 wo
   }
   assert.equal(new SimHashIndex({ k: 63 }).stats().k, 63);
 });
+
+test('string ids with lone surrogates are refused, not merged into one U+FFFD id', () => {
+  const lone = ['x\uD800', 'x\uDC00', '\uDBFF'];
+  const refused = (f, what) => assert.throws(f, (e) => e instanceof SimHashError && e.code === 'InvalidOption'
+    && /lone surrogates/.test(e.message), what);
+  const ix = new SimHashIndex({ ids: 'string' });
+  for (const id of lone) {
+    refused(() => ix.insert(id, 1n), `insert ${JSON.stringify(id)}`);
+    refused(() => ix.queryAndInsert(id, 1n), 'queryAndInsert');
+    refused(() => ix.insertBatch(['ok', id], new BigUint64Array([1n, 2n])), 'insertBatch');
+    refused(() => ix.has(id), 'has');
+    refused(() => ix.get(id), 'get');
+    refused(() => ix.remove(id), 'remove');
+    refused(() => dedup(['a', id], ['one text here', 'one text here']), 'dedup');
+    refused(() => ix.dedup([id], ['one text here']), 'SimHashIndex#dedup');
+  }
+  assert.equal(ix.size, 0, 'nothing was stored by a refused call');
+  // Whole pairs are ids like any other, and the instance still works.
+  ix.insert('emoji \uD83D\uDE00', 7n);
+  assert.deepEqual(ix.query(7n), [{ id: 'emoji \uD83D\uDE00', distance: 0 }]);
+  const numbers = new SimHashIndex({ ids: 'number' });
+  numbers.insert(5, 9n);
+  assert.equal(numbers.has(5), true);
+  ix.free(); numbers.free();
+});
+
+test('a failing document of a list names its position as error.index, as the pool does', () => {
+  const h = new SimHasher();
+  assert.throws(() => h.fingerprintBatch(['hello world, a text', 'another text here', '   ']),
+    (e) => e instanceof SimHashError && e.code === 'EmptyText' && e.index === 2 && /document #2/.test(e.message));
+  // Errors of no list carry no index.
+  assert.throws(() => h.fingerprint(''), (e) => e.code === 'EmptyText' && !('index' in e));
+  h.free();
+});
+
+test('dedup takes k: "auto", the default defaults() shows, and names it when k is wrong', () => {
+  const texts = ['the first of two texts that are nearly the same, word for word', 'the first of two texts that are nearly the same, word for word!'];
+  const auto = dedup(['a', 'b'], texts, { k: 'auto' });
+  assert.deepEqual(auto, dedup(['a', 'b'], texts));
+  for (const k of ['x', 'AUTO', 64, -1]) {
+    assert.throws(() => dedup(['a', 'b'], texts, { k }), (e) => e instanceof SimHashError && e.code === 'InvalidOption'
+      && /`k`/.test(e.message) && /or "auto"/.test(e.message), String(k));
+  }
+});
+
+test('the browser build imported in Node says which entry to use', async () => {
+  await assert.rejects(import('../../pkg/web/index.js'), (e) => e.name === 'SimHashError' && e.code === 'FileError'
+    && /browser build: in Node, import 'simhash-wasm'/.test(e.message));
+});

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, readFileSync, truncateSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { SimHashIndex, SimHashError, saveIndex, loadIndex } from '../../pkg/index.mjs';
+import { pathToFileURL } from 'node:url';
+import { SimHashIndex, ContentSeen, SimHashError, saveIndex, loadIndex, saveSeen, loadSeen, writeFileAtomic } from '../../pkg/index.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'simhash-files-'));
 let seed = 0x2545f491n;
@@ -55,7 +56,8 @@ test('damaged, truncated, empty and missing files throw; the module stays usable
     writeFileSync(file, bytes);
     assert.throws(() => loadIndex(file), (e) => e instanceof SimHashError && e.code === 'Corrupt', name);
   }
-  assert.throws(() => loadIndex(join(dir, 'no-such-file.bin')), (e) => e.code === 'ENOENT');
+  assert.throws(() => loadIndex(join(dir, 'no-such-file.bin')), (e) => e instanceof SimHashError
+    && e.code === 'FileError' && e.cause.code === 'ENOENT' && e.message.includes('no-such-file.bin'));
   // A file larger than wasm memory can hold (sparse, so nothing is written): a clear error
   // before anything is read, not an abort of the instance or a size wrapped modulo 2^32.
   const huge = join(dir, 'huge.bin');
@@ -72,4 +74,42 @@ test('damaged, truncated, empty and missing files throw; the module stays usable
   assert.equal(back.size, 500);
   assert.deepEqual(back.query(q), ix.query(q));
   back.free(); ix.free();
+});
+
+test('bad arguments to the file helpers are refused before any file is touched; file system failures are FileErrors', () => {
+  const ix = new SimHashIndex({ k: 3, ids: 'number' });
+  ix.insert(1, 0xabcn);
+  const seen = new ContentSeen();
+  seen.check('https://a.test/', 'one two three four five six');
+  const good = join(dir, 'keep.bin');
+  saveIndex(ix, good);
+  const kept = readFileSync(good);
+  const invalid = (f, name) => assert.throws(f, (e) => e instanceof SimHashError && e.code === 'InvalidOption'
+    && e.message.includes(`\`${name}\``), name);
+  // A wrong second argument never replaces the file with nothing.
+  for (const bytes of [5, 'text', null, undefined, [1, 2], {}]) invalid(() => writeFileAtomic(good, bytes), 'bytes');
+  assert.deepEqual(readFileSync(good), kept);
+  for (const file of [undefined, null, '', 7, {}, 'a\0b']) {
+    invalid(() => saveIndex(ix, file), 'path');
+    invalid(() => saveSeen(seen, file), 'path');
+    invalid(() => loadIndex(file), 'path');
+    invalid(() => loadSeen(file), 'path');
+  }
+  invalid(() => saveIndex({}, good), 'index');
+  invalid(() => saveIndex(seen, good), 'index');
+  invalid(() => saveSeen(ix, good), 'seen');
+  assert.deepEqual(readFileSync(good), kept);
+  // A missing directory names the target, not the temp file.
+  const nowhere = join(dir, 'no-dir', 'x.bin');
+  assert.throws(() => saveIndex(ix, nowhere), (e) => e instanceof SimHashError && e.code === 'FileError'
+    && e.message.includes(nowhere) && !e.message.includes('.tmp') && e.cause.code === 'ENOENT');
+  assert.throws(() => loadSeen(dir), (e) => e instanceof SimHashError && e.code === 'FileError' && e.cause.code === 'EISDIR');
+  // file: URLs, as objects and as strings, name the file they point to.
+  const url = pathToFileURL(join(dir, 'by url.bin'));
+  saveSeen(seen, url);
+  assert.equal(loadSeen(url.href).size, 1);
+  saveIndex(ix, url.href);
+  assert.equal(loadIndex(url).size, 1);
+  assert.deepEqual(new Uint8Array(readFileSync(url)), new Uint8Array(ix.toBytes()));
+  ix.free(); seen.free();
 });

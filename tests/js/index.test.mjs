@@ -209,11 +209,32 @@ test('CLI: inputs as users have them, and options as they type them', async () =
     [['dedup', '-x'], /unknown option -x/],
     [['dedup', '--html=no'], /--html takes no value/],
     [['dedup', join(dir, 'docs', 'a.txt'), join(dir, 'docs', 'bom.txt')], /one PATH only, got 2/],
+    // An option that does nothing where it is given is refused, not ignored.
+    [['dedup', '--verify', 'sketch', '--sketch-size', '64'], /--sketch-size does nothing in dedup/],
+    [['dedup', '--namespace', 'x'], /--namespace does nothing in dedup; it applies to dedup --redis/],
+    [['dedup', '--redis', 'redis://127.0.0.1:1', '--namespace', 'n', '--save', 'x.bin'], /--save does nothing in dedup --redis/],
+    [['dedup', '--redis', 'redis://127.0.0.1:1', '--namespace', 'n', '--format', 'table'], /--format does nothing in dedup --redis/],
+    [['fingerprint', '--sketch-size', '64'], /--sketch-size needs --sketch/],
+    [['explain', 'some text', '--k', '3'], /--k does nothing in explain/],
+    [['dedup', '--save', join(dir, 'no-such-folder', 'x.bin')], /--save .*: cannot write in .*no-such-folder \(no such folder\)/],
   ]) {
     const e = run(args);
     assert.equal(e.status, 2, args.join(' '));
     assert.match(e.stderr, message, args.join(' '));
   }
+  assert.equal(run(['--version']).stdout.trim(), JSON.parse(readFileSync(new URL('../../pkg/package.json', import.meta.url), 'utf8')).version);
+  // Hidden folders and node_modules are not read; .markdown files are.
+  mkdirSync(join(dir, 'docs', 'node_modules', 'pkg'), { recursive: true });
+  mkdirSync(join(dir, 'docs', '.git'));
+  writeFileSync(join(dir, 'docs', 'node_modules', 'pkg', 'README.md'), para);
+  writeFileSync(join(dir, 'docs', '.git', 'notes.txt'), para);
+  writeFileSync(join(dir, 'docs', 'notes.markdown'), para);
+  const hidden = run(['dedup', join(dir, 'docs'), '--format', 'jsonl']);
+  assert.match(hidden.stderr, /not reading 2 hidden or node_modules folders \(\.git, node_modules\)/);
+  assert.deepEqual(JSON.parse(hidden.stdout.trim()).ids, ['a.txt', 'bom.txt', 'deep/utf16.txt', 'notes.markdown', 'page.html']);
+  // The core's advice is given in the CLI's words.
+  writeFileSync(jsonl, `${JSON.stringify({ id: 'dots', text: ' ... --- !!! ... --- !!! ' })}\n`);
+  assert.match(run(['fingerprint', jsonl, '--punctuation', 'drop']).stderr, /keep punctuation with --punctuation keep$/m);
   const auto = run(['dedup', '--k', 'auto', '--format', 'jsonl']);
   assert.equal(auto.status, 0, auto.stderr);
   assert.equal(auto.stdout, run(['dedup', '--format', 'jsonl']).stdout);

@@ -57,8 +57,32 @@ test('every js example of the npm README runs', () => {
   // which start one; here, with no server and no `redis` client installed, it is left out.
   const blocks = all.filter((code) => !/from 'redis'/.test(code));
   assert.ok(blocks.length >= 3 && all.length - blocks.length <= 1, `${blocks.length} blocks of ${all.length}`);
+  let checked = 0;
   blocks.forEach((code, i) => {
-    writeFileSync(join(dir, `readme-${i}.mjs`), code);
-    run('node', [`readme-${i}.mjs`]);
+    // Each console.log also reports its line, so the comment that says what it prints
+    // (`// 5: …`, `// false`, `// 77 % …`, `// [{ id: 'a', distance: 5 }]`) is checked.
+    const lines = code.split('\n');
+    const imports = lines.filter((l) => /^import /.test(l));
+    const body = lines.map((l, n) => (/^import /.test(l) ? '' : l.replace(/console\.log\(/g, `__log(${n}, `)));
+    writeFileSync(join(dir, `readme-${i}.mjs`), [
+      ...imports,
+      "import { inspect as __inspect } from 'node:util';",
+      "const __log = (n, ...a) => console.log(`\u0001${n}\u0001${a.map((x) => (typeof x === 'string' ? x : __inspect(x, { breakLength: Infinity }))).join(' ')}`);",
+      ...body,
+    ].join('\n'));
+    const printed = new Map();
+    for (const m of run('node', [`readme-${i}.mjs`]).matchAll(/^\u0001(\d+)\u0001(.*)$/gm)) {
+      if (!printed.has(+m[1])) printed.set(+m[1], m[2]);
+    }
+    lines.forEach((l, n) => {
+      const said = /console\.log\(.*\/\/ (-?\d[\d.]*(?: %)?|true|false|\[.*\]|\{.*\})(?=$|[:\s])/.exec(l);
+      // A shape (`[{ id, distance }]`, no values) or an elided value is not checked.
+      if (!said || /…|\.\.\./.test(said[1]) || (/^[[{]/.test(said[1]) && !said[1].includes(':'))) return;
+      const flat = (t) => t.replace(/\s+/g, '').replace(/"/g, "'");
+      const got = printed.get(n) ?? '(nothing printed)';
+      assert.ok(flat(got).startsWith(flat(said[1])), `README block ${i}, line ${n + 1}: its comment says ${said[1]}, it prints ${got}`);
+      checked++;
+    });
   });
+  assert.ok(checked >= 4, `${checked} README comments checked against what their line prints`);
 });

@@ -252,3 +252,26 @@ test('CLI: fingerprint (with and without --sketch) and dedup give the same outpu
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a pool whose hasher has an IdfTable gives that hasher\'s fingerprints', async () => {
+  const { IdfTable } = await import('../../pkg/index.mjs');
+  const corpus = Array.from({ length: 40 }, (_, i) => `common words in every text here, and then document ${i} with its own topic ${i * 7919}`);
+  const texts = corpus.slice(0, 12).concat(['the common words in every text here', 'a text of its own, with nothing in common']);
+  const idf = IdfTable.learn(corpus);
+  const other = IdfTable.learn(['nothing like the corpus at all, other words entirely', 'more words of another kind']);
+  const pool = await SimHashPool.create({ size: 2, hasher: { idf } });
+  const pool2 = await SimHashPool.create({ size: 2, hasher: { idf: other } });
+  try {
+    const want = new SimHasher({ idf }).fingerprintBatch(texts);
+    assert.deepEqual(await pool.fingerprintBatch(texts), want);
+    assert.deepEqual(await pool2.fingerprintBatch(texts), new SimHasher({ idf: other }).fingerprintBatch(texts));
+    assert.notDeepEqual(want, new SimHasher().fingerprintBatch(texts), 'the table changes the fingerprints');
+    // The table given to create may be freed: each worker holds its own.
+    idf.free();
+    assert.deepEqual(await pool.fingerprintBatch(texts), want);
+  } finally {
+    await pool.close();
+    await pool2.close();
+    other.free();
+  }
+});
