@@ -9,12 +9,14 @@
 //! | 20 ([`HEADER_LEN`]) | `L` | payload |
 //! | 20 + `L` | 4 ([`TRAILER_LEN`]) | CRC-32C (Castagnoli, reflected, init and final xor `0xFFFFFFFF`, the iSCSI / ext4 CRC; see [`crc32c`]) of bytes `0 .. 20 + L` |
 //!
-//! The envelope itself is frozen for all versions, so an old build can always tell a
-//! newer file ("upgrade") from a damaged one. Checks, in order ([`open`]): length ≥ 24,
-//! magic, kind, version (0 or newer than the kind's [`Kind::newest_version`] is refused), `L == total − 24`
-//! exactly, checksum. The checksum detects every burst error up to 32 bits and every flip
-//! of up to 5 bits in a message of this size; the validation of each payload catches the
-//! rest as best it can, and nothing ever panics.
+//! The envelope itself is frozen for all versions: every version of every kind keeps
+//! these fields and this checksum over the version field too. So a build checks the
+//! checksum before the version, and can tell a file of a newer version ("upgrade"), whose
+//! checksum holds, from a damaged one. Checks, in order ([`open`]): length ≥ 24, magic,
+//! kind, `L == total − 24` exactly, checksum, version (0, or newer than the kind's
+//! [`Kind::newest_version`], is refused). The checksum detects every burst error up to 32
+//! bits and every flip of up to 5 bits in a message of this size; the validation of each
+//! payload catches the rest as best it can, and nothing ever panics.
 
 use super::formats;
 use crate::error::{Error, Result};
@@ -220,13 +222,6 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
             format!("this file holds {found}, not a {what}; load it with the matching function"),
         ));
     }
-    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    if version > kind.newest_version() {
-        return Err(Error::UnsupportedVersion { what, found: version, supported: kind.newest_version() });
-    }
-    if version == 0 {
-        return Err(Error::corrupt(what, 8, "format version 0 does not exist"));
-    }
     let mut len = [0u8; 8];
     len.copy_from_slice(&bytes[12..HEADER_LEN]);
     let len = u64::from_le_bytes(len);
@@ -248,6 +243,14 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
             body_end,
             format!("checksum mismatch (stored CRC-32C {stored:08x}, computed {computed:08x})"),
         ));
+    }
+    // After the checksum, which covers it: a damaged version field is damage, not a newer file.
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    if version > kind.newest_version() {
+        return Err(Error::UnsupportedVersion { what, found: version, supported: kind.newest_version() });
+    }
+    if version == 0 {
+        return Err(Error::corrupt(what, 8, "format version 0 does not exist"));
     }
     Ok((version, &bytes[HEADER_LEN..body_end]))
 }
