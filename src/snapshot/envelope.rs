@@ -4,7 +4,7 @@
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `b"SHWS"` (simhash-wasm storage), [`MAGIC`] |
 //! | 4 | 4 | kind tag ([`Kind::tag`]): `b"FSET"` fingerprint set, `b"INDX"` index snapshot, `b"IDF\0"` IDF table, `b"SEEN"` content-seen snapshot |
-//! | 8 | 4 | format version, `u32`: 1 ([`FORMAT_VERSION`]) up to the kind's [`Kind::newest_version`] (`FSET`: 2, the gap code; `INDX` and `SEEN`: 2 when they carry sketches; `IDF\0`: 1) |
+//! | 8 | 4 | format version, `u32`: 1 ([`FORMAT_VERSION`]) up to the kind's [`Kind::newest_version`] (`FSET`: 2, the gap code; `INDX`: 2, a sketch column; `SEEN`: 5, see `seen/codec.rs`; `IDF\0`: 1) |
 //! | 12 | 8 | payload length `L`, `u64` |
 //! | 20 ([`HEADER_LEN`]) | `L` | payload |
 //! | 20 + `L` | 4 ([`TRAILER_LEN`]) | CRC-32C (Castagnoli, reflected, init and final xor `0xFFFFFFFF`, the iSCSI / ext4 CRC; see [`crc32c`]) of bytes `0 .. 20 + L` |
@@ -146,8 +146,9 @@ impl Kind {
 
     /// The newest payload version of this kind this build reads (and, for new data,
     /// writes): 2 for `FSET` (the gap code, see [`compact`](super::compact)), 2 for `INDX`
-    /// (a sketch column), 3 for `SEEN` (2: a sketch column; 3: which text of a page is
-    /// read), 1 for `IDF\0`.
+    /// (a sketch column), 5 for `SEEN` (2: a sketch column; 3: which text of a page is
+    /// read; 4: the site templates learnt; 5: their blocks hashed with numbers folded),
+    /// 1 for `IDF\0`.
     pub fn newest_version(self) -> u32 {
         match self {
             Kind::FingerprintSet => formats::FSET.current,
