@@ -377,6 +377,49 @@ fn wrong_version_kind_magic_and_lengths() {
     }
 }
 
+/// A flipped bit of the version field is damage (the checksum, checked first, covers it),
+/// not a newer file; a newer version with a valid checksum is one.
+#[test]
+#[cfg(feature = "html")]
+fn a_damaged_version_field_is_corrupt_and_a_newer_version_unsupported() {
+    let seen = golden_seen_templates().to_bytes();
+    let index =
+        simhash_wasm::Index::build(simhash_wasm::Layout::default_for_k(3).unwrap(), vec![(1u64, 5u64)])
+            .unwrap()
+            .to_bytes();
+    let mut idf = IdfTable::new();
+    idf.add_document([1, 2, 3]);
+    type Load = fn(&[u8]) -> Result<(), Error>;
+    let cases: [(Kind, Vec<u8>, Load); 4] = [
+        (Kind::Seen, seen, |b| ContentSeen::from_bytes(b, None).map(drop)),
+        (Kind::Index, index, |b| simhash_wasm::Index::<u64>::from_bytes(b).map(drop)),
+        (Kind::FingerprintSet, CompactSet::from_sorted(&[1, 2, 3]).unwrap().to_bytes(), |b| {
+            CompactSet::from_bytes(b).map(drop)
+        }),
+        (Kind::Idf, idf.to_bytes(), |b| IdfTable::from_bytes(b).map(drop)),
+    ];
+    for (kind, good, load) in cases {
+        load(&good).unwrap();
+        for bit in 64..96 {
+            let mut bad = good.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            let e = load(&bad).unwrap_err();
+            assert!(
+                matches!(&e, Error::Corrupt { reason, .. } if reason.contains("checksum mismatch")),
+                "{kind:?}, bit {bit}: {e}"
+            );
+        }
+        let newer = kind.newest_version() + 1;
+        let mut v = good.clone();
+        v[8..12].copy_from_slice(&newer.to_le_bytes());
+        reseal(&mut v);
+        match load(&v) {
+            Err(Error::UnsupportedVersion { found, .. }) => assert_eq!(found, newer, "{kind:?}"),
+            other => panic!("{kind:?}: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn lying_lengths_inside_index_and_idf_payloads() {
     // A string-id snapshot whose column length and id lengths are forged huge.

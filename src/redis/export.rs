@@ -45,7 +45,7 @@ impl ExportBuilder {
                 let scheme = self.store.sketch.ok_or_else(|| {
                     Error::option("sketch", "false", "a sketch-mode store for pages with sketches")
                 })?;
-                Some(Sketch::from_payload(scheme, b)?)
+                Some(Sketch::from_stored_payload(scheme, b)?)
             }
         };
         let what = if sk.is_some() { "a duplicate of" } else { "within k of" };

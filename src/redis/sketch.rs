@@ -253,7 +253,9 @@ impl SketchPlan {
                 let old = reply.get(1).ok_or_else(|| bad_reply("no page number"))?;
                 let (fp, rec) = decode_page_value(reply.get(2).map(Vec::as_slice).unwrap_or(b""))?;
                 let sketch = match rec.sketch {
-                    Some((_, bytes)) => Some(Sketch::from_payload(s.sketch.expect("sketch mode"), &bytes)?),
+                    Some((_, bytes)) => {
+                        Some(Sketch::from_stored_payload(s.sketch.expect("sketch mode"), &bytes)?)
+                    }
                     None => None,
                 };
                 let page = page_number(old)?;
@@ -295,7 +297,7 @@ impl SketchPlan {
         let (fingerprint, rec) = decode_page_value(value)?;
         let scheme = self.store.sketch.expect("sketch mode");
         let stored = match rec.sketch {
-            Some((_, bytes)) => Some(Sketch::from_payload(scheme, &bytes)?),
+            Some((_, bytes)) => Some(Sketch::from_stored_payload(scheme, &bytes)?),
             None => None,
         };
         let distance = crate::hamming(fingerprint, self.fp);

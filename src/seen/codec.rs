@@ -4,10 +4,10 @@
 //! | size | field |
 //! | --- | --- |
 //! | 8 | `X`, length of the index snapshot in bytes, `u64` |
-//! | `X` | the stored pages: a whole [index snapshot](crate::snapshot::index) (its own `INDX` envelope), string ids, with the fingerprint scheme; in format version 2, an `INDX` version 2 with the pages' sketches |
+//! | `X` | the stored pages: a whole [index snapshot](crate::snapshot::index) (its own `INDX` envelope), string ids, with the fingerprint scheme; an `INDX` version 2 with the pages' sketches in format version 2, and in versions 3 to 5 when the test keeps sketches (an `INDX` version 1 otherwise) |
 //! | 1 | html: 0 / 1 |
-//! | 1 | *version 3 only:* which text of a page is read (with html): 0 all the visible text, 1 the main content |
-//! | 8 | *versions 2 and 3:* the threshold, an IEEE-754 `f64` (its bits as `u64`), above 0 and at most 1 |
+//! | 1 | *versions 3 to 5:* which text of a page is read (with html): 0 all the visible text, 1 the main content |
+//! | 8 | *versions 2 to 5:* the threshold, an IEEE-754 `f64` (its bits as `u64`), above 0 and at most 1 (written without sketches too, in versions 3 to 5) |
 //! | 8 | `C`, number of counts, `u64` |
 //! | `C` × | a stored page's id (`u32` byte length, UTF-8) and its count (`u64`), by id, strictly ascending |
 //! | 8 | `A`, number of aliases, `u64` |
@@ -128,7 +128,7 @@ impl ContentSeen {
         w.seal_version(Kind::Seen, version)
     }
 
-    /// Loads a snapshot made by [`to_bytes`](Self::to_bytes) (format version 1 or 2).
+    /// Loads a snapshot made by [`to_bytes`](Self::to_bytes) (format versions 1 to 5).
     /// With `expected`, a snapshot made with other settings (fingerprint scheme, `k`,
     /// layout, html, sketch scheme) is refused with [`Error::SchemeMismatch`], except that
     /// a version-1 snapshot (no sketches) loads into a sketching config (see the

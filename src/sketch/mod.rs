@@ -60,6 +60,23 @@
 //!
 //! **Bytes** ([`Sketch::to_bytes`]): a version byte ([`VERSION`] = 1), `size / 8`, then the
 //! `size` bytes above. Snapshots store the `size` bytes per entry and the scheme once.
+//!
+//! **Checks.** A sketch carries no checksum, but its parts agree in ways [`Sketch::from_bytes`]
+//! and [`Sketch::from_payload`] check, refusing damage as [`Error::Corrupt`]. Each shingle
+//! flips one odd-sketch bit and fills at most one MinHash bin, whose value the empty bins
+//! copy; so, while `n` is below the saturated `u32::MAX`:
+//!
+//! - the odd sketch has at most `n` bits set, and their number has `n`'s parity;
+//! - the MinHash bins hold at most `n` distinct values, and all are 0 when `n` is 0.
+//!
+//! Any change of an odd number of odd-sketch bits is refused, and so is a count that
+//! changes parity or falls below the bits set: the count and the odd sketch answer the
+//! estimates of similar texts. A count changed by an even amount that stays at or above the
+//! bits set, or a changed MinHash bin of a sketch of 16 shingles or more, passes: nothing in
+//! the bytes tells it. A changed bin moves an estimate by at most `16 / (15 · K)`.
+//! Snapshots (whose checksum covers their sketches) and Redis stores read sketches without
+//! these checks: earlier builds stored there whatever sketch bytes a caller handed them,
+//! and those still load.
 
 pub(crate) mod bands;
 pub use bands::BandIndex;
@@ -212,12 +229,35 @@ impl Sketch {
         &self.bytes
     }
 
-    /// A sketch from stored `payload` bytes of a known scheme.
+    /// A sketch from `payload` bytes ([`Sketch::payload`]) of a known scheme. A length
+    /// other than the scheme's, or parts no sketch can hold together (see
+    /// [`Sketch::from_bytes`]), is [`Error::Corrupt`].
     pub fn from_payload(scheme: SketchScheme, payload: &[u8]) -> Result<Sketch> {
+        Sketch::read_payload(scheme, payload, 0)
+    }
+
+    /// [`Sketch::from_payload`] checking the length only, for a payload read from a snapshot
+    /// (its checksum guards against damage) or a Redis store: earlier builds stored any
+    /// payload of the right length that a caller handed them, and such a store still loads.
+    pub(crate) fn from_stored_payload(scheme: SketchScheme, payload: &[u8]) -> Result<Sketch> {
+        Sketch::check_length(scheme, payload, 0)?;
+        Ok(Sketch { bytes: payload.into() })
+    }
+
+    /// [`Sketch::from_payload`] for a payload at byte `at` of the bytes being read (error
+    /// offsets count from there).
+    fn read_payload(scheme: SketchScheme, payload: &[u8], at: usize) -> Result<Sketch> {
+        Sketch::check_length(scheme, payload, at)?;
+        let sketch = Sketch { bytes: payload.into() };
+        sketch.check_parts(at)?;
+        Ok(sketch)
+    }
+
+    fn check_length(scheme: SketchScheme, payload: &[u8], at: usize) -> Result<()> {
         if payload.len() != scheme.size() {
             return Err(Error::corrupt(
                 "sketch",
-                payload.len().min(scheme.size()),
+                at + payload.len().min(scheme.size()),
                 format!(
                     "{} bytes, where a {} sketch has {}",
                     payload.len(),
@@ -226,7 +266,61 @@ impl Sketch {
                 ),
             ));
         }
-        Ok(Sketch { bytes: payload.into() })
+        Ok(())
+    }
+
+    /// Refuses parts that no set of shingles gives together (the module docs' **Checks**);
+    /// `at` is the payload's offset in the bytes being read.
+    fn check_parts(&self, at: usize) -> Result<()> {
+        let n = self.shingles();
+        if n == u32::MAX {
+            // Saturated: the true count, and so the odd sketch's parity, is unknown.
+            return Ok(());
+        }
+        let set: u32 = self.odd().iter().map(|b| b.count_ones()).sum();
+        if set > n || set % 2 != n % 2 {
+            let why = if set > n {
+                format!("more than {n} shingles can set")
+            } else {
+                format!(
+                    "where {n} shingles leave an {} number",
+                    if n.is_multiple_of(2) { "even" } else { "odd" }
+                )
+            };
+            return Err(Error::corrupt(
+                "sketch",
+                at,
+                format!(
+                    "the odd sketch has {set} bits set, {why} (each shingle flips one bit), so the \
+                     shingle count (bytes 0..4) or the odd sketch is damaged"
+                ),
+            ));
+        }
+        if n < 16 {
+            // Each bin holds the value of a filled bin, and n shingles fill at most n bins.
+            let half = self.bytes.len() / 2;
+            let mut values = 0u16;
+            for (i, &b) in self.minhash().iter().enumerate() {
+                values |= 1 << (b & 15) | 1 << (b >> 4);
+                let distinct = values.count_ones();
+                if (n == 0 && b != 0) || (n > 0 && distinct > n) {
+                    let holds = if n == 0 {
+                        "no shingles, where an empty sketch's bins are all 0".to_owned()
+                    } else {
+                        format!("{distinct} distinct values, more than its {n} shingles give")
+                    };
+                    return Err(Error::corrupt(
+                        "sketch",
+                        at + half + i,
+                        format!(
+                            "the MinHash bins up to this byte hold {holds}, so the shingle \
+                             count (bytes 0..4) or the MinHash part is damaged"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The sketch as self-describing bytes: [`VERSION`], `size / 8`, the payload.
@@ -239,7 +333,8 @@ impl Sketch {
     }
 
     /// Reads [`to_bytes`](Self::to_bytes)' output. Another version is
-    /// [`Error::UnsupportedVersion`], a bad size or length [`Error::Corrupt`].
+    /// [`Error::UnsupportedVersion`]; a bad size or length is [`Error::Corrupt`], and so are
+    /// parts that no set of shingles gives together (see the [module docs](self), **Checks**).
     pub fn from_bytes(bytes: &[u8]) -> Result<Sketch> {
         let [version, eighths, payload @ ..] = bytes else {
             return Err(Error::corrupt("sketch", bytes.len(), "shorter than its 2-byte header"));
@@ -253,7 +348,7 @@ impl Sketch {
         }
         let scheme = SketchScheme::new(*eighths as usize * 8)
             .map_err(|_| Error::corrupt("sketch", 1, format!("size byte {eighths} is no sketch size")))?;
-        Sketch::from_payload(scheme, payload)
+        Sketch::read_payload(scheme, payload, 2)
     }
 }
 

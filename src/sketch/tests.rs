@@ -304,3 +304,129 @@ fn more_shingles_than_the_set_takes_give_the_same_sketch() {
     assert_eq!(got.shingles() as usize, sorted.len());
     assert_eq!(got.payload(), &naive_from_shingles(scheme, &sorted)[..]);
 }
+
+/// Shingle sets as the writer may meet them: random ones of every size up to several times
+/// the bins, ones whose shingles cancel in pairs in the odd sketch, ones with repeats
+/// (counted, flipping their bit twice), and the empty set.
+fn sets_for(rng: &mut Rng, scheme: SketchScheme) -> Vec<Vec<u64>> {
+    let mut sets: Vec<Vec<u64>> = (0..=40).map(|n| (0..n).map(|_| rng.next()).collect()).collect();
+    for n in [63, 64, 65, 200, 1001, 4000] {
+        sets.push((0..n).map(|_| rng.next()).collect());
+    }
+    // Pairs that flip the same odd-sketch bit: the bits set fall below the count.
+    let m = scheme.odd_bits();
+    let mut by_bit: Vec<Option<u64>> = vec![None; m];
+    let mut cancelling = Vec::new();
+    while cancelling.len() < 40 {
+        let h = rng.next();
+        let p = (((crate::hash::mix(h ^ ODD_SEED) >> 32) * m as u64) >> 32) as usize;
+        match by_bit[p].take() {
+            Some(g) => {
+                cancelling.extend([g, h]);
+                sets.push(cancelling.clone());
+                // and one more, so that an odd count is met too
+                sets.push([&cancelling[..], &[rng.next()]].concat());
+            }
+            None => by_bit[p] = Some(h),
+        }
+    }
+    let mut repeats: Vec<u64> = (0..9).map(|_| rng.next()).collect();
+    repeats.extend_from_within(..5);
+    sets.push(repeats);
+    sets
+}
+
+#[test]
+fn every_sketch_the_writer_makes_passes_the_checks() {
+    let mut rng = Rng(0x0C4E_C4ED);
+    let mut h = SimHasher::new(Options::default()).unwrap();
+    let (mut checked, mut cancelled) = (0, 0);
+    for size in (MIN_SIZE..=MAX_SIZE).step_by(8) {
+        let scheme = SketchScheme::new(size).unwrap();
+        let mut sketches: Vec<Sketch> =
+            sets_for(&mut rng, scheme).iter().map(|set| Sketch::from_shingles(scheme, set)).collect();
+        for case in 0..40 {
+            let text = random_text(&mut rng, if case % 4 == 0 { 400 } else { 12 });
+            sketches.extend(h.sketch(&text, scheme).ok());
+        }
+        for s in &sketches {
+            assert_eq!(Sketch::from_bytes(&s.to_bytes()).as_ref(), Ok(s), "{s:?}");
+            assert_eq!(Sketch::from_payload(scheme, s.payload()).as_ref(), Ok(s), "{s:?}");
+            checked += 1;
+            cancelled += usize::from(s.odd().iter().map(|b| b.count_ones()).sum::<u32>() + 2 <= s.shingles());
+        }
+        // A saturated count says nothing of the parts: any load.
+        let mut saturated = vec![0xA5; size];
+        saturated[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(Sketch::from_payload(scheme, &saturated).is_ok(), "{size}");
+    }
+    assert!(checked > 29 * 120 && cancelled > 29 * 40, "{checked} {cancelled}");
+}
+
+/// Every single-bit flip and every byte replacement of `bytes` (a sketch's `to_bytes`):
+/// for each part (header, count, odd sketch, MinHash), (damaged, refused) counts.
+fn damage(bytes: &[u8]) -> [[(usize, usize); 4]; 2] {
+    let half = 2 + (bytes.len() - 2) / 2;
+    let mut out = [[(0, 0); 4]; 2];
+    for i in 0..bytes.len() {
+        let part = [2, 6, half, bytes.len()].iter().position(|&end| i < end).unwrap();
+        for v in 0..=255u8 {
+            let mut d = bytes.to_vec();
+            d[i] = v;
+            let flips = (v ^ bytes[i]).count_ones();
+            let refused = usize::from(Sketch::from_bytes(&d).is_err());
+            for (kind, counts) in [flips == 1, flips > 0].into_iter().zip(&mut out) {
+                if kind {
+                    counts[part].0 += 1;
+                    counts[part].1 += refused;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn damaged_sketches_are_refused_where_their_parts_disagree() {
+    let mut h = SimHasher::new(Options::default()).unwrap();
+    let scheme = SketchScheme::default();
+    let text = "Heavy rain closed the mountain road early on Tuesday night";
+    let (a, b) = (h.sketch(text, scheme).unwrap(), h.sketch(&text.replace("early", "late"), scheme).unwrap());
+    assert_eq!(a.shingles(), 54);
+    let [bits, bytes] = damage(&a.to_bytes());
+    println!("54 shingles: (damaged, refused) by header, count, odd sketch, MinHash: bit flips {bits:?}, bytes {bytes:?}");
+    // Every flipped bit of the header and the odd sketch is refused, and so is the count's
+    // parity bit; of replaced odd-sketch bytes, all that change its parity (128 of 255
+    // values) and more.
+    assert_eq!((bits[0].1, bits[2].1), (bits[0].0, bits[2].0));
+    assert!(bytes[2].1 * 2 > bytes[2].0, "{bytes:?}");
+    let share = |c: [(usize, usize); 4]| {
+        c.iter().map(|p| p.1).sum::<usize>() as f64 / c.iter().map(|p| p.0).sum::<usize>() as f64
+    };
+    assert!(share(bits) > 0.45 && share(bytes) > 0.24, "{bits:?} {bytes:?}");
+
+    // The audit's damage: the count 54 → 4041 (two bytes) made a near copy a duplicate.
+    let mut damaged = a.to_bytes();
+    damaged[2..6].copy_from_slice(&4041u32.to_le_bytes());
+    let (before, after) = (estimate_jaccard(&a, &b).unwrap(), estimate_payloads(&damaged[2..], b.payload()));
+    println!("estimate {before} → {after} with the count damaged");
+    assert!(before < 0.81 && after > 0.95, "{before} {after}");
+    let e = Sketch::from_bytes(&damaged).unwrap_err();
+    assert_eq!(e.code(), "Corrupt");
+    assert!(e.to_string().contains("4041 shingles") && e.to_string().contains("odd sketch"), "{e}");
+    // Fewer shingles than bits set.
+    damaged[2..6].copy_from_slice(&2u32.to_le_bytes());
+    let e = Sketch::from_payload(scheme, &damaged[2..]).unwrap_err();
+    assert!(e.to_string().contains("more than 2 shingles can set"), "{e}");
+
+    // A short text's MinHash bins hold a few values: most of their damage is refused too.
+    let short = h.sketch("Hello!", scheme).unwrap();
+    assert_eq!(short.shingles(), 3);
+    let [bits, bytes] = damage(&short.to_bytes());
+    println!("{} shingles: bit flips {bits:?}, bytes {bytes:?}", short.shingles());
+    assert!(share(bits) > 0.85 && share(bytes) > 0.9, "{bits:?} {bytes:?}");
+    let mut empty = Sketch::from_shingles(scheme, &[]).to_bytes();
+    empty[2 + 64 + 7] = 0x10;
+    let e = Sketch::from_bytes(&empty).unwrap_err();
+    assert!(matches!(e, Error::Corrupt { offset: 73, .. }) && e.to_string().contains("no shingles"), "{e}");
+}

@@ -4,17 +4,19 @@
 //! | --- | --- | --- |
 //! | 0 | 4 | magic `b"SHWS"` (simhash-wasm storage), [`MAGIC`] |
 //! | 4 | 4 | kind tag ([`Kind::tag`]): `b"FSET"` fingerprint set, `b"INDX"` index snapshot, `b"IDF\0"` IDF table, `b"SEEN"` content-seen snapshot |
-//! | 8 | 4 | format version, `u32`: 1 ([`FORMAT_VERSION`]) up to the kind's [`Kind::newest_version`] (`FSET`: 2, the gap code; `INDX` and `SEEN`: 2 when they carry sketches; `IDF\0`: 1) |
+//! | 8 | 4 | format version, `u32`: 1 ([`FORMAT_VERSION`]) up to the kind's [`Kind::newest_version`] (`FSET`: 2, the gap code; `INDX`: 2, a sketch column; `SEEN`: 5, see `seen/codec.rs`; `IDF\0`: 1) |
 //! | 12 | 8 | payload length `L`, `u64` |
 //! | 20 ([`HEADER_LEN`]) | `L` | payload |
 //! | 20 + `L` | 4 ([`TRAILER_LEN`]) | CRC-32C (Castagnoli, reflected, init and final xor `0xFFFFFFFF`, the iSCSI / ext4 CRC; see [`crc32c`]) of bytes `0 .. 20 + L` |
 //!
-//! The envelope itself is frozen for all versions, so an old build can always tell a
-//! newer file ("upgrade") from a damaged one. Checks, in order ([`open`]): length ≥ 24,
-//! magic, kind, version (0 or newer than the kind's [`Kind::newest_version`] is refused), `L == total − 24`
-//! exactly, checksum. The checksum detects every burst error up to 32 bits and every flip
-//! of up to 5 bits in a message of this size; the validation of each payload catches the
-//! rest as best it can, and nothing ever panics.
+//! The envelope itself is frozen for all versions: every version of every kind keeps
+//! these fields and this checksum over the version field too. So a build checks the
+//! checksum before the version, and can tell a file of a newer version ("upgrade"), whose
+//! checksum holds, from a damaged one. Checks, in order ([`open`]): length ≥ 24, magic,
+//! kind, `L == total − 24` exactly, checksum, version (0, or newer than the kind's
+//! [`Kind::newest_version`], is refused). The checksum detects every burst error up to 32
+//! bits and every flip of up to 5 bits in a message of this size; the validation of each
+//! payload catches the rest as best it can, and nothing ever panics.
 
 use super::formats;
 use crate::error::{Error, Result};
@@ -144,8 +146,9 @@ impl Kind {
 
     /// The newest payload version of this kind this build reads (and, for new data,
     /// writes): 2 for `FSET` (the gap code, see [`compact`](super::compact)), 2 for `INDX`
-    /// (a sketch column), 3 for `SEEN` (2: a sketch column; 3: which text of a page is
-    /// read), 1 for `IDF\0`.
+    /// (a sketch column), 5 for `SEEN` (2: a sketch column; 3: which text of a page is
+    /// read; 4: the site templates learnt; 5: their blocks hashed with numbers folded),
+    /// 1 for `IDF\0`.
     pub fn newest_version(self) -> u32 {
         match self {
             Kind::FingerprintSet => formats::FSET.current,
@@ -220,13 +223,6 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
             format!("this file holds {found}, not a {what}; load it with the matching function"),
         ));
     }
-    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    if version > kind.newest_version() {
-        return Err(Error::UnsupportedVersion { what, found: version, supported: kind.newest_version() });
-    }
-    if version == 0 {
-        return Err(Error::corrupt(what, 8, "format version 0 does not exist"));
-    }
     let mut len = [0u8; 8];
     len.copy_from_slice(&bytes[12..HEADER_LEN]);
     let len = u64::from_le_bytes(len);
@@ -248,6 +244,14 @@ pub fn open(kind: Kind, bytes: &[u8]) -> Result<(u32, &[u8])> {
             body_end,
             format!("checksum mismatch (stored CRC-32C {stored:08x}, computed {computed:08x})"),
         ));
+    }
+    // After the checksum, which covers it: a damaged version field is damage, not a newer file.
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    if version > kind.newest_version() {
+        return Err(Error::UnsupportedVersion { what, found: version, supported: kind.newest_version() });
+    }
+    if version == 0 {
+        return Err(Error::corrupt(what, 8, "format version 0 does not exist"));
     }
     Ok((version, &bytes[HEADER_LEN..body_end]))
 }

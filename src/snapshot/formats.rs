@@ -57,15 +57,17 @@ pub(crate) const FSET_GAP_CODE: u32 = 2;
 /// The `INDX` version whose payload ends with a sketch column.
 pub(crate) const INDX_SKETCHES: u32 = 2;
 
-/// The `SEEN` version that holds sketches (an `INDX` with a sketch column) and the threshold.
+/// The first `SEEN` version that holds the threshold and sketches (an `INDX` with a sketch
+/// column): this version always, later ones when the test keeps sketches.
 pub(crate) const SEEN_SKETCHES: u32 = 2;
 
-/// The `SEEN` version that says which text of a page is read (all of it, or its main
-/// content); a test that reads the main content writes it, with or without sketches.
+/// The first `SEEN` version that says which text of a page is read (all of it, or its main
+/// content), as every later one does; a test that reads the main content and learns no
+/// site template writes it, with or without sketches.
 pub(crate) const SEEN_MAIN_CONTENT: u32 = 3;
 
-/// The `SEEN` version that ends with the site templates learnt (`TemplateModel`); a test
-/// that learns them writes it.
+/// The first `SEEN` version that ends with the site templates learnt (`TemplateModel`), as
+/// version 5 does; a test whose model hashes blocks by their words writes it.
 pub(crate) const SEEN_TEMPLATE: u32 = 4;
 
 /// The `SEEN` version whose site templates hash blocks with numbers folded

@@ -179,7 +179,7 @@ fn read_sketches(r: &mut Reader<'_>, n: usize) -> Result<SketchColumn> {
     for i in 0..n {
         if bits[i / 8] >> (i % 8) & 1 == 1 {
             let payload = r.take(size, "sketch")?;
-            sketches.push(Some(Sketch::from_payload(scheme, payload)?));
+            sketches.push(Some(Sketch::from_stored_payload(scheme, payload)?));
         } else {
             sketches.push(None);
         }
@@ -487,6 +487,27 @@ mod tests {
         assert_eq!(Index::<u64>::from_vec(dup.clone()).unwrap_err().code(), "Corrupt");
         assert_eq!(Index::<u64>::from_bytes(&dup).unwrap_err().code(), "Corrupt");
         assert_eq!(Index::<String>::from_vec(good).unwrap_err().code(), "SchemeMismatch");
+    }
+
+    /// Earlier builds stored any sketch a caller handed them: a snapshot holding one whose
+    /// parts disagree (which `Sketch::from_bytes` now refuses) still loads, unchanged.
+    #[test]
+    fn a_stored_sketch_is_read_without_the_standalone_sketchs_checks() {
+        let scheme = SketchScheme::new(32).unwrap();
+        let mut payload = Sketch::from_shingles(scheme, &[1, 2, 3]).payload().to_vec();
+        payload[..4].copy_from_slice(&4u32.to_le_bytes());
+        assert_eq!(Sketch::from_payload(scheme, &payload).unwrap_err().code(), "Corrupt");
+        let odd = Sketch::from_stored_payload(scheme, &payload).unwrap();
+        let bytes = encode_sorted_index_with_sketches(
+            3,
+            false,
+            &[16; 4],
+            None,
+            &[(&7u64, 1)],
+            Some((scheme, &[Some(&odd)])),
+        );
+        let column = decode_index::<u64>(&bytes).unwrap().sketches.unwrap();
+        assert_eq!(column.sketches, vec![Some(odd)]);
     }
 
     #[test]

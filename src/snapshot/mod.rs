@@ -21,7 +21,7 @@
 //! | `FSET` | a [`CompactSet`] of fingerprints (delta + Huffman, in blocks); also embedded in `INDX` and `IDF` | `snapshot/compact.rs` |
 //! | `INDX` | an [`Index`](crate::Index) snapshot: layout, scheme (`scheme.rs`), id column ([`SnapshotId`]), fingerprints; version 2 also sketches | `snapshot/index.rs` |
 //! | `IDF\0` | an [`IdfTable`](crate::IdfTable): feature hashes and document frequencies | `snapshot/idf.rs` |
-//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases; version 2 also the threshold | `seen/codec.rs` |
+//! | `SEEN` | a [`ContentSeen`](crate::ContentSeen): an `INDX` snapshot, counts and aliases; versions 2 to 5 also the threshold, 3 to 5 which text of a page is read, 4 and 5 the site templates learnt | `seen/codec.rs` |
 //!
 //! Below the formats, three private parts do the mechanics: `bytes.rs` (the bounds-checked
 //! `Reader` every decoder reads through, the `Writer`, varints), `bits.rs` (the compact
