@@ -23,8 +23,12 @@
 //! seen", 1 for a page met once; content that is copied often is likely to matter.
 //!
 //! Checking a stored URL again counts as another sighting when its content is still a
-//! near-duplicate of what is stored; otherwise the stored fingerprint (and sketch) is
-//! replaced by the new one and its count starts again at 1.
+//! near-duplicate of what is stored. When its content is now a near-duplicate of another
+//! stored page, that page is counted (the check's `cluster`), and the URL keeps what it
+//! stored: content once seen stays seen, so a later copy of it is still a duplicate, and
+//! [`ContentSeen::cluster_of`] still answers the URL itself. Otherwise (content new to the
+//! store) the stored fingerprint (and sketch) is replaced by the new one and its count
+//! starts again at 1. The shared store (`RedisContentSeen`) decides the same way.
 //!
 //! ```
 //! use simhash_wasm::{ContentSeen, SeenConfig};

@@ -100,6 +100,26 @@ fn a_changed_page_replaces_its_fingerprint() {
 }
 
 #[test]
+fn a_stored_page_that_becomes_a_copy_of_another_is_counted_there_and_keeps_its_content() {
+    for config in both() {
+        let mut s = ContentSeen::new(config).unwrap();
+        s.check("a", A).unwrap();
+        s.check("b", B).unwrap();
+        let c = s.check("a", B).unwrap();
+        assert!(c.duplicate);
+        assert_eq!((c.cluster.as_str(), c.count), ("b", 2));
+        // Content once seen stays seen: a later copy of A is a duplicate of the URL that
+        // stored it, which still answers for itself.
+        assert_eq!(s.cluster_of("a"), Some("a"));
+        assert_eq!(s.count("a"), Some(1));
+        let later = s.check("c", A).unwrap();
+        assert!(later.duplicate);
+        assert_eq!((later.cluster.as_str(), later.count), ("a", 2));
+        assert_eq!(s.len(), 2);
+    }
+}
+
+#[test]
 fn settings_are_validated_and_described() {
     for t in [0.0, -0.5, 1.01, f64::NAN] {
         let e = ContentSeen::new(SeenConfig { threshold: t, ..SeenConfig::default() }).unwrap_err();
