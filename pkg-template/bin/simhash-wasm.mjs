@@ -76,6 +76,10 @@ options:
                      --threads 1 uses none. The results are the same for every N
   --version          the package's version
   -h, --help         this text
+
+exit status: 0 when done (a document skipped by dedup is named in a warning); 1 when
+fingerprint could not fingerprint a document (it is named, and has no line); 2 for a bad
+option or an input that can't be read.
 `;
 
 function warn(msg) {
