@@ -278,8 +278,8 @@ function parseJsonl(path, where, bar, size) {
 }
 
 /**
- * Each document of a JSONL file (or of stdin, fd 0) as `{ id, text, offset, length }`
- * (where its line starts in the file, and its length in bytes), read in chunks of bytes;
+ * Each document of a JSONL file (or of stdin, fd 0) as `{ id, text, offset, length, line }`
+ * (where its line starts in the file, its length in bytes, and its line number), read in chunks of bytes;
  * `onRead(bytes)` is told of the bytes read so far.
  */
 function* jsonlDocs(path, where, onRead) {
@@ -307,7 +307,7 @@ function* jsonlDocs(path, where, onRead) {
       fail(`${where}:${lineNo}: "id" must be a string or a number, not ${JSON.stringify(d.id)}`);
     }
     count++;
-    return { id: String(d.id ?? count - 1), text: d.text, offset: offset + bom, length: bytes.length - bom };
+    return { id: String(d.id ?? count - 1), text: d.text, offset: offset + bom, length: bytes.length - bom, line: lineNo };
   };
   try {
     for (;;) {
@@ -441,6 +441,33 @@ function outputFormat(o) {
 async function dedup(o) {
   const here = dirname(fileURLToPath(import.meta.url));
   const path = onePath(o, join(here, '..', 'sample', 'licenses.jsonl'));
+  try {
+    await dedupPath(o, path);
+  } catch (e) {
+    throw duplicateLines(e, path);
+  }
+}
+
+/**
+ * A DuplicateId error of a JSONL file's documents, told with the lines that hold the id
+ * (found again only now: the run holds no map of ids to lines).
+ */
+function duplicateLines(e, path) {
+  if (e?.code !== 'DuplicateId' || path === '-' || !/\.(jsonl|ndjson)$/i.test(path)) return e;
+  const first = new Map();
+  for (const d of jsonlDocs(path, path)) {
+    const line = first.get(d.id);
+    if (line !== undefined) {
+      e.message = `${path}:${d.line}: id ${JSON.stringify(d.id)} is on line ${line} too; every document needs an id of its own`;
+      break;
+    }
+    first.set(d.id, d.line);
+  }
+  return e;
+}
+
+/** dedup of the documents at `path`, printed. */
+async function dedupPath(o, path) {
   const format = outputFormat(o);
   const incremental = o.load !== undefined || o.save !== undefined;
   if (o.save !== undefined) {

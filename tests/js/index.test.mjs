@@ -202,7 +202,7 @@ test('CLI: inputs as users have them, and options as they type them', async () =
   writeFileSync(jsonl, `${JSON.stringify({ id: 7, text: para })}\n${JSON.stringify({ id: '7', text: `${para} Again.` })}\n`);
   const dup = run(['dedup', jsonl]);
   assert.equal(dup.status, 2);
-  assert.match(dup.stderr, /id "7" is already taken/);
+  assert.match(dup.stderr, /docs\.jsonl:2: id "7" is on line 1 too/);
   // Options.
   for (const [args, message] of [
     [['dedup', '--treads', '1'], /unknown option --treads/],
