@@ -19,10 +19,13 @@
 //! | passages matched between texts (plagiarism) | [`passage`] | [`PassageChecker`], [`PassageOptions`] |
 //! | the main job: clusters of a collection | [`dedup`](mod@dedup) | [`dedup()`](fn@dedup), [`DedupOptions`], [`DedupReport`] |
 //! | the compact fingerprint set and the snapshot id types | [`snapshot`] | [`CompactSet`] |
-//! | the shared content-seen test's Redis adapter: keys, records, Lua scripts (Cargo feature `redis`) | (root) | `RedisSeen`, `StoreConfig`, `SCRIPTS` |
 //! | errors with data and advice | (root) | [`Error`], [`Result`] |
 //!
 //! Every type with bytes has `to_bytes` / `from_bytes`: a versioned, checksummed snapshot.
+//!
+//! What only the npm package needs is crate-private: the option names and JS-style values
+//! its bindings read, the worker pool's steps of `dedup`, and the shared content-seen test's
+//! Redis adapter (Cargo feature `redis`), which drives Redis replies the JS side relays.
 //!
 //! # Inside
 //!
@@ -50,8 +53,8 @@
 // items behind a Cargo feature say which one.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// The public API: six modules, one per thing a Rust user builds (the index, sketches,
-// content-seen tests, passages, dedup, snapshots), and the root re-exports below. The
+// The public API: seven modules, one per thing a Rust user builds (HTML text, the index,
+// sketches, content-seen tests, passages, dedup, snapshots), and the root re-exports below. The
 // steps of the scheme (normalise, tokenize, hash, weigh, fingerprint) are private: their
 // types that users name are re-exported, the rest may change freely. `__private` holds
 // what the crate's own tests and benchmarks reach into; it is not part of the API.
@@ -70,8 +73,10 @@ mod sets;
 pub mod sketch;
 pub mod snapshot;
 // The shared content-seen test's Redis adapter (keys, records, Lua scripts, the state
-// machine over replies), crate-private: its entry points are re-exported below.
+// machine over replies): the npm package's `RedisContentSeen` (src/wasm/redis.rs) is its
+// one user, so it is crate-private, and outside wasm only its unit tests call it.
 #[cfg(feature = "redis")]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod redis;
 mod sort;
 #[cfg(test)]
@@ -97,9 +102,6 @@ pub use html::html_to_text;
 pub use index::{FlatMatches, Index, IndexId, Layout, Match, Pair, Stats};
 pub use normalize::{NormalizeOptions, Punctuation};
 pub use passage::{PassageChecker, PassageOptions};
-#[cfg(feature = "redis")]
-#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
-pub use redis::{check_argv, CheckPlan, Outcome, RedisSeen, SketchPlan, StoreConfig, StoreMatch, SCRIPTS};
 pub use seen::{Check, ContentSeen, SeenCandidate, SeenConfig, SeenPage};
 pub use sketch::{estimate_jaccard, Sketch, SketchScheme};
 pub use snapshot::CompactSet;
@@ -116,7 +118,7 @@ pub mod __private {
         pub use crate::hash::{hash_bytes, hash_str, mix};
     }
     pub mod index {
-        pub use crate::index::{join_part, join_tables};
+        pub use crate::index::join::{join_part, join_tables};
         pub mod brute_force {
             pub use crate::index::brute_force::{clusters, query, self_join};
         }
@@ -133,11 +135,15 @@ pub mod __private {
     }
     pub mod snapshot {
         pub use crate::snapshot::envelope::{crc32c, Kind, FORMAT_VERSION};
-        pub use crate::snapshot::index::{decode_index, encode_index, encode_sorted_index_with_sketches};
+        pub use crate::snapshot::index::{
+            decode_index, encode_index, encode_sorted_index_with_sketches, SketchColumn, SnapshotParts,
+        };
         pub use crate::snapshot::scheme::check_scheme;
     }
     pub mod tokenize {
-        pub use crate::tokenize::{char_ngrams, grapheme_starts, word_shingles};
+        pub use crate::tokenize::{
+            char_ngrams, grapheme_starts, word_shingles, CharNgrams, Shingle, Token, WordShingles,
+        };
     }
     pub mod verify {
         pub use crate::verify::ShingleSet;

@@ -20,7 +20,7 @@ use crate::sketch::bands::{band_key_of, bands_for};
 use crate::sketch::SketchRows;
 
 /// The most earlier members of a bucket a document is paired with.
-pub const BUCKET_WINDOW: usize = 64;
+pub(crate) const BUCKET_WINDOW: usize = 64;
 
 /// The number of bands of a band join over `sketches`: 0 without any.
 pub(crate) fn band_count(sketches: &SketchRows) -> usize {

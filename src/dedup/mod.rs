@@ -48,12 +48,12 @@
 //! `--load/--save`): it adds the documents that are not in a given index yet and reports
 //! the clusters of everything in it.
 //!
-//! [`DedupPlan`] is [`dedup`] in three steps (fingerprints and candidates, the Jaccards of
-//! the candidate pairs, the report), so that the package's worker pool measures the pairs
-//! on every core; [`dedup`] runs the same steps on one thread.
+//! [`dedup`] runs in three steps (fingerprints and candidates, the Jaccards of the candidate
+//! pairs, the report); the npm package's worker pool runs the same steps with the pairs
+//! measured on every core, for the same report.
 //!
-//! Option names, defaults and validation live here ([`DedupOptions::NAMES`],
-//! [`DedupOptions::from_names`], [`DedupOptions::validate`]); the JS bindings only convert.
+//! Defaults and validation live here ([`DedupOptions::validate`]); the JS bindings only
+//! convert option names and values.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -67,8 +67,10 @@ use crate::verify::{self, ShingleSet, DEFAULT_SHINGLE};
 mod candidates;
 mod plan;
 mod rounds;
-pub use candidates::BUCKET_WINDOW;
-pub use plan::{candidates, jaccards, Candidate, DedupPlan};
+// The steps of `dedup` that the package's worker pool runs apart (src/wasm/dedup.rs).
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(unused_imports))]
+pub(crate) use plan::candidates;
+pub(crate) use plan::{jaccards, DedupPlan};
 
 /// How [`dedup`] works.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,9 +81,7 @@ pub struct DedupOptions {
     /// default) picks it by the collection's size ([`DedupOptions::k_for_size`]).
     pub k: Option<u32>,
     /// The index layout; `None` picks one for the collection's size ([`Layout::auto`]).
-    /// Its `k` must be `k` (an explicit layout with `k: None` is read for
-    /// [`DedupOptions::DEFAULT_K`] by [`DedupOptions::from_names`]; [`dedup`] takes the
-    /// layout's k).
+    /// Its `k` must be `k` (with `k: None`, [`dedup`] takes the layout's k).
     pub layout: Option<Layout>,
     /// Keep a candidate pair only when the shingle Jaccard of the texts is at least this,
     /// from 0 to 1 (default [`DedupOptions::DEFAULT_VERIFY`]); `None` keeps every pair within `k`.
@@ -164,7 +164,7 @@ impl Verify {
 
     /// [`Verify::from_name`] with the numbers read by `parse` (the JS bindings use the
     /// host's `Number()`, so the wasm carries no float parser of its own).
-    pub fn from_name_with(name: &str, parse: impl Fn(&str) -> Option<f64>) -> Result<Verify> {
+    pub(crate) fn from_name_with(name: &str, parse: impl Fn(&str) -> Option<f64>) -> Result<Verify> {
         let bad = || Error::option("verify", crate::error::quoted(name), Self::EXPECTED);
         let number = |s: &str| parse(s).filter(|x| x.is_finite()).ok_or_else(bad);
         match name {
@@ -182,7 +182,8 @@ impl Verify {
 /// The dedup options by name, as the JS API and the CLI give them ([`DedupOptions::NAMES`]);
 /// `None` is the default. The fingerprint options are given separately, as [`Options`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct DedupNames<'a> {
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+pub(crate) struct DedupNames<'a> {
     /// `k`: a whole number from 0 to [`DedupOptions::MAX_K`].
     pub k: Option<f64>,
     /// `layout` given by name: `"auto"` (picked for the collection's size, the default),
@@ -281,19 +282,23 @@ impl DedupOptions {
     pub const MAX_K: u32 = 63;
     /// The `k` the JS API and the CLI take for the default (`k` by the collection's size, or
     /// the base options' `k`), as `defaults()` shows it.
-    pub const K_AUTO: &'static str = "auto";
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) const K_AUTO: &'static str = "auto";
 
     /// The error of a `k` that is neither a whole number from 0 to [`DedupOptions::MAX_K`]
     /// nor [`DedupOptions::K_AUTO`]; `shown` is the value as the caller wrote it.
-    pub fn bad_k(shown: impl std::fmt::Display) -> Error {
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+    pub(crate) fn bad_k(shown: impl std::fmt::Display) -> Error {
         Error::option("k", shown, format!("an integer from 0 to {}, or \"{}\"", Self::MAX_K, Self::K_AUTO))
     }
     /// The option names as the JS API spells them, besides the fingerprint options'
     /// [`Options::NAMES`].
-    pub const NAMES: [&'static str; 6] = ["k", "layout", "verify", "shingle", "html", "content"];
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+    pub(crate) const NAMES: [&'static str; 6] = ["k", "layout", "verify", "shingle", "html", "content"];
     /// The option names [`dedup_into`] uses: [`DedupOptions::NAMES`] but `k` and `layout`,
     /// which the index decides.
-    pub const INTO_NAMES: [&'static str; 4] = ["verify", "shingle", "html", "content"];
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+    pub(crate) const INTO_NAMES: [&'static str; 4] = ["verify", "shingle", "html", "content"];
 
     /// The defaults of runs with no texts to verify against: every pair within
     /// [`DedupOptions::FINGERPRINT_ONLY_K`] bits is kept.
@@ -303,18 +308,8 @@ impl DedupOptions {
 
     /// Options from their names and JS values, starting from `base` (the defaults, or
     /// [`DedupOptions::fingerprints_only`]); the result is validated.
-    ///
-    /// ```
-    /// use simhash_wasm::dedup::{DedupNames, DedupOptions, Verify};
-    /// use simhash_wasm::Options;
-    /// let names = DedupNames { k: Some(8.0), verify: Some(Verify::Enabled(false)), ..Default::default() };
-    /// let o = DedupOptions::from_names(DedupOptions::default(), Options::default(), &names)?;
-    /// assert_eq!((o.k, o.verify), (Some(8), None));
-    /// let bad = DedupNames { shingle: Some(0.0), ..Default::default() };
-    /// assert!(DedupOptions::from_names(DedupOptions::default(), Options::default(), &bad).is_err());
-    /// # Ok::<(), simhash_wasm::Error>(())
-    /// ```
-    pub fn from_names(
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+    pub(crate) fn from_names(
         base: DedupOptions,
         fingerprint: Options,
         names: &DedupNames<'_>,
@@ -438,7 +433,7 @@ pub struct DedupReport {
     /// `m − 1` pairs, each at the threshold or above (a pair whose documents are joined
     /// already is neither measured nor listed, so a page copied a thousand times costs a
     /// thousand pairs). Without one, every candidate pair (each document's
-    /// [`BUCKET_WINDOW`] nearest within `k`).
+    /// 64 nearest within `k`).
     pub pairs: Vec<DupPair>,
     /// The fingerprint of every given document that has one, in input order.
     pub fingerprints: Vec<(String, u64)>,
@@ -777,6 +772,16 @@ fn keep(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_by_name_are_read_and_validated() -> Result<()> {
+        let names = DedupNames { k: Some(8.0), verify: Some(Verify::Enabled(false)), ..Default::default() };
+        let o = DedupOptions::from_names(DedupOptions::default(), Options::default(), &names)?;
+        assert_eq!((o.k, o.verify), (Some(8), None));
+        let bad = DedupNames { shingle: Some(0.0), ..Default::default() };
+        assert!(DedupOptions::from_names(DedupOptions::default(), Options::default(), &bad).is_err());
+        Ok(())
+    }
 
     const A: &str = "The quick brown fox jumps over the lazy dog, again and again and again.";
     const B: &str = "The quick brown fox jumps over the lazy dog, again and again and again!";

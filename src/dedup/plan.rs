@@ -14,25 +14,6 @@
 //!
 //! [`dedup_known`](super::dedup_known) is these three steps on one thread, so a plan
 //! measured in pieces elsewhere gives the same report.
-//!
-//! ```
-//! use simhash_wasm::dedup::{dedup, jaccards, DedupOptions, DedupPlan};
-//! let docs = [
-//!     ("a", "The quick brown fox jumps over the lazy dog, again and again and again."),
-//!     ("b", "The quick brown fox jumps over the lazy dog, again and again and again!"),
-//!     ("c", "Pack my box with five dozen liquor jugs, said the sphinx of black quartz."),
-//! ];
-//! let opts = DedupOptions::default();
-//! let mut plan = DedupPlan::new(&docs, &[], &opts)?;
-//! assert_eq!(plan.pairs(), &[(0, 1)]);                 // documents 0 and 1 are candidates
-//! let texts: Vec<&str> = docs.iter().map(|d| d.1).collect();
-//! let measured = jaccards(&texts, plan.pairs(), &opts)?;
-//! assert!(measured[0] > 0.8);
-//! plan.record(&measured)?;
-//! assert!(plan.pairs().is_empty());                    // no round is left
-//! assert_eq!(plan.finish()?, dedup(&docs, &opts)?);
-//! # Ok::<(), simhash_wasm::Error>(())
-//! ```
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -68,6 +49,7 @@ pub struct DedupPlan {
     pairs: Vec<(u32, u32)>,
     /// The length in bytes of each text in a candidate (what measuring it costs; 0 for
     /// others).
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
     sizes: Vec<u32>,
 }
 
@@ -102,6 +84,7 @@ impl DedupPlan {
     /// rest fingerprinted here), and their sketches. No sketch is needed here then: a
     /// verification by sketches takes the candidates' estimates. A slot past them is an
     /// [`Error::InvalidOption`] for `candidates`.
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
     pub fn with_candidates<S: AsRef<str>, T: AsRef<str>>(
         docs: &[(S, T)],
         known: &[Option<u64>],
@@ -246,6 +229,7 @@ impl DedupPlan {
     /// verification or when it is by sketches. A pair is measured only while its documents
     /// are not yet joined by pairs verified in earlier rounds, so the rounds' pairs are far
     /// fewer than the candidates in clusters of many copies.
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
     pub fn pairs(&self) -> &[(u32, u32)] {
         &self.pairs
     }
@@ -275,6 +259,7 @@ impl DedupPlan {
     /// name: about equal, `n` of them, or more runs of at most about 8 MB each when
     /// the `n` would be larger (a worker's memory stays bounded whatever the collection's
     /// size). Pairs come grouped by component, so a run shares few texts with the next one.
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
     pub fn runs(&self, n: usize) -> Vec<usize> {
         self.runs_of(n, RUN_BYTES, |d| u64::from(self.sizes[d as usize]))
     }
@@ -282,11 +267,13 @@ impl DedupPlan {
     /// [`DedupPlan::runs`] with the length in bytes of document `d`'s text given by
     /// `size(d)`: for a caller that gave the plan no texts but those it must read (and
     /// reads the others again to measure the pairs).
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
     pub fn runs_sized(&self, n: usize, size: impl Fn(u32) -> u64) -> Vec<usize> {
         self.runs_of(n, RUN_BYTES, size)
     }
 
     /// [`DedupPlan::runs`] with runs of at most about `most` bytes.
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
     fn runs_of(&self, n: usize, most: u64, size: impl Fn(u32) -> u64) -> Vec<usize> {
         let mut ends = Vec::new();
         if self.pairs.is_empty() {
@@ -384,6 +371,7 @@ fn verifies_by_sketch(opts: &DedupOptions) -> bool {
 ///
 /// `part` not below `parts`, or sketches missing or of another scheme when they are
 /// needed, are an [`Error::InvalidOption`] for `part` or `sketches`.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
 pub fn candidates(
     fps: &[u64],
     sketches: &SketchRows,
@@ -459,6 +447,7 @@ fn estimate_each(candidates: &mut [Candidate], sketches: &SketchRows) {
 /// The most bytes of text one run of [`DedupPlan::runs`] names (about): its shingle sets
 /// take about 8 bytes a shingle and a shingle a byte of English (a third of that for
 /// Chinese), so a worker measuring a run holds about 70 MB of them.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
 const RUN_BYTES: u64 = 8 << 20;
 
 /// How far below the verification threshold a candidate's sketch estimate may be and the
@@ -574,6 +563,25 @@ fn visible<'t>(text: &'t str, opts: &DedupOptions) -> Result<Cow<'t, str>> {
 mod tests {
     use super::*;
     use crate::dedup::{dedup, dedup_into};
+
+    #[test]
+    fn a_plan_measured_step_by_step_reports_what_dedup_reports() -> Result<()> {
+        let docs = [
+            ("a", "The quick brown fox jumps over the lazy dog, again and again and again."),
+            ("b", "The quick brown fox jumps over the lazy dog, again and again and again!"),
+            ("c", "Pack my box with five dozen liquor jugs, said the sphinx of black quartz."),
+        ];
+        let opts = DedupOptions::default();
+        let mut plan = DedupPlan::new(&docs, &[], &opts)?;
+        assert_eq!(plan.pairs(), &[(0, 1)]); // documents 0 and 1 are candidates
+        let texts: Vec<&str> = docs.iter().map(|d| d.1).collect();
+        let measured = jaccards(&texts, plan.pairs(), &opts)?;
+        assert!(measured[0] > 0.8);
+        plan.record(&measured)?;
+        assert!(plan.pairs().is_empty()); // no round is left
+        assert_eq!(plan.finish()?, dedup(&docs, &opts)?);
+        Ok(())
+    }
     use crate::index::{Index, Layout};
     use crate::sketch::estimate;
     use crate::sketch::SketchScheme;

@@ -82,14 +82,18 @@ pub struct SimHasher {
 impl SimHasher {
     /// The name of the hasher's HTML setting ([`set_html`](Self::set_html)) in an option
     /// object; the configs that make a hasher (content-seen, dedup) take it too.
-    pub const HTML: &'static str = "html";
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) const HTML: &'static str = "html";
     /// The name of the hasher's IDF table ([`with_idf`](Self::with_idf)) in an option object.
-    pub const IDF: &'static str = "idf";
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) const IDF: &'static str = "idf";
     /// The name of the hasher's content setting (`set_content`: which text of an HTML
     /// input is read, `"main"` or `"all"`) in an option object.
-    pub const CONTENT: &'static str = "content";
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) const CONTENT: &'static str = "content";
     /// The hasher's settings besides the fingerprint scheme's [`Options::NAMES`].
-    pub const NAMES: [&'static str; 3] = [SimHasher::HTML, SimHasher::CONTENT, SimHasher::IDF];
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) const NAMES: [&'static str; 3] = [SimHasher::HTML, SimHasher::CONTENT, SimHasher::IDF];
 
     /// A hasher for `opts`, or an error naming the bad option.
     pub fn new(opts: Options) -> Result<SimHasher> {
@@ -229,7 +233,8 @@ impl SimHasher {
 
     /// The outcome of every text, in order, going on past failures: what a worker of the
     /// package's pool returns for its share of a batch (see `pkg-template/web/pool.js`).
-    pub fn fingerprint_each<'t, I>(&mut self, texts: I) -> Vec<Result<u64>>
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn fingerprint_each<'t, I>(&mut self, texts: I) -> Vec<Result<u64>>
     where
         I: IntoIterator<Item = &'t str>,
     {
@@ -239,7 +244,8 @@ impl SimHasher {
     /// [`fingerprint_each`](Self::fingerprint_each) with each text's sketch too
     /// ([`fingerprint_and_sketch`](Self::fingerprint_and_sketch)): a pool worker's share
     /// of a dedup verified by sketches.
-    pub fn fingerprint_and_sketch_each<'t, I>(
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+    pub(crate) fn fingerprint_and_sketch_each<'t, I>(
         &mut self,
         texts: I,
         scheme: SketchScheme,

@@ -74,7 +74,9 @@ impl Options {
     }
 
     /// The option names [`Options::from_names`] takes, as the JS API spells them.
-    pub const NAMES: [&'static str; 6] = ["mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase"];
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) const NAMES: [&'static str; 6] =
+        ["mode", "ngram", "weighting", "punctuation", "nfkc", "lowercase"];
 
     /// Options from their names, as the JS API and the CLI spell them: `mode` is `"chars"`
     /// or `"words"`, `weighting` and `punctuation` as [`Weighting::name`] and

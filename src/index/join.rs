@@ -173,7 +173,8 @@ pub fn join_tables(layout: &Layout) -> usize {
 /// core. A range past the tables is cut to them.
 ///
 /// ```
-/// use simhash_wasm::index::{join_part, join_tables, Layout};
+/// use simhash_wasm::__private::index::{join_part, join_tables};
+/// use simhash_wasm::index::Layout;
 /// let fps = [0u64, 0b111, 0b111111, u64::MAX, 0b1];
 /// let layout = Layout::default_for_k(3)?;
 /// let n = join_tables(&layout);

@@ -21,6 +21,7 @@ pub const DEFAULT_K: u32 = 3;
 /// Fingerprints the `"auto"` layout plans for when no expected size is given.
 pub const DEFAULT_EXPECTED_SIZE: f64 = 1e6;
 /// What the layout option takes, for messages.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 const LAYOUT_EXPECTED: &str = "\"default\", \"auto\", \"probe\" or an array of block widths";
 
 /// How the index is organised: `k`, the block widths, and so the tables; or the probing
@@ -249,17 +250,23 @@ impl Layout {
             ))
         })
     }
+}
 
+// The layout options as the JS bindings read them (names, and numbers as JS gives them);
+// only src/wasm/ calls these.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl Layout {
     /// The layout names [`Layout::from_name`] takes, as the JS API and the CLI spell them.
-    pub const NAMES: [&'static str; 3] = ["default", "auto", "probe"];
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) const NAMES: [&'static str; 3] = ["default", "auto", "probe"];
 
     /// The option names of a layout besides `k`, as the JS API spells them.
-    pub const OPTION_NAMES: [&'static str; 3] = ["layout", "expectedSize", "memoryBudget"];
+    pub(crate) const OPTION_NAMES: [&'static str; 3] = ["layout", "expectedSize", "memoryBudget"];
 
     /// The layout options as the JS API and the CLI give them, resolved in one place:
     /// explicit block `widths` win (checked by [`Layout::new`]); otherwise the `name`
     /// with [`Layout::from_name`]. `k` defaults to [`DEFAULT_K`].
-    pub fn from_options(
+    pub(crate) fn from_options(
         name: Option<&str>,
         widths: Option<&[u32]>,
         k: Option<u32>,
@@ -275,18 +282,8 @@ impl Layout {
 
     /// `k` as a user gives it (the JS API's `k` option, a number): `None` takes `default`;
     /// otherwise an integer from 0 to [`MAX_K`], or an [`Error::InvalidOption`] that says so.
-    ///
-    /// ```
-    /// use simhash_wasm::index::{Layout, DEFAULT_K};
-    /// assert_eq!(Layout::k_from_number(None, DEFAULT_K)?, 3);
-    /// assert_eq!(Layout::k_from_number(Some(63.0), DEFAULT_K)?, 63);
-    /// assert_eq!(
-    ///     Layout::k_from_number(Some(64.0), DEFAULT_K).unwrap_err().to_string(),
-    ///     "invalid option `k` = 64: expected an integer from 0 to 63"
-    /// );
-    /// # Ok::<(), simhash_wasm::Error>(())
-    /// ```
-    pub fn k_from_number(k: Option<f64>, default: u32) -> Result<u32> {
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn k_from_number(k: Option<f64>, default: u32) -> Result<u32> {
         match k {
             None => Ok(default),
             Some(x) if x.fract() == 0.0 && (0.0..=f64::from(MAX_K)).contains(&x) => Ok(x as u32),
@@ -308,17 +305,7 @@ impl Layout {
     /// Any other name is an [`Error::InvalidOption`] that lists the names; a layout that
     /// cannot be made (k too large for probing, no layout within the budget) is an
     /// [`Error::InvalidLayout`].
-    ///
-    /// ```
-    /// use simhash_wasm::index::Layout;
-    /// assert_eq!(Layout::from_name(None, 3, None, None)?, Layout::default_for_k(3)?);
-    /// assert!(Layout::from_name(Some("probe"), 2, None, None)?.is_probe());
-    /// let auto = Layout::from_name(Some("auto"), 3, Some(1e6), None)?;
-    /// assert_eq!(auto, Layout::auto(1_000_000, 3, None)?);
-    /// assert_eq!(Layout::from_name(Some("fast"), 3, None, None).unwrap_err().code(), "InvalidOption");
-    /// # Ok::<(), simhash_wasm::Error>(())
-    /// ```
-    pub fn from_name(
+    pub(crate) fn from_name(
         name: Option<&str>,
         k: u32,
         expected_size: Option<f64>,
@@ -341,18 +328,8 @@ impl Layout {
     /// 16]`, numbers): each must be an integer from 0 to 64, or the whole list is an
     /// [`Error::InvalidOption`]; then [`Layout::new`] checks the layout itself (no zero
     /// widths, sum 64, more blocks than `k`).
-    ///
-    /// ```
-    /// use simhash_wasm::index::Layout;
-    /// assert_eq!(Layout::from_widths(3, &[16.0, 12.0, 12.0, 12.0, 12.0])?.tables(), 10);
-    /// assert_eq!(
-    ///     Layout::from_widths(3, &[16.0, 16.5]).unwrap_err().to_string(),
-    ///     "invalid option `layout` = [16,16.5]: expected block widths from 1 to 64, like [16, 16, 16, 16]"
-    /// );
-    /// assert_eq!(Layout::from_widths(3, &[32.0, 32.0]).unwrap_err().code(), "InvalidLayout");
-    /// # Ok::<(), simhash_wasm::Error>(())
-    /// ```
-    pub fn from_widths(k: u32, widths: &[f64]) -> Result<Layout> {
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn from_widths(k: u32, widths: &[f64]) -> Result<Layout> {
         let mut ws = Vec::with_capacity(widths.len());
         for &w in widths {
             if w.fract() == 0.0 && (0.0..=64.0).contains(&w) {
@@ -368,7 +345,9 @@ impl Layout {
         }
         Layout::new(k, &ws)
     }
+}
 
+impl Layout {
     /// Rough bytes an index of `n` `u64` ids in this layout uses after a bulk build.
     fn estimated_bytes(&self, n: usize) -> f64 {
         let n_f = n as f64;
@@ -434,6 +413,7 @@ impl fmt::Display for Layout {
 }
 
 /// A count option (`expectedSize`, `memoryBudget`): absent, or a number from 0 up.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn count_option(option: &'static str, value: Option<f64>, what: &str) -> Result<Option<f64>> {
     match value {
         Some(x) if x.is_nan() || x < 0.0 => {
@@ -456,6 +436,30 @@ pub(super) fn bucket_bits(key_bits: u32, n: usize, probe: bool) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layouts_as_the_js_api_gives_them() -> Result<()> {
+        assert_eq!(Layout::k_from_number(None, DEFAULT_K)?, 3);
+        assert_eq!(Layout::k_from_number(Some(63.0), DEFAULT_K)?, 63);
+        assert_eq!(
+            Layout::k_from_number(Some(64.0), DEFAULT_K).unwrap_err().to_string(),
+            "invalid option `k` = 64: expected an integer from 0 to 63"
+        );
+
+        assert_eq!(Layout::from_name(None, 3, None, None)?, Layout::default_for_k(3)?);
+        assert!(Layout::from_name(Some("probe"), 2, None, None)?.is_probe());
+        let auto = Layout::from_name(Some("auto"), 3, Some(1e6), None)?;
+        assert_eq!(auto, Layout::auto(1_000_000, 3, None)?);
+        assert_eq!(Layout::from_name(Some("fast"), 3, None, None).unwrap_err().code(), "InvalidOption");
+
+        assert_eq!(Layout::from_widths(3, &[16.0, 12.0, 12.0, 12.0, 12.0])?.tables(), 10);
+        assert_eq!(
+            Layout::from_widths(3, &[16.0, 16.5]).unwrap_err().to_string(),
+            "invalid option `layout` = [16,16.5]: expected block widths from 1 to 64, like [16, 16, 16, 16]"
+        );
+        assert_eq!(Layout::from_widths(3, &[32.0, 32.0]).unwrap_err().code(), "InvalidLayout");
+        Ok(())
+    }
 
     #[test]
     fn binomial_by_addition_equals_the_multiplicative_formula() {

@@ -81,7 +81,7 @@
 mod changes;
 mod id;
 mod id_map;
-mod join;
+pub(crate) mod join;
 pub(crate) use join::clusters_of_slots;
 mod layout;
 mod query;
@@ -92,7 +92,7 @@ mod table;
 pub(crate) mod brute_force;
 
 pub use id::IndexId;
-pub use join::{join_part, join_tables};
+pub(crate) use join::{join_part, join_tables};
 pub use layout::{Layout, DEFAULT_EXPECTED_SIZE, DEFAULT_K, MAX_K, MAX_PROBE_K, MAX_TABLES};
 pub use results::{FlatMatches, Match, Pair};
 pub use stats::Stats;
@@ -164,18 +164,6 @@ impl<I: IndexId> Index<I> {
         index.dead = vec![0; index.fps.len().div_ceil(64)];
         index.reorganise(true)?;
         Ok(index)
-    }
-
-    /// Bulk build from parallel slices (for bindings).
-    pub fn build_from_slices(layout: Layout, ids: &[I], fps: &[u64]) -> Result<Index<I>> {
-        if ids.len() != fps.len() {
-            return Err(Error::option(
-                "fps",
-                fps.len(),
-                format!("one fingerprint per id ({} ids)", ids.len()),
-            ));
-        }
-        Index::build(layout, ids.iter().cloned().zip(fps.iter().copied()))
     }
 
     /// Bulk build from owned columns: `ids[i]` is stored with `fps[i]`, and the vectors

@@ -12,25 +12,25 @@
 //!    the dev corpus this finds more edited copies than SimHash fingerprints within any
 //!    `k` that keeps the candidates few (see `npm run quality:passages`).
 //! 2. **Verification.** The sentence's shingles are compared, exactly, with those of the
-//!    candidate and its two neighbours (more, up to [`MAX_REGION`], for a long sentence
-//!    whose source is wrapped into short lines). The similarity is the **containment**: the share of
-//!    the sentence's shingles found there. A sentence seeds a span at [`SEED`] times
+//!    candidate and its two neighbours (more, up to 64, for a long sentence whose source
+//!    is wrapped into short lines). The similarity is the **containment**: the share of
+//!    the sentence's shingles found there. A sentence seeds a span at 0.6 times
 //!    [`PassageOptions::threshold`]; the merged span must reach the threshold itself.
 //!    Containment, not Jaccard, because a copied sentence sits inside a longer paragraph
 //!    and may be reordered: the benchmark measures both.
 //!
-//! Matched sentences at most [`GAP`] sentences apart on both sides merge into one span per
+//! Matched sentences at most 3 sentences apart on both sides merge into one span per
 //! side (`merge.rs`), so the short lines of a copied code block do not break it up; a span's
 //! first and last sentences must be copied themselves, and its similarity is measured
 //! again on the merged texts. A merged span that falls below the threshold (long original
 //! sentences in its gaps) is judged again as its pieces of touching matched sentences.
 //! The span's first and last sentences count from their first and up to their last shared
-//! pair of neighbouring words (when [`TRIM_MIN`] or more unshared ones lie outside), so a copy glued to
+//! pair of neighbouring words (when 3 or more unshared ones lie outside), so a copy glued to
 //! original words inside one sentence is measured and highlighted without them. The span
 //! must reach the threshold twice: plainly, and with each shingle weighted by its rarity
 //! across the references (`ln(1 + N / df)`), so that a clause several references carry
 //! does not outweigh the original words around it. A span is reported only when it has at least
-//! [`PassageOptions::min_chars`] characters and [`MIN_SHARED`] shared shingles that are
+//! [`PassageOptions::min_chars`] characters and 8 shared shingles that are
 //! not common across the references (each counting less the more references hold it): a lone `exit(EXIT_FAILURE);` repeats across
 //! unrelated man pages and is no copy, nor is a header that half of the references carry. A reference is
 //! reported only when it has a span; its coverage is the share of the submission's text
@@ -88,7 +88,7 @@ use split::to_spans;
 pub struct PassageOptions {
     /// A reported span has at least this many non-whitespace characters, a Chinese,
     /// Japanese or Korean one counting as 2 (it carries about a word, as a Latin word's
-    /// few letters do), and shares at least [`MIN_SHARED`] shingles with the reference
+    /// few letters do), and shares at least 8 shingles with the reference
     /// that are not common across the references.
     /// Default 40.
     pub min_chars: usize,
@@ -108,7 +108,8 @@ impl Default for PassageOptions {
 /// The passage options by name, as the JS API gives them ([`PassageOptions::NAMES`]);
 /// `None` is the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PassageNames {
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) struct PassageNames {
     /// `minChars`.
     pub min_chars: Option<f64>,
     /// `threshold`.
@@ -121,17 +122,12 @@ impl PassageOptions {
     /// The default `threshold`.
     pub const DEFAULT_THRESHOLD: f64 = 0.5;
     /// The option names as the JS API spells them.
-    pub const NAMES: [&'static str; 2] = ["minChars", "threshold"];
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) const NAMES: [&'static str; 2] = ["minChars", "threshold"];
 
     /// Options from their names and JS values ([`PassageNames`]), validated.
-    ///
-    /// ```
-    /// use simhash_wasm::passage::{PassageNames, PassageOptions};
-    /// let o = PassageOptions::from_names(&PassageNames { threshold: Some(0.7), ..Default::default() })?;
-    /// assert_eq!((o.min_chars, o.threshold), (40, 0.7));
-    /// # Ok::<(), simhash_wasm::Error>(())
-    /// ```
-    pub fn from_names(names: &PassageNames) -> Result<PassageOptions> {
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn from_names(names: &PassageNames) -> Result<PassageOptions> {
         let d = PassageOptions::default();
         let min_chars = match names.min_chars {
             None => d.min_chars,
@@ -245,17 +241,17 @@ const BUDGET: usize = 2048;
 
 /// The most reference sentences one submission sentence is verified against (a long
 /// sentence whose source is wrapped into short lines).
-pub const MAX_REGION: usize = 64;
+pub(crate) const MAX_REGION: usize = 64;
 
 /// Matched sentences this many sentences apart (on both sides) are one span: a copied code
 /// block's short lines (`}`, `hints.ai_flags = 0;`) do not break it up.
-pub const GAP: usize = 3;
+pub(crate) const GAP: usize = 3;
 
 /// The fewest references that make a shingle common (besides half of them): with 4
 /// references or fewer nothing is common. A teacher who gathered three web pages that all
 /// quote the source of a copied paragraph must still see the copy; the boilerplate this
 /// rule is for (a man page's header, a licence clause) shows as such only in a larger set.
-pub const COMMON_MIN: usize = 5;
+pub(crate) const COMMON_MIN: usize = 5;
 
 /// A reported span shares at least this many shingles with its reference span that are
 /// not common (held by half of the references or more, and at least [`COMMON_MIN`]): lines that
@@ -266,17 +262,17 @@ pub const COMMON_MIN: usize = 5;
 /// `docs/decisions/026-passages-floors-and-rarity.md`. Each shared shingle counts by its rarity, 1 when one
 /// reference holds it and less the more do (`ln(1 + N / df) / ln(1 + N)`), so a run of
 /// `#include` lines that 2 to 4 references carry needs more of them.
-pub const MIN_SHARED: usize = 8;
+pub(crate) const MIN_SHARED: usize = 8;
 
 /// A sentence seeds or extends a span when this share of the threshold of its shingles
 /// is found in the reference (0.3 at the default threshold): edited sentences that keep
 /// less than half of their word pairs still join a span, which is reported only when, merged,
 /// it reaches the threshold (see `docs/decisions/026-passages-floors-and-rarity.md`).
-pub const SEED: f64 = 0.6;
+pub(crate) const SEED: f64 = 0.6;
 
 /// The least run of not-shared pairs of neighbouring words cut off a span's first or last
 /// sentence: fewer are an edit of the copy, not original text around it.
-pub const TRIM_MIN: usize = 3;
+pub(crate) const TRIM_MIN: usize = 3;
 
 /// Sentence `whole` of `text` from its first pair of neighbouring words found in `b` (when
 /// `front`) and up to its last (when `back`): the sorted set of the shingles of the words

@@ -3,6 +3,13 @@ use super::shingle::{containment, jaccard, shingles};
 use super::*;
 use crate::test_rng::Rng;
 
+#[test]
+fn options_by_name_are_read_and_validated() -> Result<()> {
+    let o = PassageOptions::from_names(&PassageNames { threshold: Some(0.7), ..Default::default() })?;
+    assert_eq!((o.min_chars, o.threshold), (40, 0.7));
+    Ok(())
+}
+
 const WORDS: &[&str] = &[
     "river",
     "market",

@@ -103,6 +103,7 @@ impl CheckPlan {
     }
 
     /// The fingerprint being checked.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn fingerprint(&self) -> u64 {
         self.fp
     }
@@ -341,6 +342,7 @@ pub(super) fn foreign(meta_key: &str, what: &str) -> Error {
 
 /// The `ARGV` of one CHECK call: the namespace's meta, and the pages' entries (from
 /// [`CheckPlan::entry`]) one after another. The reply holds one reply per page, in this order.
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn check_argv<'a>(meta: &str, entries: impl IntoIterator<Item = &'a [u8]>) -> Vec<Vec<u8>> {
     vec![meta.as_bytes().to_vec(), entries.into_iter().flatten().copied().collect()]
 }

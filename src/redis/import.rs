@@ -68,11 +68,13 @@ impl ImportCursor {
     }
 
     /// The snapshot's stored pages (for progress).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn pages(&self) -> usize {
         self.pages.len()
     }
 
     /// The pages of the snapshot already put into batches.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn pages_done(&self) -> usize {
         self.page
     }

@@ -66,10 +66,11 @@ pub mod sketch;
 #[cfg(feature = "html")]
 pub mod template;
 
-pub use decide::{check_argv, CheckPlan, Outcome, StoreMatch};
+pub use decide::CheckPlan;
+#[cfg(test)]
+use decide::Outcome;
 pub use export::ExportBuilder;
 pub use import::ImportCursor;
-pub use script::SCRIPTS;
 pub use sketch::SketchPlan;
 
 use std::sync::Arc;
@@ -487,6 +488,7 @@ impl RedisSeen {
     }
 
     /// All of [`RedisSeen::import_cursor`]'s batches at once (for tests and small snapshots).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn import_batches(&self, snapshot: &[u8], batch: usize) -> Result<Vec<Vec<Vec<u8>>>> {
         let mut cursor = self.import_cursor(snapshot, batch)?;
         let mut out = Vec::new();
@@ -539,6 +541,7 @@ impl RedisSeen {
     /// A [`ContentSeen`] snapshot of exported pages (fingerprint, URL, count, and in sketch
     /// mode the sketch payload, `None` for a page stored without one) and aliases, through
     /// [`RedisSeen::export_builder`].
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn export_snapshot(
         &self,
         pages: &[(u64, String, u64, Option<Vec<u8>>)],

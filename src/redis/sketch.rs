@@ -175,6 +175,7 @@ impl SketchPlan {
     }
 
     /// The fingerprint being checked.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn fingerprint(&self) -> u64 {
         self.fp
     }
@@ -187,7 +188,7 @@ impl SketchPlan {
 
     /// The page's entry in its next `CHECK_SKETCH` call (URL, query, evaluated, ranked,
     /// replace, each after its length, as [`CheckPlan::entry`](super::CheckPlan::entry));
-    /// [`check_argv`](super::check_argv) makes the `ARGV` of a call for one or several.
+    /// [`check_argv`](super::decide::check_argv) makes the `ARGV` of a call for one or several.
     pub fn entry(&self) -> Vec<u8> {
         let mut ranked = Vec::new();
         for c in self.cands.iter().filter(|c| c.duplicate) {

@@ -440,7 +440,7 @@ fn sketch_settings_are_checked() {
     assert!(e.to_string().contains("a multiple of 8 from 32 to 128"), "{e}");
     for size in [None, Some(300.0), Some(136.0), Some(20.5)] {
         let redis = SeenConfig::sketch_up_to(false, size, StoreConfig::MAX_SKETCH);
-        let memory = SeenConfig::sketch_from(false, size);
+        let memory = SeenConfig::sketch_up_to(false, size, crate::sketch::MAX_SIZE);
         match size {
             None => assert_eq!(redis.unwrap(), memory.unwrap()),
             Some(_) => {

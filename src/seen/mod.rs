@@ -100,16 +100,14 @@ pub const DEFAULT_TEMPLATE_PAGES: u32 = 3;
 impl SeenConfig {
     /// The option names of a ContentSeen, as the JS API spells them (besides
     /// [`crate::Options::NAMES`]).
-    pub const NAMES: [&'static str; 9] =
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+    pub(crate) const NAMES: [&'static str; 9] =
         ["k", "layout", "expectedSize", "memoryBudget", "html", "content", "sketch", "threshold", "template"];
 
     /// The `sketch` option as the JS API gives it: `false` for the fingerprint-only test,
-    /// a size in bytes, or nothing for the default (128 bytes).
-    pub fn sketch_from(off: bool, size: Option<f64>) -> Result<Option<SketchScheme>> {
-        SeenConfig::sketch_up_to(off, size, crate::sketch::MAX_SIZE)
-    }
-
-    /// [`SeenConfig::sketch_from`] for a store that holds sketches of at most `max` bytes.
+    /// a size in bytes up to `max` (a `ContentSeen` holds up to [`crate::sketch::MAX_SIZE`],
+    /// a Redis store less), or nothing for the default (128 bytes).
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
     pub(crate) fn sketch_up_to(off: bool, size: Option<f64>, max: usize) -> Result<Option<SketchScheme>> {
         if off {
             return Ok(None);

@@ -82,7 +82,7 @@ pub(crate) mod bands;
 pub use bands::BandIndex;
 mod make;
 mod rows;
-pub use rows::SketchRows;
+pub(crate) use rows::SketchRows;
 
 pub(crate) use make::SketchBuilder;
 

@@ -1,8 +1,8 @@
-//! Many sketches of one scheme as rows of one buffer, each as [`Sketch::to_bytes`] writes it
-//! (the pool's workers hand them over so): no allocation a sketch, and the rows are read in
+//! Many sketches of one scheme as rows of one buffer, each as
+//! [`Sketch::to_bytes`](super::Sketch::to_bytes) writes it (the pool's workers hand them over so): no allocation a sketch, and the rows are read in
 //! place by [`estimate_payloads`](super::estimate_payloads) and the band join.
 
-use super::{Sketch, SketchScheme, VERSION};
+use super::{SketchScheme, VERSION};
 use crate::error::{Error, Result};
 
 /// Sketches of one scheme, by position (a dedup's slot), in one buffer.
@@ -14,8 +14,8 @@ pub struct SketchRows {
 
 impl SketchRows {
     /// Rows of `2 + scheme.size()` bytes, one after another, each a sketch's
-    /// [`Sketch::to_bytes`]. A length that is not a multiple of the width, or a row whose
-    /// header is not `scheme`'s, is an [`Error::InvalidOption`] for `sketches`.
+    /// [`Sketch::to_bytes`](super::Sketch::to_bytes). A length that is not a multiple of the
+    /// width, or a row whose header is not `scheme`'s, is an [`Error::InvalidOption`] for `sketches`.
     pub fn from_bytes(bytes: Vec<u8>, scheme: SketchScheme) -> Result<SketchRows> {
         let width = 2 + scheme.size();
         let header = [VERSION, (scheme.size() / 8) as u8];
@@ -31,7 +31,8 @@ impl SketchRows {
     }
 
     /// The rows of `sketches` (all of one scheme).
-    pub fn from_sketches(sketches: &[Sketch]) -> SketchRows {
+    #[cfg(test)]
+    pub fn from_sketches(sketches: &[super::Sketch]) -> SketchRows {
         let width = sketches.first().map_or(0, |s| 2 + s.payload().len());
         let mut bytes = Vec::with_capacity(width * sketches.len());
         for s in sketches {
@@ -55,7 +56,7 @@ impl SketchRows {
         (self.width > 2).then(|| SketchScheme { size: (self.width - 2) as u16 })
     }
 
-    /// The payload ([`Sketch::payload`]) of sketch `i`.
+    /// The payload ([`Sketch::payload`](super::Sketch::payload)) of sketch `i`.
     pub fn payload(&self, i: usize) -> &[u8] {
         &self.bytes[i * self.width + 2..(i + 1) * self.width]
     }
@@ -65,6 +66,7 @@ impl SketchRows {
 mod tests {
     use super::*;
     use crate::fingerprint::{Options, SimHasher};
+    use crate::sketch::Sketch;
 
     #[test]
     fn rows_read_as_the_sketches_they_hold_and_bad_rows_are_named() {

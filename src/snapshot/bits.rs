@@ -3,7 +3,7 @@
 //! Bits are written and read **low bit first**: stream bit `i` is bit `i % 8` of byte
 //! `i / 8`, and a value of `n` bits is stored from its bit 0 up. The unused bits of the
 //! last byte are 0 (the reader checks that). Reads past the end of the stream see zero
-//! bits, so a decoder can always peek [`MAX_CODE_LEN`](super::MAX_CODE_LEN) bits ahead;
+//! bits, so a decoder can always peek [`MAX_CODE_LEN`](super::huffman::MAX_CODE_LEN) bits ahead;
 //! the compact set checks that every block ends exactly where the block table says.
 
 /// Packs values of up to 64 bits, low bit first.

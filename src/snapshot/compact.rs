@@ -69,7 +69,8 @@ pub const MAX_BLOCK_SIZE: u32 = 65_536;
 /// [`CompactSet::huffman_table`] shows for `CompactSet::from_unsorted(fingerprints)`, computed
 /// from the symbol counts alone, without coding the set (so the browser build, which has no
 /// `CompactSet` class, can still show the table).
-pub fn huffman_table_of(mut fingerprints: Vec<u64>) -> Vec<(u8, u64, String)> {
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn huffman_table_of(mut fingerprints: Vec<u64>) -> Vec<(u8, u64, String)> {
     fingerprints.sort_unstable();
     let counts = CompactSet::teaching_counts(&fingerprints, DEFAULT_BLOCK_SIZE as usize);
     table_rows(&counts, &huffman::code_lengths(&counts))
@@ -90,7 +91,7 @@ fn table_rows(counts: &[u64; SYMBOLS], lens: &[u8; SYMBOLS]) -> Vec<(u8, u64, St
 }
 
 /// The Huffman symbol that stands for "same fingerprint as the previous one".
-pub const REPEAT_SYMBOL: u8 = 64;
+pub(crate) const REPEAT_SYMBOL: u8 = 64;
 
 /// The fixed part of the payload: `N`, `B`, the code lengths, `S`.
 const SET_HEADER: usize = 8 + 4 + SYMBOLS + 8;
@@ -441,7 +442,7 @@ impl CompactSet {
 
     /// The Huffman code of the symbols, like the teaching slide: `(symbol, count, code)`
     /// for every symbol used, sorted by code. Symbol `n` in 0 ..= 63 means "the highest
-    /// differing bit is `n`", [`REPEAT_SYMBOL`] (64) means a duplicate. The code is written
+    /// differing bit is `n`", 64 means a duplicate. The code is written
     /// first bit first, e.g. `"0110"`.
     ///
     /// This is the teaching form whatever the set's [`version`](Self::version): for a

@@ -18,7 +18,7 @@ use super::bytes::{Reader, Writer};
 use crate::error::Result;
 
 /// The longest Huffman code the compact set uses, in bits.
-pub const MAX_CODE_LEN: u32 = 12;
+pub(crate) const MAX_CODE_LEN: u32 = 12;
 
 /// The alphabet: 64 "highest differing bit" symbols and the repeat symbol.
 pub(super) const SYMBOLS: usize = 65;

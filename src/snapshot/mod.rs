@@ -43,8 +43,10 @@ mod ids;
 pub(crate) mod index;
 pub(crate) mod scheme;
 
-pub use compact::{huffman_table_of, CompactSet, DEFAULT_BLOCK_SIZE, MAX_BLOCK_SIZE, REPEAT_SYMBOL};
-pub use huffman::MAX_CODE_LEN;
+pub use compact::{CompactSet, DEFAULT_BLOCK_SIZE, MAX_BLOCK_SIZE};
+// The teaching form's Huffman table for the browser build, which has no `CompactSet`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub(crate) use compact::huffman_table_of;
 pub use ids::SnapshotId;
 
 #[cfg(test)]
