@@ -31,6 +31,7 @@ gate clippy-no-default cargo clippy --locked --all-targets --no-default-features
 gate clippy-wasm32 cargo clippy --locked --all-targets --target wasm32-unknown-unknown -- -D warnings
 gate clippy-wasm32-no-default cargo clippy --locked --lib --target wasm32-unknown-unknown --no-default-features -- -D warnings
 gate doc env RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps
+gate doc-no-default env RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --no-default-features
 gate "rust-$msrv" cargo "+$msrv" check --locked --lib
 if [ "${#failed_gates[@]}" != 0 ]; then
   echo "gates failed: ${failed_gates[*]} (logs in $log/gate-*)" >&2

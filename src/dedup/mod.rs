@@ -100,7 +100,7 @@ pub struct DedupOptions {
     /// needs the Cargo feature `html`).
     pub html: bool,
     /// With `html`, which text of a page is read: its main content (the default, see
-    /// [`crate::html::main_content`]) or all the visible text.
+    /// `html::main_content`) or all the visible text.
     pub content: crate::html::Content,
     /// When verifying, also take as candidates the pairs whose similarity sketches share a
     /// MinHash band (default true): each document's sketch is made in its fingerprint's

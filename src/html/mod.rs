@@ -1,7 +1,7 @@
 //! HTML to text, so that a page's fingerprint depends on what a reader sees and not on its
 //! template, markup, scripts, styles, comments or entity spelling.
 //!
-//! The HTML is tokenized by [`html5gum`] (a WHATWG tokenizer: the spec's states, the full
+//! The HTML is tokenized by `html5gum` (a WHATWG tokenizer: the spec's states, the full
 //! named-entity table, and no tree builder), through an emitter of our own that keeps only
 //! tag names and character data (no token is allocated). On top of that:
 //!
@@ -23,7 +23,7 @@
 //! assert_eq!(html_to_text(html), "Fish & chips\ncafé");
 //! ```
 //!
-//! [`main_content`] keeps only the page's main content (the article, not the template
+//! `main_content` keeps only the page's main content (the article, not the template
 //! around it); see [`Content`].
 //!
 //! Everything here but [`Content`] needs the Cargo feature `html`. [`Content`] is in every
@@ -56,9 +56,9 @@ use crate::error::{Error, Result};
 pub enum Content {
     /// The page's main content: its article or body text, without the navigation,
     /// header, footer, sidebars, comments and widgets of its template
-    /// ([`main_content`]).
+    /// (`main_content`).
     Main,
-    /// All the visible text ([`html_to_text`]).
+    /// All the visible text (`html_to_text`).
     #[default]
     All,
 }

@@ -88,7 +88,7 @@ pub struct SeenConfig {
     /// at least this (default [`DEFAULT_THRESHOLD`]); unused without one.
     pub threshold: f64,
     /// With `html` and the main content: the site template learnt from the pages checked
-    /// (see [`crate::html::TemplateModel`]): a line seen on this many distinct new pages
+    /// (see `html::TemplateModel`): a line seen on this many distinct new pages
     /// of a URL's host is template, and is not read (default [`DEFAULT_TEMPLATE_PAGES`];
     /// 0 turns the learning off, else at least 2).
     pub template: u32,
