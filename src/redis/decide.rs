@@ -102,12 +102,6 @@ impl CheckPlan {
         })
     }
 
-    /// The fingerprint being checked.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub fn fingerprint(&self) -> u64 {
-        self.fp
-    }
-
     /// The page's entry in its next CHECK call (URL, query, evaluated, matches, replace,
     /// each after its length: `src/redis/script.rs`); [`check_argv`] makes the `ARGV` of a
     /// call for one or several entries.

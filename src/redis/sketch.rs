@@ -174,12 +174,6 @@ impl SketchPlan {
         })
     }
 
-    /// The fingerprint being checked.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub fn fingerprint(&self) -> u64 {
-        self.fp
-    }
-
     /// The estimated Jaccard similarity to the winning match, once decided (`None` when
     /// new, or when either side has no sketch).
     pub fn estimate(&self) -> Option<f64> {

@@ -4,7 +4,7 @@
 use js_sys::{Array, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{big, field, opt_bool, opt_string, opt_whole_option, option_object, options_to_js, set};
+use super::convert::{big, opt_bool, opt_string, opt_whole_option, option_object, options_to_js, set};
 use super::js_error;
 use super::seen::seen_config_fields;
 use crate::fingerprint::Options;
@@ -77,18 +77,7 @@ impl JsRedisStore {
             "{ namespace: 'crawl', k: 3 }",
         )?;
         let urls = opt_bool(&o, "urls")?.unwrap_or(true);
-        let mut d = StoreConfig::defaults(urls);
-        // `sketch: true` is sketch mode with ContentSeen's default sketch (`false` or a size
-        // in bytes as in ContentSeen).
-        let o = match &o {
-            Some(obj) if field(&o, "sketch").as_bool() == Some(true) => {
-                let copy = Object::assign(&Object::new(), obj);
-                let _ = js_sys::Reflect::delete_property(&copy, &JsValue::from("sketch"));
-                d.seen.sketch = Some(crate::sketch::SketchScheme::default());
-                Some(copy)
-            }
-            _ => o,
-        };
+        let d = StoreConfig::defaults(urls);
         let config = StoreConfig {
             seen: seen_config_fields(&o, d.seen.clone(), StoreConfig::MAX_SKETCH)?,
             namespace: opt_string(&o, "namespace")?.unwrap_or(d.namespace),

@@ -37,14 +37,15 @@ mod on {
         // No `layout` key: the default for k when creating, "whatever was stored" when loading.
         let layout = if field(o, "layout").is_undefined() { None } else { Some(layout_from(o, Some(k))?) };
         let html = opt_bool(o, SimHasher::HTML)?.unwrap_or(d.html);
+        // `true` is the default sketch (128 bytes), `false` none, a number its size in bytes.
         let v = field(o, "sketch");
         let off = v.as_bool() == Some(false);
         let sketch = if v.is_undefined() {
             d.sketch
-        } else if off || v.as_f64().is_some() {
+        } else if v.as_bool().is_some() || v.as_f64().is_some() {
             SeenConfig::sketch_up_to(off, v.as_f64(), max_sketch)?
         } else {
-            return Err(convert::bad_argument("sketch", "false or a size in bytes, like 128", &v));
+            return Err(convert::bad_argument("sketch", "true, false or a size in bytes, like 128", &v));
         };
         let threshold = opt_number(o, "threshold")?.unwrap_or(d.threshold);
         let content = match convert::opt_string(o, SimHasher::CONTENT)? {

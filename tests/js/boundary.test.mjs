@@ -289,3 +289,18 @@ test('the browser build imported in Node says which entry to use', async () => {
   await assert.rejects(import('../../pkg/web/index.js'), (e) => e.name === 'SimHashError' && e.code === 'FileError'
     && /browser build: in Node, import 'simhash-wasm'/.test(e.message));
 });
+
+test('ContentSeen takes sketch: true, the default sketch, as RedisContentSeen does', () => {
+  const page = 'A page of some length, with enough words to make a sketch of its four-grams.';
+  const made = [{}, { sketch: true }, { sketch: 128 }].map((o) => {
+    const s = new ContentSeen(o);
+    s.check('https://a.test/', page);
+    const bytes = s.toBytes();
+    s.free();
+    return bytes;
+  });
+  assert.deepEqual(made[1], made[0]);
+  assert.deepEqual(made[2], made[0]);
+  assert.throws(() => new ContentSeen({ sketch: 'yes' }), (e) => e instanceof SimHashError && e.code === 'InvalidOption'
+    && /`sketch` = "yes": expected true, false or a size in bytes/.test(e.message));
+});
