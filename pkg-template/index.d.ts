@@ -385,10 +385,10 @@ export interface ContentSeenOptions extends Omit<HasherOptions, 'idf'> {
    * (default 128). Candidates (pages within k bits, and pages sharing a MinHash band of
    * the sketch, which finds pages of Jaccard ≥ 0.8 however far their fingerprints are)
    * are duplicates when the estimated Jaccard similarity of their 4-gram shingles reaches
-   * `threshold`. `false`: the fingerprint-only test (8 bytes a page; pages within k bits
-   * are the duplicates).
+   * `threshold`. `true` says the default; `false`: the fingerprint-only test (8 bytes a
+   * page; pages within k bits are the duplicates).
    */
-  sketch?: number | false;
+  sketch?: number | boolean;
   /**
    * With a sketch, a candidate is a duplicate when its estimated Jaccard similarity is
    * at least this, above 0 and at most 1 (default 0.81); unused with `sketch: false`.
