@@ -19,9 +19,12 @@ const { describe } = require('./args.cjs');
 const invalid = (name, value, expected) =>
   new SimHashError(`invalid option \`${name}\` = ${describe(value)}: expected ${expected}`, 'InvalidOption');
 
-/** The path of `file`: a non-empty string or a `file:` URL (a URL object or its string). */
+/**
+ * The path of `file`: a non-empty string, or a `file:` URL (a URL object, or a string that
+ * starts with `file://`; `file:name` is a file's name, not a URL).
+ */
 function filePath(file) {
-  if (file instanceof URL || (typeof file === 'string' && file.startsWith('file:'))) {
+  if (file instanceof URL || (typeof file === 'string' && file.startsWith('file://'))) {
     try {
       return fileURLToPath(file);
     } catch (e) {

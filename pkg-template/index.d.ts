@@ -706,12 +706,15 @@ export type SimHashErrorCode =
 
 /** Every error thrown by this package. The instance stays usable after it. */
 export class SimHashError extends Error {
-  constructor(message: string, code: SimHashErrorCode);
+  /** `index`: the position of the failing document in a list, when there is one. */
+  constructor(message: string, code: SimHashErrorCode, index?: number);
   readonly name: 'SimHashError';
   readonly code: SimHashErrorCode;
   /**
-   * The index of the failing document: `SimHashPool#fingerprintBatch`, and a list of texts
-   * (`dedup`, `fingerprintBatch`, …) whose item `index` is bytes that are not UTF-8.
+   * The position of the failing document in a list: a text of `fingerprintBatch` (on a
+   * `SimHasher` or a `SimHashPool`) that can't be fingerprinted, or an item of a list of
+   * texts (`dedup`, `fingerprintBatch`, …) that is bytes but not UTF-8. A wrong argument
+   * of a list (`InvalidOption`) names the item's position in its message instead.
    */
   index?: number;
   /**

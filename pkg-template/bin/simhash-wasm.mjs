@@ -61,8 +61,9 @@ options:
   --format F         table or jsonl (default: table when stdout is a terminal, else jsonl)
   --html             read every document as HTML (JSONL texts too): fingerprint the
                      visible text only
-  --content C        with --html, which text of a page: main (default: its main
-                     content, without the template around it) or all (all its visible text)
+  --content C        which text of a page read as HTML (with --html, or a folder's .html
+                     files): main (default: its main content, without the template
+                     around it) or all (all its visible text)
   --load FILE        dedup: start from an index saved by --save (documents already in it
                      are not added again), so runs can be incremental
   --save FILE        dedup: save the index (all documents) to FILE atomically
@@ -77,10 +78,14 @@ options:
   --version          the package's version
   -h, --help         this text
 
-exit status: 0 when done (a document skipped by dedup is named in a warning); 1 when
-fingerprint could not fingerprint a document (it is named, and has no line); 2 for a bad
+exit status: 0 when done (a file or document dedup skips is named in a warning); 1 when
+fingerprint skipped a file or could not fingerprint a document (each is named, and has no
+line), or dedup --redis could not check a document (its line holds the error); 2 for a bad
 option or an input that can't be read.
 `;
+
+/** Files skipped unread (binary, not UTF-8, a link to nothing): `fingerprint` exits 1 then. */
+let unreadFiles = 0;
 
 function warn(msg) {
   // The core's advice names API options; here they are flags.
@@ -124,6 +129,10 @@ function checkApplies(cmd, o) {
     if (o[key] === undefined || modes.includes(mode)) continue;
     const where = modes.map((m) => SHOWN[m]).join(', ');
     fail(`--${key} does nothing in ${SHOWN[mode]}; it applies to ${where}`);
+  }
+  // Checked before any file is read: the core's own check of the name.
+  if (o.content !== undefined) {
+    try { wasm.htmlToText('', { content: o.content }); } catch (e) { fail(e.message); }
   }
   if (o['sketch-size'] !== undefined && !o.sketch && mode !== 'explain') {
     fail(`--sketch-size needs --sketch (${SHOWN[mode]} makes no sketch without it)`);
@@ -184,7 +193,8 @@ function hasherOptions(o) {
   if (o.html) {
     h.html = true;
     h.content = o.content ?? 'main';
-  } else if (o.content !== undefined) fail('--content needs --html');
+  }
+  // Without --html, --content is how a folder's .html files are read (fileText).
   return h;
 }
 
@@ -210,7 +220,11 @@ function readDocs(path, o, bar) {
       for (const name of readdirSync(dir).sort()) {
         const p = join(dir, name);
         let s;
-        try { s = statSync(p); } catch (e) { warn(`skipping ${relative(path, p)}: ${e.code === 'ENOENT' ? 'a link to nothing' : e.code ?? e.message}`); continue; }
+        try { s = statSync(p); } catch (e) {
+          unreadFiles++;
+          warn(`skipping ${relative(path, p)}: ${e.code === 'ENOENT' ? 'a link to nothing' : e.code ?? e.message}`);
+          continue;
+        }
         if (s.isDirectory()) {
           // A project's hidden folders (.git) and installed packages hold no documents of its own.
           if (name.startsWith('.') || name === 'node_modules') skipped.push(relative(path, p));
@@ -245,6 +259,7 @@ function fileText(p, id, o) {
   try {
     return wasm.htmlToText(text, { content: o.content ?? 'main' });
   } catch (e) {
+    unreadFiles++;
     warn(`skipping ${id}: ${e.message}`);
     return undefined;
   }
@@ -253,13 +268,14 @@ function fileText(p, id, o) {
 /** fileText's decoding. */
 function decodedFile(p, id) {
   let b;
-  try { b = readFileSync(p); } catch (e) { warn(`skipping ${id}: ${e.code ?? e.message}`); return undefined; }
+  try { b = readFileSync(p); } catch (e) { unreadFiles++; warn(`skipping ${id}: ${e.code ?? e.message}`); return undefined; }
   if (b[0] === 0xff && b[1] === 0xfe) return new TextDecoder('utf-16le').decode(b.subarray(2));
   if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2));
-  if (b.subarray(0, 8192).includes(0)) { warn(`skipping ${id}: binary data, not text`); return undefined; }
+  if (b.subarray(0, 8192).includes(0)) { unreadFiles++; warn(`skipping ${id}: binary data, not text`); return undefined; }
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(b);
   } catch {
+    unreadFiles++;
     warn(`skipping ${id}: not UTF-8 text (save it as UTF-8)`);
     return undefined;
   }
@@ -574,6 +590,7 @@ function sketchOptions(o) {
 async function fingerprint(o) {
   const hasher = new SimHasher(hasherOptions(o));
   const docs = readDocs(onePath(o, '-'), o);
+  if (unreadFiles) process.exitCode = 1;
   const sk = sketchOptions(o);
   if (o.sketch) {
     try { hasher.sketch('size check', sk); } catch (e) { fail(e.message); }   // a bad --sketch-size, once
@@ -685,6 +702,7 @@ async function dedupRedis(o) {
     });
   }
   process.stderr.write(`${docs.length} documents: ${docs.length - dups - failed} new, ${dups} duplicates, ${failed} failed; ${await seen.size} stored in ${o.namespace}\n`);
+  if (failed) process.exitCode = 1;
   seen.close();
   await client.quit();
 }

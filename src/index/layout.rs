@@ -52,13 +52,13 @@ fn binomial(n: u64, r: u64) -> u64 {
     row[r]
 }
 
-/// A count for a message: exact, or "2^64 or more" where [`binomial`] saturated.
 /// C(64,0)+…+C(64,k), saturating: the variants of a fingerprint within `k` bits. C(64, i) is
 /// 0 past i = 64, so the sum stops there, whatever `k` a caller (or a damaged snapshot) gives.
 fn probes_within(k: u32) -> u64 {
     (0..=u64::from(k.min(64))).fold(0u64, |s, i| s.saturating_add(binomial(64, i)))
 }
 
+/// A count for a message: exact, or "2^64 or more" where [`binomial`] saturated.
 fn count_text(x: u64) -> String {
     if x == u64::MAX {
         "2^64 or more".to_owned()

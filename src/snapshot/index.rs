@@ -490,7 +490,7 @@ mod tests {
     }
 
     /// Earlier builds stored any sketch a caller handed them: a snapshot holding one whose
-    /// parts disagree (which `Sketch::from_bytes` now refuses) still loads, unchanged.
+    /// parts disagree (which `Sketch::from_bytes` refuses) still loads, unchanged.
     #[test]
     fn a_stored_sketch_is_read_without_the_standalone_sketchs_checks() {
         let scheme = SketchScheme::new(32).unwrap();

@@ -111,5 +111,14 @@ test('bad arguments to the file helpers are refused before any file is touched; 
   saveIndex(ix, url.href);
   assert.equal(loadIndex(url).size, 1);
   assert.deepEqual(new Uint8Array(readFileSync(url)), new Uint8Array(ix.toBytes()));
+  // A name that starts with `file:` but is no URL is a file's name, relative like any other.
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    saveIndex(ix, 'file:rel.idx');
+    assert.equal(loadIndex(join(dir, 'file:rel.idx')).size, 1);
+  } finally {
+    process.chdir(cwd);
+  }
   ix.free(); seen.free();
 });

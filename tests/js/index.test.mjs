@@ -235,6 +235,21 @@ test('CLI: inputs as users have them, and options as they type them', async () =
   // The core's advice is given in the CLI's words.
   writeFileSync(jsonl, `${JSON.stringify({ id: 'dots', text: ' ... --- !!! ... --- !!! ' })}\n`);
   assert.match(run(['fingerprint', jsonl, '--punctuation', 'drop']).stderr, /keep punctuation with --punctuation keep$/m);
+  // Options where they do something run (one accepted use of each refused elsewhere).
+  for (const args of [
+    ['explain', 'some text to explain here', '--sketch-size', '64', '--html', '--content', 'all'],
+    ['fingerprint', jsonl, '--sketch', '--sketch-size', '64', '--threads', '1'],
+    ['dedup', join(dir, 'docs', 'a.txt'), '--k', '3', '--layout', 'default', '--verify', 'off', '--format', 'jsonl'],
+    ['dedup', join(dir, 'docs'), '--content', 'all', '--format', 'jsonl'],
+  ]) {
+    const ok = run(args);
+    assert.equal(ok.status, 0, `${args.join(' ')}: ${ok.stderr}`);
+  }
+  // fingerprint exits 1 when it skipped a file, so a script sees the missing lines.
+  const some = run(['fingerprint', join(dir, 'docs')]);
+  assert.equal(some.status, 1, some.stderr);
+  assert.match(some.stderr, /skipping image\.txt: binary data/);
+  assert.ok(some.stdout.includes('a.txt\t'));
   const auto = run(['dedup', '--k', 'auto', '--format', 'jsonl']);
   assert.equal(auto.status, 0, auto.stderr);
   assert.equal(auto.stdout, run(['dedup', '--format', 'jsonl']).stdout);

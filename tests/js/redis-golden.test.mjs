@@ -28,7 +28,7 @@ const KINDS = {
   'fmt2-sketch': { expect: 'refuse' },
   'fmt3-text': { expect: 'upgrade' },
   'fmt3-sketch': { expect: 'refuse' },
-  // Format 3 read all of an HTML page's text and learnt no template: the same settings now.
+  // Format 3 reads all of an HTML page's text and learns no template: opened with those settings.
   'fmt3-html': { expect: 'upgrade', open: { content: 'all', template: false }, refusedWith: { options: {}, field: /content/ } },
   // Format 5 has format 4's layout but for the site templates: the same crawl by this
   // build writes the same keys (text pages: their fingerprints are pinned by sh64v1).
