@@ -1,6 +1,6 @@
 // Makes a Redis store golden (tests/data/redis/NAME.json) with an OLD build of the package:
 // runs a small fixed crawl (scripts/redis-golden-common.mjs) through its RedisContentSeen on a
-// redis-server started here (loopback, free port, no persistence, stopped at the end), dumps
+// redis-server started as the tests start one (loopback, a free port, stopped at the end), dumps
 // every key of the namespace (type and full content, binary values in base64, sorted), then
 // continues the crawl with more pages and records that build's answers too.
 //
@@ -9,13 +9,12 @@
 // OLD_WORKTREE is a checkout of the old commit with its Node package built into pkg/ (its
 // index.cjs, redis.cjs and node/ wasm: see tests/data/redis/README.md). NAME is one of the
 // kinds below. The golden records the commit, the options, the pages and every answer.
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import { goldenPages, dumpNamespace } from './redis-golden-common.mjs';
+import { startServer } from '../tests/js/redis-server.mjs';
 
 const require = createRequire(import.meta.url);
 const IORedis = require('ioredis');
@@ -60,49 +59,9 @@ const answer = (r) => ({
   ...(r.estimate !== undefined ? { estimate: r.estimate } : {}),
 });
 
-async function freePort() {
-  return new Promise((ok, no) => {
-    const s = net.createServer();
-    s.once('error', no);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
-
-async function startRedis() {
-  const dir = mkdtempSync(join(tmpdir(), 'redis-golden-'));
-  const port = await freePort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  await new Promise((ok, no) => {
-    const t = setTimeout(() => no(new Error('redis-server did not start: ' + log)), 10000);
-    proc.stdout.on('data', (d) => {
-      log += d;
-      if (/Ready to accept connections/.test(log)) {
-        clearTimeout(t);
-        ok();
-      }
-    });
-    proc.once('exit', (c) => no(new Error(`redis-server exited (${c}): ${log}`)));
-  });
-  return {
-    port,
-    stop: async () => {
-      if (proc.exitCode === null) {
-        const done = new Promise((r) => proc.once('exit', r));
-        proc.kill('SIGTERM');
-        await done;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function main() {
   const { pages, more } = goldenPages({ asHtml: kind.asHtml });
-  const server = await startRedis();
+  const server = await startServer();
   const client = new IORedis({ port: server.port, host: '127.0.0.1', lazyConnect: true });
   await client.connect();
   try {
