@@ -158,8 +158,9 @@ const thresholdInForce: number = fpOff.options().threshold + D.contentSeen.thres
 const fromBuffer: bigint = h.fingerprint(Buffer.from('text')) + sketched.fingerprint(new Uint8Array([104, 105]));
 const textOfBytes: string = htmlToText(Buffer.from('<p>x</p>'));
 const dedupedBytes: DedupResult = dedup(['a', 'b'], [Buffer.from('x y z'), 'x y z']);
-// @ts-expect-error the sketch is a size or false, not true
-new ContentSeen({ sketch: true });
+new ContentSeen({ sketch: true });   // the default sketch
+// @ts-expect-error the sketch is a size, true or false, not a word
+new ContentSeen({ sketch: 'yes' });
 // @ts-expect-error a number is not a text
 sketched.check('https://a/', 42);
 
