@@ -27,7 +27,8 @@ mod on {
     }
 
     /// The ContentSeen keys of an option object whose keys were checked already, over the
-    /// defaults `d`. `sketch` is `false` or a size in bytes, at most `max_sketch`.
+    /// defaults `d`. `sketch` is `true` (the default sketch), `false` or a size in bytes, at
+    /// most `max_sketch`.
     pub(crate) fn seen_config_fields(
         o: &Option<Object>,
         d: SeenConfig,
