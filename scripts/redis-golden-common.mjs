@@ -155,7 +155,7 @@ export async function dumpNamespace(client, ns) {
     for (const k of batch) keys.add(k.toString('base64'));
   } while (cursor !== '0');
   const out = [];
-  for (const k64 of [...keys].sort()) {
+  for (const k64 of keys) {
     const kb = Buffer.from(k64, 'base64');
     const key = kb.toString('utf8');
     if (!Buffer.from(key, 'utf8').equals(kb)) throw new Error(`key is not UTF-8: ${k64}`);
