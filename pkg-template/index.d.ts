@@ -67,7 +67,7 @@ export interface ResolvedHasherOptions extends Required<Omit<HasherOptions, 'idf
 
 /** One token of `explain()`. */
 export interface ExplainedToken {
-  /** Offsets into `normalized` (UTF-8 bytes). */
+  /** UTF-16 offsets into `normalized`, as every JS string API counts: `normalized.slice(start, end)` is `text`. */
   start: number;
   end: number;
   /** The token's text. */

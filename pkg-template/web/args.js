@@ -64,7 +64,6 @@ export const SIGNATURES = {
   'SimHasher#fingerprint': ['text:text'],
   'SimHasher#fingerprintBytes': ['bytes:bytes'],
   'SimHasher#fingerprintBatch': ['texts:texts'],
-  'SimHasher#explain': ['text:text'],
   'SimHasher#explainArrays': ['text:text'],
   'SimHasher#sketch': ['text:text'],
   'SimHasher#fingerprintAndSketch': ['text:text'],
@@ -175,6 +174,7 @@ export function check(spec, args, SimHashError, utf8) {
  */
 export function guard(api, SimHashError, hooks) {
   const utf8 = (hooks || api).__utf8;
+  if (api.SimHasher) addExplain(api.SimHasher.prototype);
   for (const [where, spec] of Object.entries(SIGNATURES)) {
     const m = /^(new )?(\w+)(?:([#.])(\w+))?$/.exec(where);
     const [, isNew, owner, sep, member] = m;
@@ -201,6 +201,34 @@ export function guard(api, SimHashError, hooks) {
     if (typeof cls === 'function' && cls.prototype && typeof cls.prototype.free === 'function') guardFree(name, cls.prototype, SimHashError);
   }
   return api;
+}
+
+/**
+ * `SimHasher#explain`, one object per token, made from `explainArrays` (the wasm's one
+ * explanation): its offsets are UTF-16, so `normalized.slice(start, end)` is the token's
+ * text, as in every JS string API.
+ */
+function addExplain(proto) {
+  if (Object.prototype.hasOwnProperty.call(proto, 'explain') || typeof proto.explainArrays !== 'function') return;
+  const explain = {
+    explain(text) {
+      const a = this.explainArrays(text);
+      const tokens = new Array(a.start.length);
+      for (let i = 0; i < tokens.length; i++) {
+        tokens[i] = {
+          start: a.start[i],
+          end: a.end[i],
+          text: a.normalized.slice(a.start[i], a.end[i]),
+          hash: a.hash[i],
+          tf: a.tf[i],
+          weight: a.weight[i],
+          first: a.first[i] === 1,
+        };
+      }
+      return { normalized: a.normalized, tokens, sums: Array.from(a.sums), fingerprint: a.fingerprint };
+    },
+  }.explain;
+  Object.defineProperty(proto, 'explain', { value: explain, writable: true, configurable: true, enumerable: false });
 }
 
 const FREE_GUARDED = Symbol('simhash-wasm free guard');

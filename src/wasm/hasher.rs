@@ -70,36 +70,10 @@ impl JsSimHasher {
         Ok(self.0.fingerprint_batch(texts.iter().map(String::as_str))?)
     }
 
-    /// Every step of the fingerprint: `{ normalized, tokens, sums, fingerprint }`.
-    pub fn explain(&mut self, text: &str) -> Result<JsValue, JsValue> {
-        let e = self.0.explain(text)?;
-        let tokens = Array::new_with_length(e.tokens.len() as u32);
-        for (i, t) in e.tokens.iter().enumerate() {
-            let o = Object::new();
-            set(&o, "start", t.start as u32);
-            set(&o, "end", t.end as u32);
-            set(&o, "text", e.normalized.get(t.start..t.end).unwrap_or(""));
-            set(&o, "hash", big(t.hash));
-            set(&o, "tf", t.tf);
-            set(&o, "weight", t.weight);
-            set(&o, "first", t.first);
-            tokens.set(i as u32, o.into());
-        }
-        let out = Object::new();
-        set(&out, "normalized", e.normalized.as_str());
-        set(&out, "tokens", tokens);
-        set(&out, "sums", e.sums.iter().map(|&x| JsValue::from(x)).collect::<Array>());
-        set(&out, "fingerprint", big(e.fingerprint));
-        Ok(out.into())
-    }
-}
-
-#[wasm_bindgen(js_class = SimHasher)]
-impl JsSimHasher {
-    /// `explain` as parallel typed arrays, one item per feature occurrence (no object per
-    /// token): `{ normalized, start, end, hash, weight, tf, first, sums, fingerprint }`.
+    /// Every step of the fingerprint, as parallel typed arrays with one item per feature
+    /// occurrence: `{ normalized, start, end, hash, weight, tf, first, sums, fingerprint }`.
     /// `start`/`end` are UTF-16 offsets, so `normalized.slice(start[i], end[i])` is the
-    /// token's text.
+    /// token's text. The JS layer builds `explain()`'s token objects from these arrays.
     #[wasm_bindgen(js_name = explainArrays)]
     pub fn explain_arrays(&mut self, text: &str) -> Result<JsValue, JsValue> {
         let e = self.0.explain(text)?;

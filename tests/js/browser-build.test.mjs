@@ -45,8 +45,8 @@ test('the browser build gives the Node build\'s fingerprints, bit for bit', () =
     const usable = all.filter((t) => { try { a.fingerprint(t); return true; } catch { return false; } });
     assert.ok(usable.length > 200, `${usable.length} usable texts for ${JSON.stringify(options)}`);
     assert.deepEqual([...b.fingerprintBatch(usable)], [...a.fingerprintBatch(usable)], JSON.stringify(options));
-    const e1 = a.explain(usable[7]);
-    const e2 = b.explain(usable[7]);
+    const e1 = a.explainArrays(usable[7]);
+    const e2 = b.explainArrays(usable[7]);
     assert.deepEqual(e2, e1);
     a.free();
     b.free();

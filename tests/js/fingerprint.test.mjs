@@ -116,6 +116,24 @@ test('explain shows every step, consistent with fingerprint()', () => {
   }
 });
 
+test('explain: offsets are UTF-16, so slicing the normalised text gives each token', () => {
+  // Chinese (3 UTF-8 bytes, 1 UTF-16 unit), an accent, and an emoji (4 bytes, 2 units).
+  for (const [text, mode] of [['北京的秋天 café 😀 naïve', 'chars'], ['déjà vu 😀 déjà vu encore', 'words']]) {
+    const h = new SimHasher({ ngram: 2, mode });
+    const e = h.explain(text);
+    const a = h.explainArrays(text);
+    assert.ok(e.tokens.length > 3);
+    e.tokens.forEach((t, i) => {
+      assert.equal(e.normalized.slice(t.start, t.end), t.text, `token ${i} of ${JSON.stringify(text)}`);
+      assert.deepEqual([t.start, t.end, t.hash, t.tf, t.weight, t.first], [a.start[i], a.end[i], a.hash[i], a.tf[i], a.weight[i], a.first[i] === 1]);
+    });
+    assert.deepEqual(e.sums, Array.from(a.sums));
+    assert.equal(e.fingerprint, h.fingerprint(text));
+    // Bytes in, the same explanation out.
+    assert.deepEqual(h.explain(new TextEncoder().encode(text)), e);
+  }
+});
+
 test('distance helpers and hex conversions', () => {
   assert.equal(hamming(0b1011n, 0b0110n), 3);
   assert.equal(similarity(0n, 0xfn), 1 - 4 / 64);
