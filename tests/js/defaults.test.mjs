@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 
 import { defaults, SimHasher, SimHashIndex, ContentSeen, PassageChecker, dedup } from '../../pkg/index.mjs';
 
-const dts = readFileSync(new URL('../../pkg-template/index.d.ts', import.meta.url), 'utf8');
+const dts = ['index.d.ts', 'web/index.d.ts'].map((f) => readFileSync(new URL(`../../pkg-template/${f}`, import.meta.url), 'utf8')).join('\n');
 const bin = new URL('../../pkg/bin/simhash-wasm.mjs', import.meta.url).pathname;
 
 /** The fields of `interface name` declared in its own body, each with the `(default X)` of its doc comment. */

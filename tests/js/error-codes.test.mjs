@@ -1,4 +1,4 @@
-// The typings' SimHashErrorCode (pkg-template/index.d.ts) lists exactly the codes the package
+// The typings' SimHashErrorCode (pkg-template/web/index.d.ts) lists exactly the codes the package
 // can throw: the Rust core's (`Error::code` in src/error.rs) and the ones the JS layer adds
 // (`new SimHashError(message, 'Code')` in pkg-template/). Read from the sources, so a code
 // added on either side without the typings (or left in the typings when no longer thrown)
@@ -73,9 +73,9 @@ function jsCodes() {
 
 /** The union `SimHashErrorCode` of the typings. */
 function typedCodes() {
-  const dts = read('pkg-template/index.d.ts').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const dts = read('pkg-template/web/index.d.ts').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
   const m = /export type SimHashErrorCode\s*=([^;]*);/.exec(dts);
-  assert.ok(m, 'index.d.ts has no `export type SimHashErrorCode = ...;`');
+  assert.ok(m, 'web/index.d.ts has no `export type SimHashErrorCode = ...;`');
   return [...m[1].matchAll(/'([A-Za-z]+)'/g)].map((x) => x[1]);
 }
 

@@ -44,6 +44,49 @@ test('ESM and CJS imports of the installed package work and share the error clas
   assert.equal(run('node', ['cjs.cjs']).trim(), esm.fp);
 });
 
+test('the installed typings: each entry declares what it has, under Node and bundler resolution', () => {
+  const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+  const nodeTypes = fileURLToPath(new URL('../../node_modules/@types/node', import.meta.url));
+  // A browser app (bundler resolution, DOM types): `simhash-wasm/web` and `simhash-wasm/full`
+  // have no file helpers and no RedisContentSeen; a Node app (NodeNext) has them.
+  const cases = {
+    browser: [{ module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], types: [] }, `
+      import { SimHasher } from 'simhash-wasm/web';
+      import * as full from 'simhash-wasm/full';
+      import * as web from 'simhash-wasm/web';
+      const fp: bigint = new SimHasher().fingerprint('x');
+      const seen = new full.ContentSeen({ html: true });
+      // @ts-expect-error the browser build has no file helpers
+      web.saveIndex;
+      // @ts-expect-error nor RedisContentSeen
+      web.RedisContentSeen;
+      // @ts-expect-error simhash-wasm/full in a browser has no file helpers either
+      full.loadSeen;
+      export { fp, seen };
+    `],
+    node: [{ module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022'], types: ['node'], typeRoots: [join(nodeTypes, '..')] }, `
+      import { SimHasher, saveIndex, RedisContentSeen, SimHashIndex } from 'simhash-wasm';
+      import * as full from 'simhash-wasm/full';
+      const fp: bigint = new SimHasher().fingerprint('x');
+      saveIndex(new SimHashIndex(), 'a.idx');
+      full.saveSeen(new full.ContentSeen(), 'a.seen');
+      export { fp, RedisContentSeen };
+    `],
+  };
+  for (const [name, [options, code]] of Object.entries(cases)) {
+    writeFileSync(join(dir, `types-${name}.ts`), code);
+    writeFileSync(join(dir, `tsconfig-${name}.json`), JSON.stringify({
+      compilerOptions: { target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, ...options },
+      files: [`types-${name}.ts`],
+    }));
+    try {
+      run(process.execPath, [tsc, '-p', `tsconfig-${name}.json`]);
+    } catch (e) {
+      assert.fail(`${name}: tsc failed:\n${e.stdout}${e.stderr}`);
+    }
+  }
+});
+
 test('npx simhash-wasm dedup runs from the installed tarball', () => {
   const out = run('npx', ['--offline', 'simhash-wasm', 'dedup', '--format', 'table']);
   assert.match(out, /^cluster/);

@@ -1,5 +1,5 @@
-// The hand-written index.d.ts against the runtime: every option an API takes, and every
-// field of what it returns, must be declared, with a type the value fits, and nothing
+// The hand-written typings (web/index.d.ts, the API every entry shares) against the
+// runtime: every option an API takes, and every field of what it returns, must be declared, with a type the value fits, and nothing
 // may be declared that the runtime lacks. The interfaces are read with the TypeScript
 // compiler's own checker (inherited members included); the runtime's option names come
 // from its "only the keys ..." error, its result fields from real results.
@@ -12,7 +12,7 @@ import {
 } from '../../pkg/index.mjs';
 
 const ts = createRequire(import.meta.url)('typescript');
-const DTS = new URL('../../pkg-template/index.d.ts', import.meta.url).pathname;
+const DTS = new URL('../../pkg-template/web/index.d.ts', import.meta.url).pathname;
 const program = ts.createProgram([DTS], {
   noEmit: true, strict: true, types: [], target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.esnext.disposable.d.ts'],
 });
@@ -26,7 +26,7 @@ function declared(name) {
       return checker.getTypeAtLocation(st.name);
     }
   }
-  assert.fail(`index.d.ts declares no ${name}`);
+  assert.fail(`web/index.d.ts declares no ${name}`);
 }
 
 /** Its members (own and inherited) and their types. */

@@ -1,5 +1,5 @@
-// Type test of pkg-template/index.d.ts (`tsc --noEmit -p tests/types`): every line must
-// type-check, and every `@ts-expect-error` line must be an error.
+// Type test of pkg-template/index.d.ts and web/index.d.ts (`tsc --noEmit -p tests/types`):
+// every line must type-check, and every `@ts-expect-error` line must be an error.
 import {
   SimHasher, SimHashIndex, ContentSeen, CompactSet, SimHashError, htmlToText, hamming, similarity,
   toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
@@ -8,6 +8,7 @@ import {
   SimHashPool, type ExplanationArrays,
 } from 'simhash-wasm';
 import * as full from 'simhash-wasm/full';
+import * as web from 'simhash-wasm/web';
 
 const opts: HasherOptions = { ngram: 6, mode: 'chars', weighting: 'sublinear', punctuation: 'collapse', html: true };
 const h = new SimHasher(opts);
@@ -164,5 +165,12 @@ new ContentSeen({ sketch: 'yes' });
 // @ts-expect-error a number is not a text
 sketched.check('https://a/', 42);
 
-export { unsure, byFp, inForce, thresholdInForce, fromBuffer, textOfBytes, dedupedBytes };
+// The browser entry declares the shared API and leaves out what only Node has.
+const webFp: bigint = new web.SimHasher().fingerprint('text');
+// @ts-expect-error simhash-wasm/web has no file helpers
+web.saveIndex;
+// @ts-expect-error nor RedisContentSeen
+web.RedisContentSeen;
+
+export { webFp, unsure, byFp, inForce, thresholdInForce, fromBuffer, textOfBytes, dedupedBytes };
 export { pooled, firstStart, poolCode, autoK, est, shingles, weighted, idfOf, verifiedBy, already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
