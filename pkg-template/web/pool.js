@@ -29,13 +29,6 @@ function concat(parts) {
   return out;
 }
 
-/** A 32-bit FNV-1a hash of `bytes`: which IdfTable a worker's hasher was made with. */
-function fnv(bytes) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  return h >>> 0;
-}
-
 /**
  * The worker side: answers the pool's messages with `api` (the package's API in the
  * worker) and `hooks` (its wasm module, for the pool's own calls). `post(message,
@@ -43,7 +36,15 @@ function fnv(bytes) {
  */
 export function serve(api, post, hooks = api) {
   const hashers = new Map();
+  // The pool's IdfTable (`idf` of SimHashPool.create's hasher), sent once, before any task:
+  // options with `idf: true` use it.
+  let idf = null;
+  let idfError = null;
   return (msg) => {
+    if (msg.kind === 'idf') {
+      try { idf = api.IdfTable.fromBytes(msg.bytes); } catch (e) { idfError = e; }
+      return;
+    }
     try {
       if (msg.kind === 'jaccards') {
         const jaccards = hooks.__jaccards(msg.texts, msg.pairs, msg.shingle, msg.html);
@@ -55,15 +56,12 @@ export function serve(api, post, hooks = api) {
         post({ id: msg.id, candidates }, [candidates.buffer]);
         return;
       }
-      const idf = msg.options && msg.options.idf;
-      const key = JSON.stringify(msg.options ?? null, (k, v) => (v instanceof Uint8Array ? `idf ${v.length} ${fnv(v)}` : v));
+      const key = JSON.stringify(msg.options ?? null);
       let h = hashers.get(key);
       if (h === undefined) {
-        if (idf instanceof Uint8Array) {
-          // An IdfTable's bytes (SimHashPool.create): the hasher keeps its own copy of the table.
-          const table = api.IdfTable.fromBytes(idf);
-          try { h = new api.SimHasher({ ...msg.options, idf: table }); } finally { table.free(); }
-        } else h = new api.SimHasher(msg.options);
+        // The hasher keeps its own copy of the table.
+        if (msg.options && msg.options.idf === true && idfError) throw idfError;
+        h = new api.SimHasher(msg.options && msg.options.idf === true ? { ...msg.options, idf } : msg.options);
         if (hashers.size >= WORKER_HASHERS) {
           const [oldKey, old] = hashers.entries().next().value;
           hashers.delete(oldKey);
@@ -100,13 +98,15 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     #nextId = 0;
     #closed = false;
     #hasher;
+    #idf;
     #size;
 
     /** Use `await SimHashPool.create(...)`. */
-    constructor(token, size, hasher) {
+    constructor(token, size, hasher, idf) {
       if (token !== makePool) throw new SimHashError('use `await SimHashPool.create({ size, hasher })`', 'InvalidOption');
       this.#size = size;
       this.#hasher = hasher;
+      this.#idf = idf;
     }
 
     /**
@@ -125,9 +125,10 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       }
       check(['size:size'], [size], SimHashError);
       new api.SimHasher(hasher).free();   // the options' checks, in the wasm
-      // An IdfTable cannot cross to a worker: its bytes do, and each worker loads them.
-      const sent = hasher && hasher.idf !== undefined ? { ...hasher, idf: hasher.idf.toBytes() } : hasher;
-      const pool = new SimHashPool(makePool, size, sent);
+      // An IdfTable cannot cross to a worker: its bytes do, once to each worker as it
+      // starts, and the batches' options name it as `idf: true`.
+      const idf = hasher && hasher.idf !== undefined ? hasher.idf.toBytes() : undefined;
+      const pool = new SimHashPool(makePool, size, idf ? { ...hasher, idf: true } : hasher, idf);
       try {
         await Promise.all(Array.from({ length: size }, () => pool.#start()));
       } catch (e) {
@@ -148,6 +149,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         w.handle.listen((msg) => {
           if (msg && msg.type === 'ready') {
             w.ready = true;
+            if (this.#idf) w.handle.post({ kind: 'idf', bytes: this.#idf });
             w.handle.unref();
             resolve();
             this.#dispatch();
