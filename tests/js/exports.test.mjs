@@ -25,7 +25,12 @@ test('the Node entries export every public wasm export', async () => {
 
 test('simhash-wasm/full is the Node entry in Node, and the same browser entry over the full build', () => {
   const pkg = JSON.parse(readFileSync(new URL('../../pkg/package.json', import.meta.url), 'utf8'));
-  assert.deepEqual(pkg.exports['./full'].node, pkg.exports['.'].node);
+  const { types: fullNodeTypes, ...fullNode } = pkg.exports['./full'].node;
+  assert.deepEqual(fullNode, pkg.exports['.'].node);
+  // The typings: Node's (with the file helpers and RedisContentSeen) in Node, the browser
+  // entries' elsewhere.
+  assert.deepEqual([fullNodeTypes, pkg.exports['./full'].types, pkg.exports['./web'].types, pkg.exports['.'].types],
+    ['./index.d.ts', './full/index.d.ts', './web/index.d.ts', './index.d.ts']);
   assert.equal(pkg.exports['./full'].browser, './full/index.js');
   assert.equal(pkg.exports['.'].browser, './web/index.js');
   const entry = (dir) => readFileSync(new URL(`../../pkg/${dir}/index.js`, import.meta.url), 'utf8');
