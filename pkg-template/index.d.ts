@@ -18,7 +18,7 @@ export function saveIndex(index: SimHashIndex, path: string | URL): void;
 export function loadIndex(path: string | URL): SimHashIndex;
 /** Saves `seen.toBytes()` to `path` atomically. */
 export function saveSeen(seen: ContentSeen, path: string | URL): void;
-/** Loads a file written by saveSeen; with `options`, other settings throw. */
+/** Loads a file written by saveSeen; `options` as `ContentSeen.fromBytes` takes them. */
 export function loadSeen(path: string | URL, options?: ContentSeenOptions): ContentSeen;
 /** Writes bytes to `path` atomically and durably. */
 export function writeFileAtomic(path: string | URL, bytes: Uint8Array): void;

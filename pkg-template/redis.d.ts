@@ -18,8 +18,8 @@ export interface RedisContentSeenOptions {
    * the same decisions): by default 128 bytes (`true` says the same), or a size in bytes
    * (32 to 128, a multiple of 8): ContentSeen's two-step flow, shared (candidates within k
    * and from MinHash bands, duplicates when the estimated Jaccard similarity reaches
-   * `threshold`), about 500 bytes a page in Redis. `false`: fingerprints only (29 bytes a
-   * page plus the URL map), the default with `urls: false`.
+   * `threshold`), about 490 bytes a page in Redis with the URL map. `false`: fingerprints
+   * only (29 bytes a page plus the URL map), the default with `urls: false`.
    */
   sketch?: boolean | number;
   /** Sketch mode's threshold on the estimated Jaccard similarity (default 0.81). */

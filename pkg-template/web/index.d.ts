@@ -510,7 +510,11 @@ export class ContentSeen {
   readonly size: number;
   options(): ResolvedContentSeenOptions;
   toBytes(): Uint8Array;
-  /** With `options`, a snapshot made with other settings throws `SchemeMismatch`. */
+  /**
+   * Without `options`, the snapshot's settings. With them, another fingerprint scheme,
+   * `html`, `content`, `k` or sketch size throws `SchemeMismatch`; `threshold` and
+   * `template` are taken from the options.
+   */
   static fromBytes(bytes: Uint8Array, options?: ContentSeenOptions): ContentSeen;
   free(): void;
   [Symbol.dispose](): void;
@@ -781,8 +785,9 @@ export class SimHashPool {
    */
   fingerprintAndSketchEach(texts: Text[], options?: SketchOptions): Promise<{ fingerprints: BigUint64Array; sketches: Uint8Array[]; failed: Array<{ index: number; error: SimHashError }> }>;
   /**
-   * `dedup(ids, texts, options)` on the workers: they fingerprint the texts and measure the
-   * candidate pairs; the index is built on this thread. The same result. [full build]
+   * `dedup(ids, texts, options)` on the workers: they fingerprint the texts, find the
+   * candidate pairs (each a part of the tables and bands) and measure them; this thread
+   * plans and reports. The same result. [full build]
    */
   dedup(ids: string[], texts: Text[], options?: DedupOptions, progress?: {
     /**
