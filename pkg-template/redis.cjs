@@ -185,6 +185,13 @@ function install(wasm) {
           if (/WRONGTYPE|simhash-wasm:/.test(msg)) {
             throw new SimHashError(`the namespace ${JSON.stringify(this._store.options().namespace)} holds foreign data (${msg}); choose another namespace or delete its keys`, 'InvalidOption');
           }
+          // A full server with `maxmemory-policy noeviction` refuses a script's first write,
+          // so nothing was stored; repeating the call at once would fail the same way.
+          if (/^OOM\b/.test(msg)) {
+            const e2 = new SimHashError(`Redis ${what} failed: the server is out of memory (${msg}). Nothing was stored: give Redis more memory (\`maxmemory\`) or free some, then repeat the call${advice === WRITE_ADVICE ? ' (a check with the error\'s `checkId`)' : ''}`, 'RedisError');
+            e2.cause = e;
+            throw e2;
+          }
           if (attempt >= this._retries) throw redisError(what, e, advice);
           this.retriedCalls++;
           await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
@@ -218,6 +225,12 @@ function install(wasm) {
 
     async _open() {
       this.created = this._store.openReply(await this._eval('open', this._store.openArgs()));
+      // A server that evicts keys when full would lose the store's pages without a word: a
+      // warning (process 'warning' event), as job queues on Redis give. One attempt; a server
+      // that refuses INFO is not checked.
+      const info = await this._redis.call(this._keys[0], ['INFO', 'memory']).catch(() => null);
+      const warning = info && this._store.serverWarning(String(info));
+      if (warning) process.emitWarning(warning, { code: 'SIMHASH_REDIS_EVICTION' });
       // The meta the scripts check: ours, or a version-4 namespace's that is kept (src/redis/meta.rs).
       this._meta = Buffer.from(this._store.meta());
     }

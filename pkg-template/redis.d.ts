@@ -76,13 +76,17 @@ export interface RedisCheck {
 /**
  * The same meaning as ContentSeen, async, shared through Redis. Decisions are atomic and
  * linearizable across workers. Errors are SimHashError: `RedisError` (connection, after
- * the retries), `SchemeMismatch` (the namespace was made with other settings),
+ * the retries; a full server, which stored nothing), `SchemeMismatch` (the namespace was made with other settings),
  * `UnsupportedVersion` (a newer store format), `InvalidOption` (a bad argument: the same
  * checks as ContentSeen; URLs and namespaces with lone surrogates are refused), `Closed`
  * (after `close()`).
  */
 export declare class RedisContentSeen {
-  /** Opens (or creates) a namespace with a connected node-redis or ioredis client or cluster. */
+  /**
+   * Opens (or creates) a namespace with a connected node-redis or ioredis client or cluster.
+   * A server that evicts any key once full (`maxmemory` with an `allkeys-*` policy) draws
+   * a process warning (code `SIMHASH_REDIS_EVICTION`): it would lose the store's pages.
+   */
   static open(client: unknown, options?: RedisContentSeenOptions): Promise<RedisContentSeen>;
   /** true when this open created the namespace. */
   readonly created: boolean;

@@ -346,7 +346,8 @@ pub(super) fn gone(key: &str) -> Error {
     Error::option(
         "namespace",
         crate::error::quoted(key),
-        "a namespace that still exists: its meta key is gone (deleted, or the server restarted without its data); \
+        "a namespace that still exists: its meta key is gone (deleted, evicted by the server's `maxmemory-policy`, or the server \
+         restarted without its data); \
          open it again to start a new one",
     )
 }

@@ -430,6 +430,28 @@ impl RedisSeen {
         }
     }
 
+    /// What the server's memory settings risk, from its `INFO memory` text: a warning when it
+    /// evicts any key once full (`maxmemory` set, `maxmemory-policy allkeys-*`). Evicted
+    /// buckets, pages and meta leave a store that misses duplicates and then refuses every
+    /// call. `noeviction` makes a full server refuse writes instead (a check fails with a
+    /// clear error and stores nothing); `volatile-*` policies evict only keys with an expiry,
+    /// and of the store's keys only the short-lived repeat records have one.
+    pub fn server_warning(&self, info_memory: &str) -> Option<String> {
+        let field =
+            |name: &str| info_memory.lines().find_map(|l| l.trim_end().strip_prefix(name)?.strip_prefix(':'));
+        let policy = field("maxmemory_policy")?;
+        let limit: u64 = field("maxmemory")?.parse().ok()?;
+        (limit > 0 && policy.starts_with("allkeys-")).then(|| {
+            format!(
+                "this Redis evicts any key when it reaches its maxmemory ({limit} bytes, maxmemory-policy \
+                 {policy}): the namespace {} would lose pages and index entries without a word, miss \
+                 duplicates, then refuse every call. Set `maxmemory-policy noeviction` (a full server then \
+                 fails checks with a clear error and stores nothing), or give the store a Redis of its own",
+                crate::error::quoted(&self.config.namespace)
+            )
+        })
+    }
+
     /// `ARGV` of the LOOKUP script for a URL.
     pub fn lookup_args(&self, url: &str) -> Result<Vec<Vec<u8>>> {
         record::check_url(url)?;

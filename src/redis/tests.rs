@@ -692,3 +692,24 @@ fn a_version_4_namespace_is_upgraded_unless_it_learns_templates() {
         other.open_reply(&[s(b"S"), stored.replace("template=3", "template=5").into_bytes()]).unwrap_err();
     assert!(matches!(e, Error::SchemeMismatch { field: "template", .. }), "{e}");
 }
+
+#[test]
+fn a_server_that_evicts_any_key_once_full_is_warned_of() {
+    let store = RedisSeen::new(config(3, true)).unwrap();
+    let info = |limit: u64, policy: &str| {
+        format!("# Memory\r\nused_memory:1032\r\nmaxmemory:{limit}\r\nmaxmemory_human:1M\r\nmaxmemory_policy:{policy}\r\n")
+    };
+    let w = store.server_warning(&info(1 << 20, "allkeys-lru")).expect("allkeys-lru evicts the store's keys");
+    assert!(
+        w.contains("maxmemory-policy allkeys-lru") && w.contains("1048576 bytes") && w.contains("noeviction"),
+        "{w}"
+    );
+    assert!(store.server_warning(&info(1 << 20, "allkeys-lfu")).is_some());
+    for policy in ["noeviction", "volatile-lru", "volatile-ttl"] {
+        assert_eq!(store.server_warning(&info(1 << 20, policy)), None, "{policy}");
+    }
+    // No limit: nothing is evicted; a text without the fields (INFO renamed, another server): no word.
+    assert_eq!(store.server_warning(&info(0, "allkeys-lru")), None);
+    assert_eq!(store.server_warning(""), None);
+    assert_eq!(store.server_warning("maxmemory_policy:allkeys-lru\r\n"), None);
+}

@@ -224,6 +224,13 @@ impl JsRedisStore {
         self.0.open_reply(&bytes_list(&reply)?).map_err(js_error)
     }
 
+    /// A warning about the server's memory settings, from its `INFO memory` text, or
+    /// `undefined`.
+    #[wasm_bindgen(js_name = serverWarning)]
+    pub fn server_warning(&self, info_memory: &str) -> Option<String> {
+        self.0.server_warning(info_memory)
+    }
+
     #[wasm_bindgen(js_name = lookupArgs)]
     pub fn lookup_args(&self, url: &str) -> Result<Array, JsValue> {
         self.0.lookup_args(url).map(|a| to_js_list(&a)).map_err(js_error)
