@@ -192,6 +192,12 @@ function install(wasm) {
             e2.cause = e;
             throw e2;
           }
+          // The client's Redis user may not run the command (ACL): repeating cannot help.
+          if (/^NOPERM\b/.test(msg)) {
+            const e2 = new SimHashError(`Redis ${what} failed: the Redis user may not run it (${msg}). Nothing was stored: grant the user the commands RedisContentSeen sends (the categories @scripting, @read and @write on the keys {NAMESPACE}:*), or connect as another user`, 'RedisError');
+            e2.cause = e;
+            throw e2;
+          }
           if (attempt >= this._retries) throw redisError(what, e, advice);
           this.retriedCalls++;
           await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));

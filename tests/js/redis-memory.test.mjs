@@ -1,7 +1,7 @@
-// RedisContentSeen and the server's memory settings, on real servers: a server that evicts
-// keys when full draws a warning at open; a full server that evicts nothing refuses a check
-// with an error that says so, stores nothing, and the same check goes through once the
-// server has room.
+// RedisContentSeen and the server's settings, on real servers: a server that evicts keys
+// when full draws a warning at open; a full server that evicts nothing refuses a check with
+// an error that says so, stores nothing, and the same check goes through once the server
+// has room; a Redis user the server's ACL forbids scripts is told so at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -100,3 +100,23 @@ for (const sketch of [false, true]) {
     });
   });
 }
+
+test('a Redis user without the right to run scripts gets an error that says so, at once', { skip }, async () => {
+  await withServer([], async (admin, server) => {
+    await admin.sendCommand(['ACL', 'SETUSER', 'reader', 'on', '>secret', '~*', '+@read', '+@connection']);
+    const client = createClient({ url: server.url, username: 'reader', password: 'secret' });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      await assert.rejects(RedisContentSeen.open(client, { namespace: 'acl', retries: 3 }), (e) => {
+        assert.ok(e instanceof SimHashError);
+        assert.equal(e.code, 'RedisError');
+        assert.match(e.message, /the Redis user may not run it \(NOPERM/);
+        assert.match(e.message, /@scripting/);
+        return true;
+      });
+    } finally {
+      await client.quit().catch(() => {});
+    }
+  });
+});
