@@ -20,6 +20,14 @@ const CALL_ADVICE = 'The call may or may not have been applied: repeat it once t
 const WRITE_ADVICE = 'Nothing wrong was stored; the check may or may not have been applied: ' +
   'retry it once the connection is back, passing the error\'s `checkId` (with the `retries` option, calls are repeated for you and get the answer their first attempt got)';
 
+// Server replies that repeating the call at once cannot change, and what to do instead.
+// Nothing was stored: a full server (`maxmemory-policy noeviction`) refuses a script's
+// first write, and an ACL refuses the command before it runs.
+const REFUSALS = [
+  [/^OOM\b/, 'The server is out of memory, and nothing was stored: give Redis more memory (`maxmemory`) or free some, then repeat the call'],
+  [/^NOPERM\b/, 'The Redis user may not run it, and nothing was stored: grant the user the commands RedisContentSeen sends (the categories @scripting, @read and @write on the keys {NAMESPACE}:*), or connect as another user, then repeat the call'],
+];
+
 function redisError(what, err, advice) {
   const msg = err && err.message ? err.message : String(err);
   const e = new SimHashError(`Redis ${what} failed: ${msg}. ${advice}`, 'RedisError');
@@ -185,19 +193,8 @@ function install(wasm) {
           if (/WRONGTYPE|simhash-wasm:/.test(msg)) {
             throw new SimHashError(`the namespace ${JSON.stringify(this._store.options().namespace)} holds foreign data (${msg}); choose another namespace or delete its keys`, 'InvalidOption');
           }
-          // A full server with `maxmemory-policy noeviction` refuses a script's first write,
-          // so nothing was stored; repeating the call at once would fail the same way.
-          if (/^OOM\b/.test(msg)) {
-            const e2 = new SimHashError(`Redis ${what} failed: the server is out of memory (${msg}). Nothing was stored: give Redis more memory (\`maxmemory\`) or free some, then repeat the call${advice === WRITE_ADVICE ? ' (a check with the error\'s `checkId`)' : ''}`, 'RedisError');
-            e2.cause = e;
-            throw e2;
-          }
-          // The client's Redis user may not run the command (ACL): repeating cannot help.
-          if (/^NOPERM\b/.test(msg)) {
-            const e2 = new SimHashError(`Redis ${what} failed: the Redis user may not run it (${msg}). Nothing was stored: grant the user the commands RedisContentSeen sends (the categories @scripting, @read and @write on the keys {NAMESPACE}:*), or connect as another user`, 'RedisError');
-            e2.cause = e;
-            throw e2;
-          }
+          const refusal = REFUSALS.find(([reply]) => reply.test(msg));
+          if (refusal) throw redisError(what, e, `${refusal[1]}${advice === WRITE_ADVICE ? ' (a check with the error\'s `checkId`)' : ''}`);
           if (attempt >= this._retries) throw redisError(what, e, advice);
           this.retriedCalls++;
           await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
