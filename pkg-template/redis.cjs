@@ -281,8 +281,11 @@ function install(wasm) {
     async _checkTemplate(tpl, url, id) {
       const keys = tpl.keys();
       const fields = tpl.fields();
-      const counts = fields.length ? await this._command(keys[2], ['HMGET', keys[2], ...fields.map(asBuffer)]) : [];
-      const read = tpl.read(counts);
+      // The counts of the page's blocks and the pages its host learnt, in one round trip.
+      const [counts, pages] = fields.length
+        ? await Promise.all([this._command(keys[2], ['HMGET', keys[2], ...fields.map(asBuffer)]), this._command(keys[1], ['SCARD', keys[1]])])
+        : [[], 0];
+      const read = tpl.read(counts, Number(pages));
       let result;
       try {
         const start = this._sketch ? this._live().beginSketchRead(url, read, id) : this._live().fingerprintRead(read);

@@ -160,6 +160,12 @@ impl TemplateModel {
         self.min_pages
     }
 
+    /// Whether `host` learnt from [`min_pages`](Self::min_pages) distinct pages, so that its
+    /// template can be known.
+    pub fn knows(&self, host: &str) -> bool {
+        self.hosts.get(host).is_some_and(|h| h.learnt >= self.min_pages)
+    }
+
     /// The distinct pages learnt from `host`.
     pub fn pages(&self, host: &str) -> usize {
         self.hosts.get(host).map_or(0, |h| h.pages.len())
@@ -217,7 +223,9 @@ impl TemplateModel {
     /// all template (a short page, where the extractor took the footer), the page's whole
     /// text less its template lines.
     pub fn main_content(&self, host: &str, html: &str) -> String {
-        main_content_with(html, &html_to_text(html), self.hash, |b| self.is_template_block(host, b))
+        main_content_with(html, &html_to_text(html), self.hash, self.knows(host), |b| {
+            self.is_template_block(host, b)
+        })
     }
 
     /// Every host with its counts, by name (see [`HostParts`]).
@@ -279,12 +287,41 @@ pub fn strip_with(text: &str, hash: BlockHash, template: impl Fn(u64) -> bool) -
 /// [`TemplateModel::main_content`] with the template given as a test on block hashes and
 /// the page's whole text (`all`, its [`html_to_text`]) already made: a store that keeps
 /// the counts elsewhere (Redis) reads them for the page's blocks and decides the same.
-pub fn main_content_with(html: &str, all: &str, hash: BlockHash, template: impl Fn(u64) -> bool) -> String {
+///
+/// `known`: the host's template can be known (it learnt [`TemplateModel::min_pages`]
+/// pages). Then a main content that is a remnant, a few short lines of a page that has more
+/// text outside its template (an index, a table of contents, a member list: the extractor
+/// leaves their link lists out and keeps a stray line, the same on every such page), gives
+/// way to that text. Before, that text would hold the template.
+pub fn main_content_with(
+    html: &str,
+    all: &str,
+    hash: BlockHash,
+    known: bool,
+    template: impl Fn(u64) -> bool,
+) -> String {
     let main = strip_with(&super::main_content(html), hash, &template);
-    if !main.is_empty() {
-        return main;
+    if main.is_empty() {
+        return strip_with(all, hash, &template);
     }
-    strip_with(all, hash, &template)
+    let weight = remnant_weight(&main);
+    if known && weight < REMNANT_MAX {
+        let rest = strip_with(all, hash, &template);
+        if 4 * remnant_weight(&rest) >= 5 * weight {
+            return rest;
+        }
+    }
+    main
+}
+
+/// The main content below which (in [`remnant_weight`]) a page's other non-template text
+/// is read too: about two lines of prose.
+const REMNANT_MAX: usize = 200;
+
+/// A text's weight as a remnant: its non-space characters, a CJK one (U+2E80 on) counting
+/// 2, as it carries about as much as a short word.
+fn remnant_weight(text: &str) -> usize {
+    text.chars().filter(|c| !c.is_whitespace()).map(|c| if (c as u32) >= 0x2E80 { 2 } else { 1 }).sum()
 }
 
 #[cfg(test)]
@@ -319,6 +356,39 @@ pub(crate) mod tests {
         "Our blog has moved.",
         "Jobs: none open today.",
     ];
+
+    /// An index page of the template: an intro sentence the extractor keeps, and a list of
+    /// links it leaves out.
+    fn index_page(letter: &str, names: &[&str]) -> String {
+        let items: String = names
+            .iter()
+            .map(|n| format!("<li><a href=/m/{n}>{n}()</a> : <a href=/c/{n}>Json::Value</a></li>"))
+            .collect();
+        page(&format!(
+            "Here is a list of all class members with links to the classes they belong to:</p><h3>- {letter} -</h3><ul>{items}</ul><p>"
+        ))
+    }
+
+    #[test]
+    fn index_pages_are_read_as_their_lists_not_their_intro() {
+        let mut m = TemplateModel::new(3);
+        let host = "docs.example.org";
+        for own in OWN {
+            m.learn(host, &page(own));
+        }
+        let a =
+            index_page("a", &["append", "asBool", "asCString", "asDouble", "asFloat", "asInt", "asString"]);
+        let b = index_page("b", &["begin", "beginObject", "bitsPerSample", "booleanValue", "bufferSize"]);
+        let (ta, tb) = (m.main_content(host, &a), m.main_content(host, &b));
+        assert!(ta.contains("asCString") && tb.contains("bufferSize"), "{ta:?} / {tb:?}");
+        assert!(!ta.contains("Acme Widgets"), "the template stays out: {ta:?}");
+        // Before the host's template is known, the main content is read as it is.
+        let fresh = TemplateModel::new(3);
+        let read = fresh.main_content(host, &a);
+        assert!(!read.contains("Acme Widgets") && !read.contains("asCString"), "{read:?}");
+        // A short page whose other text is all template keeps its main content.
+        assert_eq!(m.main_content(host, &page(OWN[0])), OWN[0]);
+    }
 
     #[test]
     fn short_pages_keep_their_own_lines_only() {

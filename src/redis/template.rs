@@ -6,7 +6,8 @@
 //! a hash of block hash (8 bytes big-endian) to the number of those pages it was seen on.
 //! A check:
 //!
-//! 1. reads the counts of the page's blocks with one `HMGET` ([`TemplateRead::fields`]);
+//! 1. reads the counts of the page's blocks with one `HMGET` ([`TemplateRead::fields`]),
+//!    and the number of pages the host learnt (`SCARD` of its page set), in one round trip;
 //! 2. reads the page without the blocks counted on `template` pages or more
 //!    ([`TemplateRead::read`]) and checks that text as usual;
 //! 3. learns the page with the `LEARN` script ([`TemplateRead::learn_args`]): all its
@@ -208,8 +209,9 @@ impl TemplateRead {
     }
 
     /// The page's text without its template, from the `HMGET` reply (a count per field,
-    /// `None` for a block never seen).
-    pub fn read(&mut self, counts: &[Option<Vec<u8>>]) -> Result<String> {
+    /// `None` for a block never seen) and the `SCARD` of the host's page set (`pages`, the
+    /// pages it learnt).
+    pub fn read(&mut self, counts: &[Option<Vec<u8>>], pages: u64) -> Result<String> {
         if counts.len() != self.blocks.len() {
             return Err(Error::corrupt(
                 "Redis reply",
@@ -231,8 +233,10 @@ impl TemplateRead {
                 template.push(*b);
             }
         }
-        let text =
-            main_content_with(&self.html, &self.all, self.hash, |b| template.binary_search(&b).is_ok());
+        let known = pages >= u64::from(self.min);
+        let text = main_content_with(&self.html, &self.all, self.hash, known, |b| {
+            template.binary_search(&b).is_ok()
+        });
         self.text = Some(text.clone());
         Ok(text)
     }

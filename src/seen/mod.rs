@@ -357,7 +357,7 @@ impl ContentSeen {
             let host = crate::html::template::host_of(url);
             let all = crate::html::html_to_text(text);
             let hash = model.hash();
-            let main = crate::html::template::main_content_with(text, &all, hash, |b| {
+            let main = crate::html::template::main_content_with(text, &all, hash, model.knows(&host), |b| {
                 model.is_template_block(&host, b)
             });
             let check = self.check_text(url, &main)?;

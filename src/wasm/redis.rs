@@ -326,8 +326,9 @@ impl JsTemplateRead {
         to_js_list(&self.0.fields())
     }
 
-    /// The text to check, from the `HMGET` reply (byte strings, `null` for a block never seen).
-    pub fn read(&mut self, reply: JsValue) -> Result<String, JsValue> {
+    /// The text to check, from the `HMGET` reply (byte strings, `null` for a block never seen)
+    /// and the `SCARD` reply of the host's page set (`pages`).
+    pub fn read(&mut self, reply: JsValue, pages: f64) -> Result<String, JsValue> {
         if !Array::is_array(&reply) {
             return Err(js_error(crate::Error::corrupt("Redis reply", 0, "HMGET did not give an array")));
         }
@@ -343,7 +344,10 @@ impl JsTemplateRead {
                 }
             })
             .collect();
-        self.0.read(&counts).map_err(js_error)
+        if !(pages >= 0.0 && pages.fract() == 0.0) {
+            return Err(js_error(crate::Error::corrupt("Redis reply", 0, "SCARD did not give a count")));
+        }
+        self.0.read(&counts, pages as u64).map_err(js_error)
     }
 
     /// The `learn` script's `ARGV` after the check (`undefined`: nothing to learn).
