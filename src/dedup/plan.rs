@@ -445,9 +445,9 @@ fn candidate_part(
     let banded = opts.uses_bands() && !sketches.is_empty();
     if ranks_by_estimate(opts) {
         // The verification keeps the pairs whose estimate reaches the threshold: the band
-        // join's pairs below it are dropped as they are found, and the fingerprints are not
-        // read (a pair within `k` bits that shares no band is rare, and is kept only when its
-        // estimate reaches the threshold too).
+        // join's pairs below it are dropped as they are found. The table join is not run
+        // and the fingerprints are not read: a pair within `k` bits that shares no band and
+        // still reaches the threshold is rare (decision record 095 measures it).
         let threshold = opts.verify.unwrap_or(0.0);
         let mut found: Vec<Candidate> = Vec::new();
         if banded {
@@ -526,10 +526,11 @@ impl<'s> Prefilter<'s> {
 }
 
 /// `candidates` with each pair once and each document paired with at most
-/// [`BUCKET_WINDOW`] documents before it, the nearest in Hamming distance first (then the
-/// earliest): a document copied a thousand times costs the window per copy, not half a
-/// million verifications, and the copies still join one cluster. A document with fewer
-/// candidates keeps them all.
+/// [`BUCKET_WINDOW`] documents before it, the nearest first by the third field (the Hamming
+/// distance, or the rank by estimate: [`ranks_by_estimate`]), then the earliest: a
+/// document copied a thousand times costs the window per copy, not half a million
+/// verifications, and the copies still join one cluster. A document with fewer candidates
+/// keeps them all.
 fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     let later = |c: &Candidate| c.0.max(c.1);
     // A pair found twice (by a table and a band, or by two parts) sorts next to itself: one
