@@ -22,12 +22,14 @@ impl Shingles {
         self.hashes.clear();
     }
 
-    /// The shingles of `norm`, a normalised text, by a scan of their own.
-    pub(crate) fn scan(&mut self, norm: &str) {
+    /// The shingles of `norm`, a normalised text, by a scan of their own; returns the
+    /// number of grapheme clusters of `norm`.
+    pub(crate) fn scan(&mut self, norm: &str) -> usize {
         self.clear();
         let hashes = &mut self.hashes;
         let units = for_each_char_ngram(norm, SHINGLE, |_, _, h| hashes.push(h));
         self.short_text(norm, units);
+        units
     }
 
     /// After a scan of `units` clusters of `norm` that found no shingle (fewer than

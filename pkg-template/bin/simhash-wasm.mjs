@@ -417,9 +417,25 @@ async function dedupTwoPass(pool, path, lines, options, bar) {
       readSync(fd, buf, 0, lengths[i], offsets[i]);
       return JSON.parse(buf.toString('utf8', 0, lengths[i])).text;
     };
+    // The texts of documents `indices` (increasing), read in blocks of up to 4 MB of the
+    // file, each spanning several of them: one read for many documents.
+    const BLOCK = 1 << 22;
+    let block = Buffer.allocUnsafe(BLOCK);
+    function* readInOrder(indices) {
+      let from = 0; let to = 0;
+      for (const i of indices) {
+        const end = offsets[i] + lengths[i];
+        if (offsets[i] < from || end > to) {
+          if (block.length < lengths[i]) block = Buffer.allocUnsafe(lengths[i]);
+          from = offsets[i];
+          to = from + readSync(fd, block, 0, block.length, from);
+        }
+        yield JSON.parse(block.toString('utf8', offsets[i] - from, end - from)).text;
+      }
+    }
     // The documents to hash: the file's `lines` (a blank line is none; the count is a guide).
     const onProgress = (phase, done, total) => bar.tell(phase, done, phase === 'hashing' ? Math.max(done, lines) : total);
-    const r = await pool.__dedupSource({ batches: batches(), read, size: (i) => lengths[i] }, options, { onProgress });
+    const r = await pool.__dedupSource({ batches: batches(), read, readInOrder, size: (i) => lengths[i] }, options, { onProgress });
     return { r, count: offsets.length };
   } finally {
     closeSync(fd);

@@ -70,9 +70,9 @@ export function serve(api, post, hooks = api) {
         }
         hashers.set(key, h);
       }
-      const r = msg.sketch === undefined
-        ? h.__fingerprintEach(msg.texts, msg.base)
-        : h.__fingerprintAndSketchEach(msg.texts, msg.base, msg.sketch);
+      const r = msg.sketch === undefined ? h.__fingerprintEach(msg.texts, msg.base)
+        : msg.sketchOnly ? h.__sketchEach(msg.texts, msg.base, msg.sketch)
+          : h.__fingerprintAndSketchEach(msg.texts, msg.base, msg.sketch);
       post({ id: msg.id, fingerprints: r.fingerprints, sketches: r.sketches, failed: r.failed, messages: r.messages, reasons: r.reasons, codes: r.codes },
         [r.fingerprints.buffer, r.failed.buffer, ...(r.sketches ? [r.sketches.buffer] : [])]);
     } catch (e) {
@@ -195,9 +195,10 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * empty); with `strict`,
      * rejects at the first failed document instead (as soon as every document before it
      * is known to be good). `onChunk(n)`, when given, is told of each chunk of `n`
-     * documents done.
+     * documents done. With `sketchOnly`, the fingerprints are not made (each 0; the
+     * failures are those of fingerprinting).
      */
-    #run(texts, options, strict, sketch, onChunk) {
+    #run(texts, options, strict, sketch, onChunk, sketchOnly = false) {
       if (this.#closed) return Promise.reject(closedError());
       const n = texts.length;
       const fingerprints = new BigUint64Array(n);
@@ -236,7 +237,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
           chunks.push(chunk);
           const base = start;
           this.#queue.push({
-            id: this.#nextId++, batch, msg: { options, texts: texts.slice(start, end), base, sketch },
+            id: this.#nextId++, batch, msg: { options, texts: texts.slice(start, end), base, sketch, sketchOnly },
             done: (msg) => {
               if (msg.error) { settle(reject, new SimHashError(msg.error.message, msg.error.code)); return; }
               fingerprints.set(msg.fingerprints, base);
@@ -406,9 +407,12 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * gives it): the candidates on the workers, the plan here, the pairs measured on the
      * workers with the texts `textOf(i)` gives, the report. `texts` is what the plan reads
      * (every document's text, or only the failed documents' texts and `sizes`, the length
-     * in bytes of each text, to cut the runs).
+     * in bytes of each text, to cut the runs). With `later` (`__dedupFingerprintsLater`'s
+     * width of a candidate), `r` holds no fingerprints yet: the documents of the candidate
+     * pairs are read again with `readInOrder` (as `#fingerprintCandidates` takes it) and
+     * fingerprinted after the candidate step, and the others keep 0.
      */
-    async #dedupHashed(ids, texts, r, options, tell, textOf, sizes) {
+    async #dedupHashed(ids, texts, r, options, tell, textOf, sizes, later, readInOrder) {
       const failed = Uint32Array.from(r.failed, (f) => f.index);
       const bad = new Set(failed);
       const w = r.width;
@@ -416,6 +420,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         : concat(Array.from(ids.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
       tell('candidates', 0, 1);
       const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
+      if (later !== undefined) await this.#fingerprintCandidates(r, bad, found, later, options, readInOrder);
       // The candidates carry what the plan needs of the sketches (their estimates).
       const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, new Uint8Array(0), options, found);
       tell('candidates', 1, 1);
@@ -437,19 +442,63 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     }
 
     /**
+     * Fingerprints the documents named by the candidates `found` (`width` u32s each, the
+     * first two the slots: positions among the documents not in `bad`), their texts read
+     * with `readInOrder` (documents by increasing index to their texts), into
+     * `r.fingerprints`, in waves of about 8 M characters (two held at once).
+     */
+    async #fingerprintCandidates(r, bad, found, width, options, readInOrder) {
+      const docOf = [];
+      for (let i = 0; i < r.fingerprints.length; i++) if (!bad.has(i)) docOf.push(i);
+      const named = new Uint8Array(docOf.length);
+      for (let j = 0; j < found.length; j += width) { named[found[j]] = 1; named[found[j + 1]] = 1; }
+      const hasher = hooks.__dedupHasherOptions(options, false);
+      const WAVE_CHARS = 1 << 23;
+      let docs = []; let texts = []; let chars = 0;
+      // A wave is read while the one before it is fingerprinted.
+      let pending = null;
+      const flush = async () => {
+        const wave = docs;
+        const run = this.#run(texts, hasher, true).then((got) => {
+          wave.forEach((d, k) => { r.fingerprints[d] = got.fingerprints[k]; });
+        });
+        run.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+        docs = []; texts = []; chars = 0;
+        if (pending) await pending;
+        pending = run;
+      };
+      const wanted = [];
+      for (let s = 0; s < named.length; s++) if (named[s]) wanted.push(docOf[s]);
+      let k = 0;
+      for (const text of readInOrder(wanted)) {
+        docs.push(wanted[k++]); texts.push(text); chars += text.length;
+        if (chars >= WAVE_CHARS) await flush();
+      }
+      if (docs.length) await flush();
+      if (pending) await pending;
+    }
+
+    /**
      * `dedup` over documents read twice instead of held (the CLI's JSONL files): `batches`
      * (an iterable, or async iterable, of `{ ids, texts }`, the documents in order) is
      * hashed on the workers batch by batch, keeping each document's fingerprint and sketch
      * and the text of those that fail; `read(i)` then gives the text of document `i` again
-     * (for the candidate pairs only) and `size(i)` its length in bytes. The same report as
-     * `dedup` of all the documents at once.
+     * (for the candidate pairs only), `readInOrder(indices)`, when given, the texts of the
+     * documents `indices` (increasing) one after another, and `size(i)` the length in bytes
+     * of document `i`. The same report as `dedup` of all the documents at once, but that
+     * with a verification by sketches the first pass makes the sketches alone, and the
+     * fingerprint of a document in no candidate pair (so in no cluster) is 0: it is not
+     * made.
      */
-    async __dedupSource({ batches, read, size }, options, { onProgress } = {}) {
+    async __dedupSource({ batches, read, readInOrder, size }, options, { onProgress } = {}) {
       if (hooks.__dedupHasherOptions === undefined) return api.dedup([], [], options); // FeatureDisabled
       const tell = onProgress ?? (() => {});
       const sketchSize = hooks.__dedupSketchSize(options);
       const hasher = hooks.__dedupHasherOptions(options, false);
       const sketch = sketchSize === undefined ? undefined : { size: sketchSize };
+      // A verification by sketches: the first pass makes the sketches alone, and only the
+      // documents of the candidate pairs are fingerprinted (the report's distances).
+      const later = hooks.__dedupFingerprintsLater(options);
       const ids = []; const done = []; const failedTexts = new Map();
       let hashed = 0; let pending = null;
       const collect = async ({ run, base, texts }) => {
@@ -461,7 +510,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         [batch.ids, batch.texts] = check(['ids:strings', 'texts:texts'], [batch.ids, batch.texts], SimHashError, hooks.__utf8);
         const base = ids.length;
         for (const id of batch.ids) ids.push(id);
-        const run = this.#run(batch.texts, hasher, false, sketch, (n) => tell('hashing', (hashed += n), hashed));
+        const run = this.#run(batch.texts, hasher, false, sketch, (n) => tell('hashing', (hashed += n), hashed), later !== undefined);
         if (pending) await collect(pending);
         pending = { run, base, texts: batch.texts };
       }
@@ -482,7 +531,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       // The plan reads the failed documents' texts (for their reasons), and no other.
       const texts = Array.from({ length: n }, (_, i) => failedTexts.get(i) ?? '');
       const sizes = Uint32Array.from({ length: n }, (_, i) => size(i));
-      return this.#dedupHashed(ids, texts, r, options, tell, read, sizes);
+      const inOrder = readInOrder ?? function* inOrder(indices) { for (const i of indices) yield read(i); };
+      return this.#dedupHashed(ids, texts, r, options, tell, read, sizes, later, inOrder);
     }
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */

@@ -28,7 +28,12 @@
 //! `verify: "sketch"` ([`DedupOptions::sketch`]) keeps no texts: each document's sketch is
 //! made in its fingerprint's pass, and a candidate is kept when the sketches' estimate
 //! reaches [`DedupOptions::DEFAULT_SKETCH_VERIFY`]. It is for runs that should not keep
-//! texts; the exact verification stays the default, and stays exact.
+//! texts; the exact verification stays the default, and stays exact. With the band join
+//! (the default), its candidates are the band join's pairs whose estimate reaches the
+//! threshold, each document's 64 highest estimates: the fingerprints serve only the
+//! report (the pairs' distances), so the package's pool, reading a JSONL file twice,
+//! makes the sketches alone in its first pass and fingerprints only the documents of a
+//! candidate pair (decision record 095).
 //!
 //! ```
 //! use simhash_wasm::dedup::{dedup, DedupOptions};
@@ -69,7 +74,7 @@ mod plan;
 mod rounds;
 // The steps of `dedup` that the package's worker pool runs apart (src/wasm/dedup.rs).
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(unused_imports))]
-pub(crate) use plan::candidates;
+pub(crate) use plan::{candidates, ranks_by_estimate};
 pub(crate) use plan::{jaccards, DedupPlan};
 
 /// How [`dedup`] works.

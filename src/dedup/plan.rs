@@ -320,7 +320,14 @@ impl DedupPlan {
         match self.rounds {
             None => keep(&self.ids, self.candidates, None, &self.opts, self.report),
             Some(rounds) => {
-                let (kept, similarities) = rounds.into_kept();
+                let (mut kept, similarities) = rounds.into_kept();
+                if ranks_by_estimate(&self.opts) {
+                    // The rank stood in for the distance until now.
+                    let fp = |s: u32| self.report.fingerprints[s as usize].1;
+                    for c in &mut kept {
+                        c.2 = hamming(fp(c.0), fp(c.1));
+                    }
+                }
                 keep(&self.ids, kept, Some(&similarities), &self.opts, self.report)
             }
         }
@@ -356,6 +363,22 @@ fn verifies_by_sketch(opts: &DedupOptions) -> bool {
     opts.verify.is_some() && opts.sketch.is_some()
 }
 
+/// Whether the candidates of `opts` come from the band join alone, each at the
+/// verification's threshold, with its rank by estimate ([`estimate_rank`]) in place of the
+/// distance until the report (a verification by sketches with the band join): such a
+/// candidate step reads no fingerprint, and the report reads only those of the documents
+/// in a candidate pair (the pairs' distances), so a caller may make those alone, after it
+/// (the pool's `__dedupSource`).
+pub(crate) fn ranks_by_estimate(opts: &DedupOptions) -> bool {
+    verifies_by_sketch(opts) && opts.uses_bands()
+}
+
+/// A candidate's place in its document's window when the candidates are ranked by their
+/// estimate: 0 for an estimate of 1, up to 255 for 0 (the nearest first, as a distance).
+fn estimate_rank(estimate: f64) -> u32 {
+    ((1.0 - estimate.clamp(0.0, 1.0)) * 255.0).round() as u32
+}
+
 /// A dedup's candidate step over the fingerprints `fps` (those of the documents that have
 /// one, in order; a slot is a position in it) and, when the band join gives candidates
 /// ([`DedupOptions::uses_bands`]) or the verification is by sketches, their sketches
@@ -364,7 +387,10 @@ fn verifies_by_sketch(opts: &DedupOptions) -> bool {
 /// under [`DedupOptions::layout_for`] `fps.len()`) and of the sketches' bands, drops the
 /// pairs whose sketches' estimate falls more than 0.25 below the threshold, and keeps each
 /// document's [`BUCKET_WINDOW`] nearest pairs of its share, each with its sketches'
-/// estimate. The parts, concatenated in any order, are what
+/// estimate. A verification by sketches with the band join ([`ranks_by_estimate`]) takes
+/// the band join's pairs alone instead, those whose estimate reaches the threshold, each
+/// document's window by estimate (its rank in place of the distance), and reads no
+/// fingerprint. The parts, concatenated in any order, are what
 /// [`DedupPlan::with_candidates`] takes; the document's window of the whole is among the
 /// union of its windows of the parts, so the plan's report is the same for any number of
 /// parts.
@@ -417,6 +443,23 @@ fn candidate_part(
 ) -> Vec<Candidate> {
     let share = |total: usize| part * total / parts..(part + 1) * total / parts;
     let banded = opts.uses_bands() && !sketches.is_empty();
+    if ranks_by_estimate(opts) {
+        // The verification keeps the pairs whose estimate reaches the threshold: the band
+        // join's pairs below it are dropped as they are found. The table join is not run
+        // and the fingerprints are not read: a pair within `k` bits that shares no band and
+        // still reaches the threshold is rare (decision record 095 measures it).
+        let threshold = opts.verify.unwrap_or(0.0);
+        let mut found: Vec<Candidate> = Vec::new();
+        if banded {
+            each_band_pair(sketches, share(band_count(sketches)), |x, y| {
+                let e = estimate_payloads(sketches.payload(x as usize), sketches.payload(y as usize));
+                if e >= threshold {
+                    found.push((x, y, estimate_rank(e), e));
+                }
+            });
+        }
+        return at_most_window_each(found);
+    }
     // The band join's pairs pass the prefilter as they are found, and so do the table
     // join's when there is a band join: only the pairs worth measuring are held.
     let worth = Prefilter::new(sketches, opts.verify.filter(|_| banded));
@@ -483,10 +526,11 @@ impl<'s> Prefilter<'s> {
 }
 
 /// `candidates` with each pair once and each document paired with at most
-/// [`BUCKET_WINDOW`] documents before it, the nearest in Hamming distance first (then the
-/// earliest): a document copied a thousand times costs the window per copy, not half a
-/// million verifications, and the copies still join one cluster. A document with fewer
-/// candidates keeps them all.
+/// [`BUCKET_WINDOW`] documents before it, the nearest first by the third field (the Hamming
+/// distance, or the rank by estimate: [`ranks_by_estimate`]), then the earliest: a
+/// document copied a thousand times costs the window per copy, not half a million
+/// verifications, and the copies still join one cluster. A document with fewer candidates
+/// keeps them all.
 fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     let later = |c: &Candidate| c.0.max(c.1);
     // A pair found twice (by a table and a band, or by two parts) sorts next to itself: one
@@ -850,6 +894,82 @@ mod tests {
             assert_eq!(got, want, "seed {seed}");
             assert!(want.len() > 50 * BUCKET_WINDOW, "seed {seed}: {}", want.len());
         }
+    }
+
+    /// With a verification by sketches and the band join, the candidate step meets its
+    /// oracle, written from its definition: the pairs sharing a band (the later document
+    /// among the window of members after the earlier one in the first band they share)
+    /// whose estimate reaches the threshold, each document's [`BUCKET_WINDOW`] highest
+    /// estimates (by rank, then the earliest document), the rank in place of the distance.
+    /// The fingerprints are not read: zeros give the same candidates.
+    #[test]
+    fn the_sketch_flows_candidate_step_meets_its_naive_oracle() {
+        use crate::sketch::bands::{band_key, bands_for};
+        for (seed, threshold) in [(21, 0.81), (22, 0.5)] {
+            let docs = docs_with_mirrors(seed);
+            let (_, fps, sk) = made(&docs);
+            let opts = DedupOptions {
+                verify: Some(threshold),
+                sketch: Some(SketchScheme::default()),
+                ..DedupOptions::default()
+            };
+            let n = fps.len();
+            let bands = bands_for(SketchScheme::default());
+            let rank =
+                |d: usize, b: usize| (0..d).filter(|&e| band_key(&sk[e], b) == band_key(&sk[d], b)).count();
+            let mut want: Vec<Candidate> = Vec::new();
+            let mut below = 0;
+            for y in 0..n {
+                let mut mine = Vec::new();
+                for x in 0..y {
+                    let first = (0..bands).find(|&b| band_key(&sk[x], b) == band_key(&sk[y], b));
+                    if first.is_none_or(|b| rank(y, b) - rank(x, b) > BUCKET_WINDOW) {
+                        continue;
+                    }
+                    let e = estimate(&sk[x], &sk[y]);
+                    if e >= threshold {
+                        mine.push((((1.0 - e) * 255.0).round() as u32, x as u32, e));
+                    } else {
+                        below += 1;
+                    }
+                }
+                mine.sort_by_key(|a| (a.0, a.1));
+                want.extend(mine.into_iter().take(BUCKET_WINDOW).map(|(r, x, e)| (x, y as u32, r, e)));
+            }
+            let rows = SketchRows::from_sketches(&sk);
+            let got = candidates(&fps, &rows, &opts, 0, 1).unwrap();
+            assert_eq!(got, want, "seed {seed}");
+            assert_eq!(
+                candidates(&vec![0; n], &rows, &opts, 0, 1).unwrap(),
+                want,
+                "seed {seed}: no fingerprint read"
+            );
+            assert!(
+                want.len() > 20 * BUCKET_WINDOW && below > 0,
+                "seed {seed}: {} kept, {below} below",
+                want.len()
+            );
+        }
+    }
+
+    /// The sketch flow's report gives each pair the Hamming distance of its documents'
+    /// fingerprints (the rank by estimate ordered the candidates only), and finds pairs far
+    /// apart in bits.
+    #[test]
+    fn the_sketch_flows_pairs_carry_their_distances() {
+        let docs = docs_with_mirrors(23);
+        let opts = DedupOptions {
+            verify: Some(0.81),
+            sketch: Some(SketchScheme::default()),
+            ..DedupOptions::default()
+        };
+        let report = dedup(&docs, &opts).unwrap();
+        let fp = |id: &str| report.fingerprints.iter().find(|f| f.0 == id).unwrap().1;
+        assert!(report.pairs.len() > 100, "{}", report.pairs.len());
+        for p in &report.pairs {
+            assert_eq!(p.distance, hamming(fp(&p.a), fp(&p.b)), "{p:?}");
+        }
+        assert!(report.pairs.iter().any(|p| p.distance > report.k), "a pair beyond k");
     }
 
     /// The prefilter drops a pair whose sketches are far apart and keeps one near the

@@ -199,6 +199,32 @@ impl SimHasher {
         Ok((sign(&sums), self.sketcher.finish_collected(scheme, &mut self.shingles)))
     }
 
+    /// The sketch of [`fingerprint_and_sketch`](Self::fingerprint_and_sketch), and its
+    /// error for a text that has no fingerprint, without making the fingerprint: for a
+    /// caller that needs the sketch of every document and the fingerprints of few (a
+    /// dedup verified by sketches). With character n-grams and no IDF table the only
+    /// errors are an empty text and one of fewer clusters than an n-gram, both known from
+    /// the sketch's own scan (the weights cannot overflow: at most `tf` each, 2^16 in fixed
+    /// point, over fewer than 2^32 n-grams); otherwise both are made and the fingerprint
+    /// is dropped.
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+    pub(crate) fn sketch_where_fingerprinted(&mut self, text: &str, scheme: SketchScheme) -> Result<Sketch> {
+        match self.opts.tokenizer {
+            Tokenizer::Chars(n) if self.idf.is_none() => {
+                self.normalize_input(text);
+                if self.norm.is_empty() {
+                    return Err(Error::EmptyText);
+                }
+                let units = self.shingles.scan(&self.norm);
+                if units < n {
+                    return Err(Error::TextTooShort { units, needed: n, unit: "characters" });
+                }
+                Ok(self.sketcher.finish_collected(scheme, &mut self.shingles))
+            }
+            _ => self.fingerprint_and_sketch(text, scheme).map(|(_, sketch)| sketch),
+        }
+    }
+
     /// A 128-bit fingerprint: the 64-bit one, and 64 more bits from the same features
     /// with their hashes re-mixed (`mix(h ^ 0xD6E8FEB86659FD93)`), i.e. a second
     /// independent set of 64 hyperplanes. Halves the variance of the distance estimate;
@@ -254,6 +280,21 @@ impl SimHasher {
         I: IntoIterator<Item = &'t str>,
     {
         texts.into_iter().map(|text| self.fingerprint_and_sketch(text, scheme)).collect()
+    }
+
+    /// [`sketch_where_fingerprinted`](Self::sketch_where_fingerprinted) of each text: a
+    /// pool worker's share of a dedup verified by sketches that makes the fingerprints
+    /// later, of the documents in a candidate pair only.
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
+    pub(crate) fn sketch_where_fingerprinted_each<'t, I>(
+        &mut self,
+        texts: I,
+        scheme: SketchScheme,
+    ) -> Vec<Result<Sketch>>
+    where
+        I: IntoIterator<Item = &'t str>,
+    {
+        texts.into_iter().map(|text| self.sketch_where_fingerprinted(text, scheme)).collect()
     }
 
     /// The hashes of the distinct features of `text` (for learning an [`IdfTable`]).
@@ -474,6 +515,67 @@ mod tests {
         assert_eq!(each[1].as_ref().unwrap_err().code(), "EmptyText");
         assert_eq!(each[2].as_ref().unwrap_err().code(), "TextTooShort");
         assert!(each[0].is_ok() && each[3].is_ok());
+    }
+
+    /// The sketch made without the fingerprint is the fused pass's sketch, and fails where
+    /// the fused pass fails, with the same error, for every tokenizer, n, IDF table and
+    /// HTML setting: texts empty, blank, of fewer clusters than an n-gram (combining marks
+    /// and emoji sequences among them), of exactly as many, CJK and longer.
+    #[test]
+    fn the_sketch_where_fingerprinted_meets_the_fused_pass() {
+        let texts = [
+            "",
+            " \t ",
+            "ab",
+            "abcde",
+            "abcdef",
+            "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}",
+            "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}",
+            "👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧",
+            "上海上港赛季",
+            "亚冠",
+            "The cat sat on the mat.",
+            "one two",
+            "one two three four five six seven",
+            "<p>hi</p>",
+            "<html><body><p>The quick brown fox jumps over the lazy dog.</p></body></html>",
+        ];
+        let scheme = SketchScheme::default();
+        let idf = Arc::new(
+            IdfTable::learn(&mut SimHasher::new(Options::default()).unwrap(), texts[10..13].iter().copied())
+                .unwrap(),
+        );
+        let mut checked = 0;
+        for tokenizer in [Tokenizer::Chars(6), Tokenizer::Chars(2), Tokenizer::Chars(9), Tokenizer::Words(3)]
+        {
+            for with_idf in [false, true] {
+                for html in [false, true] {
+                    let opts = Options { tokenizer, ..Options::default() };
+                    let make = || match with_idf {
+                        true => SimHasher::with_idf(opts, idf.clone()),
+                        false => SimHasher::new(opts),
+                    };
+                    let (mut a, mut b) = (make().unwrap(), make().unwrap());
+                    if a.set_html(html).is_err() {
+                        continue;
+                    }
+                    b.set_html(html).unwrap();
+                    for t in texts {
+                        let want = a.fingerprint_and_sketch(t, scheme).map(|(_, sk)| sk);
+                        assert_eq!(
+                            b.sketch_where_fingerprinted(t, scheme),
+                            want,
+                            "{tokenizer:?} idf {with_idf} html {html}: {t:?}"
+                        );
+                        checked += 1;
+                    }
+                    let each = b.sketch_where_fingerprinted_each(texts, scheme);
+                    let fused = a.fingerprint_and_sketch_each(texts, scheme);
+                    assert_eq!(each, fused.into_iter().map(|r| r.map(|x| x.1)).collect::<Vec<_>>());
+                }
+            }
+        }
+        assert!(checked >= 8 * texts.len(), "{checked}");
     }
 
     #[test]

@@ -21,7 +21,9 @@ mod on {
     use super::super::convert::{
         self, field, opt_bool, opt_number, option_object, options_from, options_to_js, set,
     };
-    use crate::dedup::{candidates, jaccards, DedupNames, DedupOptions, DedupPlan, DedupReport, Verify};
+    use crate::dedup::{
+        candidates, jaccards, ranks_by_estimate, DedupNames, DedupOptions, DedupPlan, DedupReport, Verify,
+    };
     use crate::error::Error;
     use crate::fingerprint::{Options, SimHasher};
     use crate::sketch::SketchRows;
@@ -160,6 +162,16 @@ mod on {
     pub fn dedup_sketch_size(options: JsValue) -> Result<Option<u32>, JsValue> {
         let opts = dedup_options(&options)?;
         Ok(opts.sketch_scheme().map(|s| s.size() as u32))
+    }
+
+    /// The u32s of one candidate of `__candidates` when the candidate step of `dedup`
+    /// options reads no fingerprint (core: `ranks_by_estimate`, a verification by
+    /// sketches), so that the pool makes only the fingerprints of the documents in a
+    /// candidate pair, after it; else `undefined`.
+    #[wasm_bindgen(js_name = __dedupFingerprintsLater, skip_typescript)]
+    pub fn dedup_fingerprints_later(options: JsValue) -> Result<Option<u32>, JsValue> {
+        let opts = dedup_options(&options)?;
+        Ok(ranks_by_estimate(&opts).then(|| candidate_width(&opts) as u32))
     }
 
     /// `fingerprints[i]` known for every document but those listed in `failed`.

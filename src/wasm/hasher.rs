@@ -393,5 +393,32 @@ mod pool {
             set(&out, "sketches", Uint8Array::from(&sketches[..]));
             Ok(out.into())
         }
+
+        /// `__fingerprintAndSketchEach` without the fingerprints (each 0), the same
+        /// failures (core: `SimHasher::sketch_where_fingerprinted_each`): the pool's first
+        /// pass of a dedup verified by sketches, which fingerprints only the documents of
+        /// its candidate pairs, later.
+        #[wasm_bindgen(js_name = __sketchEach, skip_typescript)]
+        pub fn sketch_each(
+            &mut self,
+            texts: Vec<String>,
+            base: u32,
+            options: JsValue,
+        ) -> Result<JsValue, JsValue> {
+            let scheme = sketch_scheme(&options)?;
+            let each = self.0.sketch_where_fingerprinted_each(texts.iter().map(String::as_str), scheme);
+            let width = 2 + scheme.size();
+            let mut sketches = vec![0u8; width * each.len()];
+            let mut outcomes = Vec::with_capacity(each.len());
+            for (i, r) in each.into_iter().enumerate() {
+                outcomes.push(r.map(|sketch| {
+                    sketches[i * width..(i + 1) * width].copy_from_slice(&sketch.to_bytes());
+                    0
+                }));
+            }
+            let out = super::outcomes_to_js(outcomes, base);
+            set(&out, "sketches", Uint8Array::from(&sketches[..]));
+            Ok(out.into())
+        }
     }
 }

@@ -235,11 +235,14 @@ test('CLI: fingerprint (with and without --sketch) and dedup give the same outpu
     const long = randomTexts(600, 13).find((t) => t.length > 300);
     const copies = Array.from({ length: 120 }, (_, i) => JSON.stringify({ id: `m${i}`, text: i % 3 ? `${long} ${'x'.repeat(i % 7)}` : long }));
     writeFileSync(mirrored, [...docs, ...copies, '', ...docs.slice(0, 200).map((l) => l.replace('"id":"d', '"id":"e').replace('"text":"', '"text":"# '))].join('\n') + '\n');
-    for (const verify of [[], ['--verify', 'sketch']]) {
-      const t1 = run('dedup', mirrored, '--threads', '1', '--format', 'jsonl', ...verify);
-      const t2 = run('dedup', mirrored, '--threads', '2', '--format', 'jsonl', ...verify);
+    // With --verify sketch the second pass fingerprints only the documents of the
+    // candidate pairs: the table (each clustered document's fingerprint) and the pairs'
+    // distances are those of one thread too.
+    for (const [verify, format] of [[[], 'jsonl'], [['--verify', 'sketch'], 'jsonl'], [['--verify', 'sketch'], 'table']]) {
+      const t1 = run('dedup', mirrored, '--threads', '1', '--format', format, ...verify);
+      const t2 = run('dedup', mirrored, '--threads', '2', '--format', format, ...verify);
       assert.ok(t1.stdout.split('\n').length > 50 && /skipping d\d+/.test(t1.stderr), t1.stderr);
-      assert.deepEqual([t2.stdout, t2.stderr, t2.status], [t1.stdout, t1.stderr, t1.status], verify.join(' '));
+      assert.deepEqual([t2.stdout, t2.stderr, t2.status], [t1.stdout, t1.stderr, t1.status], `${verify.join(' ')} ${format}`);
     }
     const save1 = join(dir, 'a.idx'), save2 = join(dir, 'b.idx');
     assert.equal(run('dedup', file, '--threads', '2', '--save', save2, '--format', 'jsonl').stdout,
