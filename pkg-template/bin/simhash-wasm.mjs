@@ -592,10 +592,15 @@ async function dedupPath(o, path) {
     });
   }
   const inClusters = clusters.reduce((s, c) => s + c.length, 0);
+  // The sketch flow's candidates are the MinHash band join's (no fingerprint index).
+  const bySketch = r.verify !== false && r.verifyBy !== 'exact';
+  const how = r.verify === false ? `within ${r.k} bits`
+    : bySketch ? `joining them: band candidates whose ${r.verifyBy} sketches estimate Jaccard >= ${r.verify}`
+      : `joining them, within ${r.k} bits, verified at Jaccard >= ${r.verify}`;
   process.stderr.write(
-    `${count ?? docs.length} documents, ${r.fingerprinted.length - r.alreadyIndexed.length} fingerprinted; ${clusters.length} near-duplicate clusters ` +
-    `holding ${inClusters} documents (${pairs.length} pairs ${r.verify === false ? '' : 'joining them, '}within ${r.k} bits${r.verify === false ? '' : `, verified at Jaccard >= ${r.verify}${r.verifyBy === 'exact' ? '' : ` by ${r.verifyBy} sketches`}`}; ` +
-    `${new SimHasher(hasherOptions(o)).options().scheme}; layout ${r.layout})\n`,
+    `${count ?? docs.length} documents, ${r.fingerprinted.length - r.alreadyIndexed.length} ${bySketch ? 'sketched' : 'fingerprinted'}; ${clusters.length} near-duplicate clusters ` +
+    `holding ${inClusters} documents (${pairs.length} pairs ${how}; ` +
+    `${new SimHasher(hasherOptions(o)).options().scheme}${bySketch ? '' : `; layout ${r.layout}`})\n`,
   );
 }
 
