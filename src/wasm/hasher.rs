@@ -357,6 +357,7 @@ mod pool {
 
     use super::super::convert::set;
     use super::{sketch_scheme, JsSimHasher};
+    use crate::sketch::{Sketch, SketchScheme};
 
     /// The bytes of one sketch made with `options` (as `fingerprintAndSketch` takes them,
     /// and checks them: a bad size throws here).
@@ -380,18 +381,7 @@ mod pool {
         ) -> Result<JsValue, JsValue> {
             let scheme = sketch_scheme(&options)?;
             let each = self.0.fingerprint_and_sketch_each(texts.iter().map(String::as_str), scheme);
-            let width = 2 + scheme.size();
-            let mut sketches = vec![0u8; width * each.len()];
-            let mut outcomes = Vec::with_capacity(each.len());
-            for (i, r) in each.into_iter().enumerate() {
-                outcomes.push(r.map(|(fp, sketch)| {
-                    sketches[i * width..(i + 1) * width].copy_from_slice(&sketch.to_bytes());
-                    fp
-                }));
-            }
-            let out = super::outcomes_to_js(outcomes, base);
-            set(&out, "sketches", Uint8Array::from(&sketches[..]));
-            Ok(out.into())
+            Ok(with_sketches(each, scheme, base))
         }
 
         /// `__fingerprintAndSketchEach` without the fingerprints (each 0), the same
@@ -407,18 +397,29 @@ mod pool {
         ) -> Result<JsValue, JsValue> {
             let scheme = sketch_scheme(&options)?;
             let each = self.0.sketch_where_fingerprinted_each(texts.iter().map(String::as_str), scheme);
-            let width = 2 + scheme.size();
-            let mut sketches = vec![0u8; width * each.len()];
-            let mut outcomes = Vec::with_capacity(each.len());
-            for (i, r) in each.into_iter().enumerate() {
-                outcomes.push(r.map(|sketch| {
-                    sketches[i * width..(i + 1) * width].copy_from_slice(&sketch.to_bytes());
-                    0
-                }));
-            }
-            let out = super::outcomes_to_js(outcomes, base);
-            set(&out, "sketches", Uint8Array::from(&sketches[..]));
-            Ok(out.into())
+            Ok(with_sketches(each.into_iter().map(|r| r.map(|sketch| (0, sketch))).collect(), scheme, base))
         }
+    }
+
+    /// The outcomes of documents `base…` as `outcomes_to_js` gives them, with `sketches`:
+    /// each document's sketch one after another, `__sketchWidth` bytes each (zeros for a
+    /// failed document).
+    fn with_sketches(
+        each: Vec<crate::error::Result<(u64, Sketch)>>,
+        scheme: SketchScheme,
+        base: u32,
+    ) -> JsValue {
+        let width = 2 + scheme.size();
+        let mut sketches = vec![0u8; width * each.len()];
+        let mut outcomes = Vec::with_capacity(each.len());
+        for (i, r) in each.into_iter().enumerate() {
+            outcomes.push(r.map(|(fp, sketch)| {
+                sketches[i * width..(i + 1) * width].copy_from_slice(&sketch.to_bytes());
+                fp
+            }));
+        }
+        let out = super::outcomes_to_js(outcomes, base);
+        set(&out, "sketches", Uint8Array::from(&sketches[..]));
+        out.into()
     }
 }
