@@ -1,8 +1,10 @@
 // RedisContentSeen: one ContentSeen shared by every crawler process and host, on Redis.
 // Node only. Peer dependency: `redis` (node-redis); ioredis clients work too.
+import type { HasherOptions } from './web/index';
 
 /** Options of {@link RedisContentSeen.open}: ContentSeen's, plus the namespace. */
-export interface RedisContentSeenOptions {
+export interface RedisContentSeenOptions
+  extends Pick<HasherOptions, 'mode' | 'ngram' | 'weighting' | 'punctuation' | 'nfkc' | 'lowercase'> {
   /** Several crawls can share one Redis; every key is `{namespace}:…` (default "simhash"). No braces. */
   namespace?: string;
   /** Keep URLs, counts and clusters (default true). `false`: "seen or not" only, smallest memory (fingerprint-only store). */
@@ -45,12 +47,6 @@ export interface RedisContentSeenOptions {
    * a URL's host is template and not read (default 3; `false`: not learnt). Stored in the namespace.
    */
   template?: boolean | number;
-  mode?: 'chars' | 'words';
-  ngram?: number;
-  weighting?: 'binary' | 'tf' | 'sublinear';
-  punctuation?: 'keep' | 'drop' | 'collapse';
-  nfkc?: boolean;
-  lowercase?: boolean;
 }
 
 /** The result of a shared check; `cluster` and `count` are null when `urls: false`. */

@@ -5,7 +5,7 @@ import {
   toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
   type Fingerprint, type Match, type CheckResult, type HasherOptions,
   PassageChecker, estimateJaccard, sketchInfo, IdfTable, dedup, type PassageReport, type DedupResult, defaults, type Defaults,
-  SimHashPool, type ExplanationArrays,
+  SimHashPool, type ExplanationArrays, type RedisContentSeenOptions,
 } from 'simhash-wasm';
 import * as full from 'simhash-wasm/full';
 import * as web from 'simhash-wasm/web';
@@ -165,6 +165,11 @@ new ContentSeen({ sketch: 'yes' });
 // @ts-expect-error a number is not a text
 sketched.check('https://a/', 42);
 
+// RedisContentSeen takes the hasher's text options, typed as SimHasher's.
+const redisOptions: RedisContentSeenOptions = { namespace: 'crawl', mode: 'words', ngram: 3, weighting: 'tf', punctuation: 'keep', nfkc: false, lowercase: true };
+// @ts-expect-error an n-gram size is a number
+const badRedisOptions: RedisContentSeenOptions = { ngram: 'six' };
+
 // The browser entry declares the shared API and leaves out what only Node has.
 const webFp: bigint = new web.SimHasher().fingerprint('text');
 // @ts-expect-error simhash-wasm/web has no file helpers
@@ -172,5 +177,5 @@ web.saveIndex;
 // @ts-expect-error nor RedisContentSeen
 web.RedisContentSeen;
 
-export { webFp, unsure, byFp, inForce, thresholdInForce, fromBuffer, textOfBytes, dedupedBytes };
+export { redisOptions, badRedisOptions, webFp, unsure, byFp, inForce, thresholdInForce, fromBuffer, textOfBytes, dedupedBytes };
 export { pooled, firstStart, poolCode, autoK, est, shingles, weighted, idfOf, verifiedBy, already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
