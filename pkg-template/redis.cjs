@@ -227,11 +227,14 @@ function install(wasm) {
     }
 
     async _open() {
-      this.created = this._store.openReply(await this._eval('open', this._store.openArgs()));
       // A server that evicts keys when full would lose the store's pages without a word: a
-      // warning (process 'warning' event), as job queues on Redis give. One attempt; a server
-      // that refuses INFO is not checked.
-      const info = await this._redis.call(this._keys[0], ['INFO', 'memory']).catch(() => null);
+      // warning (process 'warning' event), as job queues on Redis give. INFO goes with the
+      // OPEN script, one attempt; a server that refuses it is not checked.
+      const [reply, info] = await Promise.all([
+        this._eval('open', this._store.openArgs()),
+        this._redis.call(this._keys[0], ['INFO', 'memory']).catch(() => null),
+      ]);
+      this.created = this._store.openReply(reply);
       const warning = info && this._store.serverWarning(String(info));
       if (warning) process.emitWarning(warning, { code: 'SIMHASH_REDIS_EVICTION' });
       // The meta the scripts check: ours, or a version-4 namespace's that is kept (src/redis/meta.rs).

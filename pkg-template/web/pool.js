@@ -61,8 +61,9 @@ export function serve(api, post, hooks = api) {
       let h = hashers.get(key);
       if (h === undefined) {
         // The hasher keeps its own copy of the table.
-        if (msg.options && msg.options.idf === true && idfError) throw idfError;
-        h = new api.SimHasher(msg.options && msg.options.idf === true ? { ...msg.options, idf } : msg.options);
+        const poolIdf = msg.options?.idf === true;
+        if (poolIdf && idfError) throw idfError;
+        h = new api.SimHasher(poolIdf ? { ...msg.options, idf } : msg.options);
         if (hashers.size >= WORKER_HASHERS) {
           const [oldKey, old] = hashers.entries().next().value;
           hashers.delete(oldKey);
