@@ -388,7 +388,8 @@ export interface ContentSeenOptions extends Omit<HasherOptions, 'idf'> {
    * and widgets of its template: see `htmlToText`), so that a print version or the same
    * article in another site's template is a duplicate and short pages of one template are
    * not; `"all"`, all its visible text. Snapshots record it: `fromBytes` with the other
-   * value throws `SchemeMismatch` (a snapshot that records none, as version 0.1.0 saved them, reads `"all"`).
+   * value throws `SchemeMismatch` (a snapshot that records none, as version 0.1.0 saved
+   * them, reads `"all"`).
    */
   content?: 'main' | 'all';
   /**
