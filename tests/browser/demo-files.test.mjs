@@ -177,7 +177,8 @@ test('binary junk, images, old .doc, zip archives and scans are refused with the
       dt.items.add(new File([text], 'dropped.md', { type: 'text/markdown' }));
       document.querySelector('#submission').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, `# Title\n\nSome **bold** words and a [link](http://example.com).\n`);
-    await page.waitForFunction(() => document.querySelector('#submission').value !== '');
+    // The box still holds the essay until the dropped file is read: wait for the file's text.
+    await page.waitForFunction(() => document.querySelector('#submission').value.startsWith('Title'));
     assert.equal(await page.inputValue('#submission'), 'Title\n\nSome bold words and a link.');
     // The file picker offers what can be read.
     const accept = await page.getAttribute('#sub-file', 'accept');
