@@ -43,6 +43,9 @@ async function openSubmission(page, f) {
 }
 
 async function check(page) {
+  // The last check's "Done in" may still be on screen: clear it, so that the wait below
+  // sees this check's.
+  await page.$eval('#result-summary', (e) => { e.textContent = ''; });
   await page.click('#run-check');
   await page.waitForFunction(() => /Done in/.test(document.querySelector('#result-summary').textContent), null, { timeout: 30000 });
   return page.$$eval('#passages .passage', (ps) => ps.map((p) => ({
