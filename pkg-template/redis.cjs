@@ -117,7 +117,8 @@ const asBuffer = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 const noContent = (e) => e instanceof SimHashError && (e.code === 'EmptyText' || e.code === 'TextTooShort');
 
 /** ContentSeen's answer for a page with no content: not a duplicate, nothing stored or counted. */
-const emptyAnswer = () => ({ duplicate: false, empty: true, matches: [], fingerprint: null, cluster: null, count: 0, roundTrips: 0 });
+// An empty page's answer; in sketch mode it carries `estimate` (null), as every sketch-mode answer does.
+const emptyAnswer = (sketch) => ({ duplicate: false, empty: true, matches: [], fingerprint: null, cluster: null, count: 0, roundTrips: 0, ...(sketch ? { estimate: null } : {}) });
 
 function install(wasm) {
   const { __RedisStore: RedisStore } = wasm;
@@ -275,7 +276,7 @@ function install(wasm) {
       try {
         start = this._sketch ? store.beginSketch(url, text, id) : store.fingerprint(text);
       } catch (e) {
-        if (noContent(e)) return emptyAnswer();
+        if (noContent(e)) return emptyAnswer(this._sketch);
         throw e;
       }
       return this._sketch ? this._checkSketch(start, id) : this._checkFingerprint(url, start, id);
@@ -295,7 +296,7 @@ function install(wasm) {
         result = await (this._sketch ? this._checkSketch(start, id) : this._checkFingerprint(url, start, id));
       } catch (e) {
         if (!noContent(e)) throw e;
-        result = emptyAnswer();
+        result = emptyAnswer(this._sketch);
       }
       // The check is decided and stored: a failed LEARN fails the check with its id, and
       // the repeat gets the decided answer and learns again (LEARN counts a page once).

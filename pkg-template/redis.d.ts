@@ -38,6 +38,10 @@ export interface RedisContentSeenOptions
   retries?: number;
   k?: number;
   layout?: 'default' | 'auto' | number[];
+  /** For `layout: "auto"`: the expected number of stored pages (default 1e6), as in SimHashIndex. */
+  expectedSize?: number;
+  /** For `layout: "auto"`: a memory budget in bytes for the tables, as in SimHashIndex. */
+  memoryBudget?: number;
   html?: boolean;
   /** As in ContentSeen: with `html`, which text of a page is read (default "main"); stored in the namespace. */
   content?: 'main' | 'all';
@@ -65,7 +69,7 @@ export interface RedisCheck {
   count: number | null;
   /** Script calls this check took (1 for a new page without candidates; at most 3 in sketch mode unless other workers keep storing candidates). */
   roundTrips: number;
-  /** Sketch mode: the estimated Jaccard similarity to the winning match (null when new, or when either page has no sketch). */
+  /** Sketch mode: the estimated Jaccard similarity to the winning match (null when new or empty, or when either page has no sketch); absent in fingerprint-only mode. */
   estimate?: number | null;
 }
 
@@ -107,7 +111,7 @@ export declare class RedisContentSeen {
   checkFingerprint(url: string, fingerprint: bigint, options?: { checkId?: bigint }): Promise<RedisCheck>;
   /** The pages share script calls of up to `batch` pages; one entry per page, a failed (or malformed) page as `{ url, error }`. */
   checkBatch(
-    pages: ({ url: string; text: string; checkId?: bigint } | { url: string; fingerprint: bigint; checkId?: bigint })[],
+    pages: ({ url: string; text: string | Uint8Array; checkId?: bigint } | { url: string; fingerprint: bigint; checkId?: bigint })[],
   ): Promise<(RedisCheck | { url: string; error: Error })[]>;
   count(url: string): Promise<number | undefined>;
   clusterOf(url: string): Promise<string | undefined>;

@@ -5,7 +5,7 @@ import {
   toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
   type Fingerprint, type Match, type CheckResult, type HasherOptions,
   PassageChecker, estimateJaccard, sketchInfo, IdfTable, dedup, type PassageReport, type DedupResult, defaults, type Defaults,
-  SimHashPool, type ExplanationArrays, type RedisContentSeenOptions,
+  SimHashPool, type ExplanationArrays, type RedisContentSeenOptions, RedisContentSeen,
 } from 'simhash-wasm';
 import * as full from 'simhash-wasm/full';
 import * as web from 'simhash-wasm/web';
@@ -170,6 +170,15 @@ const redisOptions: RedisContentSeenOptions = { namespace: 'crawl', mode: 'words
 // @ts-expect-error an n-gram size is a number
 const badRedisOptions: RedisContentSeenOptions = { ngram: 'six' };
 
+// A crawler hands RedisContentSeen its response bodies as they come: bytes, one by one or in a batch.
+async function redisBodies(seen: RedisContentSeen, body: Buffer): Promise<void> {
+  await seen.check('https://a/', body);
+  const [first] = await seen.checkBatch([{ url: 'https://a/', text: body }, { url: 'https://b/', text: 'text' }, { url: 'https://c/', fingerprint: 1n }]);
+  if (!('error' in first)) first.duplicate satisfies boolean;
+  // @ts-expect-error a number is not a text
+  await seen.checkBatch([{ url: 'https://a/', text: 42 }]);
+}
+
 // The browser entry declares the shared API and leaves out what only Node has.
 const webFp: bigint = new web.SimHasher().fingerprint('text');
 // @ts-expect-error simhash-wasm/web has no file helpers
@@ -177,5 +186,5 @@ web.saveIndex;
 // @ts-expect-error nor RedisContentSeen
 web.RedisContentSeen;
 
-export { redisOptions, badRedisOptions, webFp, unsure, byFp, inForce, thresholdInForce, fromBuffer, textOfBytes, dedupedBytes };
+export { redisBodies, redisOptions, badRedisOptions, webFp, unsure, byFp, inForce, thresholdInForce, fromBuffer, textOfBytes, dedupedBytes };
 export { pooled, firstStart, poolCode, autoK, est, shingles, weighted, idfOf, verifiedBy, already, usedVerify, defaultK, refNo, coverage, spanStart, firstCluster, fullSeen, d, s, scheme, firstHash, ff, bits, v, text, dist, size, loaded, dup, n, clusterCount, inSet, wrong, badCode };
