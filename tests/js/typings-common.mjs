@@ -78,7 +78,7 @@ export function typingsOf(DTS) {
     for (const [k, t] of m) {
       assert.ok(fits(value[k], t), `${what}.${k} = ${String(value[k])} does not fit ${shown}.${k}: ${checker.typeToString(t)}`);
       const plain = !t.isUnion() && t.flags & ts.TypeFlags.Object && !checker.isArrayType(t) && !checker.isTupleType(t)
-        && !/Array$/.test(t.getSymbol()?.getName() ?? '');
+        && !/Array$/.test(t.getSymbol()?.getName() ?? '') && !(t.getSymbol()?.flags & ts.SymbolFlags.Class);
       if (plain) sameShape(value[k], t, `${what}.${k}`);
     }
   }
@@ -95,6 +95,23 @@ export function typingsOf(DTS) {
     assert.fail('an unknown option was accepted');
   }
 
+  /** What `Class#method` is declared to give, its promise awaited. */
+  function returned(className, method) {
+    const cls = source.statements.find((st) => ts.isClassDeclaration(st) && st.name?.text === className);
+    assert.ok(cls, `${DTS} declares no class ${className}`);
+    const prop = checker.getPropertyOfType(checker.getTypeAtLocation(cls.name), method);
+    assert.ok(prop, `${className} declares no ${method}`);
+    const [signature] = checker.getTypeOfSymbolAtLocation(prop, source).getCallSignatures();
+    return checker.getAwaitedType(signature.getReturnType());
+  }
+
+  /** The element type of the array field `field` of `type`. */
+  function itemOf(type, field) {
+    const t = members(type).get(field);
+    assert.ok(t && checker.isArrayType(t), `${checker.typeToString(type)}.${field} is not declared as an array`);
+    return checker.getTypeArguments(t)[0];
+  }
+
   /** `accepted` for a call that answers with a promise. */
   async function acceptedAsync(call) {
     try {
@@ -105,5 +122,5 @@ export function typingsOf(DTS) {
     assert.fail('an unknown option was accepted');
   }
 
-  return { declared, members, fits, sameShape, accepted, acceptedAsync };
+  return { declared, members, fits, sameShape, accepted, acceptedAsync, returned, itemOf };
 }

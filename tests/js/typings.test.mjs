@@ -1,4 +1,4 @@
-// The hand-written typings (web/index.d.ts, the API every entry shares) against the
+// The hand-written typings (web/index.d.ts, the API every entry shares; SimHashPool too) against the
 // runtime: every option an API takes, and every field of what it returns, must be declared, with a type the value fits, and nothing
 // may be declared that the runtime lacks. The interfaces are read with the TypeScript
 // compiler's own checker (inherited members included); the runtime's option names come
@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { typingsOf } from './typings-common.mjs';
 
 import {
-  SimHasher, SimHashIndex, ContentSeen, PassageChecker, dedup, sketchInfo, defaults, htmlToText,
+  SimHasher, SimHashIndex, ContentSeen, PassageChecker, dedup, sketchInfo, defaults, htmlToText, SimHashPool, SimHashError,
 } from '../../pkg/index.mjs';
 
-const { declared, members, sameShape, accepted } = typingsOf(new URL('../../pkg-template/web/index.d.ts', import.meta.url).pathname);
+const { declared, members, sameShape, accepted, returned, itemOf } = typingsOf(new URL('../../pkg-template/web/index.d.ts', import.meta.url).pathname);
 
 test('every option the runtime takes is declared, and every declared option is taken', () => {
   const ix = new SimHashIndex();
@@ -57,6 +57,30 @@ test('every result field is declared with its type, for every kind of answer', (
   sameShape(ix.stats(), 'IndexStats', 'stats()');
   sameShape(ix.query(1n)[0], 'Match', 'query()[0]');
   sameShape(defaults(), 'Defaults', 'defaults()');
+});
+
+test('SimHashPool: its options and every result are declared with their types', async () => {
+  const names = await SimHashPool.create({ noSuchOption: 1 }).then(() => assert.fail('an unknown option was accepted'), (e) => {
+    const m = /; expected (.*)$/.exec(e.message);
+    assert.ok(m && e.code === 'InvalidOption', e.message);
+    return m[1].split(', ').sort();
+  });
+  assert.deepEqual(names, [...members(declared('PoolOptions')).keys()].sort(), 'PoolOptions');
+  const pool = await SimHashPool.create({ size: 1 });
+  try {
+    const texts = ['The cat sat on the mat, and then again on the mat.', Buffer.from('The cat sat on the mat, and then again on the mat!'), ''];
+    for (const method of ['fingerprintEach', 'fingerprintAndSketchEach']) {
+      const r = await pool[method](texts);
+      sameShape(r, returned('SimHashPool', method), `pool.${method}`);
+      assert.equal(r.failed.length, 1, `pool.${method}: the empty text fails`);
+      assert.ok(r.failed[0].error instanceof SimHashError, `pool.${method}: a SimHashError`);
+      sameShape(r.failed[0], itemOf(returned('SimHashPool', method), 'failed'), `pool.${method}().failed[0]`);
+    }
+    sameShape(await pool.dedup(['a', 'b', 'c'], texts), returned('SimHashPool', 'dedup'), 'pool.dedup');
+    sameShape(await pool.dedupInto(new SimHashIndex(), ['a', 'b', 'c'], texts), returned('SimHashPool', 'dedupInto'), 'pool.dedupInto');
+  } finally {
+    await pool.close();
+  }
 });
 
 test('the test itself fails on a missing or mistyped field', () => {
