@@ -29,6 +29,11 @@
 //                           target/bench-venv) at 100k, and ours over it
 //   f1_100k, peer_f1        F1 of planted recall and reported precision at 100k: ours, and
 //                           the faster peer's
+//   planted_r_min, planted_p_min  the same two, at the size where each is lowest
+//   cluster_p               one pair of members drawn from each cluster (at most 20,000, over
+//                           every size run): the share with J >= 0.8 (a cluster chains pairs)
+//   sketch_share_1m, sketch_f1_1m  `dedup --verify sketch` at 1M: its time over the default
+//                           flow's, and its F1 (planted recall, reported precision)
 // A size that is not run prints `NA`. --quick runs 5k and 20k and reports them under the
 // 100k and 1M keys, with `quick=1` on the line; no peers.
 import { spawn, execFileSync } from 'node:child_process';
@@ -242,6 +247,29 @@ async function score(docsPath, truthPath, pairs, clusterOf) {
   return { truth: truth.length, found, checked: sample.length, good };
 }
 
+/**
+ * Precision inside the clusters, not only on the reported pairs: one pair of members drawn
+ * (seeded) from each of at most 20,000 clusters, and the share of them with J >= 0.8. A
+ * cluster joins documents through chains of near-duplicate pairs, so two of its members
+ * can sit further apart than any reported pair; one pair a cluster keeps the mirrored
+ * documents from outweighing the rest.
+ */
+async function clusterPrecision(docsPath, clusterOf) {
+  const members = new Map();
+  for (const [id, c] of clusterOf) members.set(c, [...(members.get(c) ?? []), id]);
+  const all = [...members.values()].filter((m) => m.length > 1);
+  const step = Math.max(1, Math.ceil(all.length / 20_000));
+  let x = SEED >>> 0;
+  const next = (n) => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x % n; };
+  const pairs = all.filter((_, i) => i % step === 0).map((m) => {
+    const a = next(m.length); const b = (a + 1 + next(m.length - 1)) % m.length;
+    return [m[a], m[b]];
+  });
+  const texts = await textsOf(docsPath, pairs.flat());
+  const good = pairs.filter(([a, b]) => jaccard(shingleSet(texts.get(a)), shingleSet(texts.get(b))) >= 0.8).length;
+  return { checked: pairs.length, good };
+}
+
 /** The clusters and pairs the CLI printed (JSON lines). */
 function parseDedup(stdout) {
   const clusterOf = new Map(); const pairs = [];
@@ -291,16 +319,19 @@ async function main() {
   const src = loadCorpus();
   if (argv.includes('--collections-only')) { for (const n of SIZES) makeCollection(n, src); return; }
   const runs = {};
-  let truthTotal = 0; let found = 0; let checked = 0; let good = 0;
+  let truthTotal = 0; let found = 0; let checked = 0; let good = 0; let clusterChecked = 0; let clusterGood = 0;
   for (const n of SIZES) {
     const { docsPath, truthPath } = makeCollection(n, src);
     const r = await run('node', [cli, 'dedup', docsPath, '--format', 'jsonl'], { stdout: 'pipe' });
     const { clusterOf, pairs } = parseDedup(r.stdout);
     const s = await score(docsPath, truthPath, pairs, clusterOf);
+    const cp = await clusterPrecision(docsPath, clusterOf);
     truthTotal += s.truth; found += s.found; checked += s.checked; good += s.good;
-    runs[n] = { seconds: r.seconds, peakMb: r.peakMb, f1: f1(s) };
+    clusterChecked += cp.checked; clusterGood += cp.good;
+    runs[n] = { seconds: r.seconds, peakMb: r.peakMb, f1: f1(s), r: s.found / s.truth, p: s.good / s.checked };
     console.error(`dedup ${n}: ${r.seconds.toFixed(1)} s, peak ${r.peakMb.toFixed(0)} MB, ${clusterOf.size} documents in clusters, ` +
-      `${pairs.length} pairs; planted recall ${s.found}/${s.truth}, precision ${s.good}/${s.checked}`);
+      `${pairs.length} pairs; planted recall ${s.found}/${s.truth}, precision ${s.good}/${s.checked}, ` +
+      `a pair inside a cluster ${cp.good}/${cp.checked}`);
     console.error(`  ${r.stderr.trim().split('\n').pop()}`);
     if (n === LARGE) {
       // Exit 1: some documents could not be fingerprinted (each named on stderr).
@@ -310,6 +341,7 @@ async function main() {
       const skp = parseDedup(sk.stdout);
       const sks = await score(docsPath, truthPath, skp.pairs, skp.clusterOf);
       runs[n].sketchSeconds = sk.seconds;
+      runs[n].sketchF1 = f1(sks);
       console.error(`fingerprint --sketch ${n}: ${h.seconds.toFixed(1)} s; dedup --verify sketch: ${sk.seconds.toFixed(1)} s, ` +
         `peak ${sk.peakMb.toFixed(0)} MB, planted recall ${sks.found}/${sks.truth}, precision ${sks.good}/${sks.checked}`);
     }
@@ -343,6 +375,11 @@ async function main() {
     `peer_ratio=${peer && runs[100_000] ? fmt(100_000 / runs[100_000].seconds / peer.docsS, 2) : 'NA'}`,
     `f1_100k=${fmt(small.f1)}`,
     `peer_f1=${peer ? fmt(peer.f1) : 'NA'}`,
+    `planted_r_min=${fmt(Math.min(...SIZES.map((n) => runs[n].r)))}`,
+    `planted_p_min=${fmt(Math.min(...SIZES.map((n) => runs[n].p)))}`,
+    `cluster_p=${fmt(clusterGood / clusterChecked)}`,
+    `sketch_share_1m=${fmt(large.sketchSeconds / large.seconds)}`,
+    `sketch_f1_1m=${fmt(large.sketchF1)}`,
   ];
   if (quick || SMALL !== 100_000 || LARGE !== 1_000_000) line.push(`sizes=${SMALL},${LARGE}`);
   if (quick) line.push('quick=1');
