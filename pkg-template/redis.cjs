@@ -116,6 +116,31 @@ const asBuffer = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 /** Errors that mean "this page has no content to compare" (the core's Error::is_no_content). */
 const noContent = (e) => e instanceof SimHashError && (e.code === 'EmptyText' || e.code === 'TextTooShort');
 
+// The shapes of a check's result, made from the values wasm decided (src/wasm/redis.rs
+// `Shapes`): one call a result, an object literal of one shape. `undefined` arrives for null.
+const SHAPES = {
+  result: (duplicate, matches, fingerprint, cluster, count, roundTrips) => ({
+    duplicate,
+    empty: false,
+    matches,
+    fingerprint,
+    cluster: cluster ?? null,
+    count: count ?? null,
+    roundTrips,
+  }),
+  sketchResult: (duplicate, matches, fingerprint, cluster, count, roundTrips, estimate) => ({
+    duplicate,
+    empty: false,
+    matches,
+    fingerprint,
+    cluster: cluster ?? null,
+    count: count ?? null,
+    roundTrips,
+    estimate: estimate ?? null,
+  }),
+  match: (id, fingerprint, distance) => ({ id: id ?? null, fingerprint, distance }),
+};
+
 /** ContentSeen's answer for a page with no content: not a duplicate, nothing stored or counted. */
 // An empty page's answer; in sketch mode it carries `estimate` (null), as every sketch-mode answer does.
 const emptyAnswer = (sketch) => ({ duplicate: false, empty: true, matches: [], fingerprint: null, cluster: null, count: 0, roundTrips: 0, ...(sketch ? { estimate: null } : {}) });
@@ -321,7 +346,7 @@ function install(wasm) {
     _checkFingerprint(url, fingerprint, id) {
       if (this._sketch) return this._checkSketch(this._live().beginSketchFingerprint(url, fingerprint, id), id);
       const plan = this._live().begin(url, fingerprint, id);
-      return this._drive(plan, () => this._queue(plan.entry()), id);
+      return this._drive(plan, () => this._queue(plan), id);
     }
 
     // Feeds a plan the replies of `call()` until it decides; frees it either way. A
@@ -335,12 +360,11 @@ function install(wasm) {
           } catch (err) {
             throw ofCheck(err, id);
           }
-          const result = plan.feed(reply);
+          const result = plan.feed(reply, SHAPES);
           if (result !== undefined) {
             this.stats.checks++;
             this.stats.roundTrips += result.roundTrips;
-            if (result.__replayed) this.stats.replayed++;
-            delete result.__replayed;
+            if (plan.replayed()) this.stats.replayed++;
             return result;
           }
         }
@@ -350,29 +374,34 @@ function install(wasm) {
     }
 
     // Checks issued in the same turn of the event loop share script calls: each check's
-    // entry (its arguments, made by wasm) waits here, and once the turn is over
-    // (setImmediate) the waiting entries go out as CHECK calls of up to `batch` pages each:
-    // the meta, then the entries one after another (src/redis/script.rs; CHECK_SKETCH in
-    // sketch mode). The script
-    // answers each page in order; a page that needs another call queues again. A failed
-    // call fails each of its pages.
-    _queue(entry) {
+    // plan waits here, and once the turn is over (setImmediate) the waiting plans go out
+    // as CHECK calls of up to `batch` pages each: the meta, then the pages' entries one
+    // after another, staged in wasm and taken as one byte string (src/redis/script.rs;
+    // CHECK_SKETCH in sketch mode). The script answers each page in order; a page that
+    // needs another call queues again. A failed call fails each of its pages.
+    _queue(plan) {
       return new Promise((resolve, reject) => {
-        if (this._waiting.push({ entry, resolve, reject }) === 1) setImmediate(() => this._flush());
+        if (this._waiting.push({ plan, resolve, reject }) === 1) setImmediate(() => this._flush());
       });
     }
 
     _flush() {
       const waiting = this._waiting;
       this._waiting = [];
+      let store;
+      try {
+        store = this._live(); // closed in the meantime: each waiting check fails with Closed
+      } catch (err) {
+        for (let j = 0; j < waiting.length; j++) waiting[j].reject(err);
+        return;
+      }
       // Plain loops, no callbacks inside builtins (forEach, map) on this hot path: Node 20's
       // V8 can die deoptimizing such a callback (nodejs/node#51555; see bench-shared.mjs).
       for (let i = 0; i < waiting.length; i += this._batch) {
         const group = waiting.slice(i, i + this._batch);
-        const entries = new Array(group.length);
-        for (let j = 0; j < group.length; j++) entries[j] = group[j].entry;
+        for (let j = 0; j < group.length; j++) group[j].plan.stage(store);
         this.stats.calls++;
-        this._eval(this._sketch ? 'check_sketch' : 'check', [this._meta, Buffer.concat(entries)]).then(
+        this._eval(this._sketch ? 'check_sketch' : 'check', [this._meta, store.takeEntries()]).then(
           (reply) => {
             for (let j = 0; j < group.length; j++) group[j].resolve(Array.isArray(reply) ? reply[j] : reply);
           },
@@ -385,7 +414,7 @@ function install(wasm) {
 
     /** Sketch mode: the check_sketch script until the plan decides (1 call, 2 with candidates, 3 at most to replace a URL's content), batched as the fingerprint-only checks are. */
     _checkSketch(plan, id) {
-      return this._drive(plan, () => this._queue(plan.entry()), id);
+      return this._drive(plan, () => this._queue(plan), id);
     }
 
     /**

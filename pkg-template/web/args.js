@@ -118,14 +118,27 @@ export function describe(v) {
   return s.length > 80 ? `${s.slice(0, 79)}…` : s;
 }
 
+// Each spec's `[name, kind]` pairs, split once: a check runs on every call of the API, and
+// splitting its strings cost most of it. Weak: a spec made for one call is dropped with it.
+const SPLIT = new WeakMap();
+function kindsOf(spec) {
+  let kinds = SPLIT.get(spec);
+  if (kinds === undefined) {
+    kinds = spec.map((s) => s.split(':'));
+    SPLIT.set(spec, kinds);
+  }
+  return kinds;
+}
+
 /**
  * Checks `args` against `spec`; throws for the first wrong one (or wrong item of one).
  * Returns the arguments to pass on: with `utf8` (the wasm's `__utf8`), texts given as
  * bytes are decoded to strings by it (invalid UTF-8 throws its InvalidUtf8).
  */
 export function check(spec, args, SimHashError, utf8) {
+  const kinds = kindsOf(spec);
   for (let i = 0; i < spec.length; i++) {
-    const [name, kind] = spec[i].split(':');
+    const [name, kind] = kinds[i];
     if (kind === undefined) continue;
     const [ok, expected, each] = KINDS[kind];
     let shown;
@@ -142,13 +155,13 @@ export function check(spec, args, SimHashError, utf8) {
   let out = args;
   const decode = (t) => (typeof t === 'string' ? t : utf8(t));
   for (let i = 0; i < spec.length; i++) {
-    const kind = spec[i].split(':')[1];
+    const kind = kinds[i][1];
     if (kind === 'text' && typeof args[i] !== 'string') {
       if (out === args) out = Array.from(args);
       out[i] = decode(args[i]);
     } else if (kind === 'texts' && args[i].some((t) => typeof t !== 'string')) {
       if (out === args) out = Array.from(args);
-      const name = spec[i].split(':')[0];
+      const name = kinds[i][0];
       // The failing item is named, and its position is the error's `index`.
       out[i] = args[i].map((t, j) => {
         try {

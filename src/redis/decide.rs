@@ -74,8 +74,8 @@ pub struct CheckPlan {
     store: Arc<Store>,
     url: String,
     fp: u64,
-    check_id: u64,
-    page_record: Vec<u8>,
+    /// The entry's query field: everything that does not change between calls (made once).
+    query: Vec<u8>,
     evaluated: Vec<u8>,
     known: std::collections::HashSet<(u8, Vec<u8>)>,
     within: Vec<Candidate>,
@@ -88,12 +88,25 @@ impl CheckPlan {
         super::record::check_url(url)?;
         check_check_id(check_id)?;
         let page_record = PageRecord { url: url.to_owned(), sketch: None }.encode()?;
+        let mut query = Vec::with_capacity(19 + 12 * store.geometry.len() + page_record.len());
+        query.extend_from_slice(&fp.to_be_bytes());
+        query.extend_from_slice(&check_id.to_be_bytes());
+        query.push(u8::from(store.urls));
+        query.push(store.k as u8);
+        query.push(store.geometry.len() as u8);
+        for g in &store.geometry {
+            let (h, f, r) = (g.bucket_key(fp), g.bucket_field(fp), g.record(fp));
+            query.extend([h.len() as u8, f.len() as u8, r.len() as u8]);
+            query.extend(h);
+            query.extend(f);
+            query.extend(r);
+        }
+        query.extend_from_slice(&page_record);
         Ok(CheckPlan {
             store,
             url: url.to_owned(),
             fp,
-            check_id,
-            page_record,
+            query,
             evaluated: Vec::new(),
             known: Default::default(),
             within: Vec::new(),
@@ -123,22 +136,7 @@ impl CheckPlan {
                 replace.extend(g.record(old));
             }
         }
-        // The query: everything that does not change between calls, in one field.
-        let mut query = Vec::with_capacity(16 + 8 * s.geometry.len() + self.page_record.len());
-        query.extend_from_slice(&self.fp.to_be_bytes());
-        query.extend_from_slice(&self.check_id.to_be_bytes());
-        query.push(u8::from(s.urls));
-        query.push(s.k as u8);
-        query.push(s.geometry.len() as u8);
-        for g in &s.geometry {
-            let (h, f, r) = (g.bucket_key(self.fp), g.bucket_field(self.fp), g.record(self.fp));
-            query.extend([h.len() as u8, f.len() as u8, r.len() as u8]);
-            query.extend(h);
-            query.extend(f);
-            query.extend(r);
-        }
-        query.extend_from_slice(&self.page_record);
-        frame(&[self.url.as_bytes(), &query, &self.evaluated, &matches, &replace])
+        frame(&[self.url.as_bytes(), &self.query, &self.evaluated, &matches, &replace])
     }
 
     /// The CHECK script's reply for this page: `Some(outcome)` when decided, `None` to call

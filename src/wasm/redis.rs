@@ -13,17 +13,19 @@ use crate::redis::sketch::SketchPlan;
 use crate::redis::{script, ExportBuilder, ImportCursor, RedisSeen, StoreConfig};
 use crate::seen::SeenConfig;
 
+/// A reply's byte strings (Buffers; strings and numbers as some clients give them). Read
+/// in place: the array is not copied, and a Buffer is tested for first.
 fn bytes_list(v: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
-    if !Array::is_array(v) {
+    let Some(list) = v.dyn_ref::<Array>() else {
         return Err(js_error(crate::Error::corrupt("Redis reply", 0, "not an array of byte strings")));
-    }
-    Array::from(v)
-        .iter()
-        .map(|x| {
-            if let Some(s) = x.as_string() {
+    };
+    (0..list.length())
+        .map(|i| {
+            let x = list.get(i);
+            if let Some(b) = x.dyn_ref::<Uint8Array>() {
+                Ok(b.to_vec())
+            } else if let Some(s) = x.as_string() {
                 Ok(s.into_bytes())
-            } else if x.is_instance_of::<Uint8Array>() {
-                Ok(Uint8Array::from(x).to_vec())
             } else if let Some(n) = x.as_f64() {
                 Ok(crate::error::number(n).into_bytes())
             } else {
@@ -37,34 +39,68 @@ fn to_js_list(v: &[Vec<u8>]) -> Array {
     v.iter().map(|b| JsValue::from(Uint8Array::from(b.as_slice()))).collect()
 }
 
-fn outcome_to_js(o: &Outcome) -> JsValue {
-    let out = Object::new();
-    set(&out, "duplicate", o.duplicate);
-    set(&out, "empty", false);
-    let ms: Array = o
-        .matches
-        .iter()
-        .map(|m| {
-            let x = Object::new();
-            set(&x, "id", m.url.as_deref().map_or(JsValue::NULL, JsValue::from));
-            set(&x, "fingerprint", big(m.fingerprint));
-            set(&x, "distance", m.distance);
-            JsValue::from(x)
-        })
-        .collect();
-    set(&out, "matches", ms);
-    set(&out, "fingerprint", big(o.fingerprint));
-    set(&out, "cluster", o.cluster.as_deref().map_or(JsValue::NULL, JsValue::from));
-    set(&out, "count", o.count.map_or(JsValue::NULL, |n| JsValue::from(n as f64)));
-    set(&out, "roundTrips", o.calls);
-    // Not part of the result the package returns (redis.cjs counts it in `stats.replayed`).
-    set(&out, "__replayed", o.replayed);
-    out.into()
+#[wasm_bindgen]
+extern "C" {
+    /// The functions that make a check's result objects (`SHAPES` in `redis.cjs`): the
+    /// values cross once, in one call, and the object is a literal of one shape (a
+    /// `Reflect.set` a property, crossing from here, costs more than the rest of `feed`).
+    pub type Shapes;
+
+    /// `{ duplicate, empty: false, matches, fingerprint, cluster, count, roundTrips }`
+    /// (`cluster`, `count`: `undefined` for `null`).
+    #[wasm_bindgen(method)]
+    fn result(
+        this: &Shapes,
+        duplicate: bool,
+        matches: Array,
+        fingerprint: u64,
+        cluster: Option<&str>,
+        count: Option<f64>,
+        round_trips: u32,
+    ) -> JsValue;
+
+    /// The same with `estimate` (sketch mode; `undefined` for `null`).
+    #[wasm_bindgen(method, js_name = sketchResult)]
+    #[allow(clippy::too_many_arguments)]
+    fn sketch_result(
+        this: &Shapes,
+        duplicate: bool,
+        matches: Array,
+        fingerprint: u64,
+        cluster: Option<&str>,
+        count: Option<f64>,
+        round_trips: u32,
+        estimate: Option<f64>,
+    ) -> JsValue;
+
+    /// `{ id, fingerprint, distance }` (`id`: `undefined` for `null`).
+    #[wasm_bindgen(method, js_name = match)]
+    fn match_of(this: &Shapes, id: Option<&str>, fingerprint: u64, distance: u32) -> JsValue;
+}
+
+fn matches_to_js(o: &Outcome, shapes: &Shapes) -> Array {
+    o.matches.iter().map(|m| shapes.match_of(m.url.as_deref(), m.fingerprint, m.distance)).collect()
+}
+
+fn outcome_to_js(o: &Outcome, shapes: &Shapes) -> JsValue {
+    let matches = matches_to_js(o, shapes);
+    shapes.result(
+        o.duplicate,
+        matches,
+        o.fingerprint,
+        o.cluster.as_deref(),
+        o.count.map(|n| n as f64),
+        o.calls,
+    )
 }
 
 /// The wasm side of `RedisContentSeen` (not public API: use the class from the package).
 #[wasm_bindgen(js_name = __RedisStore, skip_typescript)]
-pub struct JsRedisStore(RedisSeen);
+pub struct JsRedisStore {
+    seen: RedisSeen,
+    /// The entries staged for the next script call (`stage`, `takeEntries`).
+    staged: Vec<u8>,
+}
 
 #[wasm_bindgen(js_class = __RedisStore)]
 impl JsRedisStore {
@@ -85,12 +121,12 @@ impl JsRedisStore {
             batch: opt_whole_option(&o, "batch")?.unwrap_or(d.batch),
             retries: opt_whole_option(&o, "retries")?.unwrap_or(d.retries),
         };
-        RedisSeen::new(config).map(JsRedisStore).map_err(js_error)
+        RedisSeen::new(config).map(|seen| JsRedisStore { seen, staged: Vec::new() }).map_err(js_error)
     }
 
     /// The key names (`KEYS` of every script).
     pub fn keys(&self) -> Array {
-        self.0.keys().iter().map(|k| JsValue::from(k.as_str())).collect()
+        self.seen.keys().iter().map(|k| JsValue::from(k.as_str())).collect()
     }
 
     /// A script's Lua source, by one of the names of `scriptNames()`.
@@ -114,10 +150,10 @@ impl JsRedisStore {
     /// The settings (hasher options, k, layout, namespace, urls, batch, retries, sketch,
     /// threshold, content, template).
     pub fn options(&self) -> JsValue {
-        let c = self.0.config();
+        let c = self.seen.config();
         let o = options_to_js(&c.seen.options, c.seen.html);
         set(&o, "k", c.seen.k);
-        set(&o, "layout", self.0.layout().to_string());
+        set(&o, "layout", self.seen.layout().to_string());
         set(&o, "namespace", c.namespace.as_str());
         set(&o, "urls", c.urls);
         set(&o, "batch", c.batch);
@@ -138,14 +174,14 @@ impl JsRedisStore {
     /// `true` in sketch mode (checks go through `beginSketch` and the `check_sketch` script).
     #[wasm_bindgen(js_name = sketchMode)]
     pub fn sketch_mode(&self) -> bool {
-        self.0.sketch_scheme().is_some()
+        self.seen.sketch_scheme().is_some()
     }
 
     /// Starts a sketch-mode check of a text (fingerprint and sketch in one pass);
     /// `check_id`: random, not 0, the same for every retry of the check's calls.
     #[wasm_bindgen(js_name = beginSketch)]
     pub fn begin_sketch(&mut self, url: &str, text: &str, check_id: u64) -> Result<JsSketchCheck, JsValue> {
-        self.0.begin_sketch_text(url, text, check_id).map(JsSketchCheck).map_err(js_error)
+        self.seen.begin_sketch_text(url, text, check_id).map(JsSketchCheck::new).map_err(js_error)
     }
 
     /// Starts a sketch-mode check of a fingerprint (no sketch: `checkFingerprint`).
@@ -156,14 +192,14 @@ impl JsRedisStore {
         fingerprint: u64,
         check_id: u64,
     ) -> Result<JsSketchCheck, JsValue> {
-        self.0.begin_sketch(url, fingerprint, None, check_id).map(JsSketchCheck).map_err(js_error)
+        self.seen.begin_sketch(url, fingerprint, None, check_id).map(JsSketchCheck::new).map_err(js_error)
     }
 
     /// Whether checks read pages through [`templateRead`](Self::template_read): the site
     /// templates are learnt (`html`, the main content, `template`).
     #[wasm_bindgen(js_name = learnsTemplate)]
     pub fn learns_template(&self) -> bool {
-        self.0.config().seen.learns_template()
+        self.seen.config().seen.learns_template()
     }
 
     /// With the site templates learnt, the read of an HTML page (`undefined` otherwise):
@@ -172,13 +208,13 @@ impl JsRedisStore {
     /// script's `ARGV` (its `KEYS` are `keys()`).
     #[wasm_bindgen(js_name = templateRead)]
     pub fn template_read(&self, url: &str, html: &str) -> Option<JsTemplateRead> {
-        self.0.template_read(url, html).map(JsTemplateRead)
+        self.seen.template_read(url, html).map(JsTemplateRead)
     }
 
     /// The `learn` script's reply: `true` when the page was counted.
     #[wasm_bindgen(js_name = learnReply)]
     pub fn learn_reply(&self, reply: JsValue) -> Result<bool, JsValue> {
-        self.0.learn_reply(&bytes_list(&reply)?).map_err(js_error)
+        self.seen.learn_reply(&bytes_list(&reply)?).map_err(js_error)
     }
 
     /// `beginSketch` of a text read by `templateRead`.
@@ -189,57 +225,60 @@ impl JsRedisStore {
         text: &str,
         check_id: u64,
     ) -> Result<JsSketchCheck, JsValue> {
-        self.0.begin_sketch_read(url, text, check_id).map(JsSketchCheck).map_err(js_error)
+        self.seen.begin_sketch_read(url, text, check_id).map(JsSketchCheck::new).map_err(js_error)
     }
 
     /// `fingerprint` of a text read by `templateRead`.
     #[wasm_bindgen(js_name = fingerprintRead)]
     pub fn fingerprint_read(&mut self, text: &str) -> Result<u64, JsValue> {
-        self.0.fingerprint_read(text).map_err(js_error)
+        self.seen.fingerprint_read(text).map_err(js_error)
     }
 
     /// The meta string stored in the namespace.
     pub fn meta(&self) -> String {
-        self.0.meta().to_owned()
+        self.seen.meta().to_owned()
     }
 
     /// The fingerprint of a text with the namespace's settings.
     pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
-        self.0.fingerprint(text).map_err(js_error)
+        self.seen.fingerprint(text).map_err(js_error)
     }
 
     /// Starts a check (`check_id` as in `beginSketch`).
     pub fn begin(&self, url: &str, fingerprint: u64, check_id: u64) -> Result<JsStoreCheck, JsValue> {
-        self.0.begin(url, fingerprint, check_id).map(JsStoreCheck).map_err(js_error)
+        self.seen
+            .begin(url, fingerprint, check_id)
+            .map(|plan| JsStoreCheck { plan, replayed: false })
+            .map_err(js_error)
     }
 
     #[wasm_bindgen(js_name = openArgs)]
     pub fn open_args(&self) -> Array {
-        to_js_list(&self.0.open_args())
+        to_js_list(&self.seen.open_args())
     }
 
     /// `true` when the namespace was created by this call.
     #[wasm_bindgen(js_name = openReply)]
     pub fn open_reply(&mut self, reply: JsValue) -> Result<bool, JsValue> {
-        self.0.open_reply(&bytes_list(&reply)?).map_err(js_error)
+        self.seen.open_reply(&bytes_list(&reply)?).map_err(js_error)
     }
 
     /// A warning about the server's memory settings, from its `INFO memory` text, or
     /// `undefined`.
     #[wasm_bindgen(js_name = serverWarning)]
     pub fn server_warning(&self, info_memory: &str) -> Option<String> {
-        self.0.server_warning(info_memory)
+        self.seen.server_warning(info_memory)
     }
 
     #[wasm_bindgen(js_name = lookupArgs)]
     pub fn lookup_args(&self, url: &str) -> Result<Array, JsValue> {
-        self.0.lookup_args(url).map(|a| to_js_list(&a)).map_err(js_error)
+        self.seen.lookup_args(url).map(|a| to_js_list(&a)).map_err(js_error)
     }
 
     /// `{ cluster, count, fingerprint }` or `undefined`.
     #[wasm_bindgen(js_name = lookupReply)]
     pub fn lookup_reply(&self, reply: JsValue) -> Result<JsValue, JsValue> {
-        Ok(match self.0.lookup_reply(&bytes_list(&reply)?).map_err(js_error)? {
+        Ok(match self.seen.lookup_reply(&bytes_list(&reply)?).map_err(js_error)? {
             None => JsValue::UNDEFINED,
             Some((cluster, count, fp)) => {
                 let o = Object::new();
@@ -255,7 +294,7 @@ impl JsRedisStore {
     /// bytes in sketch mode, else `null`).
     #[wasm_bindgen(js_name = pageEntry)]
     pub fn page_entry(&self, field: &[u8], value: &[u8]) -> Result<Array, JsValue> {
-        let (fp, url, sketch) = self.0.page_entry(field, value).map_err(js_error)?;
+        let (fp, url, sketch) = self.seen.page_entry(field, value).map_err(js_error)?;
         let sketch = sketch.map_or(JsValue::NULL, |b| Uint8Array::from(b.as_slice()).into());
         Ok(Array::of3(&big(fp), &JsValue::from(url), &sketch))
     }
@@ -263,19 +302,19 @@ impl JsRedisStore {
     /// The cluster URL of one `HSCAN {NS}:u` value when it is an alias, else `null`.
     #[wasm_bindgen(js_name = aliasOf)]
     pub fn alias_of(&self, value: &[u8]) -> Result<Option<String>, JsValue> {
-        self.0.alias_of(value).map_err(js_error)
+        self.seen.alias_of(value).map_err(js_error)
     }
 
     /// The IMPORT script's `ARGV` batches for a `ContentSeen` snapshot, one at a time.
     #[wasm_bindgen(js_name = importCursor)]
     pub fn import_cursor(&self, snapshot: &[u8], batch: u32) -> Result<JsImportCursor, JsValue> {
-        self.0.import_cursor(snapshot, batch as usize).map(JsImportCursor).map_err(js_error)
+        self.seen.import_cursor(snapshot, batch as usize).map(JsImportCursor).map_err(js_error)
     }
 
     /// Checks the `import_template` script's reply.
     #[wasm_bindgen(js_name = importTemplateReply)]
     pub fn import_template_reply(&self, reply: JsValue) -> Result<(), JsValue> {
-        self.0.import_template_reply(&bytes_list(&reply)?).map_err(js_error)
+        self.seen.import_template_reply(&bytes_list(&reply)?).map_err(js_error)
     }
 
     /// The `SCAN MATCH` pattern of the namespace's template hosts (`undefined` when it
@@ -283,7 +322,7 @@ impl JsRedisStore {
     #[wasm_bindgen(js_name = templatePattern)]
     pub fn template_pattern(&self) -> Option<String> {
         #[cfg(feature = "html")]
-        return self.0.template_pattern();
+        return self.seen.template_pattern();
         #[cfg(not(feature = "html"))]
         None
     }
@@ -293,7 +332,7 @@ impl JsRedisStore {
     pub fn template_host_keys(&self, pages_key: &[u8]) -> Result<Array, JsValue> {
         #[cfg(feature = "html")]
         {
-            let (host, blocks) = self.0.template_host_keys(pages_key).map_err(js_error)?;
+            let (host, blocks) = self.seen.template_host_keys(pages_key).map_err(js_error)?;
             Ok(Array::of2(&JsValue::from(host), &JsValue::from(blocks)))
         }
         #[cfg(not(feature = "html"))]
@@ -306,7 +345,16 @@ impl JsRedisStore {
     /// A builder of the namespace's `ContentSeen` snapshot, fed page by page as they are read.
     #[wasm_bindgen(js_name = exportBuilder)]
     pub fn export_builder(&self) -> Result<JsExportBuilder, JsValue> {
-        self.0.export_builder().map(JsExportBuilder).map_err(js_error)
+        self.seen.export_builder().map(JsExportBuilder).map_err(js_error)
+    }
+
+    /// The entries staged since the last call (`stage` of each check), one after another:
+    /// the entries argument of one CHECK or `check_sketch` call. Clears the stage.
+    #[wasm_bindgen(js_name = takeEntries)]
+    pub fn take_entries(&mut self) -> Uint8Array {
+        let out = Uint8Array::from(self.staged.as_slice());
+        self.staged.clear();
+        out
     }
 }
 
@@ -359,50 +407,80 @@ impl JsTemplateRead {
 
 /// One check in progress (not public API).
 #[wasm_bindgen(js_name = __StoreCheck, skip_typescript)]
-pub struct JsStoreCheck(CheckPlan);
+pub struct JsStoreCheck {
+    plan: CheckPlan,
+    replayed: bool,
+}
 
 #[wasm_bindgen(js_class = __StoreCheck)]
 impl JsStoreCheck {
-    /// The page's entry in its next CHECK call.
-    pub fn entry(&self) -> Uint8Array {
-        Uint8Array::from(self.0.entry().as_slice())
+    /// Appends the page's entry in its next call to the store's staged entries (`takeEntries`).
+    pub fn stage(&self, store: &mut JsRedisStore) {
+        store.staged.extend(self.plan.entry());
     }
 
-    /// The CHECK reply: the result object, or `undefined` to call again.
-    pub fn feed(&mut self, reply: JsValue) -> Result<JsValue, JsValue> {
-        Ok(match self.0.feed(&bytes_list(&reply)?).map_err(js_error)? {
-            Some(o) => outcome_to_js(&o),
+    /// The CHECK reply: the result object (made by `shapes`), or `undefined` to call again.
+    pub fn feed(&mut self, reply: JsValue, shapes: &Shapes) -> Result<JsValue, JsValue> {
+        Ok(match self.plan.feed(&bytes_list(&reply)?).map_err(js_error)? {
+            Some(o) => {
+                self.replayed = o.replayed;
+                outcome_to_js(&o, shapes)
+            }
             None => JsValue::UNDEFINED,
         })
+    }
+
+    /// Once decided: whether a repeated call found its first attempt applied (redis.cjs
+    /// counts it in `stats.replayed`).
+    pub fn replayed(&self) -> bool {
+        self.replayed
     }
 }
 
 /// One sketch-mode check in progress (not public API).
 #[wasm_bindgen(js_name = __SketchCheck, skip_typescript)]
-pub struct JsSketchCheck(SketchPlan);
+pub struct JsSketchCheck {
+    plan: SketchPlan,
+    replayed: bool,
+}
+
+impl JsSketchCheck {
+    fn new(plan: SketchPlan) -> JsSketchCheck {
+        JsSketchCheck { plan, replayed: false }
+    }
+}
 
 #[wasm_bindgen(js_class = __SketchCheck)]
 impl JsSketchCheck {
-    /// The page's entry in its next `check_sketch` call.
-    pub fn entry(&self) -> Uint8Array {
-        Uint8Array::from(self.0.entry().as_slice())
+    /// Appends the page's entry in its next call to the store's staged entries (`takeEntries`).
+    pub fn stage(&self, store: &mut JsRedisStore) {
+        store.staged.extend(self.plan.entry());
     }
 
-    /// The reply: the result object (with `estimate`: the winner's estimated Jaccard
-    /// similarity, or `null`), or `undefined` to call again.
-    pub fn feed(&mut self, reply: JsValue) -> Result<JsValue, JsValue> {
-        Ok(match self.0.feed(&bytes_list(&reply)?).map_err(js_error)? {
+    /// The reply: the result object (made by `shapes`, with `estimate`: the winner's
+    /// estimated Jaccard similarity, or `null`), or `undefined` to call again.
+    pub fn feed(&mut self, reply: JsValue, shapes: &Shapes) -> Result<JsValue, JsValue> {
+        Ok(match self.plan.feed(&bytes_list(&reply)?).map_err(js_error)? {
             Some(o) => {
-                let out = outcome_to_js(&o);
-                set(
-                    &Object::from(out.clone()),
-                    "estimate",
-                    self.0.estimate().map_or(JsValue::NULL, JsValue::from),
-                );
-                out
+                self.replayed = o.replayed;
+                let matches = matches_to_js(&o, shapes);
+                shapes.sketch_result(
+                    o.duplicate,
+                    matches,
+                    o.fingerprint,
+                    o.cluster.as_deref(),
+                    o.count.map(|n| n as f64),
+                    o.calls,
+                    self.plan.estimate(),
+                )
             }
             None => JsValue::UNDEFINED,
         })
+    }
+
+    /// As [`JsStoreCheck::replayed`].
+    pub fn replayed(&self) -> bool {
+        self.replayed
     }
 }
 
@@ -480,7 +558,7 @@ impl JsExportBuilder {
             }
             let pairs: Vec<(Vec<u8>, Vec<u8>)> =
                 flat.chunks(2).map(|c| (c[0].clone(), c[1].clone())).collect();
-            let h = store.0.export_template_host(host, &members, &pairs).map_err(js_error)?;
+            let h = store.seen.export_template_host(host, &members, &pairs).map_err(js_error)?;
             self.0.add_template_host(h).map_err(js_error)
         }
         #[cfg(not(feature = "html"))]

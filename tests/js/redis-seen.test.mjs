@@ -176,6 +176,10 @@ test('urls: false keeps only "seen or not"', { skip }, async () => {
   assert.equal(r.duplicate, true);
   assert.equal(r.cluster, null);
   assert.equal(r.count, null);
+  // The result's keys (made in JS from wasm's values, redis.cjs SHAPES): null, not undefined,
+  // for what the store does not keep, and no sketch-mode `estimate`.
+  assert.deepEqual(Object.keys(r), ['duplicate', 'empty', 'matches', 'fingerprint', 'cluster', 'count', 'roundTrips']);
+  assert.deepEqual(r.matches, [{ id: null, fingerprint: r.fingerprint, distance: 0 }]);
   assert.equal(await seen.size, 1);
   assert.equal(await client.exists('{bare}:p'), 0);
   seen.close();

@@ -127,6 +127,25 @@ async function race(t, target, client, namespace, { workers = 4, n = 900, batch 
   seen.close();
 }
 
+// The result objects are made in JS from the values wasm decided (redis.cjs SHAPES): these
+// are their keys, in order, with null (not undefined) where there is no value.
+test('sketch mode: a result has the keys of a check result and the estimate, nothing more', { skip }, async () => {
+  const seen = await RedisContentSeen.open(client, { namespace: 'shape-sketch', sketch: true });
+  const text = 'A page about the shape of a result, checked with its similarity sketch in sketch mode.';
+  const first = await seen.check('https://shape/1', text);
+  assert.deepEqual(Object.keys(first), ['duplicate', 'empty', 'matches', 'fingerprint', 'cluster', 'count', 'roundTrips', 'estimate']);
+  assert.deepEqual([first.duplicate, first.matches, first.cluster, first.count, first.estimate], [false, [], 'https://shape/1', 1, null]);
+  const copy = await seen.check('https://shape/2', text);
+  assert.deepEqual([copy.duplicate, copy.cluster, copy.count, copy.estimate], [true, 'https://shape/1', 2, 1]);
+  assert.deepEqual(copy.matches, [{ id: 'https://shape/1', fingerprint: first.fingerprint, distance: 0 }]);
+  assert.deepEqual(Object.keys(copy.matches[0]), ['id', 'fingerprint', 'distance']);
+  // checkFingerprint in sketch mode: a page without a sketch, so no estimate.
+  const bare = await seen.checkFingerprint('https://shape/3', first.fingerprint);
+  assert.deepEqual([bare.duplicate, bare.cluster, bare.estimate], [true, 'https://shape/1', null]);
+  assert.equal(seen.stats.replayed, 0);
+  seen.close();
+});
+
 test('sketch mode race: 4 workers on one server', { skip }, async (t) => {
   await race(t, { url: server.url }, client, 'race-sketch');
   await race(t, { url: server.url }, client, 'race-sketch-batch', { batch: 16 });
