@@ -474,7 +474,8 @@ fn estimate_cases(rng: &mut Rng, scheme: SketchScheme) -> Vec<(Vec<u8>, Vec<u8>)
     let size = scheme.size();
     let random = |rng: &mut Rng| -> Vec<u8> {
         let mut p: Vec<u8> = (0..size).map(|_| rng.next() as u8).collect();
-        p[..4].copy_from_slice(&(rng.below(3) as u32 * rng.next() as u32 % 5000).to_le_bytes());
+        let n = if rng.below(3) == 0 { 0 } else { rng.below(5000) as u32 };
+        p[..4].copy_from_slice(&n.to_le_bytes());
         p
     };
     let mut cases = vec![];
