@@ -413,17 +413,26 @@ fn odd_part(p: &[u8]) -> &[u8] {
     &p[4..p.len() / 2]
 }
 
-/// `1 − 2z/m` of two odd sketches (`z` bits of their XOR set, `m` bits) and `m`, from the
-/// sketches' payloads.
-fn odd_ratio(a: &[u8], b: &[u8]) -> (f64, f64) {
-    let (a, b) = (odd_part(a), odd_part(b));
-    let m = (a.len() * 8) as f64;
+/// The bits set in the XOR of two payloads' odd sketches (`z`).
+fn odd_xor_bits(a: &[u8], b: &[u8]) -> u32 {
     let mut z = 0u32;
-    xor_words(a, b, |x| {
+    xor_words(odd_part(a), odd_part(b), |x| {
         z += x.count_ones();
         true
     });
-    (1.0 - 2.0 * z as f64 / m, m)
+    z
+}
+
+/// `1 − 2z/m` for `z` bits set of an odd sketch's `m`.
+fn ratio_of(z: u32, m: f64) -> f64 {
+    1.0 - 2.0 * z as f64 / m
+}
+
+/// `1 − 2z/m` of two odd sketches (`z` bits of their XOR set, `m` bits) and `m`, from the
+/// sketches' payloads.
+fn odd_ratio(a: &[u8], b: &[u8]) -> (f64, f64) {
+    let m = (odd_part(a).len() * 8) as f64;
+    (ratio_of(odd_xor_bits(a, b), m), m)
 }
 
 /// Which estimator answers [`estimate_jaccard`] for two sketches of one scheme.
@@ -440,9 +449,14 @@ pub(crate) fn estimate(a: &Sketch, b: &Sketch) -> f64 {
     estimate_payloads(&a.bytes, b.bytes.as_ref())
 }
 
-/// The odd sketch's estimate, for `1 − 2z/m` = `r` above [`ODD_LIMIT`].
-fn odd_estimate(a: &[u8], b: &[u8], r: f64, m: f64) -> f64 {
-    let delta = -(m / 2.0) * ln(r);
+/// The size of the symmetric difference that `1 − 2z/m` = `r` of an odd sketch of `m`
+/// bits tells.
+fn odd_delta(r: f64, m: f64) -> f64 {
+    -(m / 2.0) * ln(r)
+}
+
+/// The odd sketch's estimate, for a symmetric difference of `delta` ([`odd_delta`]).
+fn odd_estimate(a: &[u8], b: &[u8], delta: f64) -> f64 {
     let shingles = |p: &[u8]| f64::from(u32::from_le_bytes(p[..4].try_into().expect("4 bytes")));
     let total = shingles(a) + shingles(b);
     ((total - delta) / (total + delta)).clamp(0.0, 1.0)
@@ -463,7 +477,7 @@ pub(crate) fn estimate_payloads(a: &[u8], b: &[u8]) -> f64 {
     }
     let (r, m) = odd_ratio(a, b);
     if r > ODD_LIMIT {
-        return odd_estimate(a, b, r, m);
+        return odd_estimate(a, b, odd_delta(r, m));
     }
     // Two 4-bit MinHash bins a byte, in the payload's second half.
     let (ma, mb) = (&a[a.len() / 2..], &b[b.len() / 2..]);
@@ -478,8 +492,9 @@ pub(crate) fn estimate_payloads(a: &[u8], b: &[u8]) -> f64 {
 
 /// A floor for the estimates of sketches of one scheme, tested pair by pair: the band
 /// join lists tens of millions of pairs at a million documents and keeps a tenth, so the
-/// MinHash bins of a pair stop being counted once too many differ to reach the floor.
-#[derive(Clone, Copy, Debug)]
+/// MinHash bins of a pair stop being counted once too many differ to reach the floor, and
+/// the odd sketch's symmetric difference is looked up by `z` instead of taking a logarithm.
+#[derive(Clone, Debug)]
 pub(crate) struct EstimateFloor {
     floor: f64,
     /// The scheme's payload length, for which `most_differ` holds.
@@ -487,6 +502,11 @@ pub(crate) struct EstimateFloor {
     /// The most MinHash bins that may differ for the MinHash estimate to reach `floor`;
     /// `None` when no number of equal bins reaches it.
     most_differ: Option<usize>,
+    /// `odd_delta` of each `z` for which the odd sketch answers (`1 − 2z/m` above
+    /// [`ODD_LIMIT`]), from 0: the same values, without a logarithm a pair.
+    deltas: Vec<f64>,
+    /// The odd sketch's bits.
+    m: f64,
 }
 
 impl EstimateFloor {
@@ -496,7 +516,13 @@ impl EstimateFloor {
         // The fewest equal bins whose estimate reaches the floor, found by computing each
         // estimate as `estimate_payloads` does, so the f64 rounding decides as it does there.
         let fewest = (0..=bins).find(|&equal| minhash_estimate(equal, bins) >= floor);
-        EstimateFloor { floor, size: scheme.size(), most_differ: fewest.map(|e| bins - e) }
+        let m = scheme.odd_bits() as f64;
+        let deltas = (0..=scheme.odd_bits() as u32)
+            .map(|z| ratio_of(z, m))
+            .take_while(|&r| r > ODD_LIMIT)
+            .map(|r| odd_delta(r, m))
+            .collect();
+        EstimateFloor { floor, size: scheme.size(), most_differ: fewest.map(|e| bins - e), deltas, m }
     }
 
     /// The estimate of two payloads of the floor's scheme when it reaches the floor: the
@@ -506,13 +532,15 @@ impl EstimateFloor {
             let e = estimate_payloads(a, b);
             return (e >= self.floor).then_some(e);
         }
-        let (r, m) = odd_ratio(a, b);
-        // Equal payloads have equal odd sketches, so `r` is 1 for them.
-        if r == 1.0 && a == b {
+        let z = odd_xor_bits(a, b);
+        // Equal payloads have equal odd sketches.
+        if z == 0 && a == b {
             return (1.0 >= self.floor).then_some(1.0);
         }
+        let r = ratio_of(z, self.m);
         if r > ODD_LIMIT {
-            let e = odd_estimate(a, b, r, m);
+            let delta = self.deltas.get(z as usize).copied().unwrap_or_else(|| odd_delta(r, self.m));
+            let e = odd_estimate(a, b, delta);
             return (e >= self.floor).then_some(e);
         }
         let most = self.most_differ?;
