@@ -408,6 +408,18 @@ fn nonzero_nibbles(x: u64) -> u32 {
     (any & 0x1111_1111_1111_1111).count_ones()
 }
 
+/// The MinHash bins that differ between two payloads, counted until more than `most`
+/// differ (then some number above `most`).
+fn differing_bins(a: &[u8], b: &[u8], most: usize) -> usize {
+    let (ma, mb) = (&a[a.len() / 2..], &b[b.len() / 2..]);
+    let mut differ = 0;
+    xor_words(ma, mb, |x| {
+        differ += nonzero_nibbles(x) as usize;
+        differ <= most
+    });
+    differ
+}
+
 /// The odd-sketch part of a payload.
 fn odd_part(p: &[u8]) -> &[u8] {
     &p[4..p.len() / 2]
@@ -480,14 +492,8 @@ pub(crate) fn estimate_payloads(a: &[u8], b: &[u8]) -> f64 {
         return odd_estimate(a, b, odd_delta(r, m));
     }
     // Two 4-bit MinHash bins a byte, in the payload's second half.
-    let (ma, mb) = (&a[a.len() / 2..], &b[b.len() / 2..]);
-    let bins = ma.len() * 2;
-    let mut differ = 0;
-    xor_words(ma, mb, |x| {
-        differ += nonzero_nibbles(x) as usize;
-        true
-    });
-    minhash_estimate(bins - differ, bins)
+    let bins = a.len();
+    minhash_estimate(bins - differing_bins(a, b, bins), bins)
 }
 
 /// A floor for the estimates of sketches of one scheme, tested pair by pair: the band
@@ -539,18 +545,13 @@ impl EstimateFloor {
         }
         let r = ratio_of(z, self.m);
         if r > ODD_LIMIT {
-            let delta = self.deltas.get(z as usize).copied().unwrap_or_else(|| odd_delta(r, self.m));
+            // The table holds every `z` for which `r` is above the limit.
+            let delta = self.deltas[z as usize];
             let e = odd_estimate(a, b, delta);
             return (e >= self.floor).then_some(e);
         }
         let most = self.most_differ?;
-        let (ma, mb) = (&a[a.len() / 2..], &b[b.len() / 2..]);
-        let bins = ma.len() * 2;
-        let mut differ = 0;
-        xor_words(ma, mb, |x| {
-            differ += nonzero_nibbles(x) as usize;
-            differ <= most
-        });
+        let (bins, differ) = (a.len(), differing_bins(a, b, most));
         (differ <= most).then(|| minhash_estimate(bins - differ, bins))
     }
 }
