@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::hash::hamming;
 use crate::index::{join_part, join_tables, too_many, MAX_LEN};
-use crate::sketch::{estimate_payloads, Sketch, SketchRows};
+use crate::sketch::{estimate_payloads, EstimateFloor, Sketch, SketchRows};
 use crate::union_find::component_roots;
 use crate::verify::check_shingle;
 
@@ -448,12 +448,13 @@ fn candidate_part(
         // join's pairs below it are dropped as they are found. The table join is not run
         // and the fingerprints are not read: a pair within `k` bits that shares no band and
         // still reaches the threshold is rare (decision record 095 measures it).
-        let threshold = opts.verify.unwrap_or(0.0);
         let mut found: Vec<Candidate> = Vec::new();
-        if banded {
+        if let Some(scheme) = sketches.scheme().filter(|_| banded) {
+            let threshold = EstimateFloor::new(opts.verify.unwrap_or(0.0), scheme);
             each_band_pair(sketches, share(band_count(sketches)), |x, y| {
-                let e = estimate_payloads(sketches.payload(x as usize), sketches.payload(y as usize));
-                if e >= threshold {
+                if let Some(e) =
+                    threshold.reaching(sketches.payload(x as usize), sketches.payload(y as usize))
+                {
                     found.push((x, y, estimate_rank(e), e));
                 }
             });
@@ -507,21 +508,23 @@ pub(crate) const PREFILTER_MARGIN: f64 = 0.25;
 /// comparison instead of two texts' shingles.
 struct Prefilter<'s> {
     sketches: &'s SketchRows,
-    floor: Option<f64>,
+    floor: Option<EstimateFloor>,
 }
 
 impl<'s> Prefilter<'s> {
     fn new(sketches: &'s SketchRows, verify: Option<f64>) -> Prefilter<'s> {
-        let floor = verify.filter(|_| !sketches.is_empty()).map(|t| t - PREFILTER_MARGIN);
+        let floor = verify
+            .zip(sketches.scheme().filter(|_| !sketches.is_empty()))
+            .map(|(t, scheme)| EstimateFloor::new(t - PREFILTER_MARGIN, scheme));
         Prefilter { sketches, floor }
     }
 
     /// `c` when it is worth measuring, with its estimate in its last field when there is a
     /// floor to compare it with.
     fn keep(&self, mut c: Candidate) -> Option<Candidate> {
-        let Some(floor) = self.floor else { return Some(c) };
-        c.3 = estimate_payloads(self.sketches.payload(c.0 as usize), self.sketches.payload(c.1 as usize));
-        (c.3 >= floor).then_some(c)
+        let Some(floor) = &self.floor else { return Some(c) };
+        c.3 = floor.reaching(self.sketches.payload(c.0 as usize), self.sketches.payload(c.1 as usize))?;
+        Some(c)
     }
 }
 

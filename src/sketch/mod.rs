@@ -375,13 +375,76 @@ pub enum Estimator {
     MinHash,
 }
 
+/// Calls `each` with the XOR of `a` and `b` (of one length) read as little-endian 64-bit
+/// words, a short last word padded with zero bytes in both, so that a sketch part is
+/// compared with a few `popcnt`s (wasm's `i64.popcnt`) instead of a loop over its bytes.
+/// `each` answers whether to go on.
+#[inline(always)]
+fn xor_words(a: &[u8], b: &[u8], mut each: impl FnMut(u64) -> bool) {
+    let (mut wa, mut wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut wa).zip(&mut wb) {
+        let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        if !each(word(x) ^ word(y)) {
+            return;
+        }
+    }
+    let (ra, rb) = (wa.remainder(), wb.remainder());
+    if !ra.is_empty() {
+        let padded = |r: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..r.len()].copy_from_slice(r);
+            u64::from_le_bytes(w)
+        };
+        each(padded(ra) ^ padded(rb));
+    }
+}
+
+/// The number of 4-bit bins of `x` that are not 0: in the XOR of two MinHash parts, the
+/// bins that differ.
+#[inline(always)]
+fn nonzero_nibbles(x: u64) -> u32 {
+    let any = x | x >> 1;
+    let any = any | any >> 2;
+    (any & 0x1111_1111_1111_1111).count_ones()
+}
+
+/// The MinHash bins that differ between two payloads, counted until more than `most`
+/// differ (then some number above `most`).
+fn differing_bins(a: &[u8], b: &[u8], most: usize) -> usize {
+    let (ma, mb) = (&a[a.len() / 2..], &b[b.len() / 2..]);
+    let mut differ = 0;
+    xor_words(ma, mb, |x| {
+        differ += nonzero_nibbles(x) as usize;
+        differ <= most
+    });
+    differ
+}
+
+/// The odd-sketch part of a payload.
+fn odd_part(p: &[u8]) -> &[u8] {
+    &p[4..p.len() / 2]
+}
+
+/// The bits set in the XOR of two payloads' odd sketches (`z`).
+fn odd_xor_bits(a: &[u8], b: &[u8]) -> u32 {
+    let mut z = 0u32;
+    xor_words(odd_part(a), odd_part(b), |x| {
+        z += x.count_ones();
+        true
+    });
+    z
+}
+
+/// `1 − 2z/m` for `z` bits set of an odd sketch's `m`.
+fn ratio_of(z: u32, m: f64) -> f64 {
+    1.0 - 2.0 * z as f64 / m
+}
+
 /// `1 − 2z/m` of two odd sketches (`z` bits of their XOR set, `m` bits) and `m`, from the
 /// sketches' payloads.
 fn odd_ratio(a: &[u8], b: &[u8]) -> (f64, f64) {
-    let (a, b) = (&a[4..a.len() / 2], &b[4..b.len() / 2]);
-    let m = (a.len() * 8) as f64;
-    let z: u32 = a.iter().zip(b).map(|(x, y)| (x ^ y).count_ones()).sum();
-    (1.0 - 2.0 * z as f64 / m, m)
+    let m = (odd_part(a).len() * 8) as f64;
+    (ratio_of(odd_xor_bits(a, b), m), m)
 }
 
 /// Which estimator answers [`estimate_jaccard`] for two sketches of one scheme.
@@ -398,6 +461,26 @@ pub(crate) fn estimate(a: &Sketch, b: &Sketch) -> f64 {
     estimate_payloads(&a.bytes, b.bytes.as_ref())
 }
 
+/// The size of the symmetric difference that `1 − 2z/m` = `r` of an odd sketch of `m`
+/// bits tells.
+fn odd_delta(r: f64, m: f64) -> f64 {
+    -(m / 2.0) * ln(r)
+}
+
+/// The odd sketch's estimate, for a symmetric difference of `delta` ([`odd_delta`]).
+fn odd_estimate(a: &[u8], b: &[u8], delta: f64) -> f64 {
+    let shingles = |p: &[u8]| f64::from(u32::from_le_bytes(p[..4].try_into().expect("4 bytes")));
+    let total = shingles(a) + shingles(b);
+    ((total - delta) / (total + delta)).clamp(0.0, 1.0)
+}
+
+/// The MinHash part's estimate from `equal` bins of `bins`: it grows with `equal` (each
+/// step rounds a function that grows with it), which [`EstimateFloor`] relies on.
+fn minhash_estimate(equal: usize, bins: usize) -> f64 {
+    let equal = equal as f64 / bins as f64;
+    ((equal - 1.0 / 16.0) / (15.0 / 16.0)).clamp(0.0, 1.0)
+}
+
 /// [`estimate`] of two sketches given by their payloads ([`Sketch::payload`]) of one
 /// scheme: for sketches kept as rows of one buffer ([`SketchRows`]).
 pub(crate) fn estimate_payloads(a: &[u8], b: &[u8]) -> f64 {
@@ -406,18 +489,71 @@ pub(crate) fn estimate_payloads(a: &[u8], b: &[u8]) -> f64 {
     }
     let (r, m) = odd_ratio(a, b);
     if r > ODD_LIMIT {
-        let delta = -(m / 2.0) * ln(r);
-        let shingles = |p: &[u8]| f64::from(u32::from_le_bytes(p[..4].try_into().expect("4 bytes")));
-        let total = shingles(a) + shingles(b);
-        return ((total - delta) / (total + delta)).clamp(0.0, 1.0);
+        return odd_estimate(a, b, odd_delta(r, m));
     }
     // Two 4-bit MinHash bins a byte, in the payload's second half.
-    let (ma, mb) = (&a[a.len() / 2..], &b[b.len() / 2..]);
-    let bins = ma.len() * 2;
-    let equal: usize =
-        ma.iter().zip(mb).map(|(x, y)| usize::from(x & 15 == y & 15) + usize::from(x >> 4 == y >> 4)).sum();
-    let equal = equal as f64 / bins as f64;
-    ((equal - 1.0 / 16.0) / (15.0 / 16.0)).clamp(0.0, 1.0)
+    let bins = a.len();
+    minhash_estimate(bins - differing_bins(a, b, bins), bins)
+}
+
+/// A floor for the estimates of sketches of one scheme, tested pair by pair: the band
+/// join lists tens of millions of pairs at a million documents and keeps a tenth, so the
+/// MinHash bins of a pair stop being counted once too many differ to reach the floor, and
+/// the odd sketch's symmetric difference is looked up by `z` instead of taking a logarithm.
+#[derive(Clone, Debug)]
+pub(crate) struct EstimateFloor {
+    floor: f64,
+    /// The scheme's payload length, for which `most_differ` holds.
+    size: usize,
+    /// The most MinHash bins that may differ for the MinHash estimate to reach `floor`;
+    /// `None` when no number of equal bins reaches it.
+    most_differ: Option<usize>,
+    /// `odd_delta` of each `z` for which the odd sketch answers (`1 − 2z/m` above
+    /// [`ODD_LIMIT`]), from 0: the same values, without a logarithm a pair.
+    deltas: Vec<f64>,
+    /// The odd sketch's bits.
+    m: f64,
+}
+
+impl EstimateFloor {
+    /// The floor `floor` (any number: a NaN is reached by no estimate) for sketches of `scheme`.
+    pub(crate) fn new(floor: f64, scheme: SketchScheme) -> EstimateFloor {
+        let bins = scheme.bins();
+        // The fewest equal bins whose estimate reaches the floor, found by computing each
+        // estimate as `estimate_payloads` does, so the f64 rounding decides as it does there.
+        let fewest = (0..=bins).find(|&equal| minhash_estimate(equal, bins) >= floor);
+        let m = scheme.odd_bits() as f64;
+        let deltas = (0..=scheme.odd_bits() as u32)
+            .map(|z| ratio_of(z, m))
+            .take_while(|&r| r > ODD_LIMIT)
+            .map(|r| odd_delta(r, m))
+            .collect();
+        EstimateFloor { floor, size: scheme.size(), most_differ: fewest.map(|e| bins - e), deltas, m }
+    }
+
+    /// The estimate of two payloads of the floor's scheme when it reaches the floor: the
+    /// same as `estimate_payloads(a, b) >= floor`, to the bit.
+    pub(crate) fn reaching(&self, a: &[u8], b: &[u8]) -> Option<f64> {
+        if a.len() != self.size || b.len() != self.size {
+            let e = estimate_payloads(a, b);
+            return (e >= self.floor).then_some(e);
+        }
+        let z = odd_xor_bits(a, b);
+        // Equal payloads have equal odd sketches.
+        if z == 0 && a == b {
+            return (1.0 >= self.floor).then_some(1.0);
+        }
+        let r = ratio_of(z, self.m);
+        if r > ODD_LIMIT {
+            // The table holds every `z` for which `r` is above the limit.
+            let delta = self.deltas[z as usize];
+            let e = odd_estimate(a, b, delta);
+            return (e >= self.floor).then_some(e);
+        }
+        let most = self.most_differ?;
+        let (bins, differ) = (a.len(), differing_bins(a, b, most));
+        (differ <= most).then(|| minhash_estimate(bins - differ, bins))
+    }
 }
 
 #[cfg(test)]

@@ -430,3 +430,160 @@ fn damaged_sketches_are_refused_where_their_parts_disagree() {
     let e = Sketch::from_bytes(&empty).unwrap_err();
     assert!(matches!(e, Error::Corrupt { offset: 73, .. }) && e.to_string().contains("no shingles"), "{e}");
 }
+
+/// The estimate of two payloads computed a byte at a time, from the module docs' formulas:
+/// the oracle of the word-at-a-time [`estimate_payloads`] and of [`EstimateFloor`].
+fn estimate_bytewise(a: &[u8], b: &[u8]) -> f64 {
+    if a == b {
+        return 1.0;
+    }
+    let (oa, ob) = (&a[4..a.len() / 2], &b[4..b.len() / 2]);
+    let m = (oa.len() * 8) as f64;
+    let z: u32 = oa.iter().zip(ob).map(|(x, y)| (x ^ y).count_ones()).sum();
+    let r = 1.0 - 2.0 * z as f64 / m;
+    if r > ODD_LIMIT {
+        let delta = -(m / 2.0) * ln(r);
+        let shingles = |p: &[u8]| f64::from(u32::from_le_bytes(p[..4].try_into().unwrap()));
+        let total = shingles(a) + shingles(b);
+        return ((total - delta) / (total + delta)).clamp(0.0, 1.0);
+    }
+    let (ma, mb) = (&a[a.len() / 2..], &b[b.len() / 2..]);
+    let bins = ma.len() * 2;
+    let equal: usize =
+        ma.iter().zip(mb).map(|(x, y)| usize::from(x & 15 == y & 15) + usize::from(x >> 4 == y >> 4)).sum();
+    let equal = equal as f64 / bins as f64;
+    ((equal - 1.0 / 16.0) / (15.0 / 16.0)).clamp(0.0, 1.0)
+}
+
+/// `b` with `count` distinct bits of `bits` (a bit range of the payload) flipped.
+fn flip_bits(rng: &mut Rng, b: &mut [u8], bits: std::ops::Range<usize>, count: usize) {
+    let mut order: Vec<usize> = bits.collect();
+    for i in 0..count {
+        let j = i + rng.below((order.len() - i) as u64) as usize;
+        order.swap(i, j);
+        b[order[i] / 8] ^= 1 << (order[i] % 8);
+    }
+}
+
+/// Pairs of payloads of `scheme` that exercise every branch of the estimate: random bytes,
+/// sketches of overlapping shingle sets (near copies to strangers), equal payloads and
+/// equal odd sketches (empty sets: a NaN), the odd sketch's XOR with exactly as many bits
+/// set as [`ODD_LIMIT`] allows and one more or less, and MinHash parts differing in each
+/// number of bins.
+fn estimate_cases(rng: &mut Rng, scheme: SketchScheme) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let size = scheme.size();
+    let random = |rng: &mut Rng| -> Vec<u8> {
+        let mut p: Vec<u8> = (0..size).map(|_| rng.next() as u8).collect();
+        let n = if rng.below(3) == 0 { 0 } else { rng.below(5000) as u32 };
+        p[..4].copy_from_slice(&n.to_le_bytes());
+        p
+    };
+    let mut cases = vec![];
+    for _ in 0..40 {
+        let a = random(rng);
+        cases.push((a.clone(), random(rng)));
+        cases.push((a.clone(), a.clone()));
+        let mut b = a.clone();
+        b[..4].copy_from_slice(&(rng.next() as u32).to_le_bytes());
+        cases.push((a, b));
+    }
+    // Empty sets: the same odd sketch, other bins (0 / 0 in the odd estimate).
+    let mut empty = vec![0u8; size];
+    let mut other = empty.clone();
+    other[size - 1] = 0x51;
+    cases.push((empty.clone(), other));
+    empty[4] = 1;
+    cases.push((vec![0u8; size], empty));
+    for (n, common) in [(3, 2), (40, 36), (150, 130), (400, 390), (2000, 1800), (5000, 4300), (5000, 2500)] {
+        for _ in 0..6 {
+            let (a, b, _) = pair(rng, n, common);
+            cases.push((
+                Sketch::from_shingles(scheme, &a).payload().to_vec(),
+                Sketch::from_shingles(scheme, &b).payload().to_vec(),
+            ));
+        }
+    }
+    let odd_bits = 32..size / 2 * 8;
+    let limit = 3 * scheme.odd_bits() / 8; // 1 − 2z/m = ODD_LIMIT
+    for z in [1, 2, limit / 2, limit - 1, limit, limit + 1, scheme.odd_bits()] {
+        for _ in 0..4 {
+            let a = random(rng);
+            let mut b = a.clone();
+            flip_bits(rng, &mut b, odd_bits.clone(), z);
+            if rng.below(2) == 0 {
+                b[size / 2..].copy_from_slice(&random(rng)[size / 2..]);
+            }
+            cases.push((a, b));
+        }
+    }
+    for differ in 0..=scheme.bins() {
+        // Odd sketches far apart, so the MinHash part answers.
+        let a = random(rng);
+        let mut b = random(rng);
+        b[size / 2..].copy_from_slice(&a[size / 2..]);
+        let mut bins: Vec<usize> = (0..scheme.bins()).collect();
+        for i in 0..differ {
+            let j = i + rng.below((bins.len() - i) as u64) as usize;
+            bins.swap(i, j);
+            let k = bins[i];
+            b[size / 2 + k / 2] ^= (1 + rng.below(15) as u8) << (4 * (k % 2));
+        }
+        cases.push((a, b));
+    }
+    cases
+}
+
+#[test]
+fn the_word_at_a_time_estimate_is_the_bytewise_one_to_the_bit() {
+    let mut rng = Rng(27);
+    let (mut odd, mut minhash, mut nan) = (0, 0, 0);
+    for size in (MIN_SIZE..=MAX_SIZE).step_by(8) {
+        let scheme = SketchScheme::new(size).unwrap();
+        for (a, b) in estimate_cases(&mut rng, scheme) {
+            let (got, expected) = (estimate_payloads(&a, &b), estimate_bytewise(&a, &b));
+            assert_eq!(got.to_bits(), expected.to_bits(), "size {size}: {got} != {expected}\n{a:?}\n{b:?}");
+            assert_eq!(estimate_payloads(&b, &a).to_bits(), expected.to_bits(), "size {size}, swapped");
+            nan += usize::from(expected.is_nan());
+            let (sa, sb) = (Sketch { bytes: a.into() }, Sketch { bytes: b.into() });
+            match estimator(&sa, &sb) {
+                Estimator::Odd => odd += 1,
+                Estimator::MinHash => minhash += 1,
+            }
+        }
+    }
+    assert!(odd > 2000 && minhash > 5000 && nan > 0, "{odd} odd, {minhash} MinHash, {nan} NaN");
+}
+
+#[test]
+fn a_floor_keeps_exactly_the_estimates_that_reach_it() {
+    let mut rng = Rng(95);
+    let (mut kept, mut dropped, mut at) = (0, 0, 0);
+    for size in (MIN_SIZE..=MAX_SIZE).step_by(8) {
+        let scheme = SketchScheme::new(size).unwrap();
+        let cases = estimate_cases(&mut rng, scheme);
+        // Floors at each estimate the MinHash part can give and a step of an ulp either
+        // side, the thresholds in use, and beyond the range.
+        let mut floors: Vec<f64> = vec![0.81, 0.81 - 0.25, 0.8 - 0.25, 0.0, -0.0, -0.25, 1.0, 1.5, f64::NAN];
+        for equal in 0..=scheme.bins() {
+            let e = ((equal as f64 / scheme.bins() as f64 - 1.0 / 16.0) / (15.0 / 16.0)).clamp(0.0, 1.0);
+            floors.extend([e, e.next_up(), e.next_down()]);
+        }
+        let floors: Vec<EstimateFloor> = floors.into_iter().map(|f| EstimateFloor::new(f, scheme)).collect();
+        for (a, b) in &cases {
+            let e = estimate_bytewise(a, b);
+            // And floors at this pair's own estimate.
+            let own = [e, e.next_up(), e.next_down()].map(|f| EstimateFloor::new(f, scheme));
+            for floor in floors.iter().chain(&own) {
+                let expected = (e >= floor.floor).then_some(e.to_bits());
+                let got = floor.reaching(a, b).map(f64::to_bits);
+                assert_eq!(got, expected, "size {size}, floor {}: estimate {e}\n{a:?}\n{b:?}", floor.floor);
+                match got {
+                    Some(_) => kept += 1,
+                    None => dropped += 1,
+                }
+                at += usize::from(e == floor.floor);
+            }
+        }
+    }
+    assert!(kept > 100_000 && dropped > 100_000 && at > 10_000, "{kept} kept, {dropped} dropped, {at} at");
+}
