@@ -93,14 +93,7 @@ impl CheckPlan {
         query.extend_from_slice(&check_id.to_be_bytes());
         query.push(u8::from(store.urls));
         query.push(store.k as u8);
-        query.push(store.geometry.len() as u8);
-        for g in &store.geometry {
-            let (h, f, r) = (g.bucket_key(fp), g.bucket_field(fp), g.record(fp));
-            query.extend([h.len() as u8, f.len() as u8, r.len() as u8]);
-            query.extend(h);
-            query.extend(f);
-            query.extend(r);
-        }
+        super::keys::push_tables(&mut query, &store.geometry, fp);
         query.extend_from_slice(&page_record);
         Ok(CheckPlan {
             store,

@@ -260,6 +260,20 @@ fn unpack(bytes: &[u8], bits: u32) -> u64 {
     (x >> (bytes.len() as u32 * 8 - bits)) as u64
 }
 
+/// The tables' part of a check's query (`CHECK` and `CHECK_SKETCH`, src/redis/script.rs):
+/// the table count, then per table the lengths of its bucket's hash name, field and record
+/// (a byte each) and those three.
+pub(crate) fn push_tables(query: &mut Vec<u8>, geometry: &[TableGeometry], fp: u64) {
+    query.push(geometry.len() as u8);
+    for g in geometry {
+        let (h, f, r) = (g.bucket_key(fp), g.bucket_field(fp), g.record(fp));
+        query.extend([h.len() as u8, f.len() as u8, r.len() as u8]);
+        query.extend(h);
+        query.extend(f);
+        query.extend(r);
+    }
+}
+
 impl TableGeometry {
     /// The geometry of every table of `layout`. The probing layout has no tables of this
     /// kind and is refused (it needs one lookup per variant, thousands of round trips'
@@ -378,16 +392,21 @@ mod tests {
     use super::*;
     use crate::test_rng::Rng;
 
-    #[test]
-    fn field_and_record_give_back_the_fingerprint() {
-        let mut rng = Rng(7);
-        for layout in [
+    /// Layouts of every shape the store meets: the default, uneven widths, few and many tables.
+    fn layouts() -> [Layout; 5] {
+        [
             Layout::default_for_k(3).unwrap(),
             Layout::new(3, &[16, 12, 12, 12, 12]).unwrap(),
             Layout::even(2, 5).unwrap(),
             Layout::default_for_k(0).unwrap(),
             Layout::even(6, 9).unwrap(),
-        ] {
+        ]
+    }
+
+    #[test]
+    fn field_and_record_give_back_the_fingerprint() {
+        let mut rng = Rng(7);
+        for layout in layouts() {
             let geo = TableGeometry::of_layout(&layout).unwrap();
             assert_eq!(geo.len(), layout.tables());
             for (g, kb) in geo.iter().zip(layout.key_bits()) {
@@ -431,13 +450,7 @@ mod tests {
     #[test]
     fn bucket_names_are_the_table_in_decimal_then_zero_padded_hex() {
         let mut rng = Rng(12);
-        for layout in [
-            Layout::default_for_k(3).unwrap(),
-            Layout::new(3, &[16, 12, 12, 12, 12]).unwrap(),
-            Layout::even(2, 5).unwrap(),
-            Layout::default_for_k(0).unwrap(),
-            Layout::even(6, 9).unwrap(),
-        ] {
+        for layout in layouts() {
             for g in TableGeometry::of_layout(&layout).unwrap() {
                 for _ in 0..50 {
                     let fp = rng.next();

@@ -148,14 +148,7 @@ impl SketchPlan {
         query.extend_from_slice(&fp.to_be_bytes());
         query.extend_from_slice(&check_id.to_be_bytes());
         query.push(store.k as u8);
-        query.push(store.geometry.len() as u8);
-        for g in &store.geometry {
-            let (h, f, r) = (g.bucket_key(fp), g.bucket_field(fp), g.record(fp));
-            query.extend([h.len() as u8, f.len() as u8, r.len() as u8]);
-            query.extend(h);
-            query.extend(f);
-            query.extend(r);
-        }
+        super::keys::push_tables(&mut query, &store.geometry, fp);
         push_bands(&mut query, sketch.as_ref());
         Bounds::new(scheme, store.threshold).encode(&mut query);
         query.extend(record.encode()?);
