@@ -146,6 +146,15 @@ export async function startBoth() {
   return { server, client, cluster, clusterClient };
 }
 
+/** One server with a connected node-redis client, for a test file's `before` hook: `{ server, client }` (`stopBoth` stops it). */
+export async function startOne() {
+  const { createClient } = createRequire(import.meta.url)('redis');
+  const server = await startServer();
+  const client = createClient({ url: server.url });
+  await client.connect();
+  return { server, client };
+}
+
 export async function stopBoth({ server, client, cluster, clusterClient } = {}) {
   if (client) await client.quit().catch(() => {});
   if (clusterClient) await clusterClient.quit().catch(() => {});

@@ -7,12 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { haveRedis, startServer } from './redis-server.mjs';
+import { haveRedis, startOne, stopBoth } from './redis-server.mjs';
 import { buildSet } from '../../scripts/quality-html/20-seen.mjs';
 
 const require = createRequire(import.meta.url);
 const { RedisContentSeen, ContentSeen } = require('../../pkg/index.cjs');
-const { createClient } = require('redis');
 
 const bench = new URL('../../../shared/extract-bench/ground-truth.json', import.meta.url);
 const skip = !haveRedis() ? 'redis-server is not installed (scripts/setup.sh installs it)' : !existsSync(bench) ? 'the article-extraction benchmark is not in ../shared/extract-bench' : false;
@@ -20,15 +19,9 @@ let server, client;
 /** `i` in letters (`0` a, `27` bb): lines that differ by a number only are one block. */
 const spelled = (i) => (i < 26 ? '' : spelled(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26));
 test.before(async () => {
-  if (skip) return;
-  server = await startServer();
-  client = createClient({ url: server.url });
-  await client.connect();
+  if (!skip) ({ server, client } = await startOne());
 });
-test.after(async () => {
-  if (client) await client.quit().catch(() => {});
-  if (server) await server.stop();
-});
+test.after(() => stopBoth({ server, client }));
 
 for (const sketch of [true, false]) {
   test(`templates: one worker in order decides as ContentSeen (sketch ${sketch})`, { skip }, async (t) => {

@@ -5,26 +5,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { haveRedis, startServer } from './redis-server.mjs';
+import { haveRedis, startOne, stopBoth } from './redis-server.mjs';
 import { typingsOf } from './typings-common.mjs';
 
 const require = createRequire(import.meta.url);
 const { RedisContentSeen } = require('../../pkg/index.cjs');
-const { createClient } = require('redis');
 const { declared, members, sameShape, acceptedAsync } = typingsOf(new URL('../../pkg-template/redis.d.ts', import.meta.url).pathname);
 
 const skip = haveRedis() ? false : 'redis-server is not installed (scripts/setup.sh installs it)';
 let server, client;
 test.before(async () => {
-  if (skip) return;
-  server = await startServer();
-  client = createClient({ url: server.url });
-  await client.connect();
+  if (!skip) ({ server, client } = await startOne());
 });
-test.after(async () => {
-  if (client) await client.quit().catch(() => {});
-  if (server) await server.stop();
-});
+test.after(() => stopBoth({ server, client }));
 
 test('every option RedisContentSeen.open takes is declared, and every declared option is taken', { skip }, async () => {
   const taken = await acceptedAsync((o) => RedisContentSeen.open(client, { namespace: 'typings-options', ...o }));
