@@ -233,41 +233,47 @@ async function textsOf(docsPath, ids) {
   return texts;
 }
 
-/** Recall on the planted pairs and precision of the reported pairs (`pairs`: [a, b]). */
-async function score(docsPath, truthPath, pairs, clusterOf) {
+/**
+ * Recall on the planted pairs and precision of the reported pairs (`pairs`: [a, b]), and
+ * the share of the pairs `inside` (drawn inside clusters: `insidePairs`) with J >= 0.8; the
+ * texts of both samples are read back in one pass over the collection.
+ */
+async function score(docsPath, truthPath, pairs, clusterOf, inside = []) {
   const truth = planted(truthPath);
   const found = truth.filter(([a, b]) => clusterOf.has(a) && clusterOf.get(a) === clusterOf.get(b)).length;
   // Precision over a sample of at most 20,000 reported pairs (all of them when fewer).
   const step = Math.max(1, Math.ceil(pairs.length / 20_000));
   const sample = pairs.filter((_, i) => i % step === 0);
-  const texts = await textsOf(docsPath, sample.flat());
+  const texts = await textsOf(docsPath, [...sample.flat(), ...inside.flat()]);
   const sets = new Map();
   const set = (id) => { if (!sets.has(id)) sets.set(id, shingleSet(texts.get(id))); return sets.get(id); };
-  const good = sample.filter(([a, b]) => jaccard(set(a), set(b)) >= 0.8).length;
-  return { truth: truth.length, found, checked: sample.length, good };
+  const near = ([a, b]) => jaccard(set(a), set(b)) >= 0.8;
+  return {
+    truth: truth.length, found, checked: sample.length, good: sample.filter(near).length,
+    insideChecked: inside.length, insideGood: inside.filter(near).length,
+  };
 }
 
 /**
- * Precision inside the clusters, not only on the reported pairs: one pair of members drawn
- * (seeded) from each of at most 20,000 clusters, and the share of them with J >= 0.8. A
- * cluster joins documents through chains of near-duplicate pairs, so two of its members
- * can sit further apart than any reported pair; one pair a cluster keeps the mirrored
- * documents from outweighing the rest.
+ * For precision inside the clusters, not only on the reported pairs: one pair of members
+ * drawn (seeded) from each of at most 20,000 clusters. A cluster joins documents through
+ * chains of near-duplicate pairs, so two of its members can sit further apart than any
+ * reported pair; one pair a cluster keeps the mirrored documents from outweighing the rest.
  */
-async function clusterPrecision(docsPath, clusterOf) {
+function insidePairs(clusterOf) {
   const members = new Map();
-  for (const [id, c] of clusterOf) members.set(c, [...(members.get(c) ?? []), id]);
+  for (const [id, c] of clusterOf) {
+    if (!members.has(c)) members.set(c, []);
+    members.get(c).push(id);
+  }
   const all = [...members.values()].filter((m) => m.length > 1);
   const step = Math.max(1, Math.ceil(all.length / 20_000));
   let x = SEED >>> 0;
   const next = (n) => { x = (Math.imul(x, 1664525) + 1013904223) >>> 0; return x % n; };
-  const pairs = all.filter((_, i) => i % step === 0).map((m) => {
+  return all.filter((_, i) => i % step === 0).map((m) => {
     const a = next(m.length); const b = (a + 1 + next(m.length - 1)) % m.length;
     return [m[a], m[b]];
   });
-  const texts = await textsOf(docsPath, pairs.flat());
-  const good = pairs.filter(([a, b]) => jaccard(shingleSet(texts.get(a)), shingleSet(texts.get(b))) >= 0.8).length;
-  return { checked: pairs.length, good };
 }
 
 /** The clusters and pairs the CLI printed (JSON lines). */
@@ -324,14 +330,13 @@ async function main() {
     const { docsPath, truthPath } = makeCollection(n, src);
     const r = await run('node', [cli, 'dedup', docsPath, '--format', 'jsonl'], { stdout: 'pipe' });
     const { clusterOf, pairs } = parseDedup(r.stdout);
-    const s = await score(docsPath, truthPath, pairs, clusterOf);
-    const cp = await clusterPrecision(docsPath, clusterOf);
+    const s = await score(docsPath, truthPath, pairs, clusterOf, insidePairs(clusterOf));
     truthTotal += s.truth; found += s.found; checked += s.checked; good += s.good;
-    clusterChecked += cp.checked; clusterGood += cp.good;
+    clusterChecked += s.insideChecked; clusterGood += s.insideGood;
     runs[n] = { seconds: r.seconds, peakMb: r.peakMb, f1: f1(s), r: s.found / s.truth, p: s.good / s.checked };
     console.error(`dedup ${n}: ${r.seconds.toFixed(1)} s, peak ${r.peakMb.toFixed(0)} MB, ${clusterOf.size} documents in clusters, ` +
       `${pairs.length} pairs; planted recall ${s.found}/${s.truth}, precision ${s.good}/${s.checked}, ` +
-      `a pair inside a cluster ${cp.good}/${cp.checked}`);
+      `a pair inside a cluster ${s.insideGood}/${s.insideChecked}`);
     console.error(`  ${r.stderr.trim().split('\n').pop()}`);
     if (n === LARGE) {
       // Exit 1: some documents could not be fingerprinted (each named on stderr).
