@@ -292,7 +292,7 @@ pub fn strip_with(text: &str, hash: BlockHash, template: impl Fn(u64) -> bool) -
 /// pages). Then a main content that is a remnant, a few short lines of a page that has more
 /// text outside its template (an index, a table of contents, a member list: the extractor
 /// leaves their link lists out and keeps a stray line, the same on every such page), gives
-/// way to that text. Before, that text would hold the template.
+/// way to that text. Before the host is known, that text still holds the template.
 pub fn main_content_with(
     html: &str,
     all: &str,
