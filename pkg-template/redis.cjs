@@ -63,11 +63,11 @@ function checkId() {
 // A check's id: a new one, or `options.checkId` (a failed check's, to repeat it).
 function idOf(options) {
   if (options === undefined) return checkId();
-  check(['options:object'], [options], SimHashError);
+  check(SPEC.options, [options], SimHashError);
   const unknown = Object.keys(options).filter((k) => k !== 'checkId');
   if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of a check; expected checkId`, 'InvalidOption');
   if (options.checkId === undefined) return checkId();
-  check(['checkId:fingerprint'], [options.checkId], SimHashError);
+  check(SPEC.checkId, [options.checkId], SimHashError);
   return options.checkId; // 0n is refused by the core
 }
 
@@ -79,6 +79,15 @@ const SIG = {
   count: SIGNATURES['ContentSeen#count'],
   clusterOf: SIGNATURES['ContentSeen#clusterOf'],
   fingerprint: SIGNATURES['ContentSeen#fingerprint'],
+};
+// The store's own argument specs, made once: the checks cache each spec's split.
+const SPEC = {
+  options: ['options:object'],
+  checkId: ['checkId:fingerprint'],
+  namespace: ['namespace:name'],
+  pages: ['pages:array'],
+  batch: ['batch:batch'],
+  import: ['bytes:bytes', 'batch:count'],
 };
 
 /** Wraps a node-redis client or cluster, or an ioredis client or cluster, as one call function. */
@@ -169,7 +178,7 @@ function install(wasm) {
 
     constructor(client, options = {}) {
       if (options !== null && typeof options === 'object' && typeof options.namespace === 'string') {
-        check(['namespace:name'], [options.namespace], SimHashError);
+        check(SPEC.namespace, [options.namespace], SimHashError);
       }
       this._redis = adapt(client);
       this._store = new RedisStore(options);
@@ -423,7 +432,7 @@ function install(wasm) {
      * entry per page, in order: the check result, or `{ url, error }` for a page that failed.
      */
     async checkBatch(pages) {
-      check(['pages:array'], [pages], SimHashError);
+      check(SPEC.pages, [pages], SimHashError);
       this._live();
       return Promise.all(
         pages.map(async (p, i) => {
@@ -466,9 +475,9 @@ function install(wasm) {
      * count }` each, in no particular order. Needs the URL map.
      */
     async *clusters(options = {}) {
-      check(['options:object'], [options], SimHashError);
+      check(SPEC.options, [options], SimHashError);
       const { batch = 500 } = options;
-      check(['batch:batch'], [batch], SimHashError);
+      check(SPEC.batch, [batch], SimHashError);
       for await (const p of this._pages(batch)) yield { id: p.id, fingerprint: p.fingerprint, count: p.count };
     }
 
@@ -501,7 +510,7 @@ function install(wasm) {
      * so memory stays the decoded snapshot and a few batches.
      */
     async importSnapshot(bytes, { batch = 500 } = {}) {
-      check(['bytes:bytes', 'batch:count'], [bytes, batch], SimHashError);
+      check(SPEC.import, [bytes, batch], SimHashError);
       const script = this._sketch ? 'import_sketch' : 'import';
       const cursor = this._live().importCursor(bytes, batch);
       try {

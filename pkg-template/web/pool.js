@@ -21,6 +21,15 @@ const CHUNK_CHARS_MIN = 1 << 14;
 const CHUNK_DOCS_MAX = 4096;
 /** Hashers a worker keeps, one per distinct option object. */
 const WORKER_HASHERS = 8;
+/** The pool's argument specs (args.js's `check`), made once: the checks cache each spec's split. */
+const SPEC = {
+  options: ['options:object'],
+  size: ['size:size'],
+  texts: ['texts:texts'],
+  dedup: ['ids:strings', 'texts:texts', '-', 'onProgress:function?'],
+  batch: ['ids:strings', 'texts:texts'],
+  index: ['index:index'],
+};
 
 /** The bytes of `parts` one after another. */
 function concat(parts) {
@@ -118,14 +127,14 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      */
     static async create(options = {}) {
       if (options === null || typeof options !== 'object') {
-        check(['options:object'], [options], SimHashError);
+        check(SPEC.options, [options], SimHashError);
       }
       const { size = defaultSize(), hasher, ...rest } = options;
       const unknown = Object.keys(rest);
       if (unknown.length) {
         throw new SimHashError(`unknown option \`${unknown[0]}\` of SimHashPool.create; expected size, hasher`, 'InvalidOption');
       }
-      check(['size:size'], [size], SimHashError);
+      check(SPEC.size, [size], SimHashError);
       new api.SimHasher(hasher).free();   // the options' checks, in the wasm
       // An IdfTable cannot cross to a worker: its bytes do, once to each worker as it
       // starts, and the batches' options name it as `idf: true`.
@@ -350,7 +359,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * document (`document #i: ...`, with `error.index` = i).
      */
     async fingerprintBatch(texts) {
-      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
+      [texts] = check(SPEC.texts, [texts], SimHashError, hooks.__utf8);
       return (await this.#run(texts, this.#hasher, true)).fingerprints;
     }
 
@@ -360,7 +369,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * `hasher.fingerprint(text)` throws it) and `fingerprints[index]` is 0n for them.
      */
     async fingerprintEach(texts) {
-      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
+      [texts] = check(SPEC.texts, [texts], SimHashError, hooks.__utf8);
       const r = await this.#run(texts, this.#hasher, false);
       return { fingerprints: r.fingerprints, failed: documentErrors(r) };
     }
@@ -371,7 +380,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * empty for a failed document). [full build]
      */
     async fingerprintAndSketchEach(texts, options) {
-      [texts] = check(['texts:texts'], [texts], SimHashError, hooks.__utf8);
+      [texts] = check(SPEC.texts, [texts], SimHashError, hooks.__utf8);
       if (hooks.__sketchWidth === undefined) {
         const h = new api.SimHasher();
         try { h.fingerprintAndSketch('', options); } finally { h.free(); } // throws FeatureDisabled
@@ -392,7 +401,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * (candidate pairs measured); `done` and `total` count the phase's items.
      */
     async dedup(ids, texts, options, { onProgress } = {}) {
-      [ids, texts] = check(['ids:strings', 'texts:texts', '-', 'onProgress:function?'], [ids, texts, options, onProgress], SimHashError, hooks.__utf8);
+      [ids, texts] = check(SPEC.dedup, [ids, texts, options, onProgress], SimHashError, hooks.__utf8);
       if (hooks.__dedupHasherOptions === undefined) return api.dedup(ids, texts, options); // FeatureDisabled
       const tell = onProgress ?? (() => {});
       const size = hooks.__dedupSketchSize(options);
@@ -508,7 +517,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         done.push(r);
       };
       for await (const batch of batches) {
-        [batch.ids, batch.texts] = check(['ids:strings', 'texts:texts'], [batch.ids, batch.texts], SimHashError, hooks.__utf8);
+        [batch.ids, batch.texts] = check(SPEC.batch, [batch.ids, batch.texts], SimHashError, hooks.__utf8);
         const base = ids.length;
         for (const id of batch.ids) ids.push(id);
         const run = this.#run(batch.texts, hasher, false, sketch, (n) => tell('hashing', (hashed += n), hashed), later !== undefined);
@@ -538,8 +547,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */
     async dedupInto(index, ids, texts, options) {
-      [ids, texts] = check(['ids:strings', 'texts:texts'], [ids, texts], SimHashError, hooks.__utf8);
-      if (!(index instanceof api.SimHashIndex)) check(['index:index'], [index], SimHashError);
+      [ids, texts] = check(SPEC.batch, [ids, texts], SimHashError, hooks.__utf8);
+      if (!(index instanceof api.SimHashIndex)) check(SPEC.index, [index], SimHashError);
       if (index.__dedupKnown === undefined) return index.dedup(ids, texts, options); // FeatureDisabled
       const r = await this.#run(texts, hooks.__dedupHasherOptions(options, true), false);
       return index.__dedupKnown(ids, texts, r.fingerprints, Uint32Array.from(r.failed, (f) => f.index), options);
