@@ -276,7 +276,7 @@ function install(wasm) {
       this._meta = Buffer.from(this._store.meta());
     }
 
-    /** The settings: hasher options, k, layout, namespace, urls. */
+    /** The settings: hasher options, k, layout, namespace, urls, batch, retries, sketch, threshold, content, template. */
     options() {
       return this._live().options();
     }

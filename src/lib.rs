@@ -34,7 +34,7 @@
 //! grapheme clusters, word shingles), `hash.rs` (the pinned 64-bit feature hash),
 //! `weight.rs` (weights, IDF tables), `fingerprint/` (per-bit weighted sums, the sign
 //! step, `explain`), `scan.rs` (the sketch's shingles, gathered by the fingerprint's scan),
-//! `html.rs`, `verify.rs` (exact shingle Jaccard of candidates), `sets.rs` (operations on
+//! `html/`, `verify.rs` (exact shingle Jaccard of candidates), `sets.rs` (operations on
 //! sorted hash sets), `math.rs` (IEEE-only `ln`), `redis/` (the shared content-seen store's
 //! logic for Redis) and `error.rs`. `src/wasm/` is the JS binding, compiled for `wasm32`
 //! only. The modules form layers that point one way, checked by `tests/tree.rs`.

@@ -501,7 +501,8 @@ impl Sink<'_> {
 mod tests {
     use super::*;
 
-    /// NFKC by the crate the scheme was first built on (a dev-dependency).
+    /// NFKC by `unicode-normalization` (a dev-dependency): an independent implementation,
+    /// the oracle for ICU4X's.
     fn nfkc_reference(s: &str) -> String {
         use unicode_normalization::UnicodeNormalization;
         s.nfkc().collect()

@@ -704,7 +704,7 @@ export type SimHashErrorCode =
   | 'PoolClosed'
   /** SimHashPool: a worker stopped (crashed, or its script failed to load); it is replaced. */
   | 'WorkerFailed'
-  /** RedisContentSeen: a Redis call failed (connection lost, client not connected); the check was not decided, retry it. */
+  /** RedisContentSeen: a Redis call failed (connection lost, client not connected, server full, ACL). A check may have been applied before its reply was lost: repeat it with `{ checkId }` from this error, and it gets the answer its first attempt got. */
   | 'RedisError'
   /**
    * Node's file helpers (`saveIndex`, `loadIndex`, `saveSeen`, `loadSeen`,

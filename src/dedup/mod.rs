@@ -213,7 +213,7 @@ impl DedupOptions {
     /// The candidate `k` by collection size, `(at most this many documents, k)`, first
     /// match wins; larger collections take [`DedupOptions::DEFAULT_K`]. A wider `k` finds
     /// the short texts whose fingerprints sit 11–13 bits apart, at a self-join cost that
-    /// grows with `N²`; see the module docs, "The candidate k", for the measurements.
+    /// grows with `N²`; see the module docs, "The candidate step", for the measurements.
     pub const K_BY_SIZE: [(usize, u32); 2] = [(200_000, 13), (2_000_000, 12)];
 
     /// The candidate `k` for a collection of `n` documents ([`DedupOptions::K_BY_SIZE`]).

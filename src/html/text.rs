@@ -310,8 +310,8 @@ mod tests {
         assert_eq!(html_to_text("<p"), "");
     }
 
-    /// The text as html5gum's own `DefaultEmitter` tokens give it: what this module did
-    /// before it had its own emitter. The two must agree on every input.
+    /// The text as html5gum's own `DefaultEmitter` tokens give it: an independent oracle
+    /// for this module's emitter. The two must agree on every input.
     fn reference(html: &str) -> String {
         use html5gum::{DefaultEmitter, Token};
         let mut emitter = DefaultEmitter::default();

@@ -186,7 +186,7 @@ impl Layout {
         Ok(Layout { k, widths: vec![64], probe: true, tables: vec![vec![0]] })
     }
 
-    /// The default layout for `k`, chosen by measurement for k = 3 (`tests/bench_index.rs`):
+    /// The default layout for `k`, chosen by measurement for k = 3 (`tests/bench/index.rs`):
     /// `k + 1` equal blocks, so `k + 1` tables keyed on one block each (4 × 16 bits for
     /// k = 3). It is the most compact multi-table layout; [`Layout::auto`] trades memory
     /// for speed.

@@ -772,8 +772,8 @@ fn a_short_line_that_several_references_carry_needs_more_to_be_a_copy() {
 #[test]
 fn a_submission_copied_whole_is_covered_once_never_more() {
     // Sentences and paragraphs with text between them (spaces, blank lines): the share
-    // copied is of the sentences' text, so a whole copy is 1 (it was above 1 when the
-    // gaps between sentences counted on one side only), English and Chinese.
+    // copied is of the sentences' text, so a whole copy is 1, not more (the gaps between
+    // sentences count on neither side), English and Chinese.
     let en = (0..6).map(|i| paragraph(1200 + i)).collect::<Vec<_>>().join("\n\n\n");
     let zh = "北京是中国的首都，也是全国的政治和文化中心。  故宫位于北京市中心，是明清两代的皇家宫殿。\n\n\
               每年都有数以百万计的游客来这里参观！长城是世界上最长的军事建筑，全长两万多公里。\n\n\

@@ -76,7 +76,7 @@
 //! about C(12, 9) / 16^9 ≈ 3 · 10^-9, so a page with no stored page within k almost never
 //! gets a candidate, and its check is one call. The script reads a record's bytes with one
 //! `string.byte` call and gives up on it at the `k + 1`-th unequal nibble; it needs no
-//! per-call tables (the first version rebuilt a program of bit-fields on every call).
+//! per-call tables.
 //!
 //! Padding bits (a record of `R` bits fills ⌈R / 8⌉ bytes, low bits zero) are equal in
 //! every record, so they never count.

@@ -50,7 +50,7 @@
 //!   reply gets its first attempt's answer, and short-lived `{NS}:r:` keys without the URL
 //!   map. It reads every version-2 value.
 //! - Version 2 has the same lines and keys, without check ids. Opening a version-2
-//!   namespace whose settings are ours upgrades its meta to version 3 in place (the OPEN
+//!   namespace whose settings are ours upgrades its meta to this build's version in place (the OPEN
 //!   script): nothing else changes, and workers of a version-2 build then stop with
 //!   [`Error::UnsupportedVersion`] at their next call, before writing anything.
 //! - Version 1 (one hash `{NS}:t` for every bucket, written by development builds before

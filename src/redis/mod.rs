@@ -6,7 +6,7 @@
 //!
 //! ## Design
 //!
-//! - **Keys** ([`keys`], store format 3): the buckets of each index table are spread over
+//! - **Keys** ([`keys`]; store format 5, the table layout of format 2): the buckets of each index table are spread over
 //!   small hashes (2,048 a table with the default layout, named by the key's high 11 bits;
 //!   field = the low 5 bits, value = the concatenated records, the other 48 bits, 6 bytes
 //!   each), small enough for Redis to keep each hash as one listpack. A page then costs
@@ -17,7 +17,7 @@
 //!   records, counts, URL → cluster) is separate and optional (`urls: false` keeps only
 //!   "seen or not").
 //! - **Scripts** ([`script`]): Lua never computes a distance. It compares bytes (a
-//!   pigeonhole pre-filter on the record's k + 1 pieces, see [`keys`]) and returns the
+//!   pre-filter that counts a record's unequal 4-bit nibbles, see [`keys`]) and returns the
 //!   candidate bytes; wasm measures ([`decide`]). A check whose page has no record passing
 //!   the pre-filter is decided and stored in the same script call: one round trip.
 //! - **Atomicity**: every decision and its writes happen inside one script. When a check
@@ -50,9 +50,9 @@
 //!   similarity), with pages known by page numbers; its own script (`CHECK_SKETCH`), which
 //!   filters band candidates by byte-level bounds so that the common case stays one call.
 //!   Its band buckets hold 5-byte band records in 1,024 hashes a band (store format 4,
-//!   [`keys`]); fingerprint-only namespaces stay in store format 3.
-//! - **Same settings everywhere** ([`meta`]): the scheme, layout, html flag, URL-map flag
-//!   and sketch setting are stored in `{NS}:meta`; every script compares them and a worker
+//!   [`keys`]).
+//! - **Same settings everywhere** ([`meta`]): the scheme, layout, html flag, URL-map flag,
+//!   sketch setting, `content` and `template` are stored in `{NS}:meta`; every script compares them and a worker
 //!   with other settings gets [`Error::SchemeMismatch`].
 
 pub mod decide;

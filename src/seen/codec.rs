@@ -130,10 +130,10 @@ impl ContentSeen {
 
     /// Loads a snapshot made by [`to_bytes`](Self::to_bytes) (format versions 1 to 5).
     /// With `expected`, a snapshot made with other settings (fingerprint scheme, `k`,
-    /// layout, html, sketch scheme) is refused with [`Error::SchemeMismatch`], except that
-    /// a version-1 snapshot (no sketches) loads into a sketching config (see the
-    /// `src/seen/codec.rs`); the threshold is `expected`'s. With `None` the snapshot's own
-    /// settings are adopted.
+    /// layout, html, `content`, sketch scheme) is refused with [`Error::SchemeMismatch`],
+    /// except that a version-1 snapshot (no sketches) loads into a sketching config (see
+    /// the module docs); the threshold and `template` are `expected`'s. With `None` the
+    /// snapshot's own settings are adopted.
     pub fn from_bytes(bytes: &[u8], expected: Option<&SeenConfig>) -> Result<ContentSeen> {
         let (version, payload) = open(Kind::Seen, bytes)?;
         let mut r = Reader::payload(payload, Kind::Seen);

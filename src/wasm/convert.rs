@@ -51,7 +51,7 @@ pub(super) fn bad_argument(argument: &'static str, expected: &str, got: &JsValue
 
 /// A JS value as a message shows it, as JS writes it: `"text"`, `7`, `NaN`, `-1n`, `null`,
 /// `undefined`, `[1,2]`, `{"a":1}`, `a Map`, `a function`; cut at 80 characters. Never
-/// Rust's debug form. The same rules as `describe` in `pkg-template/args.cjs`, which
+/// Rust's debug form. The same rules as `describe` in `pkg-template/web/args.js`, which
 /// describes the values the JS layer checks, so a message reads the same from either side.
 pub(super) fn describe(v: &JsValue) -> String {
     let string = |s: js_sys::JsString| String::from(s);

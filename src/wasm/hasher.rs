@@ -307,7 +307,7 @@ mod sketch_disabled {
     }
 }
 
-// ---- the worker pool's hooks (`SimHashPool`, `pkg-template/pool.cjs`), not public API -----
+// ---- the worker pool's hooks (`SimHashPool`, `pkg-template/web/pool.js`), not public API -----
 
 #[wasm_bindgen(js_class = SimHasher)]
 impl JsSimHasher {

@@ -6,7 +6,7 @@
 //! - Fingerprints are `u64` (JS `bigint`; batches `BigUint64Array`), texts `&str`, bytes
 //!   `&[u8]`. wasm-bindgen's glue converts these without checking (a bigint out of range
 //!   wraps, `null` as a text is a bare `TypeError`), so the package's JS layer checks them
-//!   first, with one table (`pkg-template/args.cjs`), and throws the same `SimHashError`
+//!   first, with one table (`pkg-template/web/args.js`), and throws the same `SimHashError`
 //!   the core would. Taking them as `JsValue`s here instead cost 5 kB of the browser
 //!   build's gzipped wasm, over its budget. Values the JS layer cannot judge (ids, option
 //!   objects, feature lists) arrive as `JsValue`s and are checked in [`convert`].

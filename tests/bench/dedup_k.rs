@@ -1,5 +1,5 @@
 //! `cargo bench --bench dedup_k`: how the exact `dedup` flow's candidate k was chosen by
-//! collection size (see `src/dedup.rs`, "The candidate k").
+//! collection size (see `src/dedup/mod.rs`, "The candidate step").
 //!
 //! 1. Quality: F1 of the exact flow (the crate's `dedup`, candidates verified by 4-gram
 //!    Jaccard ≥ 0.8) against the dev corpus's truth, per language: candidates within
