@@ -47,6 +47,8 @@ mod tree;
 #[cfg(feature = "html")]
 pub use template::{BlockHash, TemplateModel};
 #[cfg(feature = "html")]
+pub(crate) use text::all_and_main;
+#[cfg(feature = "html")]
 pub use text::{html_to_text, html_to_text_into};
 
 use crate::error::{Error, Result};

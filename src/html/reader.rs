@@ -33,9 +33,84 @@ pub(super) trait Tags {
     fn attribute_value(&mut self, _: &[u8]) {}
 }
 
-/// An [`Emitter`] over a [`Tags`].
-pub(super) struct TagReader<T> {
-    pub(super) tags: T,
+/// Two readers fed by one tokenizer: each call goes to the first, then to the second, so
+/// each reads the page exactly as it would alone.
+pub(super) struct Both<A, B>(pub(super) A, pub(super) B);
+
+impl<A: Tags, B: Tags> Tags for Both<A, B> {
+    fn text(&mut self, text: &[u8]) {
+        self.0.text(text);
+        self.1.text(text);
+    }
+    fn start_tag(&mut self, name: &[u8], self_closing: bool) {
+        self.0.start_tag(name, self_closing);
+        self.1.start_tag(name, self_closing);
+    }
+    fn end_tag(&mut self, name: &[u8]) {
+        self.0.end_tag(name);
+        self.1.end_tag(name);
+    }
+    fn begin_start_tag(&mut self) {
+        self.0.begin_start_tag();
+        self.1.begin_start_tag();
+    }
+    fn begin_attribute(&mut self) {
+        self.0.begin_attribute();
+        self.1.begin_attribute();
+    }
+    fn attribute_name(&mut self, name: &[u8]) {
+        self.0.attribute_name(name);
+        self.1.attribute_name(name);
+    }
+    fn begin_attribute_value(&mut self) {
+        self.0.begin_attribute_value();
+        self.1.begin_attribute_value();
+    }
+    fn attribute_value(&mut self, value: &[u8]) {
+        self.0.attribute_value(value);
+        self.1.attribute_value(value);
+    }
+}
+
+/// A reader lent to [`Both`].
+impl<T: Tags + ?Sized> Tags for &mut T {
+    fn text(&mut self, text: &[u8]) {
+        (**self).text(text);
+    }
+    fn start_tag(&mut self, name: &[u8], self_closing: bool) {
+        (**self).start_tag(name, self_closing);
+    }
+    fn end_tag(&mut self, name: &[u8]) {
+        (**self).end_tag(name);
+    }
+    fn begin_start_tag(&mut self) {
+        (**self).begin_start_tag();
+    }
+    fn begin_attribute(&mut self) {
+        (**self).begin_attribute();
+    }
+    fn attribute_name(&mut self, name: &[u8]) {
+        (**self).attribute_name(name);
+    }
+    fn begin_attribute_value(&mut self) {
+        (**self).begin_attribute_value();
+    }
+    fn attribute_value(&mut self, value: &[u8]) {
+        (**self).attribute_value(value);
+    }
+}
+
+/// The reader that reads nothing: [`Both`]'s second half when only the first is wanted.
+impl Tags for () {
+    fn text(&mut self, _: &[u8]) {}
+    fn start_tag(&mut self, _: &[u8], _: bool) {}
+    fn end_tag(&mut self, _: &[u8]) {}
+}
+
+/// An [`Emitter`] over a [`Tags`]. It holds the reader as a trait object, so html5gum's
+/// tokenizer is compiled once for every reader (each copy is about 5 kB of gzipped wasm).
+pub(super) struct TagReader<'a> {
+    tags: &'a mut dyn Tags,
     /// Character data since the last tag.
     text: Vec<u8>,
     /// The name of the tag being read.
@@ -47,8 +122,8 @@ pub(super) struct TagReader<T> {
     self_closing: bool,
 }
 
-impl<T: Tags> TagReader<T> {
-    pub(super) fn new(tags: T) -> Self {
+impl<'a> TagReader<'a> {
+    pub(super) fn new(tags: &'a mut dyn Tags) -> Self {
         TagReader {
             tags,
             text: Vec::new(),
@@ -67,7 +142,7 @@ impl<T: Tags> TagReader<T> {
     }
 }
 
-impl<T: Tags> Emitter for TagReader<T> {
+impl Emitter for TagReader<'_> {
     type Token = Infallible;
 
     fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {

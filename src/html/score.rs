@@ -51,8 +51,12 @@ fn is_punct(c: char) -> bool {
 
 /// The text of `html`'s main content.
 pub(super) fn main_content_into(html: &str, out: &mut String) {
+    main_content_of(&tree::build(html), out);
+}
+
+/// The text of the main content of a page read into `tree`.
+pub(super) fn main_content_of(tree: &tree::Tree, out: &mut String) {
     out.clear();
-    let tree = tree::build(html);
     let nodes = &tree.nodes;
     let n = nodes.len();
     // Raw sums, for the size guard on drops.
@@ -219,7 +223,7 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
     let mut w = Writer { out, pending: Gap::None };
     let parent = nodes[top].parent;
     if parent == NONE {
-        write_subtree(&tree, top, &dropped, &st, &mut w);
+        write_subtree(tree, top, &dropped, &st, &mut w);
         return;
     }
     let threshold = (best * 0.2).max(10.0);
@@ -229,7 +233,7 @@ pub(super) fn main_content_into(html: &str, out: &mut String) {
     while c < end {
         let keep = c == top || (!dropped[c] && sibling_joins(&nodes[c], &st[c], score[c], threshold));
         if keep {
-            write_subtree(&tree, c, &dropped, &st, &mut w);
+            write_subtree(tree, c, &dropped, &st, &mut w);
         }
         c = nodes[c].end as usize;
     }

@@ -300,7 +300,20 @@ pub fn main_content_with(
     known: bool,
     template: impl Fn(u64) -> bool,
 ) -> String {
-    let main = strip_with(&super::main_content(html), hash, &template);
+    read_extracted(&super::main_content(html), all, hash, known, template)
+}
+
+/// [`main_content_with`] of a page whose main content (`extracted`, as
+/// [`main_content`](super::main_content) gives it) and whole text are already read, as
+/// [`all_and_main`](super::all_and_main) reads both in one pass.
+pub(crate) fn read_extracted(
+    extracted: &str,
+    all: &str,
+    hash: BlockHash,
+    known: bool,
+    template: impl Fn(u64) -> bool,
+) -> String {
+    let main = strip_with(extracted, hash, &template);
     if main.is_empty() {
         return strip_with(all, hash, &template);
     }

@@ -253,3 +253,98 @@ fn the_previous_article_teaser_after_the_article_is_left_out() {
         assert_eq!(main_content(&html), paras.join("\n"));
     }
 }
+
+/// Random markup from the pieces the readers treat apart: block and inline tags, skipped
+/// elements, template classes and roles, links, entities, raw text, comments, CJK text,
+/// stray and unclosed tags.
+fn random_html(rng: &mut crate::test_rng::Rng) -> String {
+    const PIECES: [&str; 32] = [
+        "<p>",
+        "</p>",
+        "<div class=content>",
+        "<div class=sidebar>",
+        "</div>",
+        "<article>",
+        "</article>",
+        "<nav><a href=/x>Home</a>",
+        "</nav>",
+        "<li><a href=/y>a link of a few words</a>",
+        "<ul>",
+        "</ul>",
+        "<script>if (a<b) {}</script>",
+        "<style>p{}</style>",
+        "<!-- c -->",
+        "&amp; &copy;&#x4E2D;",
+        "<br>",
+        "<h1>Title</h1>",
+        "<footer>Copyright, all rights reserved.</footer>",
+        "<table><td>cell",
+        "</td></table>",
+        "<span hidden>gone</span>",
+        "<div role=navigation>",
+        "<main>",
+        "</main>",
+        "<img alt=x>",
+        "<title>t</title>",
+        "<body>",
+        "<aside class=ad>Buy now!</aside>",
+        "<p",
+        "</",
+        "<textarea>a<b</textarea>",
+    ];
+    const WORDS: [&str; 6] = [
+        "The first paragraph of the story, long enough to count, with commas, and more. ",
+        "A second sentence; it ends here. ",
+        "近似重复检测找出内容相同的网页，即使它们的标记不一样。",
+        "short ",
+        "  \n\t ",
+        "x",
+    ];
+    let mut s = String::new();
+    for _ in 0..rng.below(60) {
+        if rng.below(3) == 0 {
+            s.push_str(WORDS[rng.below(WORDS.len() as u64) as usize]);
+        } else {
+            s.push_str(PIECES[rng.below(PIECES.len() as u64) as usize]);
+        }
+    }
+    s
+}
+
+#[test]
+fn one_pass_reads_each_text_as_its_own_reader_does() {
+    let check = |html: &str| {
+        let (all, main) = all_and_main(html);
+        assert_eq!(all, html_to_text(html), "all the text of {html:?}");
+        assert_eq!(main, main_content(html), "the main content of {html:?}");
+    };
+    for paras in [&PARAS[..], &PARAS_ZH[..]] {
+        check(&templated(paras));
+        check(&print_copy(paras));
+    }
+    for s in ["", "<", "<p", "&", "<!--", "<script>", "</p></p>", "<table><td>a", "\u{0}<\u{0}>", "<a><a><a>"]
+    {
+        check(s);
+    }
+    let mut rng = crate::test_rng::Rng(58);
+    for _ in 0..3_000 {
+        check(&random_html(&mut rng));
+    }
+    // Real pages: every third page of the article-extraction benchmark (61 pages).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/extract-bench/html");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    names.sort();
+    let mut read = 0;
+    for path in names.iter().step_by(3) {
+        let mut html = String::new();
+        let file = std::fs::File::open(path).expect("a page");
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(file), &mut html)
+            .expect("a UTF-8 page");
+        check(&html);
+        read += 1;
+    }
+    assert_eq!(read, 61);
+}

@@ -86,10 +86,22 @@ pub fn html_to_text(html: &str) -> String {
 /// [`html_to_text`] into a caller's buffer (cleared first), to reuse its allocation.
 pub fn html_to_text_into(html: &str, out: &mut String) {
     out.clear();
-    let emitter = TagReader::new(TextTags { w: Writer { out, pending: Gap::None }, skipping: Vec::new() });
+    let mut tags = TextTags { w: Writer { out, pending: Gap::None }, skipping: Vec::new() };
+    let emitter = TagReader::new(&mut tags);
     // The emitter consumes every token itself (its token type is `Infallible`), and
     // reading a `&str` cannot fail, so this never returns an error.
     let Ok(()) = Tokenizer::new_with_emitter(html, emitter).finish();
+}
+
+/// [`html_to_text`] and the main content ([`super::main_content`]) of `html`, read in one
+/// pass: each is what its own function gives.
+pub(crate) fn all_and_main(html: &str) -> (String, String) {
+    let mut all = String::with_capacity(html.len() / 2);
+    let mut tags = TextTags { w: Writer { out: &mut all, pending: Gap::None }, skipping: Vec::new() };
+    let tree = super::tree::build_with(html, Some(&mut tags));
+    let mut main = String::with_capacity(html.len() / 4);
+    super::score::main_content_of(&tree, &mut main);
+    (all, main)
 }
 
 /// The [`Tags`] of [`html_to_text`]: character data goes to the writer, block elements

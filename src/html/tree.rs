@@ -22,7 +22,7 @@
 
 use html5gum::Tokenizer;
 
-use super::reader::{TagReader, Tags};
+use super::reader::{Both, TagReader, Tags};
 use super::text::{is_void, BLOCK, SKIP};
 
 /// No node (the root's parent).
@@ -209,12 +209,17 @@ impl Tree {
 
 /// Builds the tree of an HTML document or fragment. Never fails and never panics.
 pub(super) fn build(html: &str) -> Tree {
+    build_with(html, None)
+}
+
+/// [`build`], with `other` (if any) reading the same tokens, in the same pass over the page.
+pub(super) fn build_with(html: &str, other: Option<&mut dyn Tags>) -> Tree {
     let root = Node { tag: Tag::Root, flags: BLOCK_EL, parent: NONE, end: 1, start: 0, stop: 0 };
     let mut nodes = Vec::with_capacity(html.len() / 64 + 8);
     nodes.push(root);
     let mut tree = Tree { nodes, text: String::with_capacity(html.len() / 3) };
     let mut stack = vec![0];
-    let emitter = TagReader::new(TreeTags {
+    let mut tags = TreeTags {
         tree: &mut tree,
         stack: &mut stack,
         skipping: Vec::new(),
@@ -226,10 +231,16 @@ pub(super) fn build(html: &str) -> Tree {
         style: Vec::new(),
         aria_hidden: Vec::new(),
         hidden: false,
-    });
+    };
     // The emitter consumes every token itself (its token type is `Infallible`), and
     // reading a `&str` cannot fail, so this never returns an error.
-    let Ok(()) = Tokenizer::new_with_emitter(html, emitter).finish();
+    let Ok(()) = match other {
+        None => Tokenizer::new_with_emitter(html, TagReader::new(&mut tags)).finish(),
+        Some(other) => {
+            Tokenizer::new_with_emitter(html, TagReader::new(&mut Both(&mut tags, other))).finish()
+        }
+    };
+    drop(tags);
     // Elements still open at the end of input end there.
     let len = tree.nodes.len() as u32;
     for &i in &stack {

@@ -41,7 +41,7 @@
 //! replies `{"OK"}`, or `{"X", meta}` / `{"G"}` as the other scripts do.
 
 use crate::error::{Error, Result};
-use crate::html::template::{blocks, main_content_with, page_key, BlockHash, HostParts, PAGES_PER_HOST};
+use crate::html::template::{blocks, page_key, read_extracted, BlockHash, HostParts, PAGES_PER_HOST};
 
 /// The `LEARN` script.
 pub const LEARN: &str = include_str!("lua/learn.lua");
@@ -169,7 +169,8 @@ pub fn import_host(ns: &str, meta_key: &str, meta: &str, host: &HostParts, batch
 #[derive(Clone, Debug)]
 pub struct TemplateRead {
     keys: [String; 3],
-    html: String,
+    /// The page's main content as extracted, and its whole text (read in one pass).
+    extracted: String,
     all: String,
     blocks: Vec<u64>,
     key: u64,
@@ -183,11 +184,11 @@ impl TemplateRead {
     /// with `min` the `template` setting and `hash` the store's block hash.
     pub fn new(ns: &str, meta_key: &str, url: &str, html: &str, min: u32, hash: BlockHash) -> TemplateRead {
         let host = crate::html::template::host_of(url);
-        let all = crate::html::html_to_text(html);
+        let (all, extracted) = crate::html::all_and_main(html);
         let b = blocks(&all, hash);
         TemplateRead {
             keys: [meta_key.to_owned(), format!("{{{ns}}}:tp:{host}"), format!("{{{ns}}}:tb:{host}")],
-            html: html.to_owned(),
+            extracted,
             all,
             key: page_key(&b),
             blocks: b,
@@ -234,7 +235,7 @@ impl TemplateRead {
             }
         }
         let known = pages >= u64::from(self.min);
-        let text = main_content_with(&self.html, &self.all, self.hash, known, |b| {
+        let text = read_extracted(&self.extracted, &self.all, self.hash, known, |b| {
             template.binary_search(&b).is_ok()
         });
         self.text = Some(text.clone());

@@ -355,11 +355,12 @@ impl ContentSeen {
         #[cfg(feature = "html")]
         if let Some(model) = &self.template {
             let host = crate::html::template::host_of(url);
-            let all = crate::html::html_to_text(text);
+            let (all, extracted) = crate::html::all_and_main(text);
             let hash = model.hash();
-            let main = crate::html::template::main_content_with(text, &all, hash, model.knows(&host), |b| {
-                model.is_template_block(&host, b)
-            });
+            let main =
+                crate::html::template::read_extracted(&extracted, &all, hash, model.knows(&host), |b| {
+                    model.is_template_block(&host, b)
+                });
             let check = self.check_text(url, &main)?;
             let mut blocks = crate::html::template::blocks(&all, hash);
             let key = crate::html::template::page_key(&blocks);
