@@ -6,75 +6,81 @@ use html5gum::Tokenizer;
 use super::reader::{TagReader, Tags};
 
 /// Elements whose whole content is not text a reader sees.
-pub(super) const SKIP: &[&[u8]] = &[
-    b"script",
-    b"style",
-    b"noscript",
-    b"template",
-    b"head",
-    b"title",
-    b"iframe",
-    b"object",
-    b"svg",
-    b"math",
-    b"noembed",
-    b"noframes",
-    b"select",
-    b"textarea",
-];
+pub(super) fn is_skipped(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"script"
+            | b"style"
+            | b"noscript"
+            | b"template"
+            | b"head"
+            | b"title"
+            | b"iframe"
+            | b"object"
+            | b"svg"
+            | b"math"
+            | b"noembed"
+            | b"noframes"
+            | b"select"
+            | b"textarea"
+    )
+}
 
 /// Elements that start and end a block of text (a line break on either side).
-pub(super) const BLOCK: &[&[u8]] = &[
-    b"address",
-    b"article",
-    b"aside",
-    b"blockquote",
-    b"body",
-    b"br",
-    b"caption",
-    b"center",
-    b"dd",
-    b"details",
-    b"dialog",
-    b"dir",
-    b"div",
-    b"dl",
-    b"dt",
-    b"fieldset",
-    b"figcaption",
-    b"figure",
-    b"footer",
-    b"form",
-    b"h1",
-    b"h2",
-    b"h3",
-    b"h4",
-    b"h5",
-    b"h6",
-    b"header",
-    b"hgroup",
-    b"hr",
-    b"html",
-    b"legend",
-    b"li",
-    b"main",
-    b"menu",
-    b"nav",
-    b"ol",
-    b"option",
-    b"p",
-    b"pre",
-    b"section",
-    b"summary",
-    b"table",
-    b"tbody",
-    b"td",
-    b"tfoot",
-    b"th",
-    b"thead",
-    b"tr",
-    b"ul",
-];
+pub(super) fn is_block(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"address"
+            | b"article"
+            | b"aside"
+            | b"blockquote"
+            | b"body"
+            | b"br"
+            | b"caption"
+            | b"center"
+            | b"dd"
+            | b"details"
+            | b"dialog"
+            | b"dir"
+            | b"div"
+            | b"dl"
+            | b"dt"
+            | b"fieldset"
+            | b"figcaption"
+            | b"figure"
+            | b"footer"
+            | b"form"
+            | b"h1"
+            | b"h2"
+            | b"h3"
+            | b"h4"
+            | b"h5"
+            | b"h6"
+            | b"header"
+            | b"hgroup"
+            | b"hr"
+            | b"html"
+            | b"legend"
+            | b"li"
+            | b"main"
+            | b"menu"
+            | b"nav"
+            | b"ol"
+            | b"option"
+            | b"p"
+            | b"pre"
+            | b"section"
+            | b"summary"
+            | b"table"
+            | b"tbody"
+            | b"td"
+            | b"tfoot"
+            | b"th"
+            | b"thead"
+            | b"tr"
+            | b"ul"
+    )
+}
 
 /// The visible text of an HTML document or fragment (see the [module docs](crate::html)).
 pub fn html_to_text(html: &str) -> String {
@@ -105,7 +111,7 @@ pub(crate) fn all_and_main(html: &str) -> (String, String) {
 }
 
 /// The [`Tags`] of [`html_to_text`]: character data goes to the writer, block elements
-/// break lines, and the content of [`SKIP`] elements is left out.
+/// break lines, and the content of [`is_skipped`] elements is left out.
 struct TextTags<'a> {
     w: Writer<'a>,
     /// Names of the open elements whose content is skipped, innermost last.
@@ -124,11 +130,11 @@ impl Tags for TextTags<'_> {
             // An unclosed <head> (or <title>) ends where the body starts.
             self.skipping.clear();
         }
-        if SKIP.contains(&name) {
+        if is_skipped(name) {
             if !self_closing && !is_void(name) {
                 self.skipping.push(name.to_vec());
             }
-        } else if BLOCK.contains(&name) {
+        } else if is_block(name) {
             self.w.block();
         }
     }
@@ -136,7 +142,7 @@ impl Tags for TextTags<'_> {
     fn end_tag(&mut self, name: &[u8]) {
         if let Some(at) = self.skipping.iter().rposition(|n| n.as_slice() == name) {
             self.skipping.truncate(at);
-        } else if BLOCK.contains(&name) {
+        } else if is_block(name) {
             self.w.block();
         }
     }
@@ -339,11 +345,11 @@ mod tests {
                     if name == b"body" {
                         skipping.clear();
                     }
-                    if SKIP.contains(&name) {
+                    if is_skipped(name) {
                         if !tag.self_closing && !is_void(name) {
                             skipping.push(name.to_vec());
                         }
-                    } else if BLOCK.contains(&name) {
+                    } else if is_block(name) {
                         w.block();
                     }
                 }
@@ -351,7 +357,7 @@ mod tests {
                     let name = tag.name.as_slice();
                     if let Some(at) = skipping.iter().rposition(|n| n.as_slice() == name) {
                         skipping.truncate(at);
-                    } else if BLOCK.contains(&name) {
+                    } else if is_block(name) {
                         w.block();
                     }
                 }

@@ -23,7 +23,7 @@
 use html5gum::Tokenizer;
 
 use super::reader::{Both, TagReader, Tags};
-use super::text::{is_void, BLOCK, SKIP};
+use super::text::{is_block, is_skipped, is_void};
 
 /// No node (the root's parent).
 pub(super) const NONE: u32 = u32::MAX;
@@ -394,8 +394,8 @@ impl TreeTags<'_> {
             // An unclosed <head> (or <title>) ends where the body starts.
             self.skipping.clear();
         }
-        if !self.skipping.is_empty() || SKIP.contains(&name) {
-            if SKIP.contains(&name) && !self_closing && !is_void(name) {
+        if !self.skipping.is_empty() || is_skipped(name) {
+            if is_skipped(name) && !self_closing && !is_void(name) {
                 self.skipping.push(name.to_vec());
             }
             return;
@@ -406,7 +406,7 @@ impl TreeTags<'_> {
         let tag = Tag::from_name(name);
         let mut flags =
             attr_flags(&self.hints, &self.itemprop, &self.role, &self.style, &self.aria_hidden, self.hidden);
-        let block = BLOCK.contains(&name);
+        let block = is_block(name);
         if block {
             flags |= BLOCK_EL;
         }
@@ -494,101 +494,110 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 }
 
 /// Words of `class`/`id` values that name template parts never part of the content.
-const STRONG_NEG_WORDS: &[&[u8]] = &[
-    b"comment",
-    b"comments",
-    b"disqus",
-    b"share",
-    b"sharing",
-    b"social",
-    b"related",
-    b"sidebar",
-    b"breadcrumb",
-    b"breadcrumbs",
-    b"newsletter",
-    b"subscribe",
-    b"subscription",
-    b"signup",
-    b"popup",
-    b"modal",
-    b"cookie",
-    b"cookies",
-    b"gdpr",
-    b"consent",
-    b"ad",
-    b"ads",
-    b"advert",
-    b"advertisement",
-    b"adsbygoogle",
-    b"sponsor",
-    b"sponsored",
-    b"promo",
-    b"outbrain",
-    b"taboola",
-    b"recommended",
-    b"recommendations",
-    b"trending",
-    b"popular",
-    b"skip",
-    b"navbar",
-    b"nav",
-    b"navigation",
-    b"menu",
-    b"footer",
-    b"masthead",
-    b"pagination",
-    b"pager",
-    b"prev",
-    b"previous",
-    b"toolbar",
-    b"tags",
-    b"tagcloud",
-    b"byline",
-    b"gallery",
-    b"slideshow",
-    b"carousel",
-    b"caption",
-    b"dateline",
-    b"timestamp",
-];
+fn is_strong_neg_word(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"comment"
+            | b"comments"
+            | b"disqus"
+            | b"share"
+            | b"sharing"
+            | b"social"
+            | b"related"
+            | b"sidebar"
+            | b"breadcrumb"
+            | b"breadcrumbs"
+            | b"newsletter"
+            | b"subscribe"
+            | b"subscription"
+            | b"signup"
+            | b"popup"
+            | b"modal"
+            | b"cookie"
+            | b"cookies"
+            | b"gdpr"
+            | b"consent"
+            | b"ad"
+            | b"ads"
+            | b"advert"
+            | b"advertisement"
+            | b"adsbygoogle"
+            | b"sponsor"
+            | b"sponsored"
+            | b"promo"
+            | b"outbrain"
+            | b"taboola"
+            | b"recommended"
+            | b"recommendations"
+            | b"trending"
+            | b"popular"
+            | b"skip"
+            | b"navbar"
+            | b"nav"
+            | b"navigation"
+            | b"menu"
+            | b"footer"
+            | b"masthead"
+            | b"pagination"
+            | b"pager"
+            | b"prev"
+            | b"previous"
+            | b"toolbar"
+            | b"tags"
+            | b"tagcloud"
+            | b"byline"
+            | b"gallery"
+            | b"slideshow"
+            | b"carousel"
+            | b"caption"
+            | b"dateline"
+            | b"timestamp"
+    )
+}
 
 /// Words that name template parts more weakly (a score penalty, no drop).
-const NEG_WORDS: &[&[u8]] = &[
-    b"header",
-    b"meta",
-    b"banner",
-    b"author",
-    b"bio",
-    b"credit",
-    b"hidden",
-    b"print",
-    b"rail",
-    b"aside",
-    b"more",
-    b"links",
-    b"follow",
-    b"secondary",
-    b"extra",
-    b"date",
-    b"topics",
-    b"utility",
-    b"widget",
-];
+fn is_neg_word(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"header"
+            | b"meta"
+            | b"banner"
+            | b"author"
+            | b"bio"
+            | b"credit"
+            | b"hidden"
+            | b"print"
+            | b"rail"
+            | b"aside"
+            | b"more"
+            | b"links"
+            | b"follow"
+            | b"secondary"
+            | b"extra"
+            | b"date"
+            | b"topics"
+            | b"utility"
+            | b"widget"
+    )
+}
 
 /// Words that name content.
-const POS_WORDS: &[&[u8]] = &[
-    b"article",
-    b"content",
-    b"entry",
-    b"post",
-    b"story",
-    b"body",
-    b"text",
-    b"main",
-    b"blog",
-    b"prose",
-    b"richtext",
-];
+fn is_pos_word(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"article"
+            | b"content"
+            | b"entry"
+            | b"post"
+            | b"story"
+            | b"body"
+            | b"text"
+            | b"main"
+            | b"blog"
+            | b"prose"
+            | b"richtext"
+    )
+}
 
 fn hint_flags(hints: &[u8]) -> u16 {
     let mut flags = 0;
@@ -598,11 +607,11 @@ fn hint_flags(hints: &[u8]) -> u16 {
         joined.clear();
         for word in value.split(|b| !b.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
             joined.extend_from_slice(word);
-            if STRONG_NEG_WORDS.contains(&word) {
+            if is_strong_neg_word(word) {
                 flags |= STRONG_NEG | NEG;
-            } else if NEG_WORDS.contains(&word) {
+            } else if is_neg_word(word) {
                 flags |= NEG;
-            } else if POS_WORDS.contains(&word) {
+            } else if is_pos_word(word) {
                 flags |= POS;
             }
         }
