@@ -85,10 +85,13 @@ export default async function extract(args) {
   let bestSeen = Infinity;
   for (let pass = 0; pass < passes; pass++) {
     const seen = new ContentSeen({ html: true });
-    const t0 = performance.now();
-    pages.forEach((h, i) => seen.check(`https://host${i % 8}.test/${ids[i]}`, h));
-    bestSeen = Math.min(bestSeen, performance.now() - t0);
-    seen.free();
+    try {
+      const t0 = performance.now();
+      pages.forEach((h, i) => seen.check(`https://host${i % 8}.test/${ids[i]}`, h));
+      bestSeen = Math.min(bestSeen, performance.now() - t0);
+    } finally {
+      seen.free();
+    }
   }
   const seenMbs = bytes / 1e6 / (bestSeen / 1000);
   console.log(`extract: ${ids.length} pages, ${(bytes / 1e6).toFixed(1)} MB: F1 ${f1.toFixed(4)} (P ${p.toFixed(4)}, R ${r.toFixed(4)}); ` +

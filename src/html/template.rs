@@ -292,9 +292,8 @@ impl TemplateModel {
     /// all template (a short page, where the extractor took the footer), the page's whole
     /// text less its template lines.
     pub fn main_content(&self, host: &str, html: &str) -> String {
-        main_content_with(html, &html_to_text(html), self.hash, self.knows(host), |b| {
-            self.is_template_block(host, b)
-        })
+        let (all, extracted) = super::all_and_main(html);
+        read_extracted(&extracted, &all, self.hash, self.knows(host), |b| self.is_template_block(host, b))
     }
 
     /// Every host with its counts, by name (see [`HostParts`]).

@@ -146,6 +146,13 @@ impl Tags for TextTags<'_> {
             self.w.block();
         }
     }
+
+    // Attributes say nothing about the visible text.
+    fn begin_start_tag(&mut self) {}
+    fn begin_attribute(&mut self) {}
+    fn attribute_name(&mut self, _: &[u8]) {}
+    fn begin_attribute_value(&mut self) {}
+    fn attribute_value(&mut self, _: &[u8]) {}
 }
 
 pub(super) fn is_void(name: &[u8]) -> bool {

@@ -694,3 +694,38 @@ impl Tags for TreeTags<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The class and id words, each in its own list: a word moved or dropped changes what
+    /// a page's main content is (the extraction benchmark's score holds the lists as a
+    /// whole; this holds each word).
+    #[test]
+    fn class_words_are_the_lists() {
+        let strong = "comment comments disqus share sharing social related sidebar breadcrumb breadcrumbs \
+                      newsletter subscribe subscription signup popup modal cookie cookies gdpr consent ad ads \
+                      advert advertisement adsbygoogle sponsor sponsored promo outbrain taboola recommended \
+                      recommendations trending popular skip navbar nav navigation menu footer masthead \
+                      pagination pager prev previous toolbar tags tagcloud byline gallery slideshow carousel \
+                      caption dateline timestamp";
+        let neg = "header meta banner author bio credit hidden print rail aside more links follow secondary \
+                   extra date topics utility widget";
+        let pos = "article content entry post story body text main blog prose richtext";
+        let lists = [strong, neg, pos];
+        for (i, list) in lists.iter().enumerate() {
+            for w in list.split_whitespace() {
+                let w = w.as_bytes();
+                let found = [is_strong_neg_word(w), is_neg_word(w), is_pos_word(w)];
+                let want: Vec<bool> = (0..3).map(|j| j == i).collect();
+                assert_eq!(found.to_vec(), want, "{}", String::from_utf8_lossy(w));
+            }
+        }
+        assert_eq!(lists.iter().map(|l| l.split_whitespace().count()).collect::<Vec<_>>(), [55, 19, 11]);
+        for near in ["", "Comment", "commentary", "ads1", "navs", "contents", "art", "x"] {
+            let w = near.as_bytes();
+            assert!(!is_strong_neg_word(w) && !is_neg_word(w) && !is_pos_word(w), "{near}");
+        }
+    }
+}
