@@ -283,8 +283,10 @@ function install(wasm) {
 
     /** The fingerprint of a text with the namespace's settings (nothing stored). */
     fingerprint(text) {
-      [text] = check(SIG.fingerprint, [text], SimHashError, wasm.__utf8);
-      return this._live().fingerprint(text);
+      // UTF-8 bytes are read in place by the wasm (validated there), not made a JS string.
+      const bytes = text instanceof Uint8Array;
+      [text] = check(SIG.fingerprint, [text], SimHashError, bytes ? undefined : wasm.__utf8);
+      return bytes ? this._live().fingerprintBytes(text) : this._live().fingerprint(text);
     }
 
     /** `{ duplicate, matches: [{ id, fingerprint, distance }], fingerprint, cluster, count, roundTrips }`. */
@@ -293,12 +295,14 @@ function install(wasm) {
      * repeating a failed check with it gets the answer its lost attempt got, if it was applied.
      */
     async check(url, text, options) {
-      [url, text] = check(SIG.check, [url, text], SimHashError, wasm.__utf8);
+      // UTF-8 bytes are read in place by the wasm (validated there), not made a JS string.
+      const bytes = text instanceof Uint8Array;
+      [url, text] = check(SIG.check, [url, text], SimHashError, bytes ? undefined : wasm.__utf8);
       const id = idOf(options);
       const store = this._live();
       // With the site templates learnt (html, main content, `template`): read the page's
       // template counts, check the page without its template, then learn it (src/redis/template.rs).
-      const tpl = this._learns ? store.templateRead(url, text) : undefined;
+      const tpl = !this._learns ? undefined : bytes ? store.templateReadBytes(url, text) : store.templateRead(url, text);
       if (tpl) {
         try {
           return await this._checkTemplate(tpl, url, id);
@@ -308,7 +312,8 @@ function install(wasm) {
       }
       let start;
       try {
-        start = this._sketch ? store.beginSketch(url, text, id) : store.fingerprint(text);
+        if (bytes) start = this._sketch ? store.beginSketchBytes(url, text, id) : store.fingerprintBytes(text);
+        else start = this._sketch ? store.beginSketch(url, text, id) : store.fingerprint(text);
       } catch (e) {
         if (noContent(e)) return emptyAnswer(this._sketch);
         throw e;

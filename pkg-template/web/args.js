@@ -102,6 +102,16 @@ export const SIGNATURES = {
   'PassageChecker#check': ['submission:text'],
 };
 
+/**
+ * Methods with a twin in the wasm that takes the text argument (the last) as UTF-8 bytes
+ * and reads them in place: given a `Uint8Array`, the guard calls the twin instead of
+ * decoding the bytes to a JS string that the call would encode back.
+ */
+const BYTES_TWINS = {
+  'ContentSeen#check': '__checkBytes',
+  'ContentSeen#fingerprint': '__fingerprintBytes',
+};
+
 /** A value as a message shows it, as JS writes it: `"text"`, `-1n`, `null`, `[1,2]`, `a Map`. */
 export function describe(v) {
   let s;
@@ -205,7 +215,14 @@ export function guard(api, SimHashError, hooks) {
       const target = sep === '#' ? api[owner].prototype : api[owner];
       const f = target[member];
       if (typeof f !== 'function' || f.guarded) continue;
-      const wrapped = { [member](...args) { return f.apply(this, check(spec, args, SimHashError, utf8)); } }[member];
+      const twin = target[BYTES_TWINS[where]];
+      const last = spec.length - 1;
+      const wrapped = twin
+        ? { [member](...args) {
+          if (args[last] instanceof Uint8Array) return twin.apply(this, check(spec, args, SimHashError));
+          return f.apply(this, check(spec, args, SimHashError, utf8));
+        } }[member]
+        : { [member](...args) { return f.apply(this, check(spec, args, SimHashError, utf8)); } }[member];
       Object.defineProperty(wrapped, 'guarded', { value: true });
       Object.defineProperty(target, member, { value: wrapped, writable: true, configurable: true, enumerable: false });
     }

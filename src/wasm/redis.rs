@@ -184,6 +184,19 @@ impl JsRedisStore {
         self.seen.begin_sketch_text(url, text, check_id).map(JsSketchCheck::new).map_err(js_error)
     }
 
+    /// `beginSketch` of a text given as UTF-8 bytes, read in place (validated as `__utf8`
+    /// validates them).
+    #[wasm_bindgen(js_name = beginSketchBytes)]
+    pub fn begin_sketch_bytes(
+        &mut self,
+        url: &str,
+        bytes: &[u8],
+        check_id: u64,
+    ) -> Result<JsSketchCheck, JsValue> {
+        let text = crate::error::utf8(bytes).map_err(js_error)?;
+        self.begin_sketch(url, text, check_id)
+    }
+
     /// Starts a sketch-mode check of a fingerprint (no sketch: `checkFingerprint`).
     #[wasm_bindgen(js_name = beginSketchFingerprint)]
     pub fn begin_sketch_fingerprint(
@@ -209,6 +222,13 @@ impl JsRedisStore {
     #[wasm_bindgen(js_name = templateRead)]
     pub fn template_read(&self, url: &str, html: &str) -> Option<JsTemplateRead> {
         self.seen.template_read(url, html).map(JsTemplateRead)
+    }
+
+    /// `templateRead` of a page given as UTF-8 bytes, read in place (validated as `__utf8`
+    /// validates them).
+    #[wasm_bindgen(js_name = templateReadBytes)]
+    pub fn template_read_bytes(&self, url: &str, bytes: &[u8]) -> Result<Option<JsTemplateRead>, JsValue> {
+        Ok(self.template_read(url, crate::error::utf8(bytes).map_err(js_error)?))
     }
 
     /// The `learn` script's reply: `true` when the page was counted.
@@ -242,6 +262,14 @@ impl JsRedisStore {
     /// The fingerprint of a text with the namespace's settings.
     pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
         self.seen.fingerprint(text).map_err(js_error)
+    }
+
+    /// `fingerprint` of a text given as UTF-8 bytes, read in place (validated as `__utf8`
+    /// validates them).
+    #[wasm_bindgen(js_name = fingerprintBytes)]
+    pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64, JsValue> {
+        let text = crate::error::utf8(bytes).map_err(js_error)?;
+        self.fingerprint(text)
     }
 
     /// Starts a check (`check_id` as in `beginSketch`).

@@ -123,6 +123,14 @@ mod on {
             Ok(check_to_js(&self.0.check(url, text)?))
         }
 
+        /// `check` of a text given as UTF-8 bytes, read in place (validated as `__utf8`
+        /// validates them): the JS layer calls it for a `Uint8Array`, which would otherwise
+        /// be decoded to a JS string and encoded back. Not part of the public API.
+        #[wasm_bindgen(js_name = __checkBytes, skip_typescript)]
+        pub fn check_bytes(&mut self, url: &str, bytes: &[u8]) -> Result<JsValue, JsValue> {
+            Ok(check_to_js(&self.0.check(url, crate::error::utf8(bytes)?)?))
+        }
+
         /// `check` for a fingerprint made elsewhere with the same settings.
         #[wasm_bindgen(js_name = checkFingerprint)]
         pub fn check_fingerprint(&mut self, url: &str, fingerprint: u64) -> JsValue {
@@ -132,6 +140,13 @@ mod on {
         /// The fingerprint with this test's settings, nothing stored.
         pub fn fingerprint(&mut self, text: &str) -> Result<u64, JsValue> {
             Ok(self.0.fingerprint(text)?)
+        }
+
+        /// `fingerprint` of a text given as UTF-8 bytes, read in place, as `__checkBytes`.
+        /// Not part of the public API.
+        #[wasm_bindgen(js_name = __fingerprintBytes, skip_typescript)]
+        pub fn fingerprint_bytes(&mut self, bytes: &[u8]) -> Result<u64, JsValue> {
+            Ok(self.0.fingerprint(crate::error::utf8(bytes)?)?)
         }
 
         /// How many times the content of `url` was seen, or `undefined` for an unknown URL.

@@ -304,3 +304,29 @@ test('ContentSeen takes sketch: true, the default sketch, as RedisContentSeen do
   assert.throws(() => new ContentSeen({ sketch: 'yes' }), (e) => e instanceof SimHashError && e.code === 'InvalidOption'
     && /`sketch` = "yes": expected true, false or a size in bytes/.test(e.message));
 });
+
+test('ContentSeen.check reads UTF-8 bytes in place, with the answers and errors a string gets', () => {
+  const page = (i) => `<html><body><nav><a href=/>Home</a></nav><article><p>第${i % 3}篇 — an article of some length, `
+    + `with commas, words and a number ${i % 3}, long enough to count as the page's content.</p></article></body></html>`;
+  const asText = new ContentSeen({ html: true });
+  const asBytes = new ContentSeen({ html: true });
+  try {
+    for (let i = 0; i < 12; i++) {
+      const url = `https://site${i % 2}.test/${i}`;
+      const a = asText.check(url, page(i));
+      const b = asBytes.check(url, i % 2 ? Buffer.from(page(i)) : new TextEncoder().encode(page(i)));
+      assert.deepEqual(b, a, url);
+    }
+    assert.deepEqual(asBytes.toBytes(), asText.toBytes());
+    const bad = Buffer.from([0x3c, 0x70, 0x3e, 0xe4, 0xb8]);
+    const errorOf = (f) => { try { f(); } catch (e) { return [e instanceof SimHashError, e.code, e.message]; } return null; };
+    const viaDecode = errorOf(() => new SimHasher().fingerprint(bad));
+    assert.deepEqual(errorOf(() => asBytes.check('https://site0.test/bad', bad)), viaDecode);
+    assert.equal(viaDecode[1], 'InvalidUtf8');
+    assert.ok(asText.size > 0);
+    assert.equal(asBytes.size, asText.size, 'a refused page stores nothing');
+  } finally {
+    asText.free();
+    asBytes.free();
+  }
+});

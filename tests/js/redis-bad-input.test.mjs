@@ -298,3 +298,44 @@ test('a page with no content: RedisContentSeen answers empty as ContentSeen does
     await server.stop();
   }
 });
+
+test('pages given as UTF-8 bytes are read in place: the answers a string gets, in every mode, and InvalidUtf8 storing nothing', { skip }, async () => {
+  const page = (i) => `<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav><article><p>第${i % 3}篇: `
+    + `an article of some length, with commas, words and the number ${i % 3}, long enough to be the page's content.</p>`
+    + `</article><footer>Copyright, all rights reserved.</footer></body></html>`;
+  const server = await startServer();
+  const client = createClient({ url: server.url });
+  await client.connect();
+  try {
+    for (const [n, options] of [{ html: true }, { html: true, sketch: false }, { html: true, template: false }, {}].entries()) {
+      const name = JSON.stringify(options);
+      const asText = await RedisContentSeen.open(client, { ...options, namespace: `text-${n}` });
+      const asBytes = await RedisContentSeen.open(client, { ...options, namespace: `bytes-${n}` });
+      try {
+        for (let i = 0; i < 10; i++) {
+          const url = `https://site${i % 2}.test/${i}`;
+          const a = await asText.check(url, page(i));
+          const b = await asBytes.check(url, i % 2 ? Buffer.from(page(i)) : new TextEncoder().encode(page(i)));
+          assert.deepEqual(b, a, `${name} ${url}`);
+        }
+        assert.equal(asBytes.fingerprint(Buffer.from(page(1))), asText.fingerprint(page(1)), name);
+        const before = await asBytes.size;
+        let error;
+        try {
+          await asBytes.check('https://site0.test/bad', Buffer.from([0x3c, 0x70, 0x3e, 0xe4, 0xb8]));
+        } catch (e) {
+          error = e;
+        }
+        assert.ok(error instanceof SimHashError && error.code === 'InvalidUtf8', `${name}: ${error}`);
+        assert.equal(await asBytes.size, before, `${name}: nothing stored`);
+        assert.ok(before > 0, name);
+      } finally {
+        await asText.close();
+        await asBytes.close();
+      }
+    }
+  } finally {
+    await client.quit().catch(() => {});
+    await server.stop();
+  }
+});
