@@ -108,6 +108,7 @@ export const SIGNATURES = {
  * decoding the bytes to a JS string that the call would encode back.
  */
 const BYTES_TWINS = {
+  'SimHasher#fingerprint': 'fingerprintBytes',
   'ContentSeen#check': '__checkBytes',
   'ContentSeen#fingerprint': '__fingerprintBytes',
 };
