@@ -107,36 +107,107 @@ fn block_hash(line: &str, hash: BlockHash) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for word in line.split_whitespace() {
         h = if word.is_ascii() {
-            word_hash_ascii(h, word.as_bytes(), hash)
+            word_hash(h, ascii_units(word), hash)
         } else if word.chars().all(|c| c.is_ascii() || caseless(c)) {
-            word_hash_caseless(h, word, hash)
+            word_hash(h, caseless_units(word), hash)
         } else {
-            word_hash(h, word, hash)
+            word_hash(h, char_units(word), hash)
         };
         h = (h ^ 0x20).wrapping_mul(FNV_PRIME);
     }
     h
 }
 
-/// `h` followed by a word's part of [`block_hash`].
-fn word_hash(mut h: u64, word: &str, hash: BlockHash) -> u64 {
-    let mut chars = word.chars().flat_map(char::to_lowercase).peekable();
+/// A unit of a lowercased word as [`block_hash`] reads it: what it hashes as, and whether
+/// it is numeric.
+trait Unit: Copy {
+    fn numeric(self) -> bool;
+    /// `,` or `.`: inside a number, part of it.
+    fn separator(self) -> bool;
+    /// `h` followed by the unit's UTF-8.
+    fn hash_into(self, h: u64) -> u64;
+}
+
+/// An ASCII byte.
+impl Unit for u8 {
+    fn numeric(self) -> bool {
+        self.is_ascii_digit()
+    }
+    fn separator(self) -> bool {
+        matches!(self, b',' | b'.')
+    }
+    fn hash_into(self, h: u64) -> u64 {
+        (h ^ u64::from(self)).wrapping_mul(FNV_PRIME)
+    }
+}
+
+/// Any character.
+impl Unit for char {
+    fn numeric(self) -> bool {
+        self.is_numeric()
+    }
+    fn separator(self) -> bool {
+        matches!(self, ',' | '.')
+    }
+    fn hash_into(self, h: u64) -> u64 {
+        fnv_char(h, self)
+    }
+}
+
+/// An ASCII or [`caseless`] character: numeric only when an ASCII digit, which spares the
+/// Unicode tables.
+#[derive(Clone, Copy)]
+struct Caseless(char);
+
+impl Unit for Caseless {
+    fn numeric(self) -> bool {
+        self.0.is_ascii_digit()
+    }
+    fn separator(self) -> bool {
+        self.0.separator()
+    }
+    fn hash_into(self, h: u64) -> u64 {
+        fnv_char(h, self.0)
+    }
+}
+
+/// A word's lowercase characters: any word.
+fn char_units(word: &str) -> impl Iterator<Item = char> + '_ {
+    word.chars().flat_map(char::to_lowercase)
+}
+
+/// An ASCII word's lowercase bytes: an ASCII character lowercases to one character, is
+/// numeric when it is a digit, and is its own UTF-8.
+fn ascii_units(word: &str) -> impl Iterator<Item = u8> + '_ {
+    word.bytes().map(|b| b.to_ascii_lowercase())
+}
+
+/// A word of ASCII and [`caseless`] characters, lowercased: each lowercases to one
+/// character, and only an ASCII digit is numeric.
+fn caseless_units(word: &str) -> impl Iterator<Item = Caseless> + '_ {
+    word.chars().map(|c| Caseless(c.to_ascii_lowercase()))
+}
+
+/// `h` followed by a word's part of [`block_hash`], from its lowercased units.
+fn word_hash<U: Unit>(mut h: u64, mut units: impl Iterator<Item = U>, hash: BlockHash) -> u64 {
     let mut in_number = false;
-    while let Some(c) = chars.next() {
+    let mut next = units.next();
+    while let Some(u) = next {
+        next = units.next();
         if hash == BlockHash::Numbers {
-            if c.is_numeric() {
+            if u.numeric() {
                 if !in_number {
                     h = fnv_char(h, '0');
                 }
                 in_number = true;
                 continue;
             }
-            if in_number && (c == ',' || c == '.') && chars.peek().is_some_and(|n| n.is_numeric()) {
+            if in_number && u.separator() && next.is_some_and(Unit::numeric) {
                 continue;
             }
             in_number = false;
         }
-        h = fnv_char(h, c);
+        h = u.hash_into(h);
     }
     h
 }
@@ -147,55 +218,6 @@ fn word_hash(mut h: u64, word: &str, hash: BlockHash) -> u64 {
 fn caseless(c: char) -> bool {
     matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{3001}'..='\u{3003}' | '\u{3008}'..='\u{3011}'
         | '\u{3014}'..='\u{301B}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF20}' | '\u{2018}'..='\u{201D}')
-}
-
-/// [`word_hash`] of a word of ASCII and [`caseless`] characters, a character at a time:
-/// each lowercases to one character, and only an ASCII digit is numeric.
-fn word_hash_caseless(mut h: u64, word: &str, hash: BlockHash) -> u64 {
-    let mut in_number = false;
-    let mut chars = word.chars().peekable();
-    while let Some(c) = chars.next() {
-        let c = c.to_ascii_lowercase();
-        if hash == BlockHash::Numbers {
-            if c.is_ascii_digit() {
-                if !in_number {
-                    h = (h ^ u64::from(b'0')).wrapping_mul(FNV_PRIME);
-                }
-                in_number = true;
-                continue;
-            }
-            if in_number && (c == ',' || c == '.') && chars.peek().is_some_and(char::is_ascii_digit) {
-                continue;
-            }
-            in_number = false;
-        }
-        h = fnv_char(h, c);
-    }
-    h
-}
-
-/// [`word_hash`] of an ASCII word, a byte at a time: an ASCII character lowercases to one
-/// character, is numeric when it is a digit, and is its own UTF-8.
-fn word_hash_ascii(mut h: u64, word: &[u8], hash: BlockHash) -> u64 {
-    let mut in_number = false;
-    for (i, &c) in word.iter().enumerate() {
-        let c = c.to_ascii_lowercase();
-        if hash == BlockHash::Numbers {
-            if c.is_ascii_digit() {
-                if !in_number {
-                    h = (h ^ u64::from(b'0')).wrapping_mul(FNV_PRIME);
-                }
-                in_number = true;
-                continue;
-            }
-            if in_number && (c == b',' || c == b'.') && word.get(i + 1).is_some_and(u8::is_ascii_digit) {
-                continue;
-            }
-            in_number = false;
-        }
-        h = (h ^ u64::from(c)).wrapping_mul(FNV_PRIME);
-    }
-    h
 }
 
 /// The distinct block hashes of a text (its lines, as [`html_to_text`] writes them), sorted.
@@ -418,8 +440,8 @@ pub(crate) mod tests {
             for hash in [BlockHash::Words, BlockHash::Numbers] {
                 let h = rng.next();
                 assert_eq!(
-                    word_hash_ascii(h, word.as_bytes(), hash),
-                    word_hash(h, &word, hash),
+                    word_hash(h, ascii_units(&word), hash),
+                    word_hash(h, char_units(&word), hash),
                     "{word:?} {hash:?}"
                 );
             }
@@ -442,8 +464,8 @@ pub(crate) mod tests {
             for hash in [BlockHash::Words, BlockHash::Numbers] {
                 let h = rng.next();
                 assert_eq!(
-                    word_hash_caseless(h, &word, hash),
-                    word_hash(h, &word, hash),
+                    word_hash(h, caseless_units(&word), hash),
+                    word_hash(h, char_units(&word), hash),
                     "{word:?} {hash:?}"
                 );
             }
@@ -460,7 +482,7 @@ pub(crate) mod tests {
             for hash in [BlockHash::Words, BlockHash::Numbers] {
                 let mut want: u64 = 0xcbf2_9ce4_8422_2325;
                 for word in line.split_whitespace() {
-                    want = (word_hash(want, word, hash) ^ 0x20).wrapping_mul(FNV_PRIME);
+                    want = (word_hash(want, char_units(word), hash) ^ 0x20).wrapping_mul(FNV_PRIME);
                 }
                 assert_eq!(block_hash(line, hash), want, "{line:?}");
             }
