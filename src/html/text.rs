@@ -92,7 +92,7 @@ pub fn html_to_text(html: &str) -> String {
 /// [`html_to_text`] into a caller's buffer (cleared first), to reuse its allocation.
 pub fn html_to_text_into(html: &str, out: &mut String) {
     out.clear();
-    let mut tags = TextTags { w: Writer { out, pending: Gap::None }, skipping: Vec::new() };
+    let mut tags = TextTags::new(out);
     let emitter = TagReader::new(&mut tags);
     // The emitter consumes every token itself (its token type is `Infallible`), and
     // reading a `&str` cannot fail, so this never returns an error.
@@ -103,7 +103,7 @@ pub fn html_to_text_into(html: &str, out: &mut String) {
 /// pass: each is what its own function gives.
 pub(crate) fn all_and_main(html: &str) -> (String, String) {
     let mut all = String::with_capacity(html.len() / 2);
-    let mut tags = TextTags { w: Writer { out: &mut all, pending: Gap::None }, skipping: Vec::new() };
+    let mut tags = TextTags::new(&mut all);
     let tree = super::tree::build_with(html, Some(&mut tags));
     let mut main = String::with_capacity(html.len() / 4);
     super::score::main_content_of(&tree, &mut main);
@@ -116,6 +116,13 @@ struct TextTags<'a> {
     w: Writer<'a>,
     /// Names of the open elements whose content is skipped, innermost last.
     skipping: Vec<Vec<u8>>,
+}
+
+impl<'a> TextTags<'a> {
+    /// A writer of a page's text into `out`.
+    fn new(out: &'a mut String) -> Self {
+        TextTags { w: Writer { out, pending: Gap::None }, skipping: Vec::new() }
+    }
 }
 
 impl Tags for TextTags<'_> {

@@ -394,8 +394,9 @@ impl TreeTags<'_> {
             // An unclosed <head> (or <title>) ends where the body starts.
             self.skipping.clear();
         }
-        if !self.skipping.is_empty() || is_skipped(name) {
-            if is_skipped(name) && !self_closing && !is_void(name) {
+        let skipped = is_skipped(name);
+        if !self.skipping.is_empty() || skipped {
+            if skipped && !self_closing && !is_void(name) {
                 self.skipping.push(name.to_vec());
             }
             return;
