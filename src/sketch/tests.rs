@@ -455,14 +455,15 @@ fn estimate_bytewise(a: &[u8], b: &[u8]) -> f64 {
     ((equal - 1.0 / 16.0) / (15.0 / 16.0)).clamp(0.0, 1.0)
 }
 
-/// `b` with `count` distinct bits of `bits` (a bit range of the payload) flipped.
-fn flip_bits(rng: &mut Rng, b: &mut [u8], bits: std::ops::Range<usize>, count: usize) {
-    let mut order: Vec<usize> = bits.collect();
+/// `count` distinct values of `range`, drawn at random (the first `count` of a shuffle).
+fn distinct(rng: &mut Rng, range: std::ops::Range<usize>, count: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = range.collect();
     for i in 0..count {
         let j = i + rng.below((order.len() - i) as u64) as usize;
         order.swap(i, j);
-        b[order[i] / 8] ^= 1 << (order[i] % 8);
     }
+    order.truncate(count);
+    order
 }
 
 /// Pairs of payloads of `scheme` that exercise every branch of the estimate: random bytes,
@@ -509,7 +510,9 @@ fn estimate_cases(rng: &mut Rng, scheme: SketchScheme) -> Vec<(Vec<u8>, Vec<u8>)
         for _ in 0..4 {
             let a = random(rng);
             let mut b = a.clone();
-            flip_bits(rng, &mut b, odd_bits.clone(), z);
+            for bit in distinct(rng, odd_bits.clone(), z) {
+                b[bit / 8] ^= 1 << (bit % 8);
+            }
             if rng.below(2) == 0 {
                 b[size / 2..].copy_from_slice(&random(rng)[size / 2..]);
             }
@@ -521,11 +524,7 @@ fn estimate_cases(rng: &mut Rng, scheme: SketchScheme) -> Vec<(Vec<u8>, Vec<u8>)
         let a = random(rng);
         let mut b = random(rng);
         b[size / 2..].copy_from_slice(&a[size / 2..]);
-        let mut bins: Vec<usize> = (0..scheme.bins()).collect();
-        for i in 0..differ {
-            let j = i + rng.below((bins.len() - i) as u64) as usize;
-            bins.swap(i, j);
-            let k = bins[i];
+        for k in distinct(rng, 0..scheme.bins(), differ) {
             b[size / 2 + k / 2] ^= (1 + rng.below(15) as u8) << (4 * (k % 2));
         }
         cases.push((a, b));
