@@ -60,17 +60,6 @@ function checkId() {
   }
 }
 
-// A check's id: a new one, or `options.checkId` (a failed check's, to repeat it).
-function idOf(options) {
-  if (options === undefined) return checkId();
-  check(SPEC.options, [options], SimHashError);
-  const unknown = Object.keys(options).filter((k) => k !== 'checkId');
-  if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of a check; expected checkId`, 'InvalidOption');
-  if (options.checkId === undefined) return checkId();
-  check(SPEC.checkId, [options.checkId], SimHashError);
-  return options.checkId; // 0n is refused by the core
-}
-
 // The arguments are checked as ContentSeen's are (args.cjs), so the same bad argument
 // gets the same SimHashError.
 const SIG = {
@@ -89,6 +78,17 @@ const SPEC = {
   batch: ['batch:batch'],
   import: ['bytes:bytes', 'batch:count'],
 };
+
+// A check's id: a new one, or `options.checkId` (a failed check's, to repeat it).
+function idOf(options) {
+  if (options === undefined) return checkId();
+  check(SPEC.options, [options], SimHashError);
+  const unknown = Object.keys(options).filter((k) => k !== 'checkId');
+  if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of a check; expected checkId`, 'InvalidOption');
+  if (options.checkId === undefined) return checkId();
+  check(SPEC.checkId, [options.checkId], SimHashError);
+  return options.checkId; // 0n is refused by the core
+}
 
 /** Wraps a node-redis client or cluster, or an ioredis client or cluster, as one call function. */
 function adapt(client) {
