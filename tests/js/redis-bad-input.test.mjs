@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { haveRedis, startServer } from './redis-server.mjs';
+import { haveRedis, startServer, startOne, stopBoth } from './redis-server.mjs';
 
 const require = createRequire(import.meta.url);
 const { RedisContentSeen, ContentSeen, SimHashPool, SimHashError } = require('../../pkg/index.cjs');
@@ -303,9 +303,8 @@ test('pages given as UTF-8 bytes are read in place: the answers a string gets, i
   const page = (i) => `<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav><article><p>第${i % 3}篇: `
     + `an article of some length, with commas, words and the number ${i % 3}, long enough to be the page's content.</p>`
     + `</article><footer>Copyright, all rights reserved.</footer></body></html>`;
-  const server = await startServer();
-  const client = createClient({ url: server.url });
-  await client.connect();
+  const one = await startOne();
+  const { client } = one;
   try {
     for (const [n, options] of [{ html: true }, { html: true, sketch: false }, { html: true, template: false }, {}].entries()) {
       const name = JSON.stringify(options);
@@ -335,7 +334,6 @@ test('pages given as UTF-8 bytes are read in place: the answers a string gets, i
       }
     }
   } finally {
-    await client.quit().catch(() => {});
-    await server.stop();
+    await stopBoth(one);
   }
 });
