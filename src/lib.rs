@@ -64,6 +64,9 @@ mod fingerprint;
 mod hash;
 pub mod html;
 pub mod index;
+// JSON lines of documents read in place: the pool's workers read the CLI's collections with it.
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "cli")), allow(dead_code))]
+mod jsonl;
 mod math;
 mod normalize;
 pub mod passage;

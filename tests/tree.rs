@@ -15,8 +15,8 @@ const LAYERS: &[&[&str]] = &[
     &["test_rng", "punct_category"],
     // Leaves: the error type, and arithmetic every layer may use.
     &["error", "sort", "math", "sets", "union_find"],
-    // The feature hash; HTML to text.
-    &["hash", "html"],
+    // The feature hash; HTML to text; JSON lines of documents.
+    &["hash", "html", "jsonl"],
     // Text to features.
     &["normalize"],
     &["tokenize"],

@@ -294,11 +294,23 @@ function parseJsonl(path, where, bar, size) {
 }
 
 /**
+ * Why a JSONL line holds no document, by the kind the reader found (the same words whether
+ * this thread read it or a pool worker did): `raw` is a bad id's JSON text.
+ */
+function lineError(kind, raw) {
+  if (kind === 'utf8') return 'not UTF-8 text (save the file as UTF-8)';
+  if (kind === 'json') return 'not a JSON line';
+  if (kind === 'document') return 'expected {"id": ..., "text": "..."}';
+  return `"id" must be a string or a number, not ${JSON.stringify(JSON.parse(raw))}`;
+}
+
+/**
  * Each document of a JSONL file (or of stdin, fd 0) as `{ id, text, offset, length, line }`
  * (where its line starts in the file, its length in bytes, and its line number), read in chunks of bytes;
  * `onRead(bytes)` is told of the bytes read so far.
  */
 function* jsonlDocs(path, where, onRead) {
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let fd = 0;
   if (path !== 0) {
     try { fd = openSync(path, 'r'); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
@@ -312,15 +324,16 @@ function* jsonlDocs(path, where, onRead) {
     lineNo++;
     // A byte-order mark before the first line (Windows tools write one) is no part of it.
     const bom = lineNo === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    const line = bytes.toString('utf8', bom);
+    let line;
+    try { line = utf8.decode(bytes.subarray(bom)); } catch { fail(`${where}:${lineNo}: ${lineError('utf8')}`); }
     if (!line.trim()) return null;
     let d;
-    try { d = JSON.parse(line); } catch { fail(`${where}:${lineNo}: not a JSON line`); }
+    try { d = JSON.parse(line); } catch { fail(`${where}:${lineNo}: ${lineError('json')}`); }
     if (d === null || typeof d !== 'object' || Array.isArray(d) || typeof d.text !== 'string') {
-      fail(`${where}:${lineNo}: expected {"id": ..., "text": "..."}`);
+      fail(`${where}:${lineNo}: ${lineError('document')}`);
     }
     if (d.id !== undefined && d.id !== null && typeof d.id !== 'string' && typeof d.id !== 'number') {
-      fail(`${where}:${lineNo}: "id" must be a string or a number, not ${JSON.stringify(d.id)}`);
+      fail(`${where}:${lineNo}: ${lineError('id', JSON.stringify(d.id))}`);
     }
     count++;
     return { id: String(d.id ?? count - 1), text: d.text, offset: offset + bom, length: bytes.length - bom, line: lineNo };
@@ -399,17 +412,34 @@ function countLines(fd) {
  */
 async function dedupTwoPass(pool, path, lines, options, bar) {
   const offsets = []; const lengths = [];
-  const BATCH_CHARS = 1 << 25;
-  function* batches() {
-    let ids = []; let texts = []; let chars = 0;
-    for (const d of jsonlDocs(path, path)) {
-      ids.push(d.id); texts.push(d.text); offsets.push(d.offset); lengths.push(d.length);
-      chars += d.text.length;
-      if (chars >= BATCH_CHARS) { yield { ids, texts }; ids = []; texts = []; chars = 0; }
-    }
-    if (ids.length) yield { ids, texts };
-  }
   const fd = openSync(path, 'r');
+  // The first pass hands the workers the file's bytes, in chunks of whole lines, which they
+  // read as jsonlDocs does; `starts` holds the file offsets of the chunks not yet placed.
+  const starts = [];
+  function* chunks() {
+    const CHUNK = 1 << 20;
+    for (let at = 0, want = CHUNK; ;) {
+      const bytes = new Uint8Array(want);
+      const n = readSync(fd, bytes, 0, want, at);
+      if (n === 0) return;
+      // A chunk ends after its last newline (the file's end closes the last one); a line
+      // longer than a chunk is read whole, with room doubled until it fits.
+      let end = n < want ? n : bytes.lastIndexOf(10, n - 1) + 1;
+      if (end === 0) { want *= 2; continue; }
+      // A byte-order mark before the first line (Windows tools write one) is no part of it.
+      const bom = at === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+      starts.push(at + bom);
+      yield bytes.subarray(bom, end);
+      at += end; want = CHUNK;
+    }
+  }
+  let line = 1; // the next chunk's first line
+  const placed = ({ offsets: o, lengths: l, lines: n, bad }) => {
+    const at = starts.shift();
+    if (bad) fail(`${path}:${line + bad.line}: ${lineError(bad.kind, bad.raw)}`);
+    for (let j = 0; j < o.length; j++) { offsets.push(at + o[j]); lengths.push(l[j]); }
+    line += n;
+  };
   try {
     let buf = Buffer.allocUnsafe(1 << 16);
     const read = (i) => {
@@ -433,9 +463,33 @@ async function dedupTwoPass(pool, path, lines, options, bar) {
         yield JSON.parse(block.toString('utf8', offsets[i] - from, end - from)).text;
       }
     }
+    // The lines of documents `indices`, each ended by a newline, in one buffer for a worker
+    // to read: through the blocks above when the indices increase, else one read each.
+    const linesOf = (indices, increasing) => {
+      let total = 0;
+      for (const i of indices) total += lengths[i] + 1;
+      const out = new Uint8Array(total);
+      let at = 0; let from = 0; let to = 0;
+      for (const i of indices) {
+        const start = offsets[i]; const end = start + lengths[i];
+        if (!increasing) {
+          readSync(fd, out, at, lengths[i], start);
+        } else {
+          if (start < from || end > to) {
+            if (block.length < lengths[i]) block = Buffer.allocUnsafe(lengths[i]);
+            from = start;
+            to = from + readSync(fd, block, 0, block.length, from);
+          }
+          out.set(block.subarray(start - from, end - from), at);
+        }
+        at += lengths[i];
+        out[at++] = 10;
+      }
+      return out;
+    };
     // The documents to hash: the file's `lines` (a blank line is none; the count is a guide).
     const onProgress = (phase, done, total) => bar.tell(phase, done, phase === 'hashing' ? Math.max(done, lines) : total);
-    const r = await pool.__dedupSource({ batches: batches(), read, readInOrder, size: (i) => lengths[i] }, options, { onProgress });
+    const r = await pool.__dedupSource({ chunks: chunks(), placed, lines: linesOf, read, readInOrder, size: (i) => lengths[i] }, options, { onProgress });
     return { r, count: offsets.length };
   } finally {
     closeSync(fd);

@@ -28,6 +28,7 @@ const SPEC = {
   texts: ['texts:texts'],
   dedup: ['ids:strings', 'texts:texts', '-', 'onProgress:function?'],
   batch: ['ids:strings', 'texts:texts'],
+  ids: ['ids:strings'],
   index: ['index:index'],
 };
 
@@ -57,7 +58,8 @@ export function serve(api, post, hooks = api) {
     }
     try {
       if (msg.kind === 'jaccards') {
-        const jaccards = hooks.__jaccards(msg.texts, msg.pairs, msg.shingle, msg.html);
+        const jaccards = msg.bytes ? hooks.__jaccardsJsonl(msg.bytes, msg.pairs, msg.shingle, msg.html)
+          : hooks.__jaccards(msg.texts, msg.pairs, msg.shingle, msg.html);
         post({ id: msg.id, jaccards }, [jaccards.buffer]);
         return;
       }
@@ -79,6 +81,17 @@ export function serve(api, post, hooks = api) {
           old.free();
         }
         hashers.set(key, h);
+      }
+      if (msg.kind === 'jsonl') {
+        const r = h.__jsonlEach(msg.bytes, msg.sketch, msg.sketchOnly);
+        // A number id's JSON text as JS writes the number; a string id with a lone
+        // surrogate decoded by JS, the one place that can hold it.
+        const ids = r.ids.map((id) => (id === undefined || typeof id === 'string' ? id
+          : id.number !== undefined ? String(Number(id.number)) : JSON.parse(id.json)));
+        post({ id: msg.id, fingerprints: r.fingerprints, sketches: r.sketches, failed: r.failed, reasons: r.reasons, codes: r.codes,
+          ids, offsets: r.offsets, lengths: r.lengths, lines: r.lines, bad: r.error },
+        [r.fingerprints.buffer, r.failed.buffer, r.offsets.buffer, r.lengths.buffer, ...(r.sketches ? [r.sketches.buffer] : [])]);
+        return;
       }
       const r = msg.sketch === undefined ? h.__fingerprintEach(msg.texts, msg.base)
         : msg.sketchOnly ? h.__sketchEach(msg.texts, msg.base, msg.sketch)
@@ -194,7 +207,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         if (!task) return;
         w.task = task;
         w.handle.ref();
-        w.handle.post({ id: task.id, ...task.msg });
+        w.handle.post({ id: task.id, ...task.msg }, task.transfer);
       }
     }
 
@@ -273,23 +286,30 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     #scatter(msgs, onReply) {
       if (this.#closed) return Promise.reject(closedError());
       const batch = { settled: false };
-      const replies = msgs.map((msg, i) => new Promise((resolve, reject) => {
-        this.#queue.push({
-          id: this.#nextId++, batch, msg,
-          done: (reply) => {
-            if (reply.error) reject(new SimHashError(reply.error.message, reply.error.code));
-            else { onReply?.(i); resolve(reply); }
-          },
-          fail: reject,
-        });
-      }));
-      this.#dispatch();
+      const replies = msgs.map((msg) => this.#task(msg, batch));
+      replies.forEach((r, i) => r.then(() => onReply?.(i), () => {}));
       return Promise.allSettled(replies).then((results) => {
         batch.settled = true;
         const failed = results.find((r) => r.status === 'rejected');
         if (failed) throw failed.reason;
         return results.map((r) => r.value);
       });
+    }
+
+    /**
+     * Sends `msg` to a worker (handing over `transfer`), as a task of `batch`; resolves to
+     * the reply, or rejects with its error.
+     */
+    #task(msg, batch, transfer) {
+      const reply = new Promise((resolve, reject) => {
+        this.#queue.push({
+          id: this.#nextId++, batch, msg, transfer,
+          done: (r) => (r.error ? reject(new SimHashError(r.error.message, r.error.code)) : resolve(r)),
+          fail: reject,
+        });
+      });
+      this.#dispatch();
+      return reply;
     }
 
     /**
@@ -322,7 +342,41 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * texts it names. Rejects with the error of the first run that failed, in pair order
      * (the one-thread dedup's error). `onPairs(n)` is told of each run of `n` pairs done.
      */
-    async #measure(textOf, plan, onPairs, sizes) {
+    /**
+     * The fingerprints of documents `wanted` (increasing) into `r.fingerprints`, read by
+     * the workers from their lines (`lines(indices, true)`), a few chunks per worker at a
+     * time. Every one was read and hashed before, so a failure is a changed file.
+     */
+    async #fingerprintLines(r, wanted, hasher, lines, sizes) {
+      const CHUNK_BYTES = 1 << 20;
+      const batch = { settled: false };
+      const inFlight = [];
+      const take = async () => {
+        const { docs, reply } = inFlight.shift();
+        const m = await reply;
+        if (m.bad || m.failed.length || m.fingerprints.length !== docs.length) {
+          throw new SimHashError(`the input changed while it was read: ${m.reasons[0] ?? 'its lines moved'}`, 'Corrupt');
+        }
+        docs.forEach((d, k) => { r.fingerprints[d] = m.fingerprints[k]; });
+      };
+      try {
+        for (let from = 0; from < wanted.length;) {
+          let to = from; let bytes = 0;
+          while (to < wanted.length && (to === from || bytes < CHUNK_BYTES)) bytes += sizes[wanted[to++]] + 1;
+          const docs = wanted.slice(from, to);
+          const chunk = lines(docs, true);
+          inFlight.push({ docs, reply: this.#task({ kind: 'jsonl', options: hasher, bytes: chunk }, batch, [chunk.buffer]) });
+          if (inFlight.length >= 2 * this.#size) await take();
+          from = to;
+        }
+        while (inFlight.length) await take();
+      } finally {
+        batch.settled = true;
+        for (const { reply } of inFlight) reply.catch(() => {});
+      }
+    }
+
+    async #measure(textOf, plan, onPairs, sizes, lines) {
       const pairs = plan.pairs();
       const { shingle, html } = plan;
       const ends = plan.runs(this.#size, sizes);
@@ -337,14 +391,16 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
           const start = r === 0 ? 0 : ends[r - 1];
           const end = ends[r];
           const local = new Map();
-          const runTexts = [];
+          const runDocs = [];
           const runPairs = new Uint32Array(2 * (end - start));
           for (let j = 2 * start; j < 2 * end; j++) {
             let at = local.get(pairs[j]);
-            if (at === undefined) { at = runTexts.length; local.set(pairs[j], at); runTexts.push(textOf(pairs[j])); }
+            if (at === undefined) { at = runDocs.length; local.set(pairs[j], at); runDocs.push(pairs[j]); }
             runPairs[j - 2 * start] = at;
           }
-          msgs.push({ kind: 'jaccards', texts: runTexts, pairs: runPairs, shingle, html });
+          // A JSON-lines source hands the workers its documents' lines, which they read.
+          msgs.push(lines ? { kind: 'jaccards', bytes: lines(runDocs, false), pairs: runPairs, shingle, html }
+            : { kind: 'jaccards', texts: runDocs.map(textOf), pairs: runPairs, shingle, html });
           firsts.push(start);
         }
         const replies = await this.#scatter(msgs, (i) => onPairs(msgs[i].pairs.length / 2));
@@ -422,7 +478,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * pairs are read again with `readInOrder` (as `#fingerprintCandidates` takes it) and
      * fingerprinted after the candidate step, and the others keep 0.
      */
-    async #dedupHashed(ids, texts, r, options, tell, textOf, sizes, later, readInOrder) {
+    async #dedupHashed(ids, texts, r, options, tell, textOf, sizes, later, readInOrder, lines) {
       const failed = Uint32Array.from(r.failed, (f) => f.index);
       const bad = new Set(failed);
       const w = r.width;
@@ -430,7 +486,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         : concat(Array.from(ids.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
       tell('candidates', 0, 1);
       const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
-      if (later !== undefined) await this.#fingerprintCandidates(r, bad, found, later, options, readInOrder);
+      if (later !== undefined) await this.#fingerprintCandidates(r, bad, found, later, options, readInOrder, lines, sizes);
       // The candidates carry what the plan needs of the sketches (their estimates).
       const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, new Uint8Array(0), options, found);
       tell('candidates', 1, 1);
@@ -442,7 +498,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         for (let round = plan.pairs().length / 2; round > 0; round = plan.pairs().length / 2) {
           total += round;
           tell('verifying', measuredPairs, total);
-          plan.record(await this.#measure(textOf, plan, (n) => tell('verifying', (measuredPairs += n), total), sizes));
+          plan.record(await this.#measure(textOf, plan, (n) => tell('verifying', (measuredPairs += n), total), sizes, lines));
         }
         tell('verifying', measuredPairs, total);
         return plan.finish();
@@ -457,7 +513,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * with `readInOrder` (documents by increasing index to their texts), into
      * `r.fingerprints`, in waves of about 8 M characters (two held at once).
      */
-    async #fingerprintCandidates(r, bad, found, width, options, readInOrder) {
+    async #fingerprintCandidates(r, bad, found, width, options, readInOrder, lines, sizes) {
       const docOf = [];
       for (let i = 0; i < r.fingerprints.length; i++) if (!bad.has(i)) docOf.push(i);
       const named = new Uint8Array(docOf.length);
@@ -479,6 +535,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       };
       const wanted = [];
       for (let s = 0; s < named.length; s++) if (named[s]) wanted.push(docOf[s]);
+      if (lines) { await this.#fingerprintLines(r, wanted, hasher, lines, sizes); return; }
       let k = 0;
       for (const text of readInOrder(wanted)) {
         docs.push(wanted[k++]); texts.push(text); chars += text.length;
@@ -500,7 +557,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * fingerprint of a document in no candidate pair (so in no cluster) is 0: it is not
      * made.
      */
-    async __dedupSource({ batches, read, readInOrder, size }, options, { onProgress } = {}) {
+    async __dedupSource({ batches, chunks, placed, lines, read, readInOrder, size }, options, { onProgress } = {}) {
       if (hooks.__dedupHasherOptions === undefined) return api.dedup([], [], options); // FeatureDisabled
       const tell = onProgress ?? (() => {});
       const sketchSize = hooks.__dedupSketchSize(options);
@@ -516,15 +573,46 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         for (const f of r.failed) { f.index += base; failedTexts.set(f.index, texts[f.index - base]); }
         done.push(r);
       };
-      for await (const batch of batches) {
-        [batch.ids, batch.texts] = check(SPEC.batch, [batch.ids, batch.texts], SimHashError, hooks.__utf8);
-        const base = ids.length;
-        for (const id of batch.ids) ids.push(id);
-        const run = this.#run(batch.texts, hasher, false, sketch, (n) => tell('hashing', (hashed += n), hashed), later !== undefined);
+      if (chunks) {
+        // JSON lines read by the workers where they lie: the chunks go out as they are
+        // read, a few per worker at a time, and their documents are taken in file order.
+        const batch = { settled: false };
+        const inFlight = [];
+        const chunkWidth = sketch === undefined ? 0 : hooks.__sketchWidth(sketch);
+        const msg = (bytes) => ({ kind: 'jsonl', options: hasher, bytes, sketch, sketchOnly: later !== undefined });
+        const take = async () => {
+          const m = await inFlight.shift();
+          placed(m);
+          const base = ids.length;
+          for (let j = 0; j < m.ids.length; j++) ids.push(m.ids[j] ?? String(base + j));
+          const failed = Array.from(m.failed, (index, j) => ({ index: base + index, reason: m.reasons[j], code: m.codes[j] }));
+          for (const f of failed) failedTexts.set(f.index, undefined);
+          done.push({ fingerprints: m.fingerprints, sketches: m.sketches, width: chunkWidth, failed });
+          tell('hashing', (hashed += m.ids.length), hashed);
+        };
+        try {
+          for await (const bytes of chunks) {
+            inFlight.push(this.#task(msg(bytes), batch, [bytes.buffer]));
+            if (inFlight.length >= 2 * this.#size) await take();
+          }
+          while (inFlight.length) await take();
+        } finally {
+          batch.settled = true;
+          for (const p of inFlight) p.catch(() => {});
+        }
+        check(SPEC.ids, [ids], SimHashError);
+        for (const i of failedTexts.keys()) failedTexts.set(i, read(i));
+      } else {
+        for await (const batch of batches) {
+          [batch.ids, batch.texts] = check(SPEC.batch, [batch.ids, batch.texts], SimHashError, hooks.__utf8);
+          const base = ids.length;
+          for (const id of batch.ids) ids.push(id);
+          const run = this.#run(batch.texts, hasher, false, sketch, (n) => tell('hashing', (hashed += n), hashed), later !== undefined);
+          if (pending) await collect(pending);
+          pending = { run, base, texts: batch.texts };
+        }
         if (pending) await collect(pending);
-        pending = { run, base, texts: batch.texts };
       }
-      if (pending) await collect(pending);
       const n = ids.length;
       const width = done.length ? done[0].width : 0;
       // Shared memory where there is any: the candidate step's workers read it in place.
@@ -542,7 +630,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       const texts = Array.from({ length: n }, (_, i) => failedTexts.get(i) ?? '');
       const sizes = Uint32Array.from({ length: n }, (_, i) => size(i));
       const inOrder = readInOrder ?? function* inOrder(indices) { for (const i of indices) yield read(i); };
-      return this.#dedupHashed(ids, texts, r, options, tell, read, sizes, later, inOrder);
+      return this.#dedupHashed(ids, texts, r, options, tell, read, sizes, later, inOrder, lines);
     }
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */

@@ -387,6 +387,38 @@ mod on {
         shingle: u32,
         html: JsValue,
     ) -> Result<Vec<f64>, JsValue> {
+        jaccards_of(&texts, pairs, shingle, html)
+    }
+
+    /// `__jaccards` of the documents of `bytes`, whole lines of a JSON-lines file read
+    /// where they lie (core: `jsonl::read_chunk`), in place of texts.
+    #[cfg(feature = "cli")]
+    #[wasm_bindgen(js_name = __jaccardsJsonl, skip_typescript)]
+    pub fn jaccards_jsonl_js(
+        bytes: &[u8],
+        pairs: Vec<u32>,
+        shingle: u32,
+        html: JsValue,
+    ) -> Result<Vec<f64>, JsValue> {
+        let chunk = crate::jsonl::read_chunk(bytes, str::to_owned);
+        if let Some(bad) = chunk.error {
+            return Err(Error::option(
+                "bytes",
+                format!("a line ({}) with no document", bad.line + 1),
+                "lines of documents only",
+            )
+            .into());
+        }
+        let texts: Vec<String> = chunk.documents.into_iter().map(|d| d.outcome).collect();
+        jaccards_of(&texts, pairs, shingle, html)
+    }
+
+    fn jaccards_of<T: AsRef<str>>(
+        texts: &[T],
+        pairs: Vec<u32>,
+        shingle: u32,
+        html: JsValue,
+    ) -> Result<Vec<f64>, JsValue> {
         if !pairs.len().is_multiple_of(2) {
             return Err(Error::option("pairs", pairs.len(), "an even length (a, b, a, b, …)").into());
         }
@@ -399,7 +431,7 @@ mod on {
             ..DedupNames::default()
         };
         let opts = DedupOptions::from_names(DedupOptions::default(), Default::default(), &names)?;
-        Ok(jaccards(&texts, &pairs, &opts)?)
+        Ok(jaccards(texts, &pairs, &opts)?)
     }
 }
 

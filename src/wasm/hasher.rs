@@ -401,6 +401,88 @@ mod pool {
         }
     }
 
+    #[cfg(feature = "cli")]
+    #[wasm_bindgen(js_class = SimHasher)]
+    impl JsSimHasher {
+        /// The documents of `bytes`, whole lines of a JSON-lines file (core:
+        /// `jsonl::read_chunk`), hashed where they lie: `__fingerprintAndSketchEach`'s
+        /// object for them (`sketch` undefined: `__fingerprintEach`'s; `sketchOnly`:
+        /// `__sketchEach`'s), their indices counted from the chunk's first document, and
+        /// `ids` (a string, a number's JSON text as a `{ number }` object, or undefined
+        /// where the line has none), `offsets` and `lengths` (each line's bytes in the
+        /// chunk), `lines` (read, blank ones too) and, at the first line with no document,
+        /// `error: { line, offset, kind, raw }` (`kind`: utf8, json, document or id; `raw`:
+        /// a bad id's JSON text). A string id holding a lone surrogate comes as `{ json }`,
+        /// its JSON text, which only JS can decode.
+        #[wasm_bindgen(js_name = __jsonlEach, skip_typescript)]
+        pub fn jsonl_each(
+            &mut self,
+            bytes: &[u8],
+            sketch: JsValue,
+            sketch_only: bool,
+        ) -> Result<JsValue, JsValue> {
+            use crate::jsonl::{read_chunk, Id, LineError};
+            use js_sys::{Array, Object, Uint32Array};
+            let scheme = if sketch.is_undefined() { None } else { Some(sketch_scheme(&sketch)?) };
+            let hasher = &mut self.0;
+            let chunk = read_chunk(bytes, |text| match scheme {
+                None => hasher.fingerprint(text).map(|fp| (fp, None)),
+                Some(s) if sketch_only => hasher.sketch_where_fingerprinted(text, s).map(|k| (0, Some(k))),
+                Some(s) => hasher.fingerprint_and_sketch(text, s).map(|(fp, k)| (fp, Some(k))),
+            });
+            let (ids, mut offsets, mut lengths) = (Array::new(), Vec::new(), Vec::new());
+            let mut outcomes = Vec::with_capacity(chunk.documents.len());
+            for d in chunk.documents {
+                offsets.push(d.offset as u32);
+                lengths.push(d.length as u32);
+                let tagged = |key: &'static str, text: &str| {
+                    let o = Object::new();
+                    set(&o, key, text);
+                    JsValue::from(o)
+                };
+                ids.push(&match d.id {
+                    Id::Absent => JsValue::UNDEFINED,
+                    Id::Text(t) => JsValue::from_str(&t),
+                    Id::Number(n) => tagged("number", n),
+                    Id::Surrogate(json) => tagged("json", json),
+                });
+                outcomes.push(d.outcome);
+            }
+            let out = match scheme {
+                Some(s) => with_sketches(
+                    outcomes.into_iter().map(|r| r.map(|(fp, k)| (fp, k.expect("made")))).collect(),
+                    s,
+                    0,
+                ),
+                None => super::outcomes_to_js(outcomes.into_iter().map(|r| r.map(|(fp, _)| fp)).collect(), 0)
+                    .into(),
+            };
+            let out: Object = out.unchecked_into();
+            set(&out, "ids", ids);
+            set(&out, "offsets", Uint32Array::from(&offsets[..]));
+            set(&out, "lengths", Uint32Array::from(&lengths[..]));
+            set(&out, "lines", chunk.lines as u32);
+            if let Some(bad) = chunk.error {
+                let e = Object::new();
+                set(&e, "line", bad.line as u32);
+                set(&e, "offset", bad.offset as u32);
+                let kind = match bad.error {
+                    LineError::NotUtf8 => "utf8",
+                    LineError::NotJson => "json",
+                    LineError::NotADocument => "document",
+                    LineError::BadId { start, end } => {
+                        let line = &bytes[bad.offset..];
+                        set(&e, "raw", String::from_utf8_lossy(&line[start..end]).as_ref());
+                        "id"
+                    }
+                };
+                set(&e, "kind", kind);
+                set(&out, "error", e);
+            }
+            Ok(out.into())
+        }
+    }
+
     /// The outcomes of documents `base…` as `outcomes_to_js` gives them, with `sketches`:
     /// each document's sketch one after another, `__sketchWidth` bytes each (zeros for a
     /// failed document).
