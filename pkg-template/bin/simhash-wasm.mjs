@@ -294,6 +294,41 @@ function parseJsonl(path, where, bar, size) {
 }
 
 /**
+ * The JSONL file open as `fd` in chunks of whole lines for the pool's workers, each in a
+ * buffer of its own (handed over to a worker); the file offset of each chunk's first byte
+ * is pushed to `starts` as the chunk is made.
+ */
+function* jsonlChunks(fd, starts) {
+  const CHUNK = 1 << 20;
+  for (let at = 0, want = CHUNK; ;) {
+    const bytes = new Uint8Array(want);
+    const n = readSync(fd, bytes, 0, want, at);
+    if (n === 0) return;
+    // A chunk ends after its last newline (the file's end closes the last one); a line
+    // longer than a chunk is read whole, with room doubled until it fits.
+    const end = n < want ? n : bytes.lastIndexOf(10, n - 1) + 1;
+    if (end === 0) { want *= 2; continue; }
+    // A byte-order mark before the first line (Windows tools write one) is no part of it.
+    const bom = at === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    starts.push(at + bom);
+    yield bytes.subarray(bom, end);
+    at += end; want = CHUNK;
+  }
+}
+
+/**
+ * Follows the line numbers of `path`'s chunks as a worker's replies come, in order: fails at
+ * a reply's bad line as jsonlDocs does at the same line.
+ */
+function lineCounter(path) {
+  let line = 1; // the next chunk's first line
+  return ({ lines, bad }) => {
+    if (bad) fail(`${path}:${line + bad.line}: ${lineError(bad.kind, bad.raw)}`);
+    line += lines;
+  };
+}
+
+/**
  * Why a JSONL line holds no document, by the kind the reader found (the same words whether
  * this thread read it or a pool worker did): `raw` is a bad id's JSON text.
  */
@@ -368,6 +403,46 @@ function* jsonlDocs(path, where, onRead) {
   }
 }
 
+/**
+ * `fingerprint` of a JSONL file on `threads` workers (no more than its lines), which read
+ * it a chunk at a time: the output is written as the chunks come back, in order, and the
+ * texts are never held.
+ */
+async function fingerprintLines(o, path, threads, sketch) {
+  const fd = openSync(path, 'r');
+  try {
+    const pool = await SimHashPool.create({ size: Math.max(1, Math.min(threads, countLines(fd))), hasher: hasherOptions(o) });
+    const lineOf = lineCounter(path);
+    let count = 0;
+    try {
+      await pool.__hashLines(jsonlChunks(fd, []), hasherOptions(o), sketch, false, (m) => {
+        lineOf(m);
+        const failed = new Map(Array.from(m.failed, (index, j) => [index, m.reasons[j]]));
+        let out = '';
+        for (let j = 0; j < m.ids.length; j++) {
+          const id = m.ids[j] ?? String(count + j);
+          const reason = failed.get(j);
+          if (reason !== undefined) {
+            process.stdout.write(out);
+            out = '';
+            warn(`${id}: ${reason}`);
+            process.exitCode = 1;
+          } else {
+            const hex = sketch ? `\t${Buffer.from(m.sketches.buffer, m.sketches.byteOffset + j * (m.sketches.length / m.ids.length), m.sketches.length / m.ids.length).toString('hex')}` : '';
+            out += `${shownId(id)}\t${toHex(m.fingerprints[j])}${hex}\n`;
+          }
+        }
+        count += m.ids.length;
+        process.stdout.write(out);
+      });
+    } finally {
+      await pool.close();
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** --layout: a name, or comma-separated block widths. */
 function layoutOption(v) {
   if (v === undefined || /^[a-z]+$/i.test(v)) return v;
@@ -413,32 +488,13 @@ function countLines(fd) {
 async function dedupTwoPass(pool, path, lines, options, bar) {
   const offsets = []; const lengths = [];
   const fd = openSync(path, 'r');
-  // The first pass hands the workers the file's bytes, in chunks of whole lines, which they
-  // read as jsonlDocs does; `starts` holds the file offsets of the chunks not yet placed.
+  // The first pass hands the workers the file's bytes, which they read as jsonlDocs does.
   const starts = [];
-  function* chunks() {
-    const CHUNK = 1 << 20;
-    for (let at = 0, want = CHUNK; ;) {
-      const bytes = new Uint8Array(want);
-      const n = readSync(fd, bytes, 0, want, at);
-      if (n === 0) return;
-      // A chunk ends after its last newline (the file's end closes the last one); a line
-      // longer than a chunk is read whole, with room doubled until it fits.
-      let end = n < want ? n : bytes.lastIndexOf(10, n - 1) + 1;
-      if (end === 0) { want *= 2; continue; }
-      // A byte-order mark before the first line (Windows tools write one) is no part of it.
-      const bom = at === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-      starts.push(at + bom);
-      yield bytes.subarray(bom, end);
-      at += end; want = CHUNK;
-    }
-  }
-  let line = 1; // the next chunk's first line
-  const placed = ({ offsets: o, lengths: l, lines: n, bad }) => {
+  const lineOf = lineCounter(path);
+  const placed = (m) => {
     const at = starts.shift();
-    if (bad) fail(`${path}:${line + bad.line}: ${lineError(bad.kind, bad.raw)}`);
-    for (let j = 0; j < o.length; j++) { offsets.push(at + o[j]); lengths.push(l[j]); }
-    line += n;
+    lineOf(m);
+    for (let j = 0; j < m.offsets.length; j++) { offsets.push(at + m.offsets[j]); lengths.push(m.lengths[j]); }
   };
   try {
     let buf = Buffer.allocUnsafe(1 << 16);
@@ -489,7 +545,7 @@ async function dedupTwoPass(pool, path, lines, options, bar) {
     };
     // The documents to hash: the file's `lines` (a blank line is none; the count is a guide).
     const onProgress = (phase, done, total) => bar.tell(phase, done, phase === 'hashing' ? Math.max(done, lines) : total);
-    const r = await pool.__dedupSource({ chunks: chunks(), placed, lines: linesOf, read, readInOrder, size: (i) => lengths[i] }, options, { onProgress });
+    const r = await pool.__dedupSource({ chunks: jsonlChunks(fd, starts), placed, lines: linesOf, read, readInOrder, size: (i) => lengths[i] }, options, { onProgress });
     return { r, count: offsets.length };
   } finally {
     closeSync(fd);
@@ -664,12 +720,19 @@ function sketchOptions(o) {
 
 async function fingerprint(o) {
   const hasher = new SimHasher(hasherOptions(o));
-  const docs = readDocs(onePath(o, '-'), o);
-  if (unreadFiles) process.exitCode = 1;
+  const path = onePath(o, '-');
   const sk = sketchOptions(o);
   if (o.sketch) {
     try { hasher.sketch('size check', sk); } catch (e) { fail(e.message); }   // a bad --sketch-size, once
   }
+  // A JSONL file large enough for the pool is streamed: its lines read by the workers.
+  const st = path !== '-' && /\.(jsonl|ndjson)$/i.test(path) ? statSync(path, { throwIfNoEntry: false }) : undefined;
+  if (st?.isFile() && poolThreads(o, st.size) > 1) {
+    await fingerprintLines(o, path, poolThreads(o, st.size), o.sketch ? sk : undefined);
+    return;
+  }
+  const docs = readDocs(path, o);
+  if (unreadFiles) process.exitCode = 1;
   const pool = await openPool(o, docs, hasherOptions(o));
   if (pool === null) {
     for (const d of docs) {

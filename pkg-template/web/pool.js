@@ -349,30 +349,44 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      */
     async #fingerprintLines(r, wanted, hasher, lines, sizes) {
       const CHUNK_BYTES = 1 << 20;
-      const batch = { settled: false };
-      const inFlight = [];
-      const take = async () => {
-        const { docs, reply } = inFlight.shift();
-        const m = await reply;
+      const sent = [];
+      function* chunks() {
+        for (let from = 0; from < wanted.length;) {
+          let to = from; let bytes = 0;
+          while (to < wanted.length && (to === from || bytes < CHUNK_BYTES)) bytes += sizes[wanted[to++]] + 1;
+          sent.push(wanted.slice(from, to));
+          yield lines(sent[sent.length - 1], true);
+          from = to;
+        }
+      }
+      await this.__hashLines(chunks(), hasher, undefined, false, (m) => {
+        const docs = sent.shift();
         if (m.bad || m.failed.length || m.fingerprints.length !== docs.length) {
           throw new SimHashError(`the input changed while it was read: ${m.reasons[0] ?? 'its lines moved'}`, 'Corrupt');
         }
         docs.forEach((d, k) => { r.fingerprints[d] = m.fingerprints[k]; });
-      };
+      });
+    }
+
+    /**
+     * JSON lines hashed on the workers where they lie (`SimHasher#__jsonlEach`): each of
+     * `chunks` (whole lines, its buffer handed over) goes out as it is made, a few per
+     * worker at a time; `onChunk(reply)` takes the replies in the chunks' order, and may
+     * throw to stop. Resolves once every chunk is taken.
+     */
+    async __hashLines(chunks, hasher, sketch, sketchOnly, onChunk) {
+      if (this.#closed) throw closedError();
+      const batch = { settled: false };
+      const inFlight = [];
       try {
-        for (let from = 0; from < wanted.length;) {
-          let to = from; let bytes = 0;
-          while (to < wanted.length && (to === from || bytes < CHUNK_BYTES)) bytes += sizes[wanted[to++]] + 1;
-          const docs = wanted.slice(from, to);
-          const chunk = lines(docs, true);
-          inFlight.push({ docs, reply: this.#task({ kind: 'jsonl', options: hasher, bytes: chunk }, batch, [chunk.buffer]) });
-          if (inFlight.length >= 2 * this.#size) await take();
-          from = to;
+        for await (const bytes of chunks) {
+          inFlight.push(this.#task({ kind: 'jsonl', options: hasher, bytes, sketch, sketchOnly }, batch, [bytes.buffer]));
+          if (inFlight.length >= 2 * this.#size) onChunk(await inFlight.shift());
         }
-        while (inFlight.length) await take();
+        while (inFlight.length) onChunk(await inFlight.shift());
       } finally {
         batch.settled = true;
-        for (const { reply } of inFlight) reply.catch(() => {});
+        for (const p of inFlight) p.catch(() => {});
       }
     }
 
@@ -574,14 +588,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         done.push(r);
       };
       if (chunks) {
-        // JSON lines read by the workers where they lie: the chunks go out as they are
-        // read, a few per worker at a time, and their documents are taken in file order.
-        const batch = { settled: false };
-        const inFlight = [];
         const chunkWidth = sketch === undefined ? 0 : hooks.__sketchWidth(sketch);
-        const msg = (bytes) => ({ kind: 'jsonl', options: hasher, bytes, sketch, sketchOnly: later !== undefined });
-        const take = async () => {
-          const m = await inFlight.shift();
+        await this.__hashLines(chunks, hasher, sketch, later !== undefined, (m) => {
           placed(m);
           const base = ids.length;
           for (let j = 0; j < m.ids.length; j++) ids.push(m.ids[j] ?? String(base + j));
@@ -589,17 +597,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
           for (const f of failed) failedTexts.set(f.index, undefined);
           done.push({ fingerprints: m.fingerprints, sketches: m.sketches, width: chunkWidth, failed });
           tell('hashing', (hashed += m.ids.length), hashed);
-        };
-        try {
-          for await (const bytes of chunks) {
-            inFlight.push(this.#task(msg(bytes), batch, [bytes.buffer]));
-            if (inFlight.length >= 2 * this.#size) await take();
-          }
-          while (inFlight.length) await take();
-        } finally {
-          batch.settled = true;
-          for (const p of inFlight) p.catch(() => {});
-        }
+        });
         check(SPEC.ids, [ids], SimHashError);
         for (const i of failedTexts.keys()) failedTexts.set(i, read(i));
       } else {

@@ -166,6 +166,14 @@ test('CLI: a file of many chunks, read twice by the pool, gives the one-thread o
         && /"1\d{5}"/.test(one.stdout) && /"d\d+"/.test(one.stdout), one.stdout.slice(0, 300));
       assert.deepEqual([two.stdout, two.stderr], [one.stdout, one.stderr], verify.join(' '));
     }
+    // fingerprint streams the file through the workers: the one-thread lines and warnings.
+    const fp = (...args) => spawnSync(process.execPath, [CLI, 'fingerprint', file, ...args], { encoding: 'utf8', timeout: 300_000 });
+    for (const sketch of [[], ['--sketch', '--sketch-size', '64']]) {
+      const one = fp('--threads', '1', ...sketch);
+      const two = fp('--threads', '2', ...sketch);
+      assert.ok(one.stdout.split('\n').length > 5000, one.stderr);
+      assert.deepEqual([two.stdout, two.stderr, two.status], [one.stdout, one.stderr, one.status], sketch.join(' '));
+    }
     // A bad line past the first chunks: the same words at the same line number.
     const at = 4000;
     for (const [bad, words] of [
@@ -183,6 +191,12 @@ test('CLI: a file of many chunks, read twice by the pool, gives the one-thread o
       assert.equal(one.status, 2);
       assert.match(one.stderr, words);
       assert.deepEqual([two.status, two.stderr, two.stdout], [one.status, one.stderr, one.stdout]);
+      if (!/ids/.test(String(words))) {
+        const f1 = spawnSync(process.execPath, [CLI, 'fingerprint', broken, '--threads', '1'], { encoding: 'utf8' });
+        const f2 = spawnSync(process.execPath, [CLI, 'fingerprint', broken, '--threads', '2'], { encoding: 'utf8' });
+        assert.match(f1.stderr, words);
+        assert.deepEqual([f2.status, f2.stderr], [f1.status, f1.stderr]);
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
