@@ -406,17 +406,18 @@ function* jsonlDocs(path, where, onRead) {
 /**
  * `fingerprint` of a JSONL file on `threads` workers (no more than its lines), which read
  * it a chunk at a time: the output is written as the chunks come back, in order, and the
- * texts are never held.
+ * texts are never held. So a bad line stops the run (exit 2) after the lines of every
+ * document before it, where the one-thread run, which reads the file first, writes none.
  */
 async function fingerprintLines(o, path, threads, sketch) {
-  const fd = openSync(path, 'r');
+  let fd;
+  try { fd = openSync(path, 'r'); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
   try {
     const pool = await SimHashPool.create({ size: Math.max(1, Math.min(threads, countLines(fd))), hasher: hasherOptions(o) });
     const lineOf = lineCounter(path);
     let count = 0;
     try {
       await pool.__hashLines(jsonlChunks(fd, []), hasherOptions(o), sketch, false, (m) => {
-        lineOf(m);
         const failed = new Map(Array.from(m.failed, (index, j) => [index, m.reasons[j]]));
         let out = '';
         for (let j = 0; j < m.ids.length; j++) {
@@ -434,6 +435,7 @@ async function fingerprintLines(o, path, threads, sketch) {
         }
         count += m.ids.length;
         process.stdout.write(out);
+        lineOf(m); // a bad line stops the run after every document before it is written
       });
     } finally {
       await pool.close();
@@ -630,7 +632,8 @@ async function dedupPath(o, path) {
   const st = path !== '-' && /\.(jsonl|ndjson)$/i.test(path) ? statSync(path, { throwIfNoEntry: false }) : undefined;
   if (!incremental && st?.isFile() && poolThreads(o, st.size) > 1) {
     // No more workers than lines: a worker a document at most, as for other inputs.
-    const fd = openSync(path, 'r');
+    let fd;
+    try { fd = openSync(path, 'r'); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
     let lines;
     try { lines = countLines(fd); } finally { closeSync(fd); }
     const pool = await SimHashPool.create({ size: Math.max(1, Math.min(poolThreads(o, st.size), lines)), hasher: hasherOptions(o) });

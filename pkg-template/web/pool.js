@@ -337,12 +337,6 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
     }
 
     /**
-     * The Jaccards of a dedup plan's candidate pairs, measured on the workers: runs of
-     * pairs (the plan cuts them: `plan.runs`), each sent to a free worker with only the
-     * texts it names. Rejects with the error of the first run that failed, in pair order
-     * (the one-thread dedup's error). `onPairs(n)` is told of each run of `n` pairs done.
-     */
-    /**
      * The fingerprints of documents `wanted` (increasing) into `r.fingerprints`, read by
      * the workers from their lines (`lines(indices, true)`), a few chunks per worker at a
      * time. Every one was read and hashed before, so a failure is a changed file.
@@ -380,16 +374,23 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       const inFlight = [];
       try {
         for await (const bytes of chunks) {
-          inFlight.push(this.#task({ kind: 'jsonl', options: hasher, bytes, sketch, sketchOnly }, batch, [bytes.buffer]));
+          const reply = this.#task({ kind: 'jsonl', options: hasher, bytes, sketch, sketchOnly }, batch, [bytes.buffer]);
+          reply.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
+          inFlight.push(reply);
           if (inFlight.length >= 2 * this.#size) onChunk(await inFlight.shift());
         }
         while (inFlight.length) onChunk(await inFlight.shift());
       } finally {
         batch.settled = true;
-        for (const p of inFlight) p.catch(() => {});
       }
     }
 
+    /**
+     * The Jaccards of a dedup plan's candidate pairs, measured on the workers: runs of
+     * pairs (the plan cuts them: `plan.runs`), each sent to a free worker with only the
+     * texts it names. Rejects with the error of the first run that failed, in pair order
+     * (the one-thread dedup's error). `onPairs(n)` is told of each run of `n` pairs done.
+     */
     async #measure(textOf, plan, onPairs, sizes, lines) {
       const pairs = plan.pairs();
       const { shingle, html } = plan;
@@ -423,7 +424,11 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
               onPairs(end - start);
             }));
           }
-          const all = Promise.all(replies);
+          // A wave settles whole, and fails with its first failed run in pair order.
+          const all = Promise.allSettled(replies).then((rs) => {
+            const failed = rs.find((r) => r.status === 'rejected');
+            if (failed) throw failed.reason;
+          });
           all.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
           inFlight.push(all);
           if (inFlight.length >= 2) await inFlight.shift();
