@@ -396,46 +396,30 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       const { shingle, html } = plan;
       const ends = plan.runs(this.#size, sizes);
       const out = new Float64Array(pairs.length / 2);
-      // Runs are sent a wave at a time, their texts read as the wave is made, the next wave
-      // while the workers measure the one before: only two waves' texts are held at once.
+      // Runs are sent a wave at a time, their texts read as the wave is made: only a few
+      // runs' texts are held at once.
       const wave = 4 * this.#size;
-      const batch = { settled: false };
-      const inFlight = [];
-      try {
-        for (let first = 0; first < ends.length; first += wave) {
-          const replies = [];
-          for (let r = first; r < Math.min(ends.length, first + wave); r++) {
-            const start = r === 0 ? 0 : ends[r - 1];
-            const end = ends[r];
-            const local = new Map();
-            const runDocs = [];
-            const runPairs = new Uint32Array(2 * (end - start));
-            for (let j = 2 * start; j < 2 * end; j++) {
-              let at = local.get(pairs[j]);
-              if (at === undefined) { at = runDocs.length; local.set(pairs[j], at); runDocs.push(pairs[j]); }
-              runPairs[j - 2 * start] = at;
-            }
-            // A JSON-lines source hands the workers its documents' lines, which they read.
-            const bytes = lines ? lines(runDocs, false) : undefined;
-            const msg = bytes ? { kind: 'jaccards', bytes, pairs: runPairs, shingle, html }
-              : { kind: 'jaccards', texts: runDocs.map(textOf), pairs: runPairs, shingle, html };
-            replies.push(this.#task(msg, batch, bytes ? [bytes.buffer] : undefined).then((reply) => {
-              out.set(reply.jaccards, start);
-              onPairs(end - start);
-            }));
+      for (let first = 0; first < ends.length; first += wave) {
+        const msgs = [];
+        const firsts = [];
+        for (let r = first; r < Math.min(ends.length, first + wave); r++) {
+          const start = r === 0 ? 0 : ends[r - 1];
+          const end = ends[r];
+          const local = new Map();
+          const runDocs = [];
+          const runPairs = new Uint32Array(2 * (end - start));
+          for (let j = 2 * start; j < 2 * end; j++) {
+            let at = local.get(pairs[j]);
+            if (at === undefined) { at = runDocs.length; local.set(pairs[j], at); runDocs.push(pairs[j]); }
+            runPairs[j - 2 * start] = at;
           }
-          // A wave settles whole, and fails with its first failed run in pair order.
-          const all = Promise.allSettled(replies).then((rs) => {
-            const failed = rs.find((r) => r.status === 'rejected');
-            if (failed) throw failed.reason;
-          });
-          all.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
-          inFlight.push(all);
-          if (inFlight.length >= 2) await inFlight.shift();
+          // A JSON-lines source hands the workers its documents' lines, which they read.
+          msgs.push(lines ? { kind: 'jaccards', bytes: lines(runDocs, false), pairs: runPairs, shingle, html }
+            : { kind: 'jaccards', texts: runDocs.map(textOf), pairs: runPairs, shingle, html });
+          firsts.push(start);
         }
-        while (inFlight.length) await inFlight.shift();
-      } finally {
-        batch.settled = true;
+        const replies = await this.#scatter(msgs, (i) => onPairs(msgs[i].pairs.length / 2));
+        replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
       }
       return out;
     }
