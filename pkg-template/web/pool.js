@@ -6,8 +6,10 @@
 // the fingerprints and sketches, a part of the work each (`__candidates`), the calling
 // thread plans with them (`__dedupPlan`), the workers measure the pairs on the texts
 // (`__jaccards`) a round at a time, and the plan keeps the pairs and makes the report.
-// This file moves texts and results, and decides nothing about them, so the results are
-// the single-thread ones, bit for bit.
+// The CLI's JSON-lines files go to the workers as bytes, chunks of whole lines that the
+// wasm reads where they lie (`__jsonlEach`, `__jaccardsJsonl`; the Node build only).
+// This file moves texts, bytes and results, and decides nothing about them, so the
+// results are the single-thread ones, bit for bit.
 //
 // Written once, as an ES module: the browser entries import it (web/pool.js, full/pool.js)
 // and scripts/build.sh generates the Node entry's CommonJS form (pool.cjs) from it with
