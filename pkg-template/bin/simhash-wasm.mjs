@@ -413,12 +413,13 @@ async function fingerprintLines(o, path, threads, sketch) {
   let fd;
   try { fd = openSync(path, 'r'); } catch (e) { fail(`cannot read ${path}: ${e.code ?? e.message}`); }
   try {
-    const pool = await SimHashPool.create({ size: Math.max(1, Math.min(threads, countLines(fd))), hasher: hasherOptions(o) });
+    const pool = await SimHashPool.create({ size: Math.max(1, Math.min(threads, countLines(fd, threads))), hasher: hasherOptions(o) });
     const lineOf = lineCounter(path);
     let count = 0;
     try {
       await pool.__hashLines(jsonlChunks(fd, []), hasherOptions(o), sketch, false, (m) => {
         const failed = new Map(Array.from(m.failed, (index, j) => [index, m.reasons[j]]));
+        const width = sketch ? m.sketches.length / m.ids.length : 0;
         let out = '';
         for (let j = 0; j < m.ids.length; j++) {
           const id = m.ids[j] ?? String(count + j);
@@ -429,7 +430,7 @@ async function fingerprintLines(o, path, threads, sketch) {
             warn(`${id}: ${reason}`);
             process.exitCode = 1;
           } else {
-            const hex = sketch ? `\t${Buffer.from(m.sketches.buffer, m.sketches.byteOffset + j * (m.sketches.length / m.ids.length), m.sketches.length / m.ids.length).toString('hex')}` : '';
+            const hex = sketch ? `\t${Buffer.from(m.sketches.buffer, m.sketches.byteOffset + j * width, width).toString('hex')}` : '';
             out += `${shownId(id)}\t${toHex(m.fingerprints[j])}${hex}\n`;
           }
         }
@@ -470,12 +471,16 @@ function poolThreads(o, chars) {
   return chars < POOL_MIN_CHARS ? 1 : CORES;
 }
 
-/** The lines of the file open as `fd` (a last line without a newline counted). */
-function countLines(fd) {
+/**
+ * The lines of the file open as `fd` (a last line without a newline counted); with `most`,
+ * reading stops once that many are seen, and the count is then at least `most`.
+ */
+function countLines(fd, most = Infinity) {
   const buf = Buffer.allocUnsafe(1 << 24);
   let lines = 0; let last = 10;
   for (let at = 0, n; (n = readSync(fd, buf, 0, buf.length, at)) > 0; at += n) {
     for (let i = buf.indexOf(10); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+    if (lines >= most) return lines;
     last = buf[n - 1];
   }
   return lines + (last === 10 ? 0 : 1);
@@ -505,24 +510,10 @@ async function dedupTwoPass(pool, path, lines, options, bar) {
       readSync(fd, buf, 0, lengths[i], offsets[i]);
       return JSON.parse(buf.toString('utf8', 0, lengths[i])).text;
     };
-    // The texts of documents `indices` (increasing), read in blocks of up to 4 MB of the
-    // file, each spanning several of them: one read for many documents.
-    const BLOCK = 1 << 22;
-    let block = Buffer.allocUnsafe(BLOCK);
-    function* readInOrder(indices) {
-      let from = 0; let to = 0;
-      for (const i of indices) {
-        const end = offsets[i] + lengths[i];
-        if (offsets[i] < from || end > to) {
-          if (block.length < lengths[i]) block = Buffer.allocUnsafe(lengths[i]);
-          from = offsets[i];
-          to = from + readSync(fd, block, 0, block.length, from);
-        }
-        yield JSON.parse(block.toString('utf8', offsets[i] - from, end - from)).text;
-      }
-    }
     // The lines of documents `indices`, each ended by a newline, in one buffer for a worker
-    // to read: through the blocks above when the indices increase, else one read each.
+    // to read: when the indices increase, through blocks of up to 4 MB of the file, each
+    // spanning several of them (one read for many documents); else one read each.
+    let block = Buffer.allocUnsafe(1 << 22);
     const linesOf = (indices, increasing) => {
       let total = 0;
       for (const i of indices) total += lengths[i] + 1;
@@ -547,7 +538,7 @@ async function dedupTwoPass(pool, path, lines, options, bar) {
     };
     // The documents to hash: the file's `lines` (a blank line is none; the count is a guide).
     const onProgress = (phase, done, total) => bar.tell(phase, done, phase === 'hashing' ? Math.max(done, lines) : total);
-    const r = await pool.__dedupSource({ chunks: jsonlChunks(fd, starts), placed, lines: linesOf, read, readInOrder, size: (i) => lengths[i] }, options, { onProgress });
+    const r = await pool.__dedupSource({ chunks: jsonlChunks(fd, starts), placed, lines: linesOf, read, size: (i) => lengths[i] }, options, { onProgress });
     return { r, count: offsets.length };
   } finally {
     closeSync(fd);

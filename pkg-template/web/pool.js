@@ -96,8 +96,7 @@ export function serve(api, post, hooks = api) {
         return;
       }
       const r = msg.sketch === undefined ? h.__fingerprintEach(msg.texts, msg.base)
-        : msg.sketchOnly ? h.__sketchEach(msg.texts, msg.base, msg.sketch)
-          : h.__fingerprintAndSketchEach(msg.texts, msg.base, msg.sketch);
+        : h.__fingerprintAndSketchEach(msg.texts, msg.base, msg.sketch);
       post({ id: msg.id, fingerprints: r.fingerprints, sketches: r.sketches, failed: r.failed, messages: r.messages, reasons: r.reasons, codes: r.codes },
         [r.fingerprints.buffer, r.failed.buffer, ...(r.sketches ? [r.sketches.buffer] : [])]);
     } catch (e) {
@@ -220,10 +219,9 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * empty); with `strict`,
      * rejects at the first failed document instead (as soon as every document before it
      * is known to be good). `onChunk(n)`, when given, is told of each chunk of `n`
-     * documents done. With `sketchOnly`, the fingerprints are not made (each 0; the
-     * failures are those of fingerprinting).
+     * documents done.
      */
-    #run(texts, options, strict, sketch, onChunk, sketchOnly = false) {
+    #run(texts, options, strict, sketch, onChunk) {
       if (this.#closed) return Promise.reject(closedError());
       const n = texts.length;
       const fingerprints = new BigUint64Array(n);
@@ -262,7 +260,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
           chunks.push(chunk);
           const base = start;
           this.#queue.push({
-            id: this.#nextId++, batch, msg: { options, texts: texts.slice(start, end), base, sketch, sketchOnly },
+            id: this.#nextId++, batch, msg: { options, texts: texts.slice(start, end), base, sketch },
             done: (msg) => {
               if (msg.error) { settle(reject, new SimHashError(msg.error.message, msg.error.code)); return; }
               fingerprints.set(msg.fingerprints, base);
@@ -336,32 +334,6 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       let at = 0;
       for (const r of replies) { out.set(r.candidates, at); at += r.candidates.length; }
       return out;
-    }
-
-    /**
-     * The fingerprints of documents `wanted` (increasing) into `r.fingerprints`, read by
-     * the workers from their lines (`lines(indices, true)`), a few chunks per worker at a
-     * time. Every one was read and hashed before, so a failure is a changed file.
-     */
-    async #fingerprintLines(r, wanted, hasher, lines, sizes) {
-      const CHUNK_BYTES = 1 << 20;
-      const sent = [];
-      function* chunks() {
-        for (let from = 0; from < wanted.length;) {
-          let to = from; let bytes = 0;
-          while (to < wanted.length && (to === from || bytes < CHUNK_BYTES)) bytes += sizes[wanted[to++]] + 1;
-          sent.push(wanted.slice(from, to));
-          yield lines(sent[sent.length - 1], true);
-          from = to;
-        }
-      }
-      await this.__hashLines(chunks(), hasher, undefined, false, (m) => {
-        const docs = sent.shift();
-        if (m.bad || m.failed.length || m.fingerprints.length !== docs.length) {
-          throw new SimHashError(`the input changed while it was read: ${m.reasons[0] ?? 'its lines moved'}`, 'Corrupt');
-        }
-        docs.forEach((d, k) => { r.fingerprints[d] = m.fingerprints[k]; });
-      });
     }
 
     /**
@@ -492,10 +464,11 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * (every document's text, or only the failed documents' texts and `sizes`, the length
      * in bytes of each text, to cut the runs). With `later` (`__dedupFingerprintsLater`'s
      * width of a candidate), `r` holds no fingerprints yet: the documents of the candidate
-     * pairs are read again with `readInOrder` (as `#fingerprintCandidates` takes it) and
-     * fingerprinted after the candidate step, and the others keep 0.
+     * pairs are read again as their lines (`lines`, as `#fingerprintCandidates` takes it)
+     * and fingerprinted after the candidate step, and the others keep 0. With `lines`, the
+     * pairs are measured on their documents' lines instead of `textOf`'s texts.
      */
-    async #dedupHashed(ids, texts, r, options, tell, textOf, sizes, later, readInOrder, lines) {
+    async #dedupHashed(ids, texts, r, options, tell, textOf, sizes, later, lines) {
       const failed = Uint32Array.from(r.failed, (f) => f.index);
       const bad = new Set(failed);
       const w = r.width;
@@ -503,7 +476,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
         : concat(Array.from(ids.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
       tell('candidates', 0, 1);
       const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
-      if (later !== undefined) await this.#fingerprintCandidates(r, bad, found, later, options, readInOrder, lines, sizes);
+      if (later !== undefined) await this.#fingerprintCandidates(r, bad, found, later, options, lines, sizes);
       // The candidates carry what the plan needs of the sketches (their estimates).
       const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, new Uint8Array(0), options, found);
       tell('candidates', 1, 1);
@@ -526,112 +499,87 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
 
     /**
      * Fingerprints the documents named by the candidates `found` (`width` u32s each, the
-     * first two the slots: positions among the documents not in `bad`), their texts read
-     * with `readInOrder` (documents by increasing index to their texts), into
-     * `r.fingerprints`, in waves of about 8 M characters (two held at once).
+     * first two the slots: positions among the documents not in `bad`) into
+     * `r.fingerprints`, read by the workers from their lines (`lines(indices, true)`: the
+     * lines of documents `indices`, increasing), a few chunks of about 1 MB per worker at a
+     * time. Every one was read and hashed before, so a failure is a changed file.
      */
-    async #fingerprintCandidates(r, bad, found, width, options, readInOrder, lines, sizes) {
+    async #fingerprintCandidates(r, bad, found, width, options, lines, sizes) {
       const docOf = [];
       for (let i = 0; i < r.fingerprints.length; i++) if (!bad.has(i)) docOf.push(i);
       const named = new Uint8Array(docOf.length);
       for (let j = 0; j < found.length; j += width) { named[found[j]] = 1; named[found[j + 1]] = 1; }
-      const hasher = hooks.__dedupHasherOptions(options, false);
-      const WAVE_CHARS = 1 << 23;
-      let docs = []; let texts = []; let chars = 0;
-      // A wave is read while the one before it is fingerprinted.
-      let pending = null;
-      const flush = async () => {
-        const wave = docs;
-        const run = this.#run(texts, hasher, true).then((got) => {
-          wave.forEach((d, k) => { r.fingerprints[d] = got.fingerprints[k]; });
-        });
-        run.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
-        docs = []; texts = []; chars = 0;
-        if (pending) await pending;
-        pending = run;
-      };
       const wanted = [];
       for (let s = 0; s < named.length; s++) if (named[s]) wanted.push(docOf[s]);
-      if (lines) { await this.#fingerprintLines(r, wanted, hasher, lines, sizes); return; }
-      let k = 0;
-      for (const text of readInOrder(wanted)) {
-        docs.push(wanted[k++]); texts.push(text); chars += text.length;
-        if (chars >= WAVE_CHARS) await flush();
+      const CHUNK_BYTES = 1 << 20;
+      const sent = [];
+      function* chunks() {
+        for (let from = 0; from < wanted.length;) {
+          let to = from; let bytes = 0;
+          while (to < wanted.length && (to === from || bytes < CHUNK_BYTES)) bytes += sizes[wanted[to++]] + 1;
+          sent.push(wanted.slice(from, to));
+          yield lines(sent[sent.length - 1], true);
+          from = to;
+        }
       }
-      if (docs.length) await flush();
-      if (pending) await pending;
+      await this.__hashLines(chunks(), hooks.__dedupHasherOptions(options, false), undefined, false, (m) => {
+        const docs = sent.shift();
+        if (m.bad || m.failed.length || m.fingerprints.length !== docs.length) {
+          throw new SimHashError(`the input changed while it was read: ${m.reasons[0] ?? 'its lines moved'}`, 'Corrupt');
+        }
+        docs.forEach((d, k) => { r.fingerprints[d] = m.fingerprints[k]; });
+      });
     }
 
     /**
-     * `dedup` over documents read twice instead of held (the CLI's JSONL files): `batches`
-     * (an iterable, or async iterable, of `{ ids, texts }`, the documents in order) is
-     * hashed on the workers batch by batch, keeping each document's fingerprint and sketch
-     * and the text of those that fail; `read(i)` then gives the text of document `i` again
-     * (for the candidate pairs only), `readInOrder(indices)`, when given, the texts of the
-     * documents `indices` (increasing) one after another, and `size(i)` the length in bytes
-     * of document `i`. The same report as `dedup` of all the documents at once, but that
-     * with a verification by sketches the first pass makes the sketches alone, and the
-     * fingerprint of a document in no candidate pair (so in no cluster) is 0: it is not
-     * made.
+     * `dedup` over a JSON-lines file read twice instead of held (the CLI's): `chunks` (an
+     * iterable of its bytes, chunks of whole lines, in order) is hashed on the workers
+     * chunk by chunk (`__hashLines`), and each reply, in order, is given to `placed` (which
+     * keeps where the documents' lines are, and may throw at a bad line); then
+     * `lines(indices, increasing)` gives the lines of documents `indices` again (for the
+     * candidate pairs only), `read(i)` the text of document `i` (for the failed ones'
+     * reasons), and `size(i)` the length in bytes of document `i`'s line. The same report
+     * as `dedup` of all the documents at once, but that with a verification by sketches the
+     * first pass makes the sketches alone, and the fingerprint of a document in no
+     * candidate pair (so in no cluster) is 0: it is not made.
      */
-    async __dedupSource({ batches, chunks, placed, lines, read, readInOrder, size }, options, { onProgress } = {}) {
+    async __dedupSource({ chunks, placed, lines, read, size }, options, { onProgress } = {}) {
       if (hooks.__dedupHasherOptions === undefined) return api.dedup([], [], options); // FeatureDisabled
       const tell = onProgress ?? (() => {});
       const sketchSize = hooks.__dedupSketchSize(options);
       const hasher = hooks.__dedupHasherOptions(options, false);
       const sketch = sketchSize === undefined ? undefined : { size: sketchSize };
+      const width = sketch === undefined ? 0 : hooks.__sketchWidth(sketch);
       // A verification by sketches: the first pass makes the sketches alone, and only the
       // documents of the candidate pairs are fingerprinted (the report's distances).
       const later = hooks.__dedupFingerprintsLater(options);
-      const ids = []; const done = []; const failedTexts = new Map();
-      let hashed = 0; let pending = null;
-      const collect = async ({ run, base, texts }) => {
-        const r = await run;
-        for (const f of r.failed) { f.index += base; failedTexts.set(f.index, texts[f.index - base]); }
-        done.push(r);
-      };
-      if (chunks) {
-        const chunkWidth = sketch === undefined ? 0 : hooks.__sketchWidth(sketch);
-        await this.__hashLines(chunks, hasher, sketch, later !== undefined, (m) => {
-          placed(m);
-          const base = ids.length;
-          for (let j = 0; j < m.ids.length; j++) ids.push(m.ids[j] ?? String(base + j));
-          const failed = Array.from(m.failed, (index, j) => ({ index: base + index, reason: m.reasons[j], code: m.codes[j] }));
-          for (const f of failed) failedTexts.set(f.index, undefined);
-          done.push({ fingerprints: m.fingerprints, sketches: m.sketches, width: chunkWidth, failed });
-          tell('hashing', (hashed += m.ids.length), hashed);
-        });
-        check(SPEC.ids, [ids], SimHashError);
-        for (const i of failedTexts.keys()) failedTexts.set(i, read(i));
-      } else {
-        for await (const batch of batches) {
-          [batch.ids, batch.texts] = check(SPEC.batch, [batch.ids, batch.texts], SimHashError, hooks.__utf8);
-          const base = ids.length;
-          for (const id of batch.ids) ids.push(id);
-          const run = this.#run(batch.texts, hasher, false, sketch, (n) => tell('hashing', (hashed += n), hashed), later !== undefined);
-          if (pending) await collect(pending);
-          pending = { run, base, texts: batch.texts };
-        }
-        if (pending) await collect(pending);
-      }
+      const ids = []; const done = []; const failed = [];
+      let hashed = 0;
+      await this.__hashLines(chunks, hasher, sketch, later !== undefined, (m) => {
+        placed(m);
+        const base = ids.length;
+        for (let j = 0; j < m.ids.length; j++) ids.push(m.ids[j] ?? String(base + j));
+        for (const index of m.failed) failed.push({ index: base + index });
+        done.push(m);
+        tell('hashing', (hashed += m.ids.length), hashed);
+      });
+      check(SPEC.ids, [ids], SimHashError);
       const n = ids.length;
-      const width = done.length ? done[0].width : 0;
       // Shared memory where there is any: the candidate step's workers read it in place.
       const bytes = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(width * n) : width * n;
-      const r = { fingerprints: new BigUint64Array(n), sketches: new Uint8Array(bytes), width, failed: [] };
+      const r = { fingerprints: new BigUint64Array(n), sketches: new Uint8Array(bytes), width, failed };
       let at = 0;
       for (const d of done) {
         r.fingerprints.set(d.fingerprints, at);
         if (width) r.sketches.set(d.sketches, at * width);
-        for (const f of d.failed) r.failed.push(f);
         at += d.fingerprints.length;
       }
       done.length = 0;
       // The plan reads the failed documents' texts (for their reasons), and no other.
-      const texts = Array.from({ length: n }, (_, i) => failedTexts.get(i) ?? '');
+      const texts = Array(n).fill('');
+      for (const f of failed) texts[f.index] = read(f.index);
       const sizes = Uint32Array.from({ length: n }, (_, i) => size(i));
-      const inOrder = readInOrder ?? function* inOrder(indices) { for (const i of indices) yield read(i); };
-      return this.#dedupHashed(ids, texts, r, options, tell, read, sizes, later, inOrder, lines);
+      return this.#dedupHashed(ids, texts, r, options, tell, read, sizes, later, lines);
     }
 
     /** `index.dedup(ids, texts, options)` with the fingerprints made by the workers. */

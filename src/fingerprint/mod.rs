@@ -282,9 +282,9 @@ impl SimHasher {
         texts.into_iter().map(|text| self.fingerprint_and_sketch(text, scheme)).collect()
     }
 
-    /// [`sketch_where_fingerprinted`](Self::sketch_where_fingerprinted) of each text: a
-    /// pool worker's share of a dedup verified by sketches that makes the fingerprints
-    /// later, of the documents in a candidate pair only.
+    /// [`sketch_where_fingerprinted`](Self::sketch_where_fingerprinted) of each text: the
+    /// first pass of a dedup verified by sketches, over texts (`__sketchEach`, which
+    /// `scripts/bench-hash-split-wasm.mjs` times).
     #[cfg_attr(not(all(target_arch = "wasm32", feature = "crawler")), allow(dead_code))]
     pub(crate) fn sketch_where_fingerprinted_each<'t, I>(
         &mut self,

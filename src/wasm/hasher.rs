@@ -385,9 +385,9 @@ mod pool {
         }
 
         /// `__fingerprintAndSketchEach` without the fingerprints (each 0), the same
-        /// failures (core: `SimHasher::sketch_where_fingerprinted_each`): the pool's first
-        /// pass of a dedup verified by sketches, which fingerprints only the documents of
-        /// its candidate pairs, later.
+        /// failures (core: `SimHasher::sketch_where_fingerprinted_each`): the first pass of
+        /// a dedup verified by sketches, over texts, which `scripts/bench-hash-split-wasm.mjs`
+        /// times beside `__fingerprintEach` (the pool's pass reads lines: `__jsonlEach`).
         #[wasm_bindgen(js_name = __sketchEach, skip_typescript)]
         pub fn sketch_each(
             &mut self,
@@ -432,14 +432,14 @@ mod pool {
             });
             let (ids, mut offsets, mut lengths) = (Array::new(), Vec::new(), Vec::new());
             let mut outcomes = Vec::with_capacity(chunk.documents.len());
+            let tagged = |key: &'static str, text: &str| {
+                let o = Object::new();
+                set(&o, key, text);
+                JsValue::from(o)
+            };
             for d in chunk.documents {
                 offsets.push(d.offset as u32);
                 lengths.push(d.length as u32);
-                let tagged = |key: &'static str, text: &str| {
-                    let o = Object::new();
-                    set(&o, key, text);
-                    JsValue::from(o)
-                };
                 ids.push(&match d.id {
                     Id::Absent => JsValue::UNDEFINED,
                     Id::Text(t) => JsValue::from_str(&t),
