@@ -92,6 +92,7 @@ const oneDedupMs = await fastest(() => dedup(ids, all));
 // pool's own hooks; the workers' fingerprints, sketches, candidates and jaccards are made
 // here untimed.
 const wasmHooks = require('../pkg/node/simhash_wasm.js');
+const { dedupReport } = require('../pkg/pool.cjs');
 const made = await pool.fingerprintAndSketchEach(all, { size: wasmHooks.__dedupSketchSize(undefined) });
 if (made.failed.length) throw new Error(`the corpus has documents with no fingerprint: ${made.failed[0].error.message}`);
 const allFps = made.fingerprints;
@@ -100,7 +101,7 @@ const found = wasmHooks.__candidates(allFps, allSketches, undefined, 0, 1);
 let serialMs = Infinity;
 for (let r = 0; r < (quick ? 2 : 4); r++) {
   let t0 = performance.now();
-  const plan = wasmHooks.__dedupPlan(ids, all, allFps, new Uint32Array(0), new Uint8Array(0), undefined, found);
+  const plan = wasmHooks.__dedupPlan(ids.join(''), Uint32Array.from(ids, (id) => id.length), all, allFps, new Uint32Array(0), new Uint8Array(0), undefined, found);
   let ms = performance.now() - t0;
   // Each round's pairs measured untimed, its recording and the report timed.
   for (let pairs = plan.pairs(); pairs.length > 0; pairs = plan.pairs()) {
@@ -110,7 +111,7 @@ for (let r = 0; r < (quick ? 2 : 4); r++) {
     ms += performance.now() - t0;
   }
   t0 = performance.now();
-  plan.finish();
+  dedupReport(plan.finish());
   ms += performance.now() - t0;
   plan.free();
   serialMs = Math.min(serialMs, ms);

@@ -85,25 +85,31 @@ pub(crate) fn sort_by_u64_key_stable<T: Copy>(v: &mut Vec<T>, key: impl Fn(&T) -
     if v.len() < 2 {
         return;
     }
-    let mut other: Vec<T> = Vec::with_capacity(v.len());
-    for byte in 0..8 {
-        let shift = 8 * byte;
-        let mut count = [0usize; 256];
-        for x in v.iter() {
-            count[(key(x) >> shift) as usize & 255] += 1;
+    // Every byte's counts, in one pass over the keys (a pass moves the keys, not their
+    // counts).
+    let mut counts = [[0usize; 256]; 8];
+    for x in v.iter() {
+        let k = key(x);
+        for (byte, count) in counts.iter_mut().enumerate() {
+            count[(k >> (8 * byte)) as usize & 255] += 1;
         }
+    }
+    let mut other: Vec<T> = Vec::new();
+    for (byte, count) in counts.iter().enumerate() {
+        let shift = 8 * byte;
         if count.contains(&v.len()) {
             continue;
         }
         // Each bucket's first place.
         let mut at = [0usize; 256];
         let mut sum = 0;
-        for (a, c) in at.iter_mut().zip(count) {
+        for (a, &c) in at.iter_mut().zip(count) {
             *a = sum;
             sum += c;
         }
-        other.clear();
-        other.resize(v.len(), v[0]);
+        if other.len() != v.len() {
+            other = vec![v[0]; v.len()];
+        }
         for x in v.iter() {
             let b = (key(x) >> shift) as usize & 255;
             other[at[b]] = *x;
@@ -111,6 +117,17 @@ pub(crate) fn sort_by_u64_key_stable<T: Copy>(v: &mut Vec<T>, key: impl Fn(&T) -
         }
         std::mem::swap(v, &mut other);
     }
+}
+
+/// [`sort_by_u64_key_stable`] by `major`, then by `minor` among equal `major` keys: a
+/// sort by each, the minor first.
+pub(crate) fn sort_by_u64_keys_stable<T: Copy>(
+    v: &mut Vec<T>,
+    major: impl Fn(&T) -> u64,
+    minor: impl Fn(&T) -> u64,
+) {
+    sort_by_u64_key_stable(v, minor);
+    sort_by_u64_key_stable(v, major);
 }
 
 /// The one copy of the standard sort behind [`sort_by`]: indices by a comparator of
@@ -176,6 +193,23 @@ mod tests {
                 let mut got = v.clone();
                 sort_by_u64_key_stable(&mut got, |x| x.0);
                 assert_eq!(got, want, "mask {mask:x}, {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_two_key_radix_sort_agrees_with_the_standard_stable_sort() {
+        // Few distinct majors and minors (long runs of ties) and full-width ones.
+        let mut rng = Rng(6);
+        for (majors, minors) in [(3, 4), (1000, 2), (u64::MAX, u64::MAX), (1, u64::MAX)] {
+            for len in [0, 1, 2, 7, 4000] {
+                let v: Vec<(u64, u64, u32)> =
+                    (0..len).map(|i| (rng.next() % majors, rng.next() % minors, i)).collect();
+                let mut want = v.clone();
+                want.sort_by_key(|x| (x.0, x.1));
+                let mut got = v.clone();
+                sort_by_u64_keys_stable(&mut got, |x| x.0, |x| x.1);
+                assert_eq!(got, want, "{majors} majors, {minors} minors, {len}");
             }
         }
     }

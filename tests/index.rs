@@ -322,7 +322,8 @@ fn self_join_and_clusters_match_oracle(cfg: &Config) {
 
 every_config!(join_parts_make_the_self_join);
 /// The self-join split by tables (`join_part`, what the pool's workers compute): every
-/// split of the tables, concatenated in order, is the whole join; each pair comes once,
+/// split of the tables, concatenated in order, is the whole join, and the parts of an
+/// interleaved split (every `m`-th table) hold its pairs together; each pair comes once,
 /// and the pairs are the brute-force oracle's, slots being positions in the fingerprints.
 fn join_parts_make_the_self_join(cfg: &Config) {
     let layout = cfg.layout.clone();
@@ -355,6 +356,13 @@ fn join_parts_make_the_self_join(cfg: &Config) {
             cuts.windows(2).flat_map(|w| join_part(&layout, &fps, w[0]..w[1])).collect();
         split.extend(join_part(&layout, &fps, tables..tables + 5));
         assert_eq!(split, whole, "{} round {round}: split at {cuts:?}", cfg.name);
+        let m = 1 + rng.below(4) as usize;
+        let mut dealt: Vec<(u32, u32, u32)> =
+            (0..m).flat_map(|p| join_part(&layout, &fps, (p..tables).step_by(m))).collect();
+        let mut sorted = whole.clone();
+        dealt.sort_unstable();
+        sorted.sort_unstable();
+        assert_eq!(dealt, sorted, "{} round {round}: every {m}th table", cfg.name);
     }
     assert!(found > 20, "{}: {found} pairs in all rounds", cfg.name);
 }

@@ -674,8 +674,12 @@ async function dedupPath(o, path) {
   }
   bar.end();
   for (const s of r.skipped) warn(`skipping ${s.id}: ${s.error}`);
-  const fps = new Map(r.fingerprinted.map((id, i) => [id, r.fingerprints[i]]));
-  const fingerprintOf = (id) => fps.get(id) ?? index?.get(id);
+  // Each id's fingerprint, for the table (a map of every document: made only for it).
+  let fps;
+  const fingerprintOf = (id) => {
+    fps ??= new Map(r.fingerprinted.map((d, i) => [d, r.fingerprints[i]]));
+    return fps.get(id) ?? index?.get(id);
+  };
   const { clusters, pairs } = r;
   if (format === 'jsonl') {
     // Each pair under its cluster, found through its first id (linear in the output).

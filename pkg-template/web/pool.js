@@ -106,6 +106,27 @@ export function serve(api, post, hooks = api) {
 }
 
 /**
+ * `dedup`'s report from a plan's (`__DedupPlan#finish`), whose ids come in bulk: `ids`
+ * joins every id it names, `lengths` holding their UTF-16 lengths, in this order: the
+ * `fingerprinted` documents', each cluster's members (`clusterSizes`), each pair's `a`
+ * and `b` (the pairs' other fields in `distances` and `jaccards`, NaN for none).
+ */
+export function dedupReport(flat) {
+  const { ids, lengths, clusterSizes, distances, jaccards } = flat;
+  let at = 0;
+  let i = 0;
+  const next = () => ids.slice(at, (at += lengths[i++]));
+  const fingerprinted = Array.from({ length: flat.fingerprinted }, next);
+  const clusters = Array.from(clusterSizes, (size) => Array.from({ length: size }, next));
+  const pairs = Array.from(distances, (distance, p) => {
+    const a = next();
+    return { a, b: next(), distance, jaccard: Number.isNaN(jaccards[p]) ? null : jaccards[p] };
+  });
+  const { fingerprints, skipped, alreadyIndexed, layout, k, verify, verifyBy } = flat;
+  return { clusters, pairs, fingerprinted, fingerprints, skipped, alreadyIndexed, layout, k, verify, verifyBy };
+}
+
+/**
  * The SimHashPool class over `spawn()` (a new worker: `{ post(msg, transfer),
  * listen(onMessage, onFail), terminate(): Promise, ref(), unref() }`), for an entry whose
  * API is `api` (with its `SimHashError` and argument `check`), and whose wasm module,
@@ -366,34 +387,45 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * (the one-thread dedup's error). `onPairs(n)` is told of each run of `n` pairs done.
      */
     async #measure(textOf, plan, onPairs, sizes, lines) {
+      if (this.#closed) throw closedError();
       const pairs = plan.pairs();
       const { shingle, html } = plan;
       const ends = plan.runs(this.#size, sizes);
       const out = new Float64Array(pairs.length / 2);
-      // Runs are sent a wave at a time, their texts read as the wave is made: only a few
-      // runs' texts are held at once.
-      const wave = 4 * this.#size;
-      for (let first = 0; first < ends.length; first += wave) {
-        const msgs = [];
-        const firsts = [];
-        for (let r = first; r < Math.min(ends.length, first + wave); r++) {
-          const start = r === 0 ? 0 : ends[r - 1];
-          const end = ends[r];
-          const local = new Map();
-          const runDocs = [];
-          const runPairs = new Uint32Array(2 * (end - start));
-          for (let j = 2 * start; j < 2 * end; j++) {
-            let at = local.get(pairs[j]);
-            if (at === undefined) { at = runDocs.length; local.set(pairs[j], at); runDocs.push(pairs[j]); }
-            runPairs[j - 2 * start] = at;
-          }
-          // A JSON-lines source hands the workers its documents' lines, which they read.
-          msgs.push(lines ? { kind: 'jaccards', bytes: lines(runDocs, false), pairs: runPairs, shingle, html }
-            : { kind: 'jaccards', texts: runDocs.map(textOf), pairs: runPairs, shingle, html });
-          firsts.push(start);
+      // A run's message (its texts read) is made as one in flight is done: a few runs a
+      // worker are in flight, so the texts held stay bounded, and the workers measure
+      // while the next texts are read.
+      const message = (start, end) => {
+        const local = new Map();
+        const runDocs = [];
+        const runPairs = new Uint32Array(2 * (end - start));
+        for (let j = 2 * start; j < 2 * end; j++) {
+          let at = local.get(pairs[j]);
+          if (at === undefined) { at = runDocs.length; local.set(pairs[j], at); runDocs.push(pairs[j]); }
+          runPairs[j - 2 * start] = at;
         }
-        const replies = await this.#scatter(msgs, (i) => onPairs(msgs[i].pairs.length / 2));
-        replies.forEach((r, i) => out.set(r.jaccards, firsts[i]));
+        // A JSON-lines source hands the workers its documents' lines, which they read.
+        return lines ? { kind: 'jaccards', bytes: lines(runDocs, false), pairs: runPairs, shingle, html }
+          : { kind: 'jaccards', texts: runDocs.map(textOf), pairs: runPairs, shingle, html };
+      };
+      const batch = { settled: false };
+      const inFlight = [];
+      try {
+        for (let r = 0; r < ends.length; r++) {
+          const start = r === 0 ? 0 : ends[r - 1];
+          const msg = message(start, ends[r]);
+          const done = this.#task(msg, batch, msg.bytes ? [msg.bytes.buffer, msg.pairs.buffer] : [msg.pairs.buffer]).then((reply) => {
+            out.set(reply.jaccards, start);
+            onPairs(reply.jaccards.length);
+          });
+          done.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
+          inFlight.push(done);
+          // In run order: the first run that failed, in pair order, is the one reported.
+          if (inFlight.length >= 2 * this.#size) await inFlight.shift();
+        }
+        while (inFlight.length) await inFlight.shift();
+      } finally {
+        batch.settled = true;
       }
       return out;
     }
@@ -477,8 +509,10 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       tell('candidates', 0, 1);
       const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
       if (later !== undefined) await this.#fingerprintCandidates(r, bad, found, later, options, lines, sizes);
-      // The candidates carry what the plan needs of the sketches (their estimates).
-      const plan = hooks.__dedupPlan(ids, texts, r.fingerprints, failed, new Uint8Array(0), options, found);
+      // The candidates carry what the plan needs of the sketches (their estimates). The ids
+      // go as one string and their lengths: one copy, not one a document.
+      const plan = hooks.__dedupPlan(ids.join(''), Uint32Array.from(ids, (id) => id.length), texts, r.fingerprints,
+        failed, new Uint8Array(0), options, found);
       tell('candidates', 1, 1);
       try {
         // The pairs come in rounds (a pair is measured only while its documents are not
@@ -491,7 +525,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
           plan.record(await this.#measure(textOf, plan, (n) => tell('verifying', (measuredPairs += n), total), sizes, lines));
         }
         tell('verifying', measuredPairs, total);
-        return plan.finish();
+        return dedupReport(plan.finish());
       } finally {
         plan.free();
       }

@@ -12,9 +12,7 @@
 //!
 //! **Each pair once.** A pair sharing several bands is listed from the first one only
 //! (the earlier bands' keys are compared directly), so the parts of any split of the bands
-//! ([`band_pairs`] over a range), concatenated, hold no repeats.
-
-use std::ops::Range;
+//! ([`band_pairs`] over some of them), together, hold no repeats.
 
 use crate::sketch::bands::{band_key_of, bands_for};
 use crate::sketch::SketchRows;
@@ -28,10 +26,11 @@ pub(crate) fn band_count(sketches: &SketchRows) -> usize {
 }
 
 /// The pairs `(x, y)`, `x < y` positions in `sketches`, that share a key in one of the
-/// bands `bands` and no key in an earlier band, each document paired with at most
-/// [`BUCKET_WINDOW`] earlier members of a bucket. Sorted by band, then bucket.
+/// bands `bands` (in increasing order; those past the scheme's bands are skipped) and no
+/// key in an earlier band, each document paired with at most [`BUCKET_WINDOW`] earlier
+/// members of a bucket. Sorted by band, then bucket.
 #[cfg(test)]
-pub(crate) fn band_pairs(sketches: &SketchRows, bands: Range<usize>) -> Vec<(u32, u32)> {
+pub(crate) fn band_pairs(sketches: &SketchRows, bands: impl IntoIterator<Item = usize>) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     each_band_pair(sketches, bands, |x, y| out.push((x, y)));
     out
@@ -40,16 +39,21 @@ pub(crate) fn band_pairs(sketches: &SketchRows, bands: Range<usize>) -> Vec<(u32
 /// Calls `visit` with each pair of [`band_pairs`], in its order, holding none of them: at
 /// a million documents the bands give tens of millions of pairs, most of which the
 /// caller's prefilter drops.
-pub(crate) fn each_band_pair(sketches: &SketchRows, bands: Range<usize>, mut visit: impl FnMut(u32, u32)) {
+pub(crate) fn each_band_pair(
+    sketches: &SketchRows,
+    bands: impl IntoIterator<Item = usize>,
+    mut visit: impl FnMut(u32, u32),
+) {
     let n = sketches.len();
     let width = band_count(sketches);
-    let bands = bands.start.min(width)..bands.end.min(width);
-    if n < 2 || bands.is_empty() {
+    let bands: Vec<usize> = bands.into_iter().filter(|&b| b < width).collect();
+    let Some(&last) = bands.last() else { return };
+    if n < 2 {
         return;
     }
     // Every key of the bands read, a row per document (the earlier bands for the
     // first-band test, and this band's for the sort).
-    let read = bands.end;
+    let read = last + 1;
     let keys: Vec<u32> =
         (0..n).flat_map(|d| (0..read).map(move |b| band_key_of(sketches.payload(d), b))).collect();
     let row = |d: usize| &keys[d * read..(d + 1) * read];
@@ -57,7 +61,9 @@ pub(crate) fn each_band_pair(sketches: &SketchRows, bands: Range<usize>, mut vis
     for b in bands {
         slots.clear();
         slots.extend((0..n).map(|d| u64::from(row(d)[b]) << 32 | d as u64));
-        slots.sort_unstable();
+        // By key, each bucket in document order: a stable radix sort of the keys alone
+        // (the documents come in order), not a comparison sort of the whole.
+        crate::sort::sort_by_u64_key_stable(&mut slots, |&s| s >> 32);
         let mut start = 0;
         while start < n {
             let key = slots[start] >> 32;
@@ -139,6 +145,15 @@ mod tests {
                 let mut parts = band_pairs(&sk, 0..cut);
                 parts.extend(band_pairs(&sk, cut..20));
                 assert_eq!(parts, whole, "split at {cut}");
+            }
+            // Dealt out, every m-th band to a part: the same pairs, each once.
+            for m in [2, 3, 7] {
+                let mut dealt: Vec<(u32, u32)> =
+                    (0..m).flat_map(|p| band_pairs(&sk, (p..20).step_by(m))).collect();
+                dealt.sort_unstable();
+                let mut sorted = whole.clone();
+                sorted.sort_unstable();
+                assert_eq!(dealt, sorted, "every {m}th band");
             }
             // A band range past the scheme's bands is clipped.
             assert_eq!(band_pairs(&sk, 0..99), whole);

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::candidates::{band_count, each_band_pair, BUCKET_WINDOW};
-use super::rounds::Rounds;
+use super::rounds::{sort_in_order, Rounds};
 use super::{keep, measure, visible_texts, DedupOptions, DedupReport};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
@@ -384,8 +384,10 @@ fn estimate_rank(estimate: f64) -> u32 {
 /// ([`DedupOptions::uses_bands`]) or the verification is by sketches, their sketches
 /// (`sketches`, one row per slot), cut into `parts` parts of about equal work, for as many
 /// workers: part `part` (from 0) self-joins its share of the index's tables ([`join_part`]
-/// under [`DedupOptions::layout_for`] `fps.len()`) and of the sketches' bands, drops the
-/// pairs whose sketches' estimate falls more than 0.25 below the threshold, and keeps each
+/// under [`DedupOptions::layout_for`] `fps.len()`) and of the sketches' bands (every
+/// `parts`-th, from the `part`-th; the band join leaves out the pairs within `k`, which
+/// the tables find), drops the pairs whose sketches' estimate falls more than 0.25 below
+/// the threshold, and keeps each
 /// document's [`BUCKET_WINDOW`] nearest pairs of its share, each with its sketches'
 /// estimate. A verification by sketches with the band join ([`ranks_by_estimate`]) takes
 /// the band join's pairs alone instead, those whose estimate reaches the threshold, each
@@ -441,7 +443,10 @@ fn candidate_part(
     part: usize,
     parts: usize,
 ) -> Vec<Candidate> {
-    let share = |total: usize| part * total / parts..(part + 1) * total / parts;
+    // Every `parts`-th table and band: the first ones find the most pairs (a pair comes
+    // from the first table or band that holds it), so a cut into ranges would give the
+    // first part most of the work.
+    let share = |total: usize| (part.min(total)..total).step_by(parts.max(1));
     let banded = opts.uses_bands() && !sketches.is_empty();
     if ranks_by_estimate(opts) {
         // The verification keeps the pairs whose estimate reaches the threshold: the band
@@ -470,8 +475,14 @@ fn candidate_part(
         .filter_map(|(a, b, d)| worth.keep((a.min(b), a.max(b), d, 0.0)))
         .collect();
     if banded {
+        // A pair within `k` is the table join's (which finds every such pair), whichever
+        // part holds its table: the band join skips it before estimating it again.
+        let k = layout.k();
         each_band_pair(sketches, share(band_count(sketches)), |x, y| {
-            found.extend(worth.keep((x, y, hamming(fps[x as usize], fps[y as usize]), 0.0)));
+            let d = hamming(fps[x as usize], fps[y as usize]);
+            if d > k {
+                found.extend(worth.keep((x, y, d, 0.0)));
+            }
         });
     }
     let mut found = at_most_window_each(found);
@@ -536,13 +547,8 @@ impl<'s> Prefilter<'s> {
 /// keeps them all.
 fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     let later = |c: &Candidate| c.0.max(c.1);
-    // A pair found twice (by a table and a band, or by two parts) sorts next to itself: one
-    // pair has one distance (at most 64, 8 bits).
-    crate::sort::sort_by_u64_key(
-        &mut candidates,
-        |c| u64::from(later(c)) << 8 | u64::from(c.2),
-        |a, b| a.0.min(a.1).cmp(&b.0.min(b.1)),
-    );
+    // A pair found twice (by two parts) sorts next to itself: one pair has one distance.
+    sort_in_order(&mut candidates, |&(x, y, d, _)| (x, y, d));
     // Kept in place: the first `kept` entries are the kept ones, in order.
     let mut kept = 0;
     let mut run = (u32::MAX, 0usize);

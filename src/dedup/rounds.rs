@@ -58,11 +58,19 @@ fn order(c: &Pair) -> (u32, u32, u32) {
     (c.0.max(c.1), c.2, c.0.min(c.1))
 }
 
-/// The leading part of [`order`] as one number (later document, then distance, at most
-/// 64), for the crate's sort by a 64-bit key; ties are broken by [`order`].
-fn key(c: &Pair) -> u64 {
-    let (later, distance, _) = order(c);
-    u64::from(later) << 8 | u64::from(distance.min(255))
+/// Sorts `v` in the order of the rounds ([`order`]) of `pair(x)`, stably: radix sorts by
+/// the later document and the distance (at most 255: a Hamming distance, or a rank by
+/// estimate), then the earlier document, with no comparison.
+pub(crate) fn sort_in_order<T: Copy>(v: &mut Vec<T>, pair: impl Fn(&T) -> Pair) {
+    crate::sort::sort_by_u64_keys_stable(
+        v,
+        |x| {
+            let (later, distance, _) = order(&pair(x));
+            debug_assert!(distance < 256);
+            u64::from(later) << 8 | u64::from(distance.min(255))
+        },
+        |x| u64::from(order(&pair(x)).2),
+    );
 }
 
 impl Rounds {
@@ -92,7 +100,7 @@ impl Rounds {
     /// [`Rounds::new`] over candidates in any order (each pair once), listed in the order of
     /// the rounds.
     pub(crate) fn sorted(slots: usize, mut candidates: Vec<Pair>, threshold: f64) -> Rounds {
-        crate::sort::sort_by_u64_key(&mut candidates, key, |a, b| order(a).cmp(&order(b)));
+        sort_in_order(&mut candidates, |&c| c);
         Rounds::new(slots, candidates, Vec::new(), threshold)
     }
 

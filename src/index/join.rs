@@ -165,12 +165,13 @@ pub fn join_tables(layout: &Layout) -> usize {
     join_layout(layout).tables()
 }
 
-/// The part of the self-join of `fps` under `layout` that tables `tables` find (of
-/// [`join_tables`]): `(slot, slot, distance)` for every pair within `k`, where a slot is a
-/// position in `fps`, each pair from the first table its two fingerprints share a bucket
-/// in. So the parts of any split of `0..join_tables(layout)`, concatenated in order, are
-/// the whole self-join, each pair once: what the package's worker pool computes on every
-/// core. A range past the tables is cut to them.
+/// The part of the self-join of `fps` under `layout` that tables `tables` find (indices
+/// below [`join_tables`], in increasing order): `(slot, slot, distance)` for every pair
+/// within `k`, where a slot is a position in `fps`, each pair from the first table its two
+/// fingerprints share a bucket in. So the parts of any split of `0..join_tables(layout)`
+/// hold the whole self-join together, each pair once: what the package's worker pool
+/// computes on every core (a range cut in order gives it in order). An index past the
+/// tables is skipped.
 ///
 /// ```
 /// use simhash_wasm::__private::index::{join_part, join_tables};
@@ -184,16 +185,23 @@ pub fn join_tables(layout: &Layout) -> usize {
 /// assert_eq!(pairs, [(0, 1), (0, 4), (1, 2), (1, 4)]);
 /// let split: Vec<_> = (0..n).flat_map(|t| join_part(&layout, &fps, t..t + 1)).collect();
 /// assert_eq!(split, whole);
+/// let mut even = join_part(&layout, &fps, (0..n).step_by(2));
+/// even.extend(join_part(&layout, &fps, (1..n).step_by(2)));
+/// assert_eq!(even.len(), whole.len());
 /// # Ok::<(), simhash_wasm::Error>(())
 /// ```
-pub fn join_part(layout: &Layout, fps: &[u64], tables: std::ops::Range<usize>) -> Vec<(u32, u32, u32)> {
+pub fn join_part(
+    layout: &Layout,
+    fps: &[u64],
+    tables: impl IntoIterator<Item = usize>,
+) -> Vec<(u32, u32, u32)> {
     let layout = join_layout(layout);
     let n = fps.len();
     let exts = Segment::extracts(&layout, n);
     let masks: Vec<u64> = exts.iter().map(|e| e.mask).collect();
     let mut out = Vec::new();
-    for (t, ext) in exts.into_iter().enumerate().take(tables.end).skip(tables.start) {
-        let table = Table::with_list(ext, 0..n as u32, n, fps, 0, n as u32);
+    for t in tables.into_iter().filter(|&t| t < exts.len()) {
+        let table = Table::with_list(exts[t].clone(), 0..n as u32, n, fps, 0, n as u32);
         join_table(&table, &masks[..t], fps, layout.k, &mut out);
     }
     out

@@ -15,7 +15,7 @@ pub(super) use on::{dedup_options_from, docs_from, known, report_to_js};
 mod on {
     use std::cell::OnceCell;
 
-    use js_sys::{Array, BigUint64Array, Object, Reflect, Uint32Array};
+    use js_sys::{Array, BigUint64Array, Float64Array, Object, Reflect, Uint32Array};
     use wasm_bindgen::prelude::*;
 
     use super::super::convert::{
@@ -99,8 +99,51 @@ mod on {
             .collect();
         set(&out, "pairs", pairs);
         set(&out, "fingerprinted", strings(&mut r.fingerprints.iter().map(|(id, _)| id)));
+        set_rest(&out, r);
+        out.into()
+    }
+
+    /// A report as [`report_to_js`] gives it, with the ids in bulk, for a caller that makes
+    /// the arrays and objects itself (the pool, `dedupReport` in `pool.js`): a million ids
+    /// cross as one string, not one call each. `ids` joins every id named, in this order:
+    /// the fingerprinted documents' (`fingerprinted` of them), each cluster's members
+    /// (`clusterSizes`), each pair's `a` and `b`; `lengths` are their UTF-16 lengths, as JS
+    /// counts them. Each pair's `distance` is in `distances` and its `jaccard` in
+    /// `jaccards` (NaN for none). The other fields are [`report_to_js`]'s.
+    fn report_to_flat(r: &DedupReport) -> JsValue {
+        let named = r.fingerprints.len() + r.clusters.iter().map(Vec::len).sum::<usize>() + 2 * r.pairs.len();
+        let mut ids = String::new();
+        let mut lengths: Vec<u32> = Vec::with_capacity(named);
+        let mut add = |id: &str| {
+            ids.push_str(id);
+            let units = if id.is_ascii() { id.len() } else { id.encode_utf16().count() };
+            lengths.push(units as u32);
+        };
+        r.fingerprints.iter().for_each(|(id, _)| add(id));
+        r.clusters.iter().flatten().for_each(|id| add(id));
+        r.pairs.iter().for_each(|p| {
+            add(&p.a);
+            add(&p.b);
+        });
+        let out = Object::new();
+        set(&out, "ids", ids);
+        set(&out, "lengths", Uint32Array::from(&lengths[..]));
+        set(&out, "fingerprinted", r.fingerprints.len() as u32);
+        let sizes: Vec<u32> = r.clusters.iter().map(|c| c.len() as u32).collect();
+        set(&out, "clusterSizes", Uint32Array::from(&sizes[..]));
+        let distances: Vec<u32> = r.pairs.iter().map(|p| p.distance).collect();
+        set(&out, "distances", Uint32Array::from(&distances[..]));
+        let jaccards: Vec<f64> = r.pairs.iter().map(|p| p.jaccard.unwrap_or(f64::NAN)).collect();
+        set(&out, "jaccards", Float64Array::from(&jaccards[..]));
+        set_rest(&out, r);
+        out.into()
+    }
+
+    /// The fields of a report past its ids: the fingerprints, the skipped documents, and
+    /// what was used.
+    fn set_rest(out: &Object, r: &DedupReport) {
         let fps: Vec<u64> = r.fingerprints.iter().map(|&(_, f)| f).collect();
-        set(&out, "fingerprints", BigUint64Array::from(&fps[..]));
+        set(out, "fingerprints", BigUint64Array::from(&fps[..]));
         let skipped: Array = r
             .skipped
             .iter()
@@ -111,18 +154,17 @@ mod on {
                 JsValue::from(o)
             })
             .collect();
-        set(&out, "skipped", skipped);
-        set(&out, "alreadyIndexed", strings(&mut r.already_indexed.iter()));
-        set(&out, "layout", r.layout.as_str());
-        set(&out, "k", r.k);
-        set(&out, "verify", r.verify.map_or(JsValue::FALSE, JsValue::from_f64));
+        set(out, "skipped", skipped);
+        set(out, "alreadyIndexed", r.already_indexed.iter().map(|s| JsValue::from_str(s)).collect::<Array>());
+        set(out, "layout", r.layout.as_str());
+        set(out, "k", r.k);
+        set(out, "verify", r.verify.map_or(JsValue::FALSE, JsValue::from_f64));
         let by = match (r.verify, r.sketch) {
             (None, _) => JsValue::FALSE,
             (Some(_), None) => "exact".into(),
             (Some(_), Some(s)) => s.describe().into(),
         };
-        set(&out, "verifyBy", by);
-        out.into()
+        set(out, "verifyBy", by);
     }
 
     /// Near-duplicate clusters of a collection:
@@ -245,13 +287,16 @@ mod on {
     }
 
     /// `dedup` with the fingerprints the pool found (none for the `failed` indices, which
-    /// are fingerprinted here for their reasons), and the candidates its workers found
+    /// are fingerprinted here for their reasons), the ids given as one string and the
+    /// length of each (see [`split_ids`]), and the candidates its workers found
     /// (`__candidates`' parts, flat, concatenated; `undefined`: found here, from
     /// `sketches`), up to the candidate pairs: the pool has their texts measured on its
     /// workers (`__jaccards`) a round at a time (`record`), then calls `finish`.
     #[wasm_bindgen(js_name = __dedupPlan, skip_typescript)]
+    #[allow(clippy::too_many_arguments)] // one argument an array the pool holds
     pub fn dedup_plan_js(
-        ids: Vec<String>,
+        ids: &str,
+        id_lengths: Vec<u32>,
         texts: js_sys::Array,
         fingerprints: Vec<u64>,
         failed: Vec<u32>,
@@ -259,10 +304,13 @@ mod on {
         options: JsValue,
         found: Option<Vec<u32>>,
     ) -> Result<JsDedupPlan, JsValue> {
+        let pairs = found.as_ref().map_or(0, Vec::len) / 3;
+        reserve(PLAN_BYTES_PER_DOC * id_lengths.len() + PLAN_BYTES_PER_CANDIDATE * pairs);
         // The plan reads few texts (those with no fingerprint, and the lengths of those in
         // a pair): each is copied into wasm when it is read, not all up front.
-        let texts: Vec<LazyText> = texts.iter().map(|t| LazyText(t, OnceCell::new())).collect();
-        let docs = docs_from(ids, texts)?;
+        let texts: Vec<LazyText> =
+            (0..texts.length()).map(|i| LazyText(&texts, i, OnceCell::new())).collect();
+        let docs = docs_from(split_ids(ids, &id_lengths)?, texts)?;
         let known = known(docs.len(), &fingerprints, &failed)?;
         let opts = dedup_options(&options)?;
         // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed
@@ -300,12 +348,58 @@ mod on {
         Ok(JsDedupPlan { plan: Some(plan), shingle: opts.shingle as u32, html: reading_to_js(&opts) })
     }
 
-    /// A JS string, converted to UTF-8 the first time it is read.
-    struct LazyText(JsValue, OnceCell<String>);
+    /// About the memory a plan takes a document and a candidate pair (ids, slots, the
+    /// candidates and their sort), at a million documents and three million pairs.
+    const PLAN_BYTES_PER_DOC: usize = 128;
+    const PLAN_BYTES_PER_CANDIDATE: usize = 40;
 
-    impl AsRef<str> for LazyText {
+    /// Grows the instance's memory by `bytes` at once, for the allocations that follow. V8
+    /// counts each growth of a wasm memory as external memory and may collect the whole JS
+    /// heap at it; the calling thread of a large dedup holds a million ids there, so the
+    /// plan's memory taken in the allocator's small steps cost seconds of collection
+    /// (decision record 098). The allocator keeps what is freed for later allocations.
+    fn reserve(bytes: usize) {
+        let block: Vec<u8> = Vec::with_capacity(bytes);
+        std::hint::black_box(block.as_ptr());
+    }
+
+    /// The ids of a collection from their concatenation and the length of each in UTF-16
+    /// code units, as JS counts it: a million ids cross into the wasm as one string, not a
+    /// million. The ids are well-formed (the pool checks them), so no character straddles
+    /// two of them; lengths that do not fit the string are an [`Error::InvalidOption`] for
+    /// `ids`.
+    fn split_ids(joined: &str, lengths: &[u32]) -> Result<Vec<String>, Error> {
+        let bad = || {
+            Error::option("ids", lengths.len(), "ids joined, with the UTF-16 length of each as JS counts it")
+        };
+        let mut out = Vec::with_capacity(lengths.len());
+        let mut chars = joined.char_indices().map(|(at, c)| (at + c.len_utf8(), c.len_utf16() as u64));
+        let mut start = 0;
+        for &length in lengths {
+            let (mut units, mut end) = (0u64, start);
+            while units < u64::from(length) {
+                let (next, n) = chars.next().ok_or_else(bad)?;
+                (units, end) = (units + n, next);
+            }
+            if units != u64::from(length) {
+                return Err(bad());
+            }
+            out.push(joined[start..end].to_owned());
+            start = end;
+        }
+        if start != joined.len() {
+            return Err(bad());
+        }
+        Ok(out)
+    }
+
+    /// The JS string at an index of an array, converted to UTF-8 the first time it is read
+    /// (and only then taken from the array).
+    struct LazyText<'a>(&'a js_sys::Array, u32, OnceCell<String>);
+
+    impl AsRef<str> for LazyText<'_> {
         fn as_ref(&self) -> &str {
-            self.1.get_or_init(|| self.0.as_string().unwrap_or_default())
+            self.2.get_or_init(|| self.0.get(self.1).as_string().unwrap_or_default())
         }
     }
 
@@ -371,10 +465,11 @@ mod on {
             Ok(plan.record(&jaccards)?)
         }
 
-        /// The report, once every round is recorded (once).
+        /// The report, once every round is recorded (once), with its ids in bulk (see
+        /// [`report_to_flat`]; `dedupReport` in `pool.js` makes `dedup`'s report of it).
         pub fn finish(&mut self) -> Result<JsValue, JsValue> {
             let plan = self.plan.take().ok_or_else(|| Error::option("plan", "finished", "a new plan"))?;
-            Ok(report_to_js(&plan.finish()?))
+            Ok(report_to_flat(&plan.finish()?))
         }
     }
 

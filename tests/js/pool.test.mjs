@@ -163,10 +163,14 @@ test('dedup on the pool gives the same report as dedup (sample corpus, random te
   const long = base.find((t) => t.length > 200);
   const mirrors = Array.from({ length: 150 }, (_, i) => (i % 3 ? `${long} ${'x'.repeat(i % 7)}` : long));
   const rtexts = [...base, ...base.slice(0, 200).map((t) => (t.length > 40 ? t.slice(0, 20) + '#' + t.slice(21) : t)), ...mirrors];
-  const rids = rtexts.map((_, i) => `doc${i}-${Math.floor(next() * 1e6)}`);
+  // Ids of every width in UTF-16 (they cross into the plan, and back in its report, joined
+  // with their lengths).
+  const marks = ['', 'é', '文档', '😀', 'a😀b\u{10FFFF}'];
+  const rids = rtexts.map((_, i) => `doc${i}-${Math.floor(next() * 1e6)}${marks[i % marks.length]}`);
   const rwant = dedup(rids, rtexts);
   assert.ok(rwant.skipped.length > 10 && rwant.clusters.length > 100, `${rwant.skipped.length} skipped, ${rwant.clusters.length} clusters`);
   assert.deepEqual(await pool.dedup(rids, rtexts), rwant);
+  assert.deepEqual(await pool.dedup(rids, rtexts, { verify: false, k: 6 }), dedup(rids, rtexts, { verify: false, k: 6 }));
   // Into an index (the CLI's --load/--save), in two runs.
   const fresh = () => new SimHashIndex({ k: 6, ids: 'string' });
   const [i1, i2] = [fresh(), fresh()];
