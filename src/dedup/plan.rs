@@ -387,9 +387,8 @@ fn estimate_rank(estimate: f64) -> u32 {
 /// under [`DedupOptions::layout_for`] `fps.len()`) and of the sketches' bands (every
 /// `parts`-th, from the `part`-th; the band join leaves out the pairs within `k`, which
 /// the tables find), drops the pairs whose sketches' estimate falls more than 0.25 below
-/// the threshold, and keeps each
-/// document's [`BUCKET_WINDOW`] nearest pairs of its share, each with its sketches'
-/// estimate. A verification by sketches with the band join ([`ranks_by_estimate`]) takes
+/// the threshold, and keeps each document's [`BUCKET_WINDOW`] nearest pairs of its share,
+/// each with its sketches' estimate. A verification by sketches with the band join ([`ranks_by_estimate`]) takes
 /// the band join's pairs alone instead, those whose estimate reaches the threshold, each
 /// document's window by estimate (its rank in place of the distance), and reads no
 /// fingerprint. The parts, concatenated in any order, are what
