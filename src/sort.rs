@@ -9,8 +9,9 @@
 //! small permutation step per element type. Hot sorts of plain `u64` keys keep calling
 //! `sort_unstable` on `[u64]` (one copy), and [`sort_by_u64_key`] serves large sorts by
 //! a 64-bit key (fingerprints), on one copy for `[(u64, usize)]`.
-//! [`sort_by_u64_key_stable`] sorts by the key alone with a radix sort (the passage index,
-//! whose common keys come in long runs).
+//! [`sort_by_u64_key_stable`] sorts by the key alone with a radix sort, in place (the
+//! passage index, whose common keys come in long runs; a band join's keys), and
+//! [`sort_by_u64_keys_stable`] by two keys (a dedup's candidate pairs).
 //!
 //! All of them are **stable**: equal elements keep their order.
 

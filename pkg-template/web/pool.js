@@ -322,6 +322,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * the reply, or rejects with its error.
      */
     #task(msg, batch, transfer) {
+      // A closed pool sends nothing (a task queued now would wait for ever).
+      if (this.#closed) return Promise.reject(closedError());
       const reply = new Promise((resolve, reject) => {
         this.#queue.push({
           id: this.#nextId++, batch, msg, transfer,
@@ -416,7 +418,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
           const msg = message(start, ends[r]);
           const done = this.#task(msg, batch, msg.bytes ? [msg.bytes.buffer, msg.pairs.buffer] : [msg.pairs.buffer]).then((reply) => {
             out.set(reply.jaccards, start);
-            onPairs(reply.jaccards.length);
+            if (!batch.settled) onPairs(reply.jaccards.length); // not after the measure failed
           });
           done.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
           inFlight.push(done);

@@ -26,7 +26,7 @@ pub(crate) fn band_count(sketches: &SketchRows) -> usize {
 }
 
 /// The pairs `(x, y)`, `x < y` positions in `sketches`, that share a key in one of the
-/// bands `bands` (in increasing order; those past the scheme's bands are skipped) and no
+/// bands `bands` (in the order given; those past the scheme's bands are skipped) and no
 /// key in an earlier band, each document paired with at most [`BUCKET_WINDOW`] earlier
 /// members of a bucket. Sorted by band, then bucket.
 #[cfg(test)]
@@ -47,7 +47,7 @@ pub(crate) fn each_band_pair(
     let n = sketches.len();
     let width = band_count(sketches);
     let bands: Vec<usize> = bands.into_iter().filter(|&b| b < width).collect();
-    let Some(&last) = bands.last() else { return };
+    let Some(&last) = bands.iter().max() else { return };
     if n < 2 {
         return;
     }

@@ -170,8 +170,7 @@ impl DedupPlan {
             None => candidate_part(&layout, &fps, &rows, opts, 0, 1),
         };
         drop(rows);
-        // The parts' windows, merged: a pair two parts found is kept once, and each
-        // document keeps its window of the whole.
+        // The parts' windows, merged: each document keeps its window of the whole.
         // In the order of the rounds (later document, distance, earlier document).
         let merged = at_most_window_each(candidates);
         let estimates = by_sketch.then(|| merged.iter().map(|c| c.3).collect::<Vec<f64>>());
@@ -546,7 +545,8 @@ impl<'s> Prefilter<'s> {
 /// keeps them all.
 fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     let later = |c: &Candidate| c.0.max(c.1);
-    // A pair found twice (by two parts) sorts next to itself: one pair has one distance.
+    // A pair given twice (the parts hold none twice; a caller's list may) sorts next to
+    // itself: one pair has one distance.
     sort_in_order(&mut candidates, |&(x, y, d, _)| (x, y, d));
     // Kept in place: the first `kept` entries are the kept ones, in order.
     let mut kept = 0;

@@ -166,7 +166,7 @@ pub fn join_tables(layout: &Layout) -> usize {
 }
 
 /// The part of the self-join of `fps` under `layout` that tables `tables` find (indices
-/// below [`join_tables`], in increasing order): `(slot, slot, distance)` for every pair
+/// below [`join_tables`]): `(slot, slot, distance)` for every pair
 /// within `k`, where a slot is a position in `fps`, each pair from the first table its two
 /// fingerprints share a bucket in. So the parts of any split of `0..join_tables(layout)`
 /// hold the whole self-join together, each pair once: what the package's worker pool

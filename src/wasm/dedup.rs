@@ -304,8 +304,6 @@ mod on {
         options: JsValue,
         found: Option<Vec<u32>>,
     ) -> Result<JsDedupPlan, JsValue> {
-        let pairs = found.as_ref().map_or(0, Vec::len) / 3;
-        reserve(PLAN_BYTES_PER_DOC * id_lengths.len() + PLAN_BYTES_PER_CANDIDATE * pairs);
         // The plan reads few texts (those with no fingerprint, and the lengths of those in
         // a pair): each is copied into wasm when it is read, not all up front.
         let texts: Vec<LazyText> =
@@ -313,6 +311,8 @@ mod on {
         let docs = docs_from(split_ids(ids, &id_lengths)?, texts)?;
         let known = known(docs.len(), &fingerprints, &failed)?;
         let opts = dedup_options(&options)?;
+        let pairs = found.as_ref().map_or(0, Vec::len) / candidate_width(&opts);
+        reserve(PLAN_BYTES_PER_DOC * docs.len() + PLAN_BYTES_PER_CANDIDATE * pairs);
         // `__fingerprintAndSketchEach`'s sketches, one per document (none for a failed
         // one), which the plan reads when it finds the candidates itself.
         let width = opts.sketch_scheme().map_or(0, |s| 2 + s.size());
@@ -357,10 +357,13 @@ mod on {
     /// counts each growth of a wasm memory as external memory and may collect the whole JS
     /// heap at it; the calling thread of a large dedup holds a million ids there, so the
     /// plan's memory taken in the allocator's small steps cost seconds of collection
-    /// (decision record 098). The allocator keeps what is freed for later allocations.
+    /// (decision record 098). The allocator keeps what is freed for later allocations;
+    /// memory it cannot have now is left to the plan to ask for.
     fn reserve(bytes: usize) {
-        let block: Vec<u8> = Vec::with_capacity(bytes);
-        std::hint::black_box(block.as_ptr());
+        let mut block: Vec<u8> = Vec::new();
+        if block.try_reserve_exact(bytes).is_ok() {
+            std::hint::black_box(block.as_ptr());
+        }
     }
 
     /// The ids of a collection from their concatenation and the length of each in UTF-16
