@@ -366,17 +366,32 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * throw to stop. Resolves once every chunk is taken.
      */
     async __hashLines(chunks, hasher, sketch, sketchOnly, onChunk) {
+      async function* messages() {
+        for await (const bytes of chunks) {
+          yield { msg: { kind: 'jsonl', options: hasher, bytes, sketch, sketchOnly }, transfer: [bytes.buffer] };
+        }
+      }
+      await this.#inOrder(messages(), onChunk);
+    }
+
+    /**
+     * Sends each `{ msg, transfer }` of `messages` (an iterable or async iterable, each
+     * made as it is taken) to a worker, at most two a worker in flight, and gives the
+     * replies to `onReply` in the order of `messages`; `onReply` may throw to stop. Rejects
+     * with the first failure in that order, and resolves once every reply is taken.
+     */
+    async #inOrder(messages, onReply) {
       if (this.#closed) throw closedError();
       const batch = { settled: false };
       const inFlight = [];
       try {
-        for await (const bytes of chunks) {
-          const reply = this.#task({ kind: 'jsonl', options: hasher, bytes, sketch, sketchOnly }, batch, [bytes.buffer]);
+        for await (const { msg, transfer } of messages) {
+          const reply = this.#task(msg, batch, transfer);
           reply.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
           inFlight.push(reply);
-          if (inFlight.length >= 2 * this.#size) onChunk(await inFlight.shift());
+          if (inFlight.length >= 2 * this.#size) onReply(await inFlight.shift());
         }
-        while (inFlight.length) onChunk(await inFlight.shift());
+        while (inFlight.length) onReply(await inFlight.shift());
       } finally {
         batch.settled = true;
       }
@@ -389,46 +404,36 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * (the one-thread dedup's error). `onPairs(n)` is told of each run of `n` pairs done.
      */
     async #measure(textOf, plan, onPairs, sizes, lines) {
-      if (this.#closed) throw closedError();
       const pairs = plan.pairs();
       const { shingle, html } = plan;
       const ends = plan.runs(this.#size, sizes);
       const out = new Float64Array(pairs.length / 2);
-      // A run's message (its texts read) is made as one in flight is done: a few runs a
-      // worker are in flight, so the texts held stay bounded, and the workers measure
-      // while the next texts are read.
-      const message = (start, end) => {
-        const local = new Map();
-        const runDocs = [];
-        const runPairs = new Uint32Array(2 * (end - start));
-        for (let j = 2 * start; j < 2 * end; j++) {
-          let at = local.get(pairs[j]);
-          if (at === undefined) { at = runDocs.length; local.set(pairs[j], at); runDocs.push(pairs[j]); }
-          runPairs[j - 2 * start] = at;
-        }
-        // A JSON-lines source hands the workers its documents' lines, which they read.
-        return lines ? { kind: 'jaccards', bytes: lines(runDocs, false), pairs: runPairs, shingle, html }
-          : { kind: 'jaccards', texts: runDocs.map(textOf), pairs: runPairs, shingle, html };
-      };
-      const batch = { settled: false };
-      const inFlight = [];
-      try {
+      // A run's message (its texts read) is made as one in flight is done, so the texts
+      // held stay bounded, and the workers measure while the next texts are read.
+      function* messages() {
         for (let r = 0; r < ends.length; r++) {
           const start = r === 0 ? 0 : ends[r - 1];
-          const msg = message(start, ends[r]);
-          const done = this.#task(msg, batch, msg.bytes ? [msg.bytes.buffer, msg.pairs.buffer] : [msg.pairs.buffer]).then((reply) => {
-            out.set(reply.jaccards, start);
-            if (!batch.settled) onPairs(reply.jaccards.length); // not after the measure failed
-          });
-          done.catch(() => {}); // awaited in order below; not an unhandled rejection meanwhile
-          inFlight.push(done);
-          // In run order: the first run that failed, in pair order, is the one reported.
-          if (inFlight.length >= 2 * this.#size) await inFlight.shift();
+          const local = new Map();
+          const runDocs = [];
+          const runPairs = new Uint32Array(2 * (ends[r] - start));
+          for (let j = 2 * start; j < 2 * ends[r]; j++) {
+            let at = local.get(pairs[j]);
+            if (at === undefined) { at = runDocs.length; local.set(pairs[j], at); runDocs.push(pairs[j]); }
+            runPairs[j - 2 * start] = at;
+          }
+          // A JSON-lines source hands the workers its documents' lines, which they read.
+          const bytes = lines ? lines(runDocs, false) : undefined;
+          yield bytes ? { msg: { kind: 'jaccards', bytes, pairs: runPairs, shingle, html }, transfer: [bytes.buffer, runPairs.buffer] }
+            : { msg: { kind: 'jaccards', texts: runDocs.map(textOf), pairs: runPairs, shingle, html }, transfer: [runPairs.buffer] };
         }
-        while (inFlight.length) await inFlight.shift();
-      } finally {
-        batch.settled = true;
       }
+      // The replies come in run order, so a run's place is where the one before it ended.
+      let at = 0;
+      await this.#inOrder(messages(), (reply) => {
+        out.set(reply.jaccards, at);
+        at += reply.jaccards.length;
+        onPairs(reply.jaccards.length);
+      });
       return out;
     }
 
