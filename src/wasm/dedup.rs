@@ -356,7 +356,7 @@ mod on {
     /// Grows the instance's memory by `bytes` at once, for the allocations that follow. V8
     /// counts each growth of a wasm memory as external memory and may collect the whole JS
     /// heap at it; the calling thread of a large dedup holds a million ids there, so the
-    /// plan's memory taken in the allocator's small steps cost seconds of collection
+    /// plan's memory taken in the allocator's small steps costs seconds of collection
     /// (decision record 098). The allocator keeps what is freed for later allocations;
     /// memory it cannot have now is left to the plan to ask for.
     fn reserve(bytes: usize) {
