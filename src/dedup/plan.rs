@@ -24,7 +24,7 @@ use super::{keep, measure, visible_texts, DedupOptions, DedupReport};
 use crate::error::{Error, Result};
 use crate::fingerprint::SimHasher;
 use crate::hash::hamming;
-use crate::index::{join_part, join_tables, too_many, MAX_LEN};
+use crate::index::{join_part_kept, join_tables, too_many, MAX_LEN};
 use crate::sketch::{estimate_payloads, EstimateFloor, Sketch, SketchRows};
 use crate::union_find::component_roots;
 use crate::verify::check_shingle;
@@ -382,7 +382,7 @@ fn estimate_rank(estimate: f64) -> u32 {
 /// one, in order; a slot is a position in it) and, when the band join gives candidates
 /// ([`DedupOptions::uses_bands`]) or the verification is by sketches, their sketches
 /// (`sketches`, one row per slot), cut into `parts` parts of about equal work, for as many
-/// workers: part `part` (from 0) self-joins its share of the index's tables ([`join_part`]
+/// workers: part `part` (from 0) self-joins its share of the index's tables ([`join_part_kept`]
 /// under [`DedupOptions::layout_for`] `fps.len()`) and of the sketches' bands (every
 /// `parts`-th, from the `part`-th; the band join leaves out the pairs within `k`, which
 /// the tables find), drops the pairs whose sketches' estimate falls more than 0.25 below
@@ -467,11 +467,17 @@ fn candidate_part(
     // The band join's pairs pass the prefilter as they are found, and so do the table
     // join's when there is a band join: only the pairs worth measuring are held.
     let worth = Prefilter::new(sketches, opts.verify.filter(|_| banded));
-    // Each pair as (earlier, later), whichever step and part found it.
-    let mut found: Vec<Candidate> = join_part(layout, fps, share(join_tables(layout)))
-        .into_iter()
-        .filter_map(|(a, b, d)| worth.keep((a.min(b), a.max(b), d, 0.0)))
-        .collect();
+    // Each pair as (earlier, later), whichever step and part found it; a table lists the
+    // window of each later document (by distance, then earliest), which is all that
+    // `at_most_window_each` keeps.
+    let mut found: Vec<Candidate> = join_part_kept(
+        layout,
+        fps,
+        share(join_tables(layout)),
+        BUCKET_WINDOW,
+        |a, b| worth.alike(a, b),
+        |x, y, d| worth.keep((x, y, d, 0.0)).map(|c| c.3),
+    );
     if banded {
         // A pair within `k` is the table join's (which finds every such pair), whichever
         // part holds its table: the band join skips it before estimating it again.
@@ -526,6 +532,12 @@ impl<'s> Prefilter<'s> {
             .zip(sketches.scheme().filter(|_| !sketches.is_empty()))
             .map(|(t, scheme)| EstimateFloor::new(t - PREFILTER_MARGIN, scheme));
         Prefilter { sketches, floor }
+    }
+
+    /// Whether `keep` answers alike for documents `a` and `b` with any third: always
+    /// without a floor, else when their sketches are equal.
+    fn alike(&self, a: u32, b: u32) -> bool {
+        self.floor.is_none() || self.sketches.payload(a as usize) == self.sketches.payload(b as usize)
     }
 
     /// `c` when it is worth measuring, with its estimate in its last field when there is a
@@ -1206,5 +1218,128 @@ mod tests {
             DedupPlan::new(&docs, &[], &DedupOptions { k: Some(12), ..DedupOptions::default() }).unwrap();
         let e = plan.record(&[0.5]).unwrap_err();
         assert!(e.to_string().contains("`jaccards`"), "{e}");
+    }
+
+    /// Crowded buckets: 3 pages copied 300, 150 and 70 times (some copies with another
+    /// sketch under the same fingerprint), 200 fingerprints 1 to 3 bits from one, and
+    /// random ones; sketches copied or edited so that some pairs pass the prefilter and
+    /// some do not.
+    fn crowded(seed: u64) -> (Vec<u64>, SketchRows) {
+        let mut rng = Rng(seed);
+        let scheme = SketchScheme::default();
+        let width = 2 + scheme.size();
+        let row = |rng: &mut Rng| -> Vec<u8> {
+            let mut r = vec![0u8; width];
+            r[0] = crate::sketch::VERSION;
+            r[1] = (scheme.size() / 8) as u8;
+            r[2..6].copy_from_slice(&(50 + rng.below(200) as u32).to_le_bytes());
+            r[6..].iter_mut().for_each(|b| *b = rng.next() as u8);
+            r
+        };
+        let edit = |rng: &mut Rng, r: &[u8], n: u64| -> Vec<u8> {
+            let mut e = r.to_vec();
+            for _ in 0..n {
+                let at = 6 + rng.below((width - 6) as u64) as usize;
+                e[at] = rng.next() as u8;
+            }
+            e
+        };
+        let (mut fps, mut rows): (Vec<u64>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
+        for copies in [300, 150, 70] {
+            let (fp, sk, other) = (rng.next(), row(&mut rng), row(&mut rng));
+            for c in 0..copies {
+                fps.push(fp);
+                rows.push(if c % 7 == 3 { other.clone() } else { sk.clone() });
+            }
+        }
+        let (base, sk) = (rng.next(), row(&mut rng));
+        for _ in 0..200 {
+            let mut fp = base;
+            for _ in 0..1 + rng.below(3) {
+                fp ^= 1 << rng.below(64);
+            }
+            fps.push(fp);
+            let n = rng.below(40);
+            rows.push(edit(&mut rng, &sk, n));
+        }
+        for _ in 0..300 {
+            fps.push(rng.next());
+            rows.push(row(&mut rng));
+        }
+        // Shuffled, so that copies are spread over the slots.
+        for i in (1..fps.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            fps.swap(i, j);
+            rows.swap(i, j);
+        }
+        (fps, SketchRows::from_bytes(rows.concat(), scheme).unwrap())
+    }
+
+    #[test]
+    fn crowded_buckets_give_the_window_that_every_pair_gives() {
+        for seed in 0..4 {
+            let (fps, rows) = crowded(seed);
+            for verify in [None, Some(0.8), Some(0.95)] {
+                let worth = Prefilter::new(&rows, verify);
+                let keep = |x: u32, y: u32, d: u32| worth.keep((x, y, d, 0.0)).map(|c| c.3);
+                for k in [3, 6] {
+                    let layout = Layout::default_for_k(k).unwrap();
+                    let tables = join_tables(&layout);
+                    // Every pair within k, kept or dropped, then each document's window.
+                    let every: Vec<Candidate> = crate::index::join::join_part(&layout, &fps, 0..tables)
+                        .into_iter()
+                        .filter_map(|(a, b, d)| worth.keep((a.min(b), a.max(b), d, 0.0)))
+                        .collect();
+                    let listed = every.len();
+                    let every = at_most_window_each(every);
+                    let kept = join_part_kept(
+                        &layout,
+                        &fps,
+                        0..tables,
+                        BUCKET_WINDOW,
+                        |a, b| worth.alike(a, b),
+                        keep,
+                    );
+                    assert!(kept.len() < listed, "seed {seed} k {k}: {} of {listed}", kept.len());
+                    // A table lists at most the window of each later document: the
+                    // largest copies fill it.
+                    let mut most = 0;
+                    for t in 0..tables {
+                        let mut per_later: HashMap<u32, usize> = HashMap::new();
+                        for c in join_part_kept(
+                            &layout,
+                            &fps,
+                            t..t + 1,
+                            BUCKET_WINDOW,
+                            |a, b| worth.alike(a, b),
+                            keep,
+                        ) {
+                            *per_later.entry(c.1).or_default() += 1;
+                        }
+                        most = most.max(per_later.into_values().max().unwrap_or(0));
+                    }
+                    assert_eq!(most, BUCKET_WINDOW);
+                    assert_eq!(at_most_window_each(kept), every, "seed {seed} k {k} verify {verify:?}");
+                    // In two parts of interleaved tables, too.
+                    let mut parts = join_part_kept(
+                        &layout,
+                        &fps,
+                        (0..tables).step_by(2),
+                        BUCKET_WINDOW,
+                        |a, b| worth.alike(a, b),
+                        keep,
+                    );
+                    parts.extend(join_part_kept(
+                        &layout,
+                        &fps,
+                        (1..tables).step_by(2),
+                        BUCKET_WINDOW,
+                        |a, b| worth.alike(a, b),
+                        keep,
+                    ));
+                    assert_eq!(at_most_window_each(parts), every);
+                }
+            }
+        }
     }
 }

@@ -169,9 +169,8 @@ pub fn join_tables(layout: &Layout) -> usize {
 /// below [`join_tables`]): `(slot, slot, distance)` for every pair
 /// within `k`, where a slot is a position in `fps`, each pair from the first table its two
 /// fingerprints share a bucket in. So the parts of any split of `0..join_tables(layout)`
-/// hold the whole self-join together, each pair once: what the package's worker pool
-/// computes on every core (a range cut in order gives it in order). An index past the
-/// tables is skipped.
+/// hold the whole self-join together, each pair once (a range cut in order gives it in
+/// order). An index past the tables is skipped.
 ///
 /// ```
 /// use simhash_wasm::__private::index::{join_part, join_tables};
@@ -205,6 +204,170 @@ pub fn join_part(
         join_table(&table, &masks[..t], fps, layout.k, &mut out);
     }
     out
+}
+
+/// The pairs of [`join_part`] that `keep(x, y, distance)` keeps (`x < y`), each with what
+/// `keep` gave, where a table lists for each later slot `y` at most `window` of its kept
+/// pairs, the nearest first, then the earliest `x`: each slot's `window` nearest kept pairs
+/// of the whole join (distance, then earliest) are among them, so a caller that keeps that
+/// window of each slot gets what it would from all of [`join_part`]'s pairs.
+///
+/// `alike(a, b)`, for two slots of equal fingerprints, says that `keep` answers alike for
+/// them: `keep(a, y, d)` and `keep(b, y, d)` give the same for every `y` (it must be an
+/// equivalence). A bucket with more than `window + 1` slots is read by classes of alike
+/// slots, `keep` asked once a class and later slot: a page copied a thousand times costs a
+/// thousand windows, not half a million comparisons and pairs.
+pub(crate) fn join_part_kept<E: Copy>(
+    layout: &Layout,
+    fps: &[u64],
+    tables: impl IntoIterator<Item = usize>,
+    window: usize,
+    alike: impl Fn(u32, u32) -> bool,
+    mut keep: impl FnMut(u32, u32, u32) -> Option<E>,
+) -> Vec<(u32, u32, u32, E)> {
+    let layout = join_layout(layout);
+    let n = fps.len();
+    let exts = Segment::extracts(&layout, n);
+    let masks: Vec<u64> = exts.iter().map(|e| e.mask).collect();
+    let mut join = KeptJoin { fps, k: layout.k, window, alike: &alike, keep: &mut keep, out: Vec::new() };
+    for t in tables.into_iter().filter(|&t| t < exts.len()) {
+        let table = Table::with_list(exts[t].clone(), 0..n as u32, n, fps, 0, n as u32);
+        join.table(&table, &masks[..t]);
+    }
+    join.out
+}
+
+/// [`join_part_kept`]'s state: its arguments and the pairs found so far.
+struct KeptJoin<'a, A, K, E> {
+    fps: &'a [u64],
+    k: u32,
+    window: usize,
+    alike: &'a A,
+    keep: &'a mut K,
+    out: Vec<(u32, u32, u32, E)>,
+}
+
+/// The slots of a crowded bucket that hold one fingerprint and are alike, in slot order.
+struct Class {
+    fp: u64,
+    slots: Vec<u32>,
+}
+
+impl<A, K, E> KeptJoin<'_, A, K, E>
+where
+    A: Fn(u32, u32) -> bool,
+    K: FnMut(u32, u32, u32) -> Option<E>,
+    E: Copy,
+{
+    /// The kept pairs that `table` finds, bucket by bucket, and no table of `earlier`
+    /// (their masks) has found already.
+    fn table(&mut self, table: &Table, earlier: &[u64]) {
+        let (mut bs, mut bf): (Vec<u32>, Vec<u64>) = (Vec::new(), Vec::new());
+        for b in 0..table.dir.len() - 1 {
+            let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
+            if hi - lo < 2 {
+                continue;
+            }
+            bs.clear();
+            match &table.list {
+                None => bs.extend(table.base + lo as u32..table.base + hi as u32),
+                Some(list) => {
+                    let smask = low_bits(table.slot_bits) as u32;
+                    bs.extend(list[lo..hi].iter().map(|&e| table.base + (e & smask)))
+                }
+            }
+            if bs.len() > self.window + 1 {
+                self.crowded(&bs, earlier);
+                continue;
+            }
+            // No slot has more than `window` earlier ones here: every kept pair is listed.
+            bf.clear();
+            bf.extend(bs.iter().map(|&s| self.fps[s as usize]));
+            for i in 0..bs.len() {
+                for j in i + 1..bs.len() {
+                    let diff = bf[i] ^ bf[j];
+                    let d = diff.count_ones();
+                    if d <= self.k && earlier.iter().all(|&m| diff & m != 0) {
+                        let (x, y) = (bs[i].min(bs[j]), bs[i].max(bs[j]));
+                        if let Some(e) = (self.keep)(x, y, d) {
+                            self.out.push((x, y, d, e));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A bucket of more than `window + 1` slots: its slots' classes, then for each slot
+    /// the classes within `k` that hold earlier slots, nearest first, each asked of
+    /// `keep` once, until the slot's window is full.
+    fn crowded(&mut self, bucket: &[u32], earlier: &[u64]) {
+        let mut by_fp: Vec<(u64, u32)> = bucket.iter().map(|&s| (self.fps[s as usize], s)).collect();
+        by_fp.sort_unstable();
+        let mut classes: Vec<Class> = Vec::new();
+        let mut start = 0;
+        while start < by_fp.len() {
+            let fp = by_fp[start].0;
+            let end = start + by_fp[start..].iter().take_while(|e| e.0 == fp).count();
+            let first_class = classes.len();
+            for &(_, s) in &by_fp[start..end] {
+                match classes[first_class..].iter_mut().find(|c| (self.alike)(c.slots[0], s)) {
+                    Some(c) => c.slots.push(s),
+                    None => classes.push(Class { fp, slots: vec![s] }),
+                }
+            }
+            start = end;
+        }
+        // By first slot: a slot reads the classes up to its own, and each distance's
+        // earliest slots come from the first classes that pass.
+        classes.sort_unstable_by_key(|c| c.slots[0]);
+        let mut slots: Vec<u32> = bucket.to_vec();
+        slots.sort_unstable();
+        // The classes at each distance from the slot, with how many of their slots come
+        // before it; the pairs of one distance, sorted by their earlier slot.
+        let mut levels: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.k as usize + 1];
+        let mut near: Vec<(u32, E)> = Vec::new();
+        for &y in &slots {
+            let fy = self.fps[y as usize];
+            for level in &mut levels {
+                level.clear();
+            }
+            for (c, class) in classes.iter().enumerate().take_while(|(_, c)| c.slots[0] < y) {
+                let diff = class.fp ^ fy;
+                let d = diff.count_ones();
+                if d <= self.k && earlier.iter().all(|&m| diff & m != 0) {
+                    levels[d as usize].push((c, class.slots.partition_point(|&s| s < y)));
+                }
+            }
+            let mut room = self.window;
+            for (d, level) in levels.iter().enumerate() {
+                if room == 0 {
+                    break;
+                }
+                near.clear();
+                for (i, &(c, before)) in level.iter().enumerate() {
+                    let class = &classes[c];
+                    if let Some(e) = (self.keep)(class.slots[0], y, d as u32) {
+                        near.extend(class.slots[..before].iter().take(room).map(|&x| (x, e)));
+                    }
+                    // The next classes start later than the `room` earliest slots found.
+                    if near.len() >= room {
+                        near.sort_unstable_by_key(|&(x, _)| x);
+                        near.truncate(room);
+                        if level.get(i + 1).is_none_or(|&(next, _)| classes[next].slots[0] > near[room - 1].0)
+                        {
+                            break;
+                        }
+                    }
+                }
+                near.sort_unstable_by_key(|&(x, _)| x);
+                for &(x, e) in near.iter().take(room) {
+                    self.out.push((x, y, d as u32, e));
+                }
+                room -= near.len().min(room);
+            }
+        }
+    }
 }
 
 /// The pairs within `k` that `table` finds, bucket by bucket, and no table of `earlier`

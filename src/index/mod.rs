@@ -92,7 +92,7 @@ mod table;
 pub(crate) mod brute_force;
 
 pub use id::IndexId;
-pub(crate) use join::{join_part, join_tables};
+pub(crate) use join::{join_part_kept, join_tables};
 pub use layout::{Layout, DEFAULT_EXPECTED_SIZE, DEFAULT_K, MAX_K, MAX_PROBE_K, MAX_TABLES};
 pub use results::{FlatMatches, Match, Pair};
 pub use stats::Stats;
