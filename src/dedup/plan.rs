@@ -1275,6 +1275,50 @@ mod tests {
         (fps, SketchRows::from_bytes(rows.concat(), scheme).unwrap())
     }
 
+    /// Near copies: 2,000 fingerprints 2 or 3 bits from one page's, each a class of its
+    /// own: a slot reads the bucket's first `CROWDED_CLASSES` classes, and the copies
+    /// still form one cluster.
+    #[test]
+    fn near_copies_read_the_earliest_classes_of_a_crowded_bucket() {
+        let mut rng = Rng(7);
+        let base = rng.next();
+        let fps: Vec<u64> =
+            (0..2000).map(|_| (0..2 + rng.below(2)).fold(base, |fp, _| fp ^ 1 << rng.below(64))).collect();
+        let layout = Layout::default_for_k(6).unwrap();
+        let tables = join_tables(&layout);
+        let every = at_most_window_each(
+            crate::index::join::join_part(&layout, &fps, 0..tables)
+                .into_iter()
+                .map(|(a, b, d)| (a.min(b), a.max(b), d, 0.0))
+                .collect(),
+        );
+        let kept = at_most_window_each(join_part_kept(
+            &layout,
+            &fps,
+            0..tables,
+            BUCKET_WINDOW,
+            |_, _| true,
+            |_, _, _| Some(0.0),
+        ));
+        let distinct = {
+            let mut d = fps.clone();
+            d.sort_unstable();
+            d.dedup();
+            d.len()
+        };
+        assert!(distinct > crate::index::join::CROWDED_CLASSES + 512, "{distinct} distinct fingerprints");
+        // The same window for the documents that see at most that many classes before them.
+        let early = |c: &Candidate| (c.1 as usize) < crate::index::join::CROWDED_CLASSES / 2;
+        let early_every: Vec<Candidate> = every.iter().copied().filter(early).collect();
+        assert_eq!(kept.iter().copied().filter(early).collect::<Vec<_>>(), early_every);
+        // Later ones pair with the earliest copies, no longer always with the nearest.
+        assert_ne!(kept, every);
+        // Every copy is paired with an earlier one, so they form one cluster.
+        let roots = component_roots(fps.len(), kept.iter().map(|c| (c.0, c.1)));
+        assert!(roots.iter().all(|&r| r == roots[0]));
+        assert!(kept.iter().all(|c| (fps[c.0 as usize] ^ fps[c.1 as usize]).count_ones() == c.2 && c.2 <= 6));
+    }
+
     #[test]
     fn crowded_buckets_give_the_window_that_every_pair_gives() {
         for seed in 0..4 {

@@ -216,7 +216,9 @@ pub fn join_part(
 /// them: `keep(a, y, d)` and `keep(b, y, d)` give the same for every `y` (it must be an
 /// equivalence). A bucket with more than `window + 1` slots is read by classes of alike
 /// slots, `keep` asked once a class and later slot: a page copied a thousand times costs a
-/// thousand windows, not half a million comparisons and pairs.
+/// thousand windows, not half a million comparisons and pairs. A slot of such a bucket
+/// reads its [`CROWDED_CLASSES`] earliest classes only: in a bucket of more distinct
+/// fingerprints than that (near copies), its window is the nearest among those.
 pub(crate) fn join_part_kept<E: Copy>(
     layout: &Layout,
     fps: &[u64],
@@ -236,6 +238,12 @@ pub(crate) fn join_part_kept<E: Copy>(
     }
     join.out
 }
+
+/// The most classes of a crowded bucket (the earliest) that a slot of it reads: near
+/// copies of a page with distinct fingerprints (a view counter, a date) are each a class
+/// of their own, and a slot reading all those before it would make the bucket's work
+/// quadratic.
+pub(crate) const CROWDED_CLASSES: usize = 256;
 
 /// [`join_part_kept`]'s state: its arguments and the pairs found so far.
 struct KeptJoin<'a, A, K, E> {
@@ -299,11 +307,14 @@ where
     }
 
     /// A bucket of more than `window + 1` slots: its slots' classes, then for each slot
-    /// the classes within `k` that hold earlier slots, nearest first, each asked of
-    /// `keep` once, until the slot's window is full.
+    /// the classes within `k` that hold earlier slots (the [`CROWDED_CLASSES`] earliest),
+    /// nearest first, each asked of `keep` once, until the slot's window is full.
     fn crowded(&mut self, bucket: &[u32], earlier: &[u64]) {
+        // The bucket's slots come in slot order, so a stable sort by fingerprint leaves
+        // each fingerprint's slots in order.
+        debug_assert!(bucket.windows(2).all(|w| w[0] < w[1]));
         let mut by_fp: Vec<(u64, u32)> = bucket.iter().map(|&s| (self.fps[s as usize], s)).collect();
-        by_fp.sort_unstable();
+        crate::sort::sort_by_u64_key_stable(&mut by_fp, |e| e.0);
         let mut classes: Vec<Class> = Vec::new();
         let mut start = 0;
         while start < by_fp.len() {
@@ -320,19 +331,18 @@ where
         }
         // By first slot: a slot reads the classes up to its own, and each distance's
         // earliest slots come from the first classes that pass.
-        classes.sort_unstable_by_key(|c| c.slots[0]);
-        let mut slots: Vec<u32> = bucket.to_vec();
-        slots.sort_unstable();
+        crate::sort::sort_by_key(&mut classes, |c| c.slots[0]);
         // The classes at each distance from the slot, with how many of their slots come
         // before it; the pairs of one distance, sorted by their earlier slot.
         let mut levels: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.k as usize + 1];
         let mut near: Vec<(u32, E)> = Vec::new();
-        for &y in &slots {
+        for &y in bucket {
             let fy = self.fps[y as usize];
             for level in &mut levels {
                 level.clear();
             }
-            for (c, class) in classes.iter().enumerate().take_while(|(_, c)| c.slots[0] < y) {
+            let read = classes.iter().take_while(|c| c.slots[0] < y).take(CROWDED_CLASSES);
+            for (c, class) in read.enumerate() {
                 let diff = class.fp ^ fy;
                 let d = diff.count_ones();
                 if d <= self.k && earlier.iter().all(|&m| diff & m != 0) {
@@ -352,7 +362,7 @@ where
                     }
                     // The next classes start later than the `room` earliest slots found.
                     if near.len() >= room {
-                        near.sort_unstable_by_key(|&(x, _)| x);
+                        crate::sort::sort_by(&mut near, |a, b| a.0.cmp(&b.0));
                         near.truncate(room);
                         if level.get(i + 1).is_none_or(|&(next, _)| classes[next].slots[0] > near[room - 1].0)
                         {
@@ -360,7 +370,7 @@ where
                         }
                     }
                 }
-                near.sort_unstable_by_key(|&(x, _)| x);
+                crate::sort::sort_by(&mut near, |a, b| a.0.cmp(&b.0));
                 for &(x, e) in near.iter().take(room) {
                     self.out.push((x, y, d as u32, e));
                 }
