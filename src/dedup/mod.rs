@@ -681,7 +681,8 @@ fn cluster(
     opts: &DedupOptions,
     report: DedupReport,
 ) -> Result<DedupReport> {
-    let candidates = index.candidate_slots();
+    // Each document's window of candidates, as `dedup` takes them.
+    let candidates = plan::window_each(index.candidate_slots(candidates::BUCKET_WINDOW));
     let ids = index.slot_ids();
     let Some(threshold) = opts.verify else { return keep(ids, candidates, None, opts, report) };
     let mut rounds = rounds::Rounds::sorted(ids.len(), candidates, threshold);
@@ -785,6 +786,31 @@ mod tests {
         assert_eq!((o.k, o.verify), (Some(8), None));
         let bad = DedupNames { shingle: Some(0.0), ..Default::default() };
         assert!(DedupOptions::from_names(DedupOptions::default(), Options::default(), &bad).is_err());
+        Ok(())
+    }
+
+    /// 300 copies of one page in an index, beside 3 other texts: one cluster joined by 299
+    /// verified pairs, from at most a window of candidates a copy (every pair within k
+    /// would be 44,850).
+    #[test]
+    fn copies_in_an_index_cost_a_window_each() -> Result<()> {
+        let mut docs: Vec<(String, &str)> = (0..300).map(|i| (format!("copy {i:03}"), A)).collect();
+        docs.extend([
+            ("b".to_string(), B),
+            ("c".to_string(), C),
+            ("d".to_string(), "Other words, far apart from the rest."),
+        ]);
+        let mut index = Index::new(Layout::default_for_k(6)?);
+        let report = dedup_into(&mut index, &docs, &DedupOptions::default())?;
+        let mut cluster: Vec<String> = vec!["b".to_string()];
+        cluster.extend((0..300).map(|i| format!("copy {i:03}")));
+        assert_eq!(report.clusters, vec![cluster]);
+        assert_eq!(report.pairs.len(), 300);
+        let candidates = index.candidate_slots(candidates::BUCKET_WINDOW);
+        assert!(candidates.len() <= 301 * candidates::BUCKET_WINDOW, "{} candidates", candidates.len());
+        // Copy i keeps min(i, 64) pairs, and B 64.
+        let windows: usize = (0..300).map(|i: usize| i.min(candidates::BUCKET_WINDOW)).sum::<usize>() + 64;
+        assert_eq!(plan::window_each(candidates).len(), windows);
         Ok(())
     }
 

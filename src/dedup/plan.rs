@@ -579,6 +579,12 @@ fn at_most_window_each(mut candidates: Vec<Candidate>) -> Vec<Candidate> {
     candidates
 }
 
+/// [`at_most_window_each`] of candidates without estimates.
+pub(crate) fn window_each(candidates: Vec<(u32, u32, u32)>) -> Vec<(u32, u32, u32)> {
+    let with: Vec<Candidate> = candidates.into_iter().map(|(x, y, d)| (x, y, d, 0.0)).collect();
+    at_most_window_each(with).into_iter().map(|(x, y, d, _)| (x, y, d)).collect()
+}
+
 /// `Ok` when every document has its own id: a report names documents by id, so two
 /// documents with one id would read as one; else [`Error::DuplicateId`] for the first repeat.
 fn distinct_ids<S: AsRef<str>, T>(docs: &[(S, T)]) -> Result<()> {

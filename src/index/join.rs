@@ -102,11 +102,24 @@ impl<I: IndexId> Index<I> {
         self.clusters_of_slots(pairs)
     }
 
-    /// The candidates of [`Index::clusters_where`] before any is kept or dropped:
-    /// `(slot, slot, distance)` for every pair within k, each once (ids by
-    /// [`Index::slot_id`]), in the self-join's order.
-    pub(crate) fn candidate_slots(&self) -> Vec<(u32, u32, u32)> {
-        self.join_slots()
+    /// The pairs within k of the live slots, `(slot, slot, distance)`, earlier slot first
+    /// (ids by [`Index::slot_id`]), where a table lists each later slot's `window` nearest
+    /// ([`join_part_kept`]): the window of each slot, taken over them, is its window of
+    /// every pair within k, and a page copied a thousand times costs a thousand windows.
+    pub(crate) fn candidate_slots(&self, window: usize) -> Vec<(u32, u32, u32)> {
+        let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
+        let fps: Vec<u64> = live.iter().map(|&s| self.fps[s as usize]).collect();
+        join_part_kept(
+            &self.layout,
+            &fps,
+            0..join_tables(&self.layout),
+            window,
+            |_, _| true,
+            |_, _, _| Some(0.0),
+        )
+        .into_iter()
+        .map(|(x, y, d, _)| (live[x as usize], live[y as usize], d))
+        .collect()
     }
 
     /// The id stored in `slot` (a slot of [`Index::candidate_slots`]).
