@@ -1371,22 +1371,19 @@ mod tests {
                     assert_eq!(most, BUCKET_WINDOW);
                     assert_eq!(at_most_window_each(kept), every, "seed {seed} k {k} verify {verify:?}");
                     // In two parts of interleaved tables, too.
-                    let mut parts = join_part_kept(
-                        &layout,
-                        &fps,
-                        (0..tables).step_by(2),
-                        BUCKET_WINDOW,
-                        |a, b| worth.alike(a, b),
-                        keep,
-                    );
-                    parts.extend(join_part_kept(
-                        &layout,
-                        &fps,
-                        (1..tables).step_by(2),
-                        BUCKET_WINDOW,
-                        |a, b| worth.alike(a, b),
-                        keep,
-                    ));
+                    let parts: Vec<Candidate> = (0..2)
+                        .flat_map(|part| {
+                            let share = (part..tables).step_by(2);
+                            join_part_kept(
+                                &layout,
+                                &fps,
+                                share,
+                                BUCKET_WINDOW,
+                                |a, b| worth.alike(a, b),
+                                keep,
+                            )
+                        })
+                        .collect();
                     assert_eq!(at_most_window_each(parts), every);
                 }
             }

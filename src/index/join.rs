@@ -2,7 +2,7 @@
 //! by union-find.
 
 use super::layout::Layout;
-use super::table::{low_bits, Segment, Table};
+use super::table::{Segment, Table};
 use super::{Index, IndexId, Pair};
 use crate::union_find::component_roots;
 
@@ -285,18 +285,10 @@ where
     fn table(&mut self, table: &Table, earlier: &[u64]) {
         let (mut bs, mut bf): (Vec<u32>, Vec<u64>) = (Vec::new(), Vec::new());
         for b in 0..table.dir.len() - 1 {
-            let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
-            if hi - lo < 2 {
+            if table.dir[b + 1] - table.dir[b] < 2 {
                 continue;
             }
-            bs.clear();
-            match &table.list {
-                None => bs.extend(table.base + lo as u32..table.base + hi as u32),
-                Some(list) => {
-                    let smask = low_bits(table.slot_bits) as u32;
-                    bs.extend(list[lo..hi].iter().map(|&e| table.base + (e & smask)))
-                }
-            }
+            table.bucket_slots(b, &mut bs);
             if bs.len() > self.window + 1 {
                 self.crowded(&bs, earlier);
                 continue;
@@ -399,18 +391,10 @@ fn join_table(table: &Table, earlier: &[u64], fps: &[u64], k: u32, out: &mut Vec
     let mut bf: Vec<u64> = Vec::new();
     let mut bs: Vec<u32> = Vec::new();
     for b in 0..table.dir.len() - 1 {
-        let (lo, hi) = (table.dir[b] as usize, table.dir[b + 1] as usize);
-        if hi - lo < 2 {
+        if table.dir[b + 1] - table.dir[b] < 2 {
             continue;
         }
-        bs.clear();
-        match &table.list {
-            None => bs.extend(table.base + lo as u32..table.base + hi as u32),
-            Some(list) => {
-                let smask = low_bits(table.slot_bits) as u32;
-                bs.extend(list[lo..hi].iter().map(|&e| table.base + (e & smask)))
-            }
-        }
+        table.bucket_slots(b, &mut bs);
         bf.clear();
         bf.extend(bs.iter().map(|&s| fps[s as usize]));
         for i in 0..bf.len() {

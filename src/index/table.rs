@@ -98,6 +98,19 @@ impl Table {
         Table { ext, dir, list: Some(list), slot_bits, base: start }
     }
 
+    /// The slots of bucket `b`, in its order, into `out` (emptied first).
+    pub(super) fn bucket_slots(&self, b: usize, out: &mut Vec<u32>) {
+        let (lo, hi) = (self.dir[b] as usize, self.dir[b + 1] as usize);
+        out.clear();
+        match &self.list {
+            None => out.extend(self.base + lo as u32..self.base + hi as u32),
+            Some(list) => {
+                let smask = low_bits(self.slot_bits) as u32;
+                out.extend(list[lo..hi].iter().map(|&e| self.base + (e & smask)))
+            }
+        }
+    }
+
     /// The bucket of `q`: its range `lo..hi` in `list` (or in the slots from `base`).
     #[inline(always)]
     pub(super) fn bucket_range(&self, q: u64) -> (usize, usize) {
