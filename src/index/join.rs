@@ -232,14 +232,14 @@ pub fn join_part(
 /// thousand windows, not half a million comparisons and pairs. A slot of such a bucket
 /// reads its [`CROWDED_CLASSES`] earliest classes only: in a bucket of more distinct
 /// fingerprints than that (near copies), its window is the nearest among those.
-pub(crate) fn join_part_kept<E: Copy>(
+pub(crate) fn join_part_kept(
     layout: &Layout,
     fps: &[u64],
     tables: impl IntoIterator<Item = usize>,
     window: usize,
     alike: impl Fn(u32, u32) -> bool,
-    mut keep: impl FnMut(u32, u32, u32) -> Option<E>,
-) -> Vec<(u32, u32, u32, E)> {
+    mut keep: impl FnMut(u32, u32, u32) -> Option<f64>,
+) -> Vec<(u32, u32, u32, f64)> {
     let layout = join_layout(layout);
     let n = fps.len();
     let exts = Segment::extracts(&layout, n);
@@ -258,14 +258,15 @@ pub(crate) fn join_part_kept<E: Copy>(
 /// quadratic.
 pub(crate) const CROWDED_CLASSES: usize = 256;
 
-/// [`join_part_kept`]'s state: its arguments and the pairs found so far.
-struct KeptJoin<'a, A, K, E> {
+/// [`join_part_kept`]'s state: its arguments and the pairs found so far. Its callers'
+/// closures are called through pointers, so one copy of the join serves them all.
+struct KeptJoin<'a> {
     fps: &'a [u64],
     k: u32,
     window: usize,
-    alike: &'a A,
-    keep: &'a mut K,
-    out: Vec<(u32, u32, u32, E)>,
+    alike: &'a dyn Fn(u32, u32) -> bool,
+    keep: &'a mut dyn FnMut(u32, u32, u32) -> Option<f64>,
+    out: Vec<(u32, u32, u32, f64)>,
 }
 
 /// The slots of a crowded bucket that hold one fingerprint and are alike, in slot order.
@@ -274,12 +275,7 @@ struct Class {
     slots: Vec<u32>,
 }
 
-impl<A, K, E> KeptJoin<'_, A, K, E>
-where
-    A: Fn(u32, u32) -> bool,
-    K: FnMut(u32, u32, u32) -> Option<E>,
-    E: Copy,
-{
+impl KeptJoin<'_> {
     /// The kept pairs that `table` finds, bucket by bucket, and no table of `earlier`
     /// (their masks) has found already.
     fn table(&mut self, table: &Table, earlier: &[u64]) {
@@ -340,7 +336,7 @@ where
         // The classes at each distance from the slot, with how many of their slots come
         // before it; the pairs of one distance, sorted by their earlier slot.
         let mut levels: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.k as usize + 1];
-        let mut near: Vec<(u32, E)> = Vec::new();
+        let mut near: Vec<(u32, f64)> = Vec::new();
         for &y in bucket {
             let fy = self.fps[y as usize];
             for level in &mut levels {

@@ -12,7 +12,7 @@
 // zlib, a Chromium fork, makes these files 4-5 % larger; both figures are printed. Where
 // `gzip` is missing, Node's figure stands in for it with a 5 % allowance for that difference.
 //
-// The full build has no budget of its own, only a guard against growing back (412 kB by
+// The full build has no budget of its own, only a guard against growing back (414 kB by
 // Node's zlib). It holds what the browser build leaves out: HTML to text and main-content
 // extraction (one copy of html5gum's tokenizer serves both), the site templates and
 // the passage checker's path for code. Where the bytes go, and what each part costs, is in
@@ -77,6 +77,6 @@ test(`the browser build's wasm is at most 150 kB gzipped (gzip -9: ${kb(web.gnu)
   else assert.ok(web.node <= 157_500, `${web.node} bytes by Node's zlib (no gzip here)`);
 });
 
-test(`the full build does not grow back: at most 412 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
-  assert.ok(full.node <= 412_000, `${full.node} bytes by Node's zlib`);
+test(`the full build does not grow back: at most 414 kB gzipped (gzip -9: ${kb(full.gnu)} kB, Node's zlib: ${kb(full.node)} kB)`, { skip }, () => {
+  assert.ok(full.node <= 414_000, `${full.node} bytes by Node's zlib`);
 });
