@@ -27,7 +27,7 @@ impl<I: IndexId> Index<I> {
         }
         if self.map.needs_grow() {
             let n = self.map.len + 1;
-            let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
+            let live = self.live_slots();
             self.map.rebuild(live.into_iter(), n * 2, &self.ids, false);
         }
         let slot = self.fps.len() as u32;

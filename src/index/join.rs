@@ -107,7 +107,7 @@ impl<I: IndexId> Index<I> {
     /// ([`join_part_kept`]): the window of each slot, taken over them, is its window of
     /// every pair within k, and a page copied a thousand times costs a thousand windows.
     pub(crate) fn candidate_slots(&self, window: usize) -> Vec<(u32, u32, u32)> {
-        let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
+        let live = self.live_slots();
         let fps: Vec<u64> = live.iter().map(|&s| self.fps[s as usize]).collect();
         join_part_kept(
             &self.layout,
@@ -149,7 +149,7 @@ impl<I: IndexId> Index<I> {
             }
         } else {
             let layout = join_layout(&self.layout);
-            let live: Vec<u32> = (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect();
+            let live = self.live_slots();
             temp = Segment::with_lists(&layout, &live, &self.fps, 0, self.fps.len() as u32);
             &temp
         };
@@ -207,16 +207,27 @@ pub fn join_part(
     fps: &[u64],
     tables: impl IntoIterator<Item = usize>,
 ) -> Vec<(u32, u32, u32)> {
+    let mut out = Vec::new();
+    each_table(layout, fps, tables, |table, earlier| join_table(table, earlier, fps, layout.k(), &mut out));
+    out
+}
+
+/// Each table `tables` names (those past [`join_tables`] skipped) of the self-join of
+/// `fps` under `layout`, built over all of `fps`, with the masks of the tables before it.
+fn each_table(
+    layout: &Layout,
+    fps: &[u64],
+    tables: impl IntoIterator<Item = usize>,
+    mut visit: impl FnMut(&Table, &[u64]),
+) {
     let layout = join_layout(layout);
     let n = fps.len();
     let exts = Segment::extracts(&layout, n);
     let masks: Vec<u64> = exts.iter().map(|e| e.mask).collect();
-    let mut out = Vec::new();
     for t in tables.into_iter().filter(|&t| t < exts.len()) {
         let table = Table::with_list(exts[t].clone(), 0..n as u32, n, fps, 0, n as u32);
-        join_table(&table, &masks[..t], fps, layout.k, &mut out);
+        visit(&table, &masks[..t]);
     }
-    out
 }
 
 /// The pairs of [`join_part`] that `keep(x, y, distance)` keeps (`x < y`), each with what
@@ -240,15 +251,8 @@ pub(crate) fn join_part_kept(
     alike: impl Fn(u32, u32) -> bool,
     mut keep: impl FnMut(u32, u32, u32) -> Option<f64>,
 ) -> Vec<(u32, u32, u32, f64)> {
-    let layout = join_layout(layout);
-    let n = fps.len();
-    let exts = Segment::extracts(&layout, n);
-    let masks: Vec<u64> = exts.iter().map(|e| e.mask).collect();
-    let mut join = KeptJoin { fps, k: layout.k, window, alike: &alike, keep: &mut keep, out: Vec::new() };
-    for t in tables.into_iter().filter(|&t| t < exts.len()) {
-        let table = Table::with_list(exts[t].clone(), 0..n as u32, n, fps, 0, n as u32);
-        join.table(&table, &masks[..t]);
-    }
+    let mut join = KeptJoin { fps, k: layout.k(), window, alike: &alike, keep: &mut keep, out: Vec::new() };
+    each_table(layout, fps, tables, |table, earlier| join.table(table, earlier));
     join.out
 }
 

@@ -240,6 +240,11 @@ impl<I: IndexId> Index<I> {
     fn is_dead(&self, s: usize) -> bool {
         self.dead[s >> 6] >> (s & 63) & 1 == 1
     }
+
+    /// The slots that hold a live entry, in order.
+    fn live_slots(&self) -> Vec<u32> {
+        (0..self.fps.len() as u32).filter(|&s| !self.is_dead(s as usize)).collect()
+    }
 }
 
 pub(crate) fn too_many() -> Error {
