@@ -6,7 +6,7 @@
 // by the build from the ES modules in web/ (scripts/esm-to-cjs.mjs), the one source.
 const wasm = require('./node/simhash_wasm.js');
 const { SimHashError } = require('./errors.cjs');
-const { guard, check } = require('./args.cjs');
+const { guard, check, trapped } = require('./args.cjs');
 const { makePool } = require('./pool.cjs');
 const os = require('node:os');
 const path = require('node:path');
@@ -38,7 +38,7 @@ api.SimHashPool = makePool({
     };
   },
   defaultSize: () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length),
-  api, hooks: wasm, SimHashError, check,
+  api, hooks: wasm, SimHashError, check, trapped,
 });
 // RedisContentSeen (redis.cjs): the shared ContentSeen on Redis.
 Object.assign(api, require('./redis.cjs').install(wasm));

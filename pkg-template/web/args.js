@@ -191,6 +191,30 @@ export function check(spec, args, SimHashError, utf8) {
 }
 
 /**
+ * `e` as the package throws it. A WebAssembly trap (a `RuntimeError`, which says only
+ * `unreachable`) stops the instance part-way through a call, and what the call held then is
+ * never freed, so the instance is spent. Rust stops it at a panic (a bug: the full build's
+ * `hooks.__panicMessage()` gives its message) or at an allocation it cannot serve (no panic:
+ * an instance addresses at most 4 GiB). Each becomes the SimHashError that says so
+ * (`Internal`, `OutOfMemory`), the trap as its `cause`; any other error is `e` itself. The
+ * browser build keeps no panic message: there a stop holding 2 GiB or more is taken for
+ * memory (one allocation is at most 2 GiB in wasm32, so one that fails for room leaves more
+ * than 2 GiB held), and any other for a bug.
+ */
+export function trapped(e, SimHashError, hooks) {
+  if (!(e instanceof WebAssembly.RuntimeError)) return e;
+  const bytes = hooks.__memory().buffer.byteLength;
+  const panic = hooks.__panicMessage ? hooks.__panicMessage() : bytes >= 2 ** 31 ? undefined : 'its message is kept by simhash-wasm/full';
+  const spent = 'this instance of the package is spent (what it held is not freed): a SimHashPool replaces its worker; anywhere else, load the package in a new worker or process';
+  const held = (bytes / 2 ** 30).toFixed(2);
+  const error = panic === undefined
+    ? new SimHashError(`out of memory: the wasm could not have the memory a call needed (it holds ${held} GiB; a WebAssembly instance addresses at most 4). Give one call less (fewer or shorter documents), or split the collection: the CLI's \`dedup --redis\` shares one store between several processes; ${spent}`, 'OutOfMemory')
+    : new SimHashError(`the wasm stopped on a bug of simhash-wasm (${panic.replace(/\s*\n\s*/g, ' ')}); please report it with the input that caused it; ${spent}`, 'Internal');
+  error.cause = e;
+  return error;
+}
+
+/**
  * Puts the checks in front of the exports of `api` (the wasm module's exports, copied;
  * `hooks`, the module itself when `api` leaves out its `__` names, gives `__utf8`):
  * free functions are replaced in `api`, methods are wrapped on the classes' prototypes
@@ -198,6 +222,10 @@ export function check(spec, args, SimHashError, utf8) {
  */
 export function guard(api, SimHashError, hooks) {
   const utf8 = (hooks || api).__utf8;
+  // Every call into the wasm made through here: a trap becomes the SimHashError that says what stopped it.
+  const call = (f, self, args) => {
+    try { return f.apply(self, args); } catch (e) { throw trapped(e, SimHashError, hooks || api); }
+  };
   if (api.SimHasher) addExplain(api.SimHasher.prototype);
   for (const [where, spec] of Object.entries(SIGNATURES)) {
     const m = /^(new )?(\w+)(?:([#.])(\w+))?$/.exec(where);
@@ -206,12 +234,13 @@ export function guard(api, SimHashError, hooks) {
     if (isNew) {
       api[owner] = new Proxy(api[owner], {
         construct(target, args, newTarget) {
-          return Reflect.construct(target, check(spec, args, SimHashError, utf8), newTarget);
+          args = check(spec, args, SimHashError, utf8);
+          try { return Reflect.construct(target, args, newTarget); } catch (e) { throw trapped(e, SimHashError, hooks || api); }
         },
       });
     } else if (sep === undefined) {
       const f = api[owner];
-      api[owner] = { [owner](...args) { return f.apply(this, check(spec, args, SimHashError, utf8)); } }[owner];
+      api[owner] = { [owner](...args) { return call(f, this, check(spec, args, SimHashError, utf8)); } }[owner];
     } else {
       const target = sep === '#' ? api[owner].prototype : api[owner];
       const f = target[member];
@@ -220,16 +249,16 @@ export function guard(api, SimHashError, hooks) {
       const last = spec.length - 1;
       const wrapped = twin
         ? { [member](...args) {
-          if (args[last] instanceof Uint8Array) return twin.apply(this, check(spec, args, SimHashError));
-          return f.apply(this, check(spec, args, SimHashError, utf8));
+          if (args[last] instanceof Uint8Array) return call(twin, this, check(spec, args, SimHashError));
+          return call(f, this, check(spec, args, SimHashError, utf8));
         } }[member]
-        : { [member](...args) { return f.apply(this, check(spec, args, SimHashError, utf8)); } }[member];
+        : { [member](...args) { return call(f, this, check(spec, args, SimHashError, utf8)); } }[member];
       Object.defineProperty(wrapped, 'guarded', { value: true });
       Object.defineProperty(target, member, { value: wrapped, writable: true, configurable: true, enumerable: false });
     }
   }
   for (const [name, cls] of Object.entries(api)) {
-    if (typeof cls === 'function' && cls.prototype && typeof cls.prototype.free === 'function') guardFree(name, cls.prototype, SimHashError);
+    if (typeof cls === 'function' && cls.prototype && typeof cls.prototype.free === 'function') guardFree(name, cls.prototype, SimHashError, call);
   }
   return api;
 }
@@ -269,13 +298,13 @@ const FREE_GUARDED = Symbol('simhash-wasm free guard');
  * a SimHashError (`Closed`) that names its class, and freeing it again does nothing.
  * wasm-bindgen marks a freed instance by a zero `__wbg_ptr`.
  */
-function guardFree(name, proto, SimHashError) {
+function guardFree(name, proto, SimHashError, call) {
   if (Object.prototype.hasOwnProperty.call(proto, FREE_GUARDED)) return;
   Object.defineProperty(proto, FREE_GUARDED, { value: true });
   const freed = () => new SimHashError(`this ${name} was freed (by free() or at the end of a \`using\` block): make a new one to go on`, 'Closed');
   const live = (f) => {
     if (!f) return f;
-    const w = { [f.name](...args) { if (this.__wbg_ptr === 0) throw freed(); return f.apply(this, args); } }[f.name];
+    const w = { [f.name](...args) { if (this.__wbg_ptr === 0) throw freed(); return call(f, this, args); } }[f.name];
     if (f.guarded) Object.defineProperty(w, 'guarded', { value: true });
     return w;
   };

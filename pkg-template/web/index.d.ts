@@ -718,9 +718,22 @@ export type SimHashErrorCode =
    * `RedisContentSeen.open`), or any other class's instance after `free()` or the end of
    * its `using` block (make a new one). Freeing twice is allowed.
    */
-  | 'Closed';
+  | 'Closed'
+  /**
+   * The wasm could not have the memory a call needed: a WebAssembly instance addresses at
+   * most 4 GiB. The message gives the size asked for. Give one call less, or split the
+   * collection (the CLI's `dedup --redis`). The wasm instance is spent: a `SimHashPool`
+   * replaces the worker it happened in; anywhere else, load the package in a new worker or
+   * process.
+   */
+  | 'OutOfMemory'
+  /** The wasm stopped on a bug of this package (please report it, with the input). The instance is spent, as after `OutOfMemory`. */
+  | 'Internal';
 
-/** Every error thrown by this package. The instance stays usable after it. */
+/**
+ * Every error thrown by this package. The instance stays usable after it, but after
+ * `OutOfMemory` and `Internal`.
+ */
 export class SimHashError extends Error {
   /** `index`: the position of the failing document in a list, when there is one. */
   constructor(message: string, code: SimHashErrorCode, index?: number);

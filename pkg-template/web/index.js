@@ -4,7 +4,7 @@
 // is generated), and the worker pool (SimHashPool).
 import init, * as wasm from './simhash_wasm.js';
 import { SimHashError } from './errors.js';
-import { guard, check } from './args.js';
+import { guard, check, trapped } from './args.js';
 import { makePool } from './pool.js';
 
 const wasmUrl = new URL('./simhash_wasm_bg.wasm', import.meta.url);
@@ -62,5 +62,5 @@ export const SimHashPool = makePool({
     };
   },
   defaultSize: () => globalThis.navigator?.hardwareConcurrency || 4,
-  api, hooks: wasm, SimHashError, check,
+  api, hooks: wasm, SimHashError, check, trapped,
 });

@@ -5,12 +5,13 @@
 // is ready wait for it, in order.
 import init, * as wasm from './simhash_wasm.js';
 import { SimHashError } from './errors.js';
-import { guard } from './args.js';
+import { guard, trapped } from './args.js';
 import { serve } from './pool.js';
 
 const ready = init({ module_or_path: new URL('./simhash_wasm_bg.wasm', import.meta.url) }).then(() => {
   wasm.__setErrorClass(SimHashError);
-  return serve(guard({ ...wasm }, SimHashError), (msg, transfer) => self.postMessage(msg, transfer));
+  return serve(guard({ ...wasm }, SimHashError), (msg, transfer) => self.postMessage(msg, transfer), wasm,
+    (e) => trapped(e, SimHashError, wasm));
 });
 self.addEventListener('message', (e) => { ready.then((reply) => reply(e.data)); });
 ready.then(() => self.postMessage({ type: 'ready' }));

@@ -23,6 +23,8 @@ const CHUNK_CHARS_MIN = 1 << 14;
 const CHUNK_DOCS_MAX = 4096;
 /** Hashers a worker keeps, one per distinct option object. */
 const WORKER_HASHERS = 8;
+/** The codes of an error that leaves a worker's wasm instance spent (args.js's `trapped`). */
+const SPENT = new Set(['OutOfMemory', 'Internal']);
 /** The pool's argument specs (args.js's `check`), made once: the checks cache each spec's split. */
 const SPEC = {
   options: ['options:object'],
@@ -45,9 +47,11 @@ function concat(parts) {
 /**
  * The worker side: answers the pool's messages with `api` (the package's API in the
  * worker) and `hooks` (its wasm module, for the pool's own calls). `post(message,
- * transfer)` replies.
+ * transfer)` replies. `fault(e)` is a thrown `e` as the package throws it (args.js's
+ * `trapped`): the reply to a call that stopped the wasm says so, and the pool then
+ * replaces the worker (`SPENT`).
  */
-export function serve(api, post, hooks = api) {
+export function serve(api, post, hooks = api, fault = (e) => e) {
   const hashers = new Map();
   // The pool's IdfTable (`idf` of SimHashPool.create's hasher), sent once, before any task:
   // options with `idf: true` use it.
@@ -99,7 +103,8 @@ export function serve(api, post, hooks = api) {
         : h.__fingerprintAndSketchEach(msg.texts, msg.base, msg.sketch);
       post({ id: msg.id, fingerprints: r.fingerprints, sketches: r.sketches, failed: r.failed, messages: r.messages, reasons: r.reasons, codes: r.codes },
         [r.fingerprints.buffer, r.failed.buffer, ...(r.sketches ? [r.sketches.buffer] : [])]);
-    } catch (e) {
+    } catch (thrown) {
+      const e = fault(thrown);
       post({ id: msg.id, error: { message: String(e && e.message), code: e && e.code } });
     }
   };
@@ -132,7 +137,7 @@ export function dedupReport(flat) {
  * API is `api` (with its `SimHashError` and argument `check`), and whose wasm module,
  * with the pool's hooks, is `hooks`.
  */
-export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }) {
+export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, trapped }) {
   /** The failed documents of a run, each with its own error (as one hasher call throws it). */
   const documentErrors = (r) => r.failed.map((f) => ({ index: f.index, error: new SimHashError(f.reason, f.code) }));
   const closedError = () => new SimHashError(
@@ -192,6 +197,14 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
       return new Promise((resolve, reject) => {
         const w = { handle: spawn(), task: null, ready: false };
         this.#workers.push(w); // not given tasks until ready; close() stops it all the same
+        // Takes `w` out of the pool and stops it; false if it was out already.
+        const retire = () => {
+          const at = this.#workers.indexOf(w);
+          if (at < 0) return false;
+          this.#workers.splice(at, 1);
+          Promise.resolve(w.handle.terminate()).catch(() => {});
+          return true;
+        };
         w.handle.listen((msg) => {
           if (msg && msg.type === 'ready') {
             w.ready = true;
@@ -204,15 +217,13 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
           const task = w.task;
           w.task = null;
           w.handle.unref();
+          // A reply that stopped the worker's wasm: a fresh worker takes its place.
+          if (msg.error && SPENT.has(msg.error.code) && !this.#closed && retire()) this.#start().catch(() => {});
           if (task && task.id === msg.id) task.done(msg);
           this.#dispatch();
         }, (err) => {
-          if (this.#closed) return;
-          const at = this.#workers.indexOf(w);
-          if (at < 0) return; // reported already (an error, then the exit)
-          this.#workers.splice(at, 1);
+          if (this.#closed || !retire()) return; // retired already (an error, then the exit)
           const e = new SimHashError(`a pool worker stopped: ${err && err.message}`, 'WorkerFailed');
-          Promise.resolve(w.handle.terminate()).catch(() => {});
           if (!w.ready) { reject(e); return; }
           if (w.task) w.task.fail(e);
           w.task = null;
@@ -508,6 +519,14 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check }
      * pairs are measured on their documents' lines instead of `textOf`'s texts.
      */
     async #dedupHashed(ids, texts, r, options, tell, textOf, sizes, later, lines) {
+      try {
+        return await this.#planAndVerify(ids, texts, r, options, tell, textOf, sizes, later, lines);
+      } catch (e) {
+        throw trapped(e, SimHashError, hooks); // the plan's wasm is this thread's
+      }
+    }
+
+    async #planAndVerify(ids, texts, r, options, tell, textOf, sizes, later, lines) {
       const failed = Uint32Array.from(r.failed, (f) => f.index);
       const bad = new Set(failed);
       const w = r.width;

@@ -24,7 +24,7 @@
 //!
 //! | file | what |
 //! | --- | --- |
-//! | `mod.rs` | the allocator, the error class hook, the error mapping (`js_error`, `From<Error>`), test and benchmark hooks |
+//! | `mod.rs` | the allocator, the error class and panic hooks, the error mapping (`js_error`, `From<Error>`), test and benchmark hooks |
 //! | `convert.rs` | option objects, ids and other `JsValue` arguments, results |
 //! | `defaults.rs` | `defaults()`: every default, read from the core |
 //! | `hasher.rs` | `SimHasher` (with `sketch`, `fingerprintAndSketch`, the pool's `__fingerprintEach`), `fromFeatures`, `simhashBits`, `hamming`, hex, `htmlToText`, `estimateJaccard`, `sketchInfo` |
@@ -61,17 +61,45 @@ mod redis;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+// The panic hook is in the full build only: in the browser build it cost 0.5 kB of its
+// 150 kB budget, and the JS layer tells its stops apart by the memory held instead.
+#[cfg(feature = "crawler")]
+thread_local! {
+    /// The message of the panic the instance stopped at, if it did. A stop with none is an
+    /// allocation the allocator could not serve: Rust aborts there without a panic.
+    static PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Why the instance stopped (a `RuntimeError` in JS, which says only `unreachable`): the
+/// panic's message, or `undefined` when it ran out of memory. Not part of the public API.
+#[cfg(feature = "crawler")]
+#[wasm_bindgen(js_name = __panicMessage, skip_typescript)]
+pub fn panic_message() -> Option<String> {
+    PANIC.with(|p| p.borrow().clone())
+}
+
+/// Test hook, not part of the public API: reserves `bytes` (untouched, so no real memory)
+/// and never frees them, to bring the instance to its memory's limit.
+#[cfg(feature = "crawler")]
+#[wasm_bindgen(js_name = __reserve, skip_typescript)]
+pub fn reserve_for_test(bytes: u32) {
+    std::mem::forget(Vec::<u8>::with_capacity(bytes as usize));
+}
+
 thread_local! {
     /// The package's `SimHashError` class, registered by the JS entry points at load time.
     static ERROR_CLASS: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
 }
 
 /// Registers the JS `SimHashError` class (`class SimHashError extends Error`, constructor
-/// `(message, code)`) that every thrown error is an instance of. Called once by the
-/// package's entry points; not part of the public API.
+/// `(message, code)`) that every thrown error is an instance of, and the panic hook that
+/// [`panic_message`] reads. Called once by the package's entry points; not part of the
+/// public API.
 #[wasm_bindgen(js_name = __setErrorClass, skip_typescript)]
 pub fn set_error_class(class: js_sys::Function) {
     ERROR_CLASS.with(|c| *c.borrow_mut() = Some(class));
+    #[cfg(feature = "crawler")]
+    std::panic::set_hook(Box::new(|info| PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()))));
 }
 
 /// Benchmark hook, not part of the public API: copies `texts` into wasm memory once, then
