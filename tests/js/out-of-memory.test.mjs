@@ -68,6 +68,21 @@ test('a panic of the wasm (a bug) is an Internal error with the panic message', 
   assert.match(r.error.message, /^the wasm stopped on a bug of simhash-wasm \(.*capacity overflow.*\); please report it/);
 });
 
+test('without a panic message (the browser build keeps none), the memory held decides', () => {
+  // The browser build's own wasm cannot be filled here (it has no `__reserve`, and real
+  // allocations of 4 GiB would be 4 GiB of memory): its two exports that `trapped` reads
+  // are given as the build has them, with the sizes of the rule's two sides.
+  const trap = new WebAssembly.RuntimeError('unreachable');
+  const build = (bytes) => ({ __memory: () => ({ buffer: { byteLength: bytes } }) });
+  const full = trapped(trap, api.SimHashError, build(2 ** 31 + 2 ** 20));
+  assert.equal(full.code, 'OutOfMemory');
+  assert.match(full.message, /holds 2\.00 GiB/);
+  const bug = trapped(trap, api.SimHashError, build(2 ** 31 - 2 ** 20));
+  assert.equal(bug.code, 'Internal');
+  assert.match(bug.message, /simhash-wasm\/full/);
+  assert.equal(bug.cause, trap);
+});
+
 test('any other error passes through unchanged', () => {
   const e = new TypeError('x');
   assert.equal(trapped(e, api.SimHashError, require(join(PKG, 'node', 'simhash_wasm.js'))), e);
