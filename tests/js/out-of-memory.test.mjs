@@ -70,8 +70,9 @@ test('a panic of the wasm (a bug) is an Internal error with the panic message', 
 
 test('without a panic message (the browser build keeps none), the memory held decides', () => {
   // The browser build's own wasm cannot be filled here (it has no `__reserve`, and real
-  // allocations of 4 GiB would be 4 GiB of memory): its two exports that `trapped` reads
-  // are given as the build has them, with the sizes of the rule's two sides.
+  // allocations of 4 GiB would be 4 GiB of memory): what `trapped` reads of that build is
+  // given as the build has it (`__memory`, and no `__panicMessage`), at sizes on the rule's
+  // two sides.
   const trap = new WebAssembly.RuntimeError('unreachable');
   const build = (bytes) => ({ __memory: () => ({ buffer: { byteLength: bytes } }) });
   const full = trapped(trap, api.SimHashError, build(2 ** 31 + 2 ** 20));
