@@ -7,7 +7,7 @@
 const wasm = require('./node/simhash_wasm.js');
 const { SimHashError } = require('./errors.cjs');
 const { guard, check, trapped } = require('./args.cjs');
-const { makePool } = require('./pool.cjs');
+const { makePool, nodeWorkerHandle } = require('./pool.cjs');
 const os = require('node:os');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
@@ -23,20 +23,7 @@ guard(api, SimHashError, wasm);
 Object.assign(api, { SimHashError }, files.bind(api, wasm));
 // SimHashPool (pool.cjs): fingerprints on every core, with worker_threads.
 api.SimHashPool = makePool({
-  spawn() {
-    const w = new Worker(path.join(__dirname, 'pool-worker.cjs'));
-    return {
-      post: (msg, transfer) => w.postMessage(msg, transfer),
-      listen(onMessage, onFail) {
-        w.on('message', onMessage);
-        w.on('error', onFail);
-        w.on('exit', (code) => onFail(new Error(`exited with code ${code}`)));
-      },
-      terminate: () => w.terminate(),
-      ref: () => w.ref(),
-      unref: () => w.unref(),
-    };
-  },
+  spawn: () => nodeWorkerHandle(new Worker(path.join(__dirname, 'pool-worker.cjs'))),
   defaultSize: () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length),
   api, hooks: wasm, SimHashError, check, trapped,
 });

@@ -111,6 +111,24 @@ export function serve(api, post, hooks = api, fault = (e) => e) {
 }
 
 /**
+ * The pool's handle on a Node `worker_threads` Worker `w` (the Node entry's workers): how
+ * `makePool`'s `spawn` gives it one.
+ */
+export function nodeWorkerHandle(w) {
+  return {
+    post: (msg, transfer) => w.postMessage(msg, transfer),
+    listen(onMessage, onFail) {
+      w.on('message', onMessage);
+      w.on('error', onFail);
+      w.on('exit', (code) => onFail(new Error(`exited with code ${code}`)));
+    },
+    terminate: () => w.terminate(),
+    ref: () => w.ref(),
+    unref: () => w.unref(),
+  };
+}
+
+/**
  * `dedup`'s report from a plan's (`__DedupPlan#finish`), whose ids come in bulk: `ids`
  * joins every id it names, `lengths` holding their UTF-16 lengths, in this order: the
  * `fingerprinted` documents', each cluster's members (`clusterSizes`), each pair's `a`

@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const PKG = fileURLToPath(new URL('../../pkg/', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/full-wasm.cjs', import.meta.url));
 const api = require(join(PKG, 'index.cjs'));
-const { makePool } = require(join(PKG, 'pool.cjs'));
+const { makePool, nodeWorkerHandle } = require(join(PKG, 'pool.cjs'));
 const { check, trapped } = require(join(PKG, 'args.cjs'));
 
 /** Runs `body` (a function's source, called with the package, its wasm module and `fill`) in a worker thread; resolves to what it returns. */
@@ -92,20 +92,7 @@ test('any other error passes through unchanged', () => {
 test('a pool worker that runs out of memory is replaced, and the pool goes on', async () => {
   let spawned = 0;
   const SimHashPool = makePool({
-    spawn() {
-      const w = new Worker(FIXTURE, { workerData: { pool: true, pkg: PKG, fill: spawned++ === 0 } });
-      return {
-        post: (msg, transfer) => w.postMessage(msg, transfer),
-        listen(onMessage, onFail) {
-          w.on('message', onMessage);
-          w.on('error', onFail);
-          w.on('exit', (code) => onFail(new Error(`exited with code ${code}`)));
-        },
-        terminate: () => w.terminate(),
-        ref: () => w.ref(),
-        unref: () => w.unref(),
-      };
-    },
+    spawn: () => nodeWorkerHandle(new Worker(FIXTURE, { workerData: { pool: true, pkg: PKG, fill: spawned++ === 0 } })),
     defaultSize: () => 1,
     api, hooks: require(join(PKG, 'node', 'simhash_wasm.js')), SimHashError: api.SimHashError, check, trapped,
   });
