@@ -4,7 +4,7 @@
 // reply come from the wasm core (src/redis/). See redis.d.ts for the API.
 const { createHash, randomFillSync } = require('node:crypto');
 const { SimHashError } = require('./errors.cjs');
-const { check, SIGNATURES } = require('./args.cjs');
+const { check, SIGNATURES, trapped } = require('./args.cjs');
 
 // RESP blob strings as Buffers (node-redis' RESP_TYPES.BLOB_STRING is '$').
 const BLOB_STRING = 36;
@@ -615,6 +615,19 @@ function install(wasm) {
     }
   }
 
+  // A call that stops the wasm (out of memory, a bug) throws the SimHashError that says so
+  // (args.cjs's `trapped`), as every other failure does; `checkBatch` goes through `check`.
+  const calls = [[RedisContentSeen, ['open']],
+    [RedisContentSeen.prototype, ['check', 'checkFingerprint', 'count', 'clusterOf', 'importSnapshot', 'exportSnapshot']]];
+  for (const [target, names] of calls) {
+    for (const name of names) {
+      const f = target[name];
+      const wrapped = { async [name](...args) {
+        try { return await f.apply(this, args); } catch (e) { throw trapped(e, SimHashError, wasm); }
+      } }[name];
+      Object.defineProperty(target, name, { value: wrapped, writable: true, configurable: true });
+    }
+  }
   return { RedisContentSeen };
 }
 
