@@ -234,8 +234,7 @@ export function guard(api, SimHashError, hooks) {
     if (isNew) {
       api[owner] = new Proxy(api[owner], {
         construct(target, args, newTarget) {
-          args = check(spec, args, SimHashError, utf8);
-          try { return Reflect.construct(target, args, newTarget); } catch (e) { throw trapped(e, SimHashError, hooks || api); }
+          return call(Reflect.construct, Reflect, [target, check(spec, args, SimHashError, utf8), newTarget]);
         },
       });
     } else if (sep === undefined) {

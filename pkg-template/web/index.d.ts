@@ -721,7 +721,7 @@ export type SimHashErrorCode =
   | 'Closed'
   /**
    * The wasm could not have the memory a call needed: a WebAssembly instance addresses at
-   * most 4 GiB. The message gives the size asked for. Give one call less, or split the
+   * most 4 GiB. The message gives the memory it holds. Give one call less, or split the
    * collection (the CLI's `dedup --redis`). The wasm instance is spent: a `SimHashPool`
    * replaces the worker it happened in; anywhere else, load the package in a new worker or
    * process.

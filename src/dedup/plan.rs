@@ -1317,7 +1317,7 @@ mod tests {
         let early = |c: &Candidate| (c.1 as usize) < crate::index::join::CROWDED_CLASSES / 2;
         let early_every: Vec<Candidate> = every.iter().copied().filter(early).collect();
         assert_eq!(kept.iter().copied().filter(early).collect::<Vec<_>>(), early_every);
-        // Later ones pair with the earliest copies, no longer always with the nearest.
+        // Later ones pair with the earliest copies, not always with the nearest.
         assert_ne!(kept, every);
         // Every copy is paired with an earlier one, so they form one cluster.
         let roots = component_roots(fps.len(), kept.iter().map(|c| (c.0, c.1)));

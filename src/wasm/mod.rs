@@ -61,8 +61,8 @@ mod redis;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-// The panic hook is in the full build only: in the browser build it cost 0.5 kB of its
-// 150 kB budget, and the JS layer tells its stops apart by the memory held instead.
+// The panic hook is in the full build only: the browser build's budget has no room for it
+// (decision 103), and there the JS layer tells its stops apart by the memory held.
 #[cfg(feature = "crawler")]
 thread_local! {
     /// The message of the panic the instance stopped at, if it did. A stop with none is an
