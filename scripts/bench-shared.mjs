@@ -21,9 +21,12 @@
 // load), loaded through the
 // migration path, then a stream of texts in which one in five is a near-duplicate (1 to 3
 // words changed) of a stored page, checked by 4 workers: sketch_checks_s_4w,
-// sketch_round_trips, sketch_p99_ms, and sketch_bytes_per_page (sketches and bands: the
+// sketch_round_trips, sketch_calls_per_check, sketch_p99_ms, and sketch_bytes_per_page (sketches and bands: the
 // namespace's bytes a page in sketch mode less the same pages' fingerprint-only bytes
 // with the URL map, both from INFO memory). sketch_ratio: sketch_checks_s_4w / checks_s_4w.
+// The same texts then go to the fingerprint-only store by `check` (fp_text_checks_s_4w,
+// fp_text_script_us, fp_text_client_us): sketch_ratio_texts = sketch_checks_s_4w /
+// fp_text_checks_s_4w, the two modes given the same input.
 // The fault phase: FAULT_CHECKS checks in each mode (fresh namespaces, 4 in-process
 // workers, each page checked by two of them) through a loopback proxy that loses 2% of the
 // replies after the server ran the call (tests/js/redis-server.mjs startProxy), with
@@ -87,15 +90,19 @@ if (process.argv[2] === '--worker') {
   const client = createClient({ url });
   await client.connect();
   const sketch = mode === 'sketch';
+  // 'fptext': the fingerprint-only store checking the sketch phase's texts (`check`, which
+  // hashes them), against the same stored pages' fingerprints.
+  const texted = sketch || mode === 'fptext';
   const opts = sketch ? { sketch: true } : { sketch: false, ...BATCH };
-  const seen = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace: sketch ? 'bench-sketch' : 'bench', ...opts }) : null;
+  const namespace = { sketch: 'bench-sketch', fptext: 'bench-fp' }[mode] || 'bench';
+  const seen = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace, ...opts }) : null;
   // Warm-up (JIT, wasm tier-up), off the clock and off the bench namespace.
   const warm = mode !== 'get' ? await sw.RedisContentSeen.open(client, { namespace: `warm-${process.pid}`, ...opts }) : null;
   let wfp = BigInt(process.pid) * 0x9e3779b97f4a7c15n;
   for (let i = 0; i < WARM; i += 50) {
     const batch = fill(50, (j) => {
       wfp = (wfp * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-      return sketch ? { url: `w${i + j}`, text: textOf(Number(wfp % 1000000n) + 5_000_000) } : { url: `w${i + j}`, fingerprint: wfp };
+      return texted ? { url: `w${i + j}`, text: textOf(Number(wfp % 1000000n) + 5_000_000) } : { url: `w${i + j}`, fingerprint: wfp };
     });
     if (warm) await warm.checkBatch(batch);
     else await Promise.all(batch.map((_, j) => client.get(`{bench}:g${j}`)));
@@ -105,7 +112,7 @@ if (process.argv[2] === '--worker') {
   }
   // Sketch mode: [serial, text id, edit] become the texts before the clock starts (a
   // crawler has the page's text in hand when it checks it; making it is not the store's work).
-  const texts = sketch ? fill(fps.length, (i) => textOf(fps[i][1], fps[i][2])) : null;
+  const texts = texted ? fill(fps.length, (i) => textOf(fps[i][1], fps[i][2])) : null;
   const cpu0 = process.cpuUsage();
   const lat = [];
   const out = [];
@@ -117,7 +124,7 @@ if (process.argv[2] === '--worker') {
       while (next < fps.length) {
         const i = next++;
         const s = performance.now();
-        if (sketch) {
+        if (texted) {
           const r = await seen.check(`https://bench/s${fps[i][0]}`, texts[i]);
           rts += r.roundTrips;
           out.push([fps[i][0], r.duplicate ? 1 : 0]);
@@ -323,6 +330,16 @@ try {
   const skScriptUs = Number(/cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(execFileSync('redis-cli', ['-p', String(server.port), 'info', 'commandstats']).toString())[1]) / (skStream.length + 4 * WARM);
   const skFound = sk.out.filter(([i, d]) => d === 1).length / sk.out.length;
   console.log(`sketch mode, 4 workers: ${Math.round(sk.rate)}/s p50 ${sk.p50.toFixed(3)} ms p99 ${sk.p99.toFixed(3)} ms round trips ${sk.rts.toFixed(3)}, duplicates ${(skFound * 100).toFixed(1)}%`);
+  // The same texts checked by the fingerprint-only store (`bench-fp`: the same stored pages'
+  // fingerprints with the URL map), hashing included as in the sketch phase: what a crawler
+  // that hands over text pays for sketch mode (sketch_ratio_texts), where sketch_ratio
+  // compares against ready fingerprints.
+  await compactAof(server.port);
+  execFileSync('redis-cli', ['-p', String(server.port), 'config', 'resetstat']);
+  const ft = await workers(server.url, 'fptext', skStream, 4);
+  timedRewrites += aofRewrites(server.port);
+  const ftScriptUs = Number(/cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(execFileSync('redis-cli', ['-p', String(server.port), 'info', 'commandstats']).toString())[1]) / (skStream.length + 4 * WARM);
+  console.log(`fingerprint-only, the same texts, 4 workers: ${Math.round(ft.rate)}/s p50 ${ft.p50.toFixed(3)} ms p99 ${ft.p99.toFixed(3)} ms round trips ${ft.rts.toFixed(3)}`);
 
   // The fault phase: lost replies, both modes.
   const proxy = await startProxy(server.port, { rate: 0.02, seed: 5 });
@@ -388,6 +405,7 @@ try {
       `map_bytes_per_page=${f(fullBytes - indexBytes, 1)} pages=${full.stored} lost=${lost} double_kept=${doubleKept} ` +
       `sketch_checks_s_4w=${f(sk.rate)} sketch_round_trips=${f(sk.rts, 3)} sketch_p50_ms=${f(sk.p50, 3)} sketch_p99_ms=${f(sk.p99, 3)} ` +
       `sketch_script_us=${f(skScriptUs, 1)} sketch_client_us=${f(sk.clientUs, 1)} sketch_near_dup_share=${f(skFound, 3)} sketch_bytes_per_page=${f(skNet, 1)} sketch_total_bytes_per_page=${f(skTotal, 1)} sketch_pages=${skPages} aof_rewrites=${timedRewrites} ` +
+      `sketch_calls_per_check=${f(sk.calls, 3)} fp_text_checks_s_4w=${f(ft.rate)} fp_text_script_us=${f(ftScriptUs, 1)} fp_text_client_us=${f(ft.clientUs, 1)} sketch_ratio_texts=${f(sk.rate / ft.rate, 3)} ` +
       `sketch_ratio=${f(sk.rate / four.rate, 3)} new_lost=${newLost} fault_replayed=${faultReplayed} fault_lost_replies=${proxy.drops}`,
   );
 } finally {
