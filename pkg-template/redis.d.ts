@@ -30,10 +30,13 @@ export interface RedisContentSeenOptions
    * Repeats of a failed Redis call, or waits for a client that is reconnecting (50 ms
    * doubling to 500 ms), before a `RedisError` is thrown (default 0, at most 1000). A
    * repeated call gets the answer its first attempt got, even when only the reply was
-   * lost: every stored page is reported new to exactly one check, and every check is
-   * counted once. A repeated duplicate's `count` is its cluster's count now, and its
-   * `cluster` the page its first attempt counted it under, unless a later check of the
-   * URL was counted under another page meanwhile (then that page).
+   * lost: every stored page is reported new to exactly one check, and a check is counted
+   * once (a URL remembers its last four counted checks: a fifth check of the same URL
+   * counted between a lost reply and its repeat can make the repeat count once more). A
+   * repeated duplicate's `count` is its cluster's count now, and its `cluster` the page
+   * its first attempt counted it under, unless a later check of the URL was counted under
+   * another page meanwhile (then that page). With `urls: false` a check that stored its
+   * page is remembered for 10 minutes (1,000 waits of at most 500 ms fit in them).
    */
   retries?: number;
   k?: number;

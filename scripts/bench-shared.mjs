@@ -26,7 +26,8 @@
 // with the URL map, both from INFO memory). sketch_ratio: sketch_checks_s_4w / checks_s_4w.
 // The same texts then go to the fingerprint-only store by `check` (fp_text_checks_s_4w,
 // fp_text_script_us, fp_text_client_us): sketch_ratio_texts = sketch_checks_s_4w /
-// fp_text_checks_s_4w, the two modes given the same input.
+// fp_text_checks_s_4w, the two modes given the same input. sketch_checks_ratio:
+// sketch_checks_s_4w / redis_get_s, sketch mode's checks_ratio.
 // The fault phase: FAULT_CHECKS checks in each mode (fresh namespaces, 4 in-process
 // workers, each page checked by two of them) through a loopback proxy that loses 2% of the
 // replies after the server ran the call (tests/js/redis-server.mjs startProxy), with
@@ -405,7 +406,7 @@ try {
       `map_bytes_per_page=${f(fullBytes - indexBytes, 1)} pages=${full.stored} lost=${lost} double_kept=${doubleKept} ` +
       `sketch_checks_s_4w=${f(sk.rate)} sketch_round_trips=${f(sk.rts, 3)} sketch_p50_ms=${f(sk.p50, 3)} sketch_p99_ms=${f(sk.p99, 3)} ` +
       `sketch_script_us=${f(skScriptUs, 1)} sketch_client_us=${f(sk.clientUs, 1)} sketch_near_dup_share=${f(skFound, 3)} sketch_bytes_per_page=${f(skNet, 1)} sketch_total_bytes_per_page=${f(skTotal, 1)} sketch_pages=${skPages} aof_rewrites=${timedRewrites} ` +
-      `sketch_calls_per_check=${f(sk.calls, 3)} fp_text_checks_s_4w=${f(ft.rate)} fp_text_script_us=${f(ftScriptUs, 1)} fp_text_client_us=${f(ft.clientUs, 1)} sketch_ratio_texts=${f(sk.rate / ft.rate, 3)} ` +
+      `sketch_calls_per_check=${f(sk.calls, 3)} sketch_checks_ratio=${f(sk.rate / gets.rate, 3)} fp_text_checks_s_4w=${f(ft.rate)} fp_text_script_us=${f(ftScriptUs, 1)} fp_text_client_us=${f(ft.clientUs, 1)} sketch_ratio_texts=${f(sk.rate / ft.rate, 3)} ` +
       `sketch_ratio=${f(sk.rate / four.rate, 3)} new_lost=${newLost} fault_replayed=${faultReplayed} fault_lost_replies=${proxy.drops}`,
   );
 } finally {
