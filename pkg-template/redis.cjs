@@ -125,34 +125,27 @@ const asBuffer = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 /** Errors that mean "this page has no content to compare" (the core's Error::is_no_content). */
 const noContent = (e) => e instanceof SimHashError && (e.code === 'EmptyText' || e.code === 'TextTooShort');
 
-// The shapes of a check's result, made from the values wasm decided (src/wasm/redis.rs
-// `Shapes`): one call a result, an object literal of one shape. `undefined` arrives for null.
+// The shape of a check's result, made from the values wasm decided (src/wasm/redis.rs
+// `Shapes`): one call a result, an object literal of one shape, ContentSeen's fields and
+// `roundTrips`. `undefined` arrives for null.
 const SHAPES = {
-  result: (duplicate, matches, fingerprint, cluster, count, roundTrips) => ({
+  result: (duplicate, matches, fingerprint, cluster, count, distance, estimate, sketch, roundTrips) => ({
     duplicate,
     empty: false,
     matches,
     fingerprint,
     cluster: cluster ?? null,
     count: count ?? null,
-    roundTrips,
-  }),
-  sketchResult: (duplicate, matches, fingerprint, cluster, count, roundTrips, estimate) => ({
-    duplicate,
-    empty: false,
-    matches,
-    fingerprint,
-    cluster: cluster ?? null,
-    count: count ?? null,
-    roundTrips,
+    distance: distance ?? null,
     estimate: estimate ?? null,
+    sketch: sketch ?? null,
+    roundTrips,
   }),
   match: (id, fingerprint, distance) => ({ id: id ?? null, fingerprint, distance }),
 };
 
 /** ContentSeen's answer for a page with no content: not a duplicate, nothing stored or counted. */
-// An empty page's answer; in sketch mode it carries `estimate` (null), as every sketch-mode answer does.
-const emptyAnswer = (sketch) => ({ duplicate: false, empty: true, matches: [], fingerprint: null, cluster: null, count: 0, roundTrips: 0, ...(sketch ? { estimate: null } : {}) });
+const emptyAnswer = () => ({ duplicate: false, empty: true, matches: [], fingerprint: null, cluster: null, count: 0, distance: null, estimate: null, sketch: null, roundTrips: 0 });
 
 function install(wasm) {
   const { __RedisStore: RedisStore } = wasm;
@@ -315,7 +308,7 @@ function install(wasm) {
         if (bytes) start = this._sketch ? store.beginSketchBytes(url, text, id) : store.fingerprintBytes(text);
         else start = this._sketch ? store.beginSketch(url, text, id) : store.fingerprint(text);
       } catch (e) {
-        if (noContent(e)) return emptyAnswer(this._sketch);
+        if (noContent(e)) return emptyAnswer();
         throw e;
       }
       return this._sketch ? this._checkSketch(start, id) : this._checkFingerprint(url, start, id);
@@ -335,7 +328,7 @@ function install(wasm) {
         result = await (this._sketch ? this._checkSketch(start, id) : this._checkFingerprint(url, start, id));
       } catch (e) {
         if (!noContent(e)) throw e;
-        result = emptyAnswer(this._sketch);
+        result = emptyAnswer();
       }
       // The check is decided and stored: a failed LEARN fails the check with its id, and
       // the repeat gets the decided answer and learns again (LEARN counts a page once).

@@ -1,6 +1,6 @@
 // RedisContentSeen: one ContentSeen shared by every crawler process and host, on Redis.
 // Node only. Peer dependency: `redis` (node-redis); ioredis clients work too.
-import type { HasherOptions } from './web/index';
+import type { HasherOptions, ResolvedContentSeenOptions } from './web/index';
 
 /** Options of {@link RedisContentSeen.open}: ContentSeen's, plus the namespace. */
 export interface RedisContentSeenOptions
@@ -56,7 +56,10 @@ export interface RedisContentSeenOptions
   template?: boolean | number;
 }
 
-/** The result of a shared check; `cluster` and `count` are null when `urls: false`. */
+/**
+ * The result of a shared check: ContentSeen's fields, with the same meaning, and the calls
+ * it took. `cluster` and `count` are null when `urls: false`.
+ */
 export interface RedisCheck {
   duplicate: boolean;
   /**
@@ -65,15 +68,31 @@ export interface RedisCheck {
    * null and `count` 0.
    */
   empty: boolean;
-  /** Stored pages within k, nearest first; `id` is null when `urls: false`. */
+  /**
+   * The stored pages judged near-duplicates, best first (sketch mode: highest estimate,
+   * then nearest; fingerprint-only: those within k, nearest first); `id` is null when
+   * `urls: false`.
+   */
   matches: { id: string | null; fingerprint: bigint; distance: number }[];
   fingerprint: bigint | null;
   cluster: string | null;
   count: number | null;
+  /** Hamming distance to the page this one is counted under (null when new or empty). */
+  distance: number | null;
+  /** Sketch mode: the estimated Jaccard similarity to that page (null when new or empty, when either page has no sketch, and in fingerprint-only mode). */
+  estimate: number | null;
+  /** Sketch mode: the page's own sketch, as ContentSeen's (null from `checkFingerprint`, for an empty page, and in fingerprint-only mode). */
+  sketch: Uint8Array | null;
   /** Script calls this check took (1 for a new page without candidates; at most 3 in sketch mode unless other workers keep storing candidates). */
   roundTrips: number;
-  /** Sketch mode: the estimated Jaccard similarity to the winning match (null when new or empty, or when either page has no sketch); absent in fingerprint-only mode. */
-  estimate?: number | null;
+}
+
+/** `RedisContentSeen#options()`: the settings in force, defaults filled in. */
+export interface ResolvedRedisContentSeenOptions extends ResolvedContentSeenOptions {
+  namespace: string;
+  urls: boolean;
+  batch: number;
+  retries: number;
 }
 
 /**
@@ -101,7 +120,7 @@ export declare class RedisContentSeen {
   readonly stats: { checks: number; roundTrips: number; calls: number; replayed: number };
   /** Redis calls repeated after a failed attempt (with `retries`). */
   readonly retriedCalls: number;
-  options(): Record<string, unknown>;
+  options(): ResolvedRedisContentSeenOptions;
   fingerprint(text: string | Uint8Array): bigint;
   /**
    * `options.checkId`: the `checkId` of a `RedisError` this check threw (its retries

@@ -547,20 +547,29 @@ async function dedupTwoPass(pool, path, lines, options, bar) {
 
 /**
  * Progress on a terminal (stderr), one line rewritten in place: the phase, its count, and
- * the seconds left in it (by its pace so far). Silent when stderr is not a terminal.
+ * the seconds left in it (by its pace so far). Verification comes in rounds, each with
+ * its own count of pairs (a round's total is known when it starts), so it is shown by
+ * round. Silent when stderr is not a terminal.
  */
 function progressLine() {
   if (!process.stderr.isTTY) return { tell() {}, end() {} };
-  let phase = ''; let started = 0; let last = 0;
+  let phase = ''; let started = 0; let last = 0; let round = 0; let base = 0; let roundTotal = 0;
   return {
     tell(name, done, total) {
       const now = Date.now();
-      if (name !== phase) { phase = name; started = now; }
+      if (name !== phase) { phase = name; started = now; round = 0; base = 0; roundTotal = 0; }
+      let label = name;
+      if (name === 'verifying') {
+        if (total !== roundTotal) { round++; base = roundTotal; roundTotal = total; started = now; }
+        label = `verifying, round ${round}`;
+        done -= base;
+        total -= base;
+      }
       if (done !== total && now - last < 200) return;
       last = now;
       const s = (now - started) / 1000;
       const left = done > 0 && done < total ? `, ${Math.ceil((s * (total - done)) / done)} s left` : '';
-      process.stderr.write(`\r\x1b[K${name}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}${left}`);
+      process.stderr.write(`\r\x1b[K${label}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')}${left}`);
     },
     end() { if (phase) process.stderr.write('\r\x1b[K'); },
   };

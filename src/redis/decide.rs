@@ -65,6 +65,19 @@ pub struct Outcome {
     pub replayed: bool,
 }
 
+impl Outcome {
+    /// The Hamming distance to the page this one is counted under (the match whose URL is
+    /// the cluster, else the best match), as `ContentSeen`'s `distance`; `None` when new,
+    /// or when a repeated call's answer names no measured match.
+    pub fn distance(&self) -> Option<u32> {
+        if !self.duplicate {
+            return None;
+        }
+        let winner = self.matches.iter().find(|m| self.cluster.is_some() && m.url == self.cluster);
+        winner.or(self.matches.first()).map(|m| m.distance)
+    }
+}
+
 /// Most calls one check may take before it gives up (each extra call means other workers
 /// stored new candidates in between; thousands would be needed to reach it).
 pub const MAX_CALLS: u32 = 64;

@@ -173,6 +173,11 @@ impl SketchPlan {
         self.estimate
     }
 
+    /// The page's own sketch (`None` for a page checked by its fingerprint alone).
+    pub fn sketch(&self) -> Option<&Sketch> {
+        self.sketch.as_ref()
+    }
+
     /// The page's entry in its next `CHECK_SKETCH` call (URL, query, evaluated, ranked,
     /// replace, each after its length, as [`CheckPlan::entry`](super::CheckPlan::entry));
     /// [`check_argv`](super::decide::check_argv) makes the `ARGV` of a call for one or several.

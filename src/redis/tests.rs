@@ -358,6 +358,7 @@ fn one_worker_decides_as_content_seen() {
                 let ids: Vec<&str> = got.matches.iter().map(|m| m.url.as_deref().unwrap()).collect();
                 let want_ids: Vec<&str> = want.matches.iter().map(|m| m.id.as_str()).collect();
                 assert_eq!(ids, want_ids, "#{i}");
+                assert_eq!(got.distance(), want.distance, "#{i}");
             } else if !want.duplicate {
                 // Without URLs a re-checked URL is new content, so only compare fresh URLs.
                 assert!(got.cluster.is_none() && got.count.is_none());

@@ -363,6 +363,8 @@ fn one_worker_decides_as_content_seen_with_sketches() {
         let want_ids: Vec<(&str, u32)> = want.matches.iter().map(|m| (m.id.as_str(), m.distance)).collect();
         assert_eq!(ids, want_ids, "#{i}");
         assert_eq!(plan.estimate(), want.estimate, "#{i}");
+        assert_eq!(got.distance(), want.distance, "#{i}");
+        assert_eq!(plan.sketch().map(Sketch::to_bytes), want.sketch.as_ref().map(Sketch::to_bytes), "#{i}");
         band_only += usize::from(want.distance.is_some_and(|d| d > 3));
         same_fp_kept += usize::from(
             !want.duplicate

@@ -12,6 +12,7 @@ use crate::redis::decide::{CheckPlan, Outcome};
 use crate::redis::sketch::SketchPlan;
 use crate::redis::{script, ExportBuilder, ImportCursor, RedisSeen, StoreConfig};
 use crate::seen::SeenConfig;
+use crate::sketch::Sketch;
 
 /// A reply's byte strings (Buffers; strings and numbers as some clients give them). Read
 /// in place: the array is not copied, and a Buffer is tested for first.
@@ -46,9 +47,11 @@ extern "C" {
     /// `Reflect.set` a property, crossing from here, costs more than the rest of `feed`).
     pub type Shapes;
 
-    /// `{ duplicate, empty: false, matches, fingerprint, cluster, count, roundTrips }`
-    /// (`cluster`, `count`: `undefined` for `null`).
+    /// `{ duplicate, empty: false, matches, fingerprint, cluster, count, distance, estimate,
+    /// sketch, roundTrips }`: `ContentSeen`'s answer and the calls it took (`undefined`
+    /// arrives for `null`).
     #[wasm_bindgen(method)]
+    #[allow(clippy::too_many_arguments)]
     fn result(
         this: &Shapes,
         duplicate: bool,
@@ -56,21 +59,10 @@ extern "C" {
         fingerprint: u64,
         cluster: Option<&str>,
         count: Option<f64>,
-        round_trips: u32,
-    ) -> JsValue;
-
-    /// The same with `estimate` (sketch mode; `undefined` for `null`).
-    #[wasm_bindgen(method, js_name = sketchResult)]
-    #[allow(clippy::too_many_arguments)]
-    fn sketch_result(
-        this: &Shapes,
-        duplicate: bool,
-        matches: Array,
-        fingerprint: u64,
-        cluster: Option<&str>,
-        count: Option<f64>,
-        round_trips: u32,
+        distance: Option<u32>,
         estimate: Option<f64>,
+        sketch: Option<Uint8Array>,
+        round_trips: u32,
     ) -> JsValue;
 
     /// `{ id, fingerprint, distance }` (`id`: `undefined` for `null`).
@@ -82,7 +74,8 @@ fn matches_to_js(o: &Outcome, shapes: &Shapes) -> Array {
     o.matches.iter().map(|m| shapes.match_of(m.url.as_deref(), m.fingerprint, m.distance)).collect()
 }
 
-fn outcome_to_js(o: &Outcome, shapes: &Shapes) -> JsValue {
+/// The result object of a decided check; `estimate` and `sketch` are sketch mode's.
+fn outcome_to_js(o: &Outcome, shapes: &Shapes, estimate: Option<f64>, sketch: Option<&Sketch>) -> JsValue {
     let matches = matches_to_js(o, shapes);
     shapes.result(
         o.duplicate,
@@ -90,6 +83,9 @@ fn outcome_to_js(o: &Outcome, shapes: &Shapes) -> JsValue {
         o.fingerprint,
         o.cluster.as_deref(),
         o.count.map(|n| n as f64),
+        o.distance(),
+        estimate,
+        sketch.map(|s| Uint8Array::from(&s.to_bytes()[..])),
         o.calls,
     )
 }
@@ -159,9 +155,8 @@ impl JsRedisStore {
         set(&o, "batch", c.batch);
         set(&o, "retries", c.retries);
         set(&o, "sketch", c.seen.sketch.map_or(JsValue::FALSE, |s| JsValue::from(s.size() as u32)));
-        if c.seen.sketch.is_some() {
-            set(&o, "threshold", c.seen.threshold);
-        }
+        // As ContentSeen's options(): the threshold in force, unused without a sketch.
+        set(&o, "threshold", c.seen.threshold);
         set(&o, "content", c.seen.content.name());
         set(
             &o,
@@ -452,7 +447,7 @@ impl JsStoreCheck {
         Ok(match self.plan.feed(&bytes_list(&reply)?).map_err(js_error)? {
             Some(o) => {
                 self.replayed = o.replayed;
-                outcome_to_js(&o, shapes)
+                outcome_to_js(&o, shapes, None, None)
             }
             None => JsValue::UNDEFINED,
         })
@@ -486,21 +481,13 @@ impl JsSketchCheck {
     }
 
     /// The reply: the result object (made by `shapes`, with `estimate`: the winner's
-    /// estimated Jaccard similarity, or `null`), or `undefined` to call again.
+    /// estimated Jaccard similarity, or `null`, and the page's sketch), or `undefined` to
+    /// call again.
     pub fn feed(&mut self, reply: JsValue, shapes: &Shapes) -> Result<JsValue, JsValue> {
         Ok(match self.plan.feed(&bytes_list(&reply)?).map_err(js_error)? {
             Some(o) => {
                 self.replayed = o.replayed;
-                let matches = matches_to_js(&o, shapes);
-                shapes.sketch_result(
-                    o.duplicate,
-                    matches,
-                    o.fingerprint,
-                    o.cluster.as_deref(),
-                    o.count.map(|n| n as f64),
-                    o.calls,
-                    self.plan.estimate(),
-                )
+                outcome_to_js(&o, shapes, self.plan.estimate(), self.plan.sketch())
             }
             None => JsValue::UNDEFINED,
         })

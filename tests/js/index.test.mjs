@@ -123,7 +123,7 @@ test('CLI: dedup prints a table on a terminal and JSON lines into a pipe; --form
   assert.ok(tty.includes('near-duplicate clusters'), 'the summary still goes to the terminal (stderr)');
   const live = execFileSync('script', ['-qec', `'${process.execPath}' '${bin}' dedup`, '/dev/null'], { encoding: 'utf8' });
   assert.match(live, /hashing: 320 of 320/, 'a terminal sees the progress, phase by phase');
-  assert.match(live, /verifying: [\d,]+ of [\d,]+/);
+  assert.match(live, /verifying, round 1: [\d,]+ of [\d,]+/, 'verification, round by round');
   // Forced: JSON lines on a terminal, a table into a pipe.
   const forced = onTerminal(['dedup', '--format', 'jsonl']).split('\n').filter((l) => l.startsWith('{'));
   assert.deepEqual(forced.map((l) => JSON.parse(l)), clusters);

@@ -177,8 +177,9 @@ test('urls: false keeps only "seen or not"', { skip }, async () => {
   assert.equal(r.cluster, null);
   assert.equal(r.count, null);
   // The result's keys (made in JS from wasm's values, redis.cjs SHAPES): null, not undefined,
-  // for what the store does not keep, and no sketch-mode `estimate`.
-  assert.deepEqual(Object.keys(r), ['duplicate', 'empty', 'matches', 'fingerprint', 'cluster', 'count', 'roundTrips']);
+  // for what the store does not keep and for the sketch-mode fields.
+  assert.deepEqual(Object.keys(r), ['duplicate', 'empty', 'matches', 'fingerprint', 'cluster', 'count', 'distance', 'estimate', 'sketch', 'roundTrips']);
+  assert.deepEqual([r.distance, r.estimate, r.sketch], [0, null, null]);
   assert.deepEqual(r.matches, [{ id: null, fingerprint: r.fingerprint, distance: 0 }]);
   assert.equal(await seen.size, 1);
   assert.equal(await client.exists('{bare}:p'), 0);
@@ -248,7 +249,7 @@ async function badInput(client, idleClient) {
   const ok = await RedisContentSeen.open(client, { namespace: 'urls', sketch: false });
   await assert.rejects(ok.check('', TEXTS[0]), (e) => e.code === 'InvalidOption' && /url/.test(e.message));
   await assert.rejects(ok.check('x'.repeat(20000), TEXTS[0]), (e) => e.code === 'InvalidOption' && /20000 bytes/.test(e.message));
-  assert.deepEqual(await ok.check('https://u/', '   '), { duplicate: false, empty: true, matches: [], fingerprint: null, cluster: null, count: 0, roundTrips: 0 });
+  assert.deepEqual(await ok.check('https://u/', '   '), { duplicate: false, empty: true, matches: [], fingerprint: null, cluster: null, count: 0, distance: null, estimate: null, sketch: null, roundTrips: 0 });
   assert.equal((await ok.check('https://u/' + 'é'.repeat(5000), TEXTS[0])).duplicate, false);
   assert.equal(await ok.size, 1, 'failed checks stored nothing');
   // Bad namespaces and options.

@@ -129,20 +129,47 @@ async function race(t, target, client, namespace, { workers = 4, n = 900, batch 
 
 // The result objects are made in JS from the values wasm decided (redis.cjs SHAPES): these
 // are their keys, in order, with null (not undefined) where there is no value.
-test('sketch mode: a result has the keys of a check result and the estimate, nothing more', { skip }, async () => {
+test('sketch mode: a result has the keys of a ContentSeen result and roundTrips, nothing more', { skip }, async () => {
   const seen = await RedisContentSeen.open(client, { namespace: 'shape-sketch', sketch: true });
   const text = 'A page about the shape of a result, checked with its similarity sketch in sketch mode.';
   const first = await seen.check('https://shape/1', text);
-  assert.deepEqual(Object.keys(first), ['duplicate', 'empty', 'matches', 'fingerprint', 'cluster', 'count', 'roundTrips', 'estimate']);
-  assert.deepEqual([first.duplicate, first.matches, first.cluster, first.count, first.estimate], [false, [], 'https://shape/1', 1, null]);
+  assert.deepEqual(Object.keys(first), ['duplicate', 'empty', 'matches', 'fingerprint', 'cluster', 'count', 'distance', 'estimate', 'sketch', 'roundTrips']);
+  assert.deepEqual([first.duplicate, first.matches, first.cluster, first.count, first.distance, first.estimate], [false, [], 'https://shape/1', 1, null, null]);
+  assert.deepEqual(first.sketch, new ContentSeen().check('https://shape/1', text).sketch, "the page's own sketch, as ContentSeen's");
   const copy = await seen.check('https://shape/2', text);
-  assert.deepEqual([copy.duplicate, copy.cluster, copy.count, copy.estimate], [true, 'https://shape/1', 2, 1]);
+  assert.deepEqual([copy.duplicate, copy.cluster, copy.count, copy.distance, copy.estimate], [true, 'https://shape/1', 2, 0, 1]);
   assert.deepEqual(copy.matches, [{ id: 'https://shape/1', fingerprint: first.fingerprint, distance: 0 }]);
   assert.deepEqual(Object.keys(copy.matches[0]), ['id', 'fingerprint', 'distance']);
-  // checkFingerprint in sketch mode: a page without a sketch, so no estimate.
+  // checkFingerprint in sketch mode: a page without a sketch, so no estimate and no sketch.
   const bare = await seen.checkFingerprint('https://shape/3', first.fingerprint);
-  assert.deepEqual([bare.duplicate, bare.cluster, bare.estimate], [true, 'https://shape/1', null]);
+  assert.deepEqual([bare.duplicate, bare.cluster, bare.distance, bare.estimate, bare.sketch], [true, 'https://shape/1', 0, null, null]);
   assert.equal(seen.stats.replayed, 0);
+  seen.close();
+});
+
+// The same options give the same answers: every field but roundTrips, page by page, over
+// near-duplicates that are beyond k (found by a band) and within it.
+test('sketch mode answers as ContentSeen does, field by field', { skip }, async () => {
+  const seen = await RedisContentSeen.open(client, { namespace: 'twin-sketch', sketch: true });
+  const twin = new ContentSeen();
+  const words = (seed, n) => Array.from({ length: n }, (_, i) => `w${(seed * 7919 + i * 104729) % 5003}`);
+  const pages = [];
+  for (let i = 0; i < 40; i++) {
+    const w = words(i % 25, 120);
+    if (i >= 25) for (let e = 0; e < 1 + (i % 6); e++) w[(i * 13 + e * 29) % 120] = `edit${i}x${e}`;
+    pages.push([`https://twin/${i}`, w.join(' ')]);
+  }
+  let beyondK = 0;
+  for (const [url, text] of pages) {
+    const got = await seen.check(url, text);
+    const want = twin.check(url, text);
+    const { roundTrips, ...same } = got;
+    assert.ok(roundTrips >= 1);
+    assert.deepEqual({ ...same, matches: same.matches.map(({ id, distance }) => ({ id, distance })) }, { ...want, matches: want.matches.map(({ id, distance }) => ({ id, distance })) }, url);
+    beyondK += got.duplicate && got.distance > 3 ? 1 : 0;
+  }
+  assert.ok(pages.filter(([, t], i) => i >= 25).length > 0 && beyondK > 0, `some duplicates were found beyond k (${beyondK})`);
+  twin.free();
   seen.close();
 });
 

@@ -44,11 +44,13 @@ for (const [name, options] of [
     answers.push(['checkBatch (a page)', batched]);
     assert.ok(answers[1][1].duplicate && answers[5][1].duplicate, 'the duplicates are duplicates');
     assert.ok(answers[3][1].empty, 'the empty page is empty');
-    for (const [what, r] of answers) {
-      // `estimate` is a sketch-mode field: in every sketch-mode answer, in none of the others.
-      assert.equal('estimate' in r, options.sketch, `${what}, ${name}: estimate`);
-      sameShape(options.sketch ? r : { ...r, estimate: null }, 'RedisCheck', `${what}, ${name}`);
-    }
+    for (const [what, r] of answers) sameShape(r, 'RedisCheck', `${what}, ${name}`);
+    // The sketch-mode fields hold values in sketch mode only.
+    assert.equal(answers[0][1].sketch instanceof Uint8Array, options.sketch, `${name}: sketch`);
+    assert.equal(typeof answers[1][1].estimate, options.sketch ? 'number' : 'object', `${name}: estimate`);
+    assert.equal(answers[1][1].distance, 0, `${name}: distance`);
+    // options() as declared, in every mode.
+    sameShape(seen.options(), 'ResolvedRedisContentSeenOptions', `options(), ${name}`);
     assert.deepEqual(Object.keys(failed).sort(), ['error', 'url']);
     assert.equal(failed.error.code, 'InvalidOption');
     seen.close();

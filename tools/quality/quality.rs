@@ -14,7 +14,8 @@
 //! Ends with `RESULT f1=… f1_en=… f1_zh=… k=… p=… r=… seen_f1=… seen_f1_en=… seen_f1_zh=…
 //! seen_p=… seen_r=… seen_f1_short_zh=… sketch_bytes=… exact_f1=… exact_f1_zh=…
 //! sketch_cost_ratio=… dedup_sketch_f1=… dedup_sketch_f1_zh=… dedup_sketch_p=…
-//! dedup_sketch_f1_short_zh=… dedup_sketch_r_short_zh=… exact_f1_short_zh=…`: the
+//! dedup_sketch_f1_short_zh=… dedup_sketch_r_short_zh=… exact_f1_short_zh=…
+//! exact_f1_en=…`: the
 //! fingerprint alone at its best k, then the crawler's default flow, then `dedup` (its
 //! default flow; `--verify sketch` on the corpus and on the short Chinese set; the default
 //! flow on that set).
@@ -372,14 +373,14 @@ fn flow_score(pairs: &[FlowPair], t: [u64; 2], k: u32, bands: usize, threshold: 
     [pa, ra, fa, prf(pred[0], hits[0], t[0]).2, fz, pz]
 }
 
-/// F1 overall and for Chinese, and the precision, of the verified `dedup` at its defaults,
+/// F1 overall, for Chinese and for the rest, and the precision and recall, of a `dedup`,
 /// scored as `bench:dedup` scores it: precision over the reported pairs (those that join
 /// each cluster), recall over the true pairs whose documents share a cluster.
 fn dedup_score(
     docs: &[Doc],
     truth: &HashSet<(usize, usize)>,
     options: &simhash_wasm::dedup::DedupOptions,
-) -> (f64, f64, f64, f64) {
+) -> (f64, f64, f64, f64, f64) {
     use simhash_wasm::dedup::dedup;
     let input: Vec<(&str, &str)> = docs.iter().map(|d| (d.id.as_str(), d.text.as_str())).collect();
     let report = dedup(&input, options).expect("dedup");
@@ -405,7 +406,13 @@ fn dedup_score(
     let f1 = |p: f64, r: f64| if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) };
     let p = share(hits[0] + hits[1], pred[0] + pred[1]);
     let r = share(found[0] + found[1], t[0] + t[1]);
-    (f1(p, r), f1(share(hits[1], pred[1]), share(found[1], t[1])), p, r)
+    (
+        f1(p, r),
+        f1(share(hits[1], pred[1]), share(found[1], t[1])),
+        f1(share(hits[0], pred[0]), share(found[0], t[0])),
+        p,
+        r,
+    )
 }
 
 /// `dedup`'s two flows: the default (candidates verified on the texts), and `--verify
@@ -659,15 +666,15 @@ fn main() {
     let (_, _, sfs) = score_by(&short_pairs, t_short, DEFAULT_THRESHOLD, DEFAULT_THRESHOLD);
     println!("\ncrawler default (k=3 + bands, t={DEFAULT_THRESHOLD}): P {sp:.3} R {sr:.3} F1 {sf:.3} (en {sfe:.3}, zh {sfz:.3}, short zh {sfs:.3})");
     let [exact, sketched] = dedup_flows();
-    let (ef, efz, ep, _) = dedup_score(&docs, &truth, &exact);
-    println!("verified dedup (DedupOptions::default(), texts at hand): P {ep:.3} F1 {ef:.3} (zh {efz:.3})");
-    let (df, dfz, dp, dr) = dedup_score(&docs, &truth, &sketched);
+    let (ef, efz, efe, ep, _) = dedup_score(&docs, &truth, &exact);
+    println!("verified dedup (DedupOptions::default(), texts at hand): P {ep:.3} F1 {ef:.3} (en {efe:.3}, zh {efz:.3})");
+    let (df, dfz, _, dp, dr) = dedup_score(&docs, &truth, &sketched);
     println!(
         "dedup --verify sketch (estimate >= {}): P {dp:.3} R {dr:.3} F1 {df:.3} (zh {dfz:.3})",
         sketched.verify.unwrap_or(0.0)
     );
-    let (xs, _, xsp, xsr) = dedup_score(&short_docs, &short_truth, &exact);
-    let (ds, _, dsp, dsr) = dedup_score(&short_docs, &short_truth, &sketched);
+    let (xs, _, _, xsp, xsr) = dedup_score(&short_docs, &short_truth, &exact);
+    let (ds, _, _, dsp, dsr) = dedup_score(&short_docs, &short_truth, &sketched);
     println!("  on the short Chinese set: --verify sketch P {dsp:.3} R {dsr:.3} F1 {ds:.3}; verified on the texts P {xsp:.3} R {xsr:.3} F1 {xs:.3}");
     let ratio = sketch_cost_ratio(&docs, opts, scheme);
     println!("sketch cost: fingerprint_and_sketch takes {ratio:.2}x the time of fingerprint alone");
@@ -675,7 +682,7 @@ fn main() {
     let k = best_k(&a);
     let (p, r, f) = a.prf(k);
     println!(
-        "RESULT f1={f:.3} f1_en={:.3} f1_zh={:.3} k={k} p={p:.3} r={r:.3} seen_f1={sf:.3} seen_f1_en={sfe:.3} seen_f1_zh={sfz:.3} seen_p={sp:.3} seen_r={sr:.3} seen_f1_short_zh={sfs:.3} sketch_bytes={} exact_f1={ef:.3} exact_f1_zh={efz:.3} sketch_cost_ratio={ratio:.2} dedup_sketch_f1={df:.3} dedup_sketch_f1_zh={dfz:.3} dedup_sketch_p={dp:.3} dedup_sketch_f1_short_zh={ds:.3} dedup_sketch_r_short_zh={dsr:.3} exact_f1_short_zh={xs:.3}",
+        "RESULT f1={f:.3} f1_en={:.3} f1_zh={:.3} k={k} p={p:.3} r={r:.3} seen_f1={sf:.3} seen_f1_en={sfe:.3} seen_f1_zh={sfz:.3} seen_p={sp:.3} seen_r={sr:.3} seen_f1_short_zh={sfs:.3} sketch_bytes={} exact_f1={ef:.3} exact_f1_zh={efz:.3} sketch_cost_ratio={ratio:.2} dedup_sketch_f1={df:.3} dedup_sketch_f1_zh={dfz:.3} dedup_sketch_p={dp:.3} dedup_sketch_f1_short_zh={ds:.3} dedup_sketch_r_short_zh={dsr:.3} exact_f1_short_zh={xs:.3} exact_f1_en={efe:.3}",
         e.prf(k).2,
         z.prf(k).2,
         scheme.size()
