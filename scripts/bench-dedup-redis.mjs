@@ -1,4 +1,4 @@
-// npm run bench:dedup-redis [-- --size N] [-- --modes fingerprint,sketch]: issue 27's
+// npm run bench:dedup-redis [-- --quick] [-- --size N] [-- --modes fingerprint,sketch]: issue 27's
 // `dedup --redis` with two processes. bench:dedup's collection of N documents (1M by
 // default; made by `npm run bench:dedup -- --collections-only --sizes N` when missing) is
 // cut into two halves of consecutive lines; each half is a `simhash-wasm dedup HALF
@@ -7,7 +7,9 @@
 // advises), flushed between modes. Per mode: the wall time and documents a second, the
 // duplicates the processes reported, the server's CPU a document (its one thread is the
 // limit: decision 092) and its memory. Ends with
-// `RESULT size=N redis_docs_s=… redis_server_ms_doc=… redis_sketch_docs_s=… …`.
+// `RESULT size=N redis_docs_s=… redis_server_ms_doc=… redis_sketch_docs_s=… …`. --quick:
+// the 20k collection of `bench:dedup --quick` (a SKIP line when it is missing, as there
+// when the dev corpus cannot be built).
 import { spawn, execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -19,11 +21,16 @@ import { startServer, usedMemory } from '../tests/js/redis-server.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const flag = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const SIZE = Number(flag('--size') ?? 1_000_000);
+const quick = argv.includes('--quick');
+const SIZE = Number(flag('--size') ?? (quick ? 20_000 : 1_000_000));
 const MODES = (flag('--modes') ?? 'fingerprint,sketch').split(',');
 const cli = join(root, 'pkg', 'bin', 'simhash-wasm.mjs');
 const dir = join(root, 'target', 'bench-dedup');
 const collection = join(dir, `docs-${SIZE}.v2.jsonl`);
+if (!existsSync(collection) && quick) {
+  console.log(`SKIP bench:dedup-redis --quick: no ${collection} (bench:dedup --quick makes it)`);
+  process.exit(0);
+}
 if (!existsSync(collection)) {
   throw new Error(`${collection} is missing: make it with npm run bench:dedup -- --collections-only --sizes ${SIZE}`);
 }

@@ -14,4 +14,5 @@ bash scripts/quality.sh
 bash scripts/quality-passages.sh --quick | tail -n 1
 bash scripts/quality-html.sh --quick | tail -n 1
 bash scripts/bench-dedup.sh --quick | tail -n 1
+node scripts/bench-dedup-redis.mjs --quick | tail -n 1
 part_done bench:quick
