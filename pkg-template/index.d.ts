@@ -22,4 +22,4 @@ export function saveSeen(seen: ContentSeen, path: string | URL): void;
 export function loadSeen(path: string | URL, options?: ContentSeenOptions): ContentSeen;
 /** Writes bytes to `path` atomically and durably. */
 export function writeFileAtomic(path: string | URL, bytes: Uint8Array): void;
-export { RedisContentSeen, RedisContentSeenOptions, RedisCheck } from './redis';
+export { RedisContentSeen, RedisContentSeenOptions, RedisCheck, ResolvedRedisContentSeenOptions } from './redis';

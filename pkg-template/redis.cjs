@@ -282,7 +282,6 @@ function install(wasm) {
       return bytes ? this._live().fingerprintBytes(text) : this._live().fingerprint(text);
     }
 
-    /** `{ duplicate, matches: [{ id, fingerprint, distance }], fingerprint, cluster, count, roundTrips }`. */
     /**
      * `options.checkId`: the `checkId` of a RedisError this check threw before (a bigint):
      * repeating a failed check with it gets the answer its lost attempt got, if it was applied.

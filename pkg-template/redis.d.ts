@@ -77,7 +77,11 @@ export interface RedisCheck {
   fingerprint: bigint | null;
   cluster: string | null;
   count: number | null;
-  /** Hamming distance to the page this one is counted under (null when new or empty). */
+  /**
+   * Hamming distance to the page this one is counted under: null when new or empty, and in
+   * sketch mode for a check repeated with `checkId` and answered from its lost attempt
+   * (whose matches the repeat did not measure; `matches` is empty then too).
+   */
   distance: number | null;
   /** Sketch mode: the estimated Jaccard similarity to that page (null when new or empty, when either page has no sketch, and in fingerprint-only mode). */
   estimate: number | null;

@@ -1,6 +1,6 @@
 // npm run bench:dedup-redis [-- --quick] [-- --size N] [-- --modes fingerprint,sketch]: issue 27's
 // `dedup --redis` with two processes. bench:dedup's collection of N documents (1M by
-// default; made by `npm run bench:dedup -- --collections-only --sizes N` when missing) is
+// default; make it first with `npm run bench:dedup -- --collections-only --sizes N`) is
 // cut into two halves of consecutive lines; each half is a `simhash-wasm dedup HALF
 // --redis URL --namespace bench` process, both at once, against one redis-server on a
 // free loopback port (no persistence, `hash-max-listpack-value 512`, as the README
@@ -64,7 +64,9 @@ function dedupProcess(half, url, sketch) {
     if (l.includes('"duplicate":true')) dups++;
   });
   return new Promise((resolve, reject) => {
-    p.on('exit', (code) => (code === 0 ? resolve({ docs, dups }) : reject(new Error(`dedup --redis exited ${code}: ${err.slice(-2000)}`))));
+    p.on('error', reject);
+    // 'close': the process has ended and its output has been read to the end.
+    p.on('close', (code) => (code === 0 ? resolve({ docs, dups }) : reject(new Error(`dedup --redis exited ${code}: ${err.slice(-2000)}`))));
   });
 }
 

@@ -58,7 +58,7 @@ const COPY_SHARE = 0.15;
 const MIRROR_EVERY = 100_000;
 const MIRROR_COPIES = 1_000;
 const MEAN_TARGET = 1400; // bytes of UTF-8 a base document, on average
-// Collections made by an earlier definition keep their names; this one's files are `.v2`.
+// The collections' definition, in their file names: one of another definition is never reused.
 const VERSION = 'v2';
 const SEED = 20261126;
 

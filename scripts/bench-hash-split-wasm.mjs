@@ -4,13 +4,13 @@
 // and `__fingerprintEach` and `__sketchEach` alone, on a `bench:dedup` collection, in CPU
 // time a document.
 // BUILD_DIR: a Node build of the package (default pkg/node); FILE: default
-// target/bench-dedup/docs-20000.jsonl (`npm run bench:dedup -- --quick` writes it).
+// target/bench-dedup/docs-20000.v2.jsonl (`npm run bench:dedup -- --quick` writes it).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 const require = createRequire(import.meta.url);
 const dir = resolve(process.argv[2] ?? 'pkg/node');
-const file = process.argv[3] ?? 'target/bench-dedup/docs-20000.jsonl';
+const file = process.argv[3] ?? 'target/bench-dedup/docs-20000.v2.jsonl';
 const m = require(`${dir}/simhash_wasm.js`);
 const texts = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text);
 const h = new m.SimHasher({});

@@ -560,7 +560,7 @@ function progressLine() {
       if (name !== phase) { phase = name; started = now; round = 0; base = 0; roundTotal = 0; }
       let label = name;
       if (name === 'verifying') {
-        if (total !== roundTotal) { round++; base = roundTotal; roundTotal = total; started = now; }
+        if (round === 0 || total !== roundTotal) { round++; base = roundTotal; roundTotal = total; started = now; }
         label = `verifying, round ${round}`;
         done -= base;
         total -= base;

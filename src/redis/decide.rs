@@ -47,9 +47,12 @@ pub struct StoreMatch {
 /// The answer of a check, as [`crate::Check`] with optional URL fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
-    /// A stored page is within k (the page was not stored).
+    /// A stored page is a near-duplicate (the page was not stored): within k, or in sketch
+    /// mode a candidate whose estimate reaches the threshold.
     pub duplicate: bool,
-    /// Stored pages within k, nearest first (then by URL).
+    /// The near-duplicates still stored: fingerprint-only, those within k, nearest first
+    /// (then by URL); sketch mode, ranked as `ContentSeen` ranks them (highest estimate,
+    /// then nearest, then by URL).
     pub matches: Vec<StoreMatch>,
     /// The page's fingerprint.
     pub fingerprint: u64,

@@ -3,7 +3,7 @@
 //! fingerprint, the sketch), natively.
 //!
 //! Usage: `cargo bench --bench hash_split -- [FILE.jsonl] [--docs N] [--profile ROUNDS]`
-//! (default: `target/bench-dedup/docs-20000.jsonl`, every document). `--profile` runs only
+//! (default: `target/bench-dedup/docs-20000.v2.jsonl`, every document). `--profile` runs only
 //! `fingerprint_and_sketch` ROUNDS times, for `perf record`. Ends with a `RESULT` line of
 //! microseconds of CPU time a document.
 
@@ -35,7 +35,7 @@ fn main() {
         .iter()
         .find(|a| a.ends_with(".jsonl"))
         .cloned()
-        .unwrap_or_else(|| "target/bench-dedup/docs-20000.jsonl".into());
+        .unwrap_or_else(|| "target/bench-dedup/docs-20000.v2.jsonl".into());
     let raw = std::fs::read_to_string(&file)
         .unwrap_or_else(|e| panic!("{file}: {e} (npm run bench:dedup -- --quick writes it)"));
     let limit: usize = flag("--docs").map_or(usize::MAX, |n| n.parse().expect("--docs N"));

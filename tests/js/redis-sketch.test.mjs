@@ -168,7 +168,7 @@ test('sketch mode answers as ContentSeen does, field by field', { skip }, async 
     assert.deepEqual({ ...same, matches: same.matches.map(({ id, distance }) => ({ id, distance })) }, { ...want, matches: want.matches.map(({ id, distance }) => ({ id, distance })) }, url);
     beyondK += got.duplicate && got.distance > 3 ? 1 : 0;
   }
-  assert.ok(pages.filter(([, t], i) => i >= 25).length > 0 && beyondK > 0, `some duplicates were found beyond k (${beyondK})`);
+  assert.ok(beyondK > 0, `some duplicates were found beyond k (${beyondK})`);
   twin.free();
   seen.close();
 });
