@@ -5,7 +5,7 @@ import {
   toHex, fromHex, fromFeatures, simhashBits, hashVersion, saveIndex, loadIndex, saveSeen, loadSeen,
   type Fingerprint, type Match, type CheckResult, type HasherOptions,
   PassageChecker, estimateJaccard, sketchInfo, IdfTable, dedup, type PassageReport, type DedupResult, defaults, type Defaults,
-  SimHashPool, type ExplanationArrays, type RedisContentSeenOptions, RedisContentSeen,
+  SimHashPool, type ExplanationArrays, type RedisContentSeenOptions, type ResolvedRedisContentSeenOptions, type PageCheckResult, RedisContentSeen,
 } from 'simhash-wasm';
 import * as full from 'simhash-wasm/full';
 import * as web from 'simhash-wasm/web';
@@ -172,7 +172,12 @@ const badRedisOptions: RedisContentSeenOptions = { ngram: 'six' };
 
 // A crawler hands RedisContentSeen its response bodies as they come: bytes, one by one or in a batch.
 async function redisBodies(seen: RedisContentSeen, body: Buffer): Promise<void> {
-  await seen.check('https://a/', body);
+  const r = await seen.check('https://a/', body);
+  // The same fields as ContentSeen's answer, and the settings in force, typed.
+  const same: Pick<PageCheckResult, 'distance' | 'estimate' | 'sketch'> = r;
+  const settings: ResolvedRedisContentSeenOptions = seen.options();
+  settings.namespace satisfies string;
+  same.sketch satisfies Uint8Array | null;
   const [first] = await seen.checkBatch([{ url: 'https://a/', text: body }, { url: 'https://b/', text: 'text' }, { url: 'https://c/', fingerprint: 1n }]);
   if (!('error' in first)) first.duplicate satisfies boolean;
   // @ts-expect-error a number is not a text
