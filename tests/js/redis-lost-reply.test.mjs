@@ -31,10 +31,11 @@ function fpSketch(text) {
 }
 
 /**
- * One round: `connect()` gives a client through the proxies; WORKERS instances check
- * `pages` (each page by two of them), then the namespace is checked with `direct`.
+ * WORKERS instances opened with `options` on clients from `connect()` (through the
+ * proxies) check `pages`, each page by two of them: their results, and the checks replayed
+ * and calls retried.
  */
-async function round(t, { connect, direct, namespace, pages, sketch, seed }) {
+async function checkAll({ connect, pages, seed, options }) {
   const next = rng(seed);
   const shares = Array.from({ length: WORKERS }, () => []);
   for (const p of pages) {
@@ -48,7 +49,7 @@ async function round(t, { connect, direct, namespace, pages, sketch, seed }) {
   for (let w = 0; w < WORKERS; w++) {
     const c = await connect();
     clients.push(c);
-    seens.push(await RedisContentSeen.open(c, { namespace, sketch, retries: 60 }));
+    seens.push(await RedisContentSeen.open(c, { ...options, retries: 60 }));
   }
   const results = [];
   await Promise.all(
@@ -76,6 +77,15 @@ async function round(t, { connect, direct, namespace, pages, sketch, seed }) {
 
   assert.deepEqual(results.filter((r) => r.error), [], 'no check failed (the retries outlast the faults)');
   assert.equal(results.length, 2 * pages.length);
+  return { results, replayed, retried };
+}
+
+/**
+ * One round: WORKERS instances check `pages` through the proxies (checkAll), then the
+ * namespace is checked with `direct`.
+ */
+async function round(t, { connect, direct, namespace, pages, sketch, seed }) {
+  const { results, replayed, retried } = await checkAll({ connect, pages, seed, options: { namespace, sketch } });
   const seen = await RedisContentSeen.open(direct, { namespace, sketch });
   try {
     let inv;
@@ -196,6 +206,45 @@ async function countTotal(seen) {
 // u is counted under b; X is repeated. Then u gets content of its own (stored, or its page
 // replaced) and X and Y are repeated again. Every repeat is answered from its id, counted
 // under the page u's newest counted check was counted under (b), and counts nothing.
+// Without the URL map a stored page's check is remembered by its id alone ({NS}:r:ID, for
+// 10 minutes), and the store keeps no page to list: every fingerprint is reported new at
+// most once, and the stored pages are as many as the "new" answers.
+test('lost replies, urls: false: every stored page is reported new exactly once', { skip }, async () => {
+  const server = await startServer();
+  const proxy = await startProxy(server.port, { rate: 0.04, seed: 23 });
+  const direct = createClient({ url: server.url });
+  await direct.connect();
+  try {
+    const connect = async () => {
+      const c = createClient({ url: `redis://127.0.0.1:${proxy.port}`, socket: { reconnectStrategy: () => 10 } });
+      c.on('error', () => {});
+      await c.connect();
+      return c;
+    };
+    let replayed = 0;
+    for (let i = 0; i < 4; i++) {
+      const options = { namespace: `lost-bare${i}`, sketch: false, urls: false };
+      const pages = pageStream(400, { seed: 500 + i, dupShare: 0.3 });
+      const before = proxy.drops;
+      const r = await checkAll({ connect, pages, seed: 600 + i, options });
+      assert.ok(proxy.drops > before, 'the proxy lost replies');
+      replayed += r.replayed;
+      const fpOf = new Map(pages.map((p) => [p.url, p.fp]));
+      const newBy = new Map();
+      for (const x of r.results) if (!x.duplicate) newBy.set(fpOf.get(x.url), (newBy.get(fpOf.get(x.url)) || 0) + 1);
+      for (const [fp, n] of newBy) assert.equal(n, 1, `${fp.toString(16)} was reported new ${n} times`);
+      const seen = await RedisContentSeen.open(direct, options);
+      assert.equal(await seen.size, newBy.size, 'the stored pages are the pages reported new');
+      seen.close();
+    }
+    assert.ok(replayed > 0, `${replayed} checks answered from their first attempt`);
+  } finally {
+    await direct.quit().catch(() => {});
+    await proxy.stop();
+    await server.stop();
+  }
+});
+
 test('a repeat after its URL was counted under another page is counted once, both modes', { skip }, async () => {
   const server = await startServer();
   const client = createClient({ url: server.url });
