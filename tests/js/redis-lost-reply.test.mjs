@@ -144,9 +144,13 @@ async function rounds(t, target, { fpPages, textPages, n }) {
   }
 }
 
-test('lost replies, one server: every stored page is reported new exactly once, both modes', { skip }, async (t) => {
+/**
+ * One redis-server behind a proxy that loses replies (`seed`): `fn({ connect, direct,
+ * proxy })`, `connect()` giving clients through the proxy and `direct` one without it.
+ */
+async function behindProxy(seed, fn) {
   const server = await startServer();
-  const proxy = await startProxy(server.port, { rate: 0.04, seed: 7 });
+  const proxy = await startProxy(server.port, { rate: 0.04, seed });
   const direct = createClient({ url: server.url });
   await direct.connect();
   try {
@@ -156,13 +160,40 @@ test('lost replies, one server: every stored page is reported new exactly once, 
       await c.connect();
       return c;
     };
-    await rounds(t, { connect, direct, proxies: [proxy] }, { fpPages: 400, textPages: 200, n: 10 });
+    await fn({ connect, direct, proxy });
   } finally {
     await direct.quit().catch(() => {});
     await proxy.stop();
     await server.stop();
   }
-});
+}
+
+test('lost replies, one server: every stored page is reported new exactly once, both modes', { skip }, (t) =>
+  behindProxy(7, ({ connect, direct, proxy }) => rounds(t, { connect, direct, proxies: [proxy] }, { fpPages: 400, textPages: 200, n: 10 })));
+
+// Without the URL map a stored page's check is remembered by its id alone ({NS}:r:ID, for
+// 10 minutes), and the store keeps no page to list: every fingerprint is reported new at
+// most once, and the stored pages are as many as the "new" answers.
+test('lost replies, urls: false: every stored page is reported new exactly once', { skip }, () =>
+  behindProxy(23, async ({ connect, direct, proxy }) => {
+    let replayed = 0;
+    for (let i = 0; i < 4; i++) {
+      const options = { namespace: `lost-bare${i}`, sketch: false, urls: false };
+      const pages = pageStream(400, { seed: 500 + i, dupShare: 0.3 });
+      const before = proxy.drops;
+      const r = await checkAll({ connect, pages, seed: 600 + i, options });
+      assert.ok(proxy.drops > before, 'the proxy lost replies');
+      replayed += r.replayed;
+      const fpOf = new Map(pages.map((p) => [p.url, p.fp]));
+      const newBy = new Map();
+      for (const x of r.results) if (!x.duplicate) newBy.set(fpOf.get(x.url), (newBy.get(fpOf.get(x.url)) || 0) + 1);
+      for (const [fp, n] of newBy) assert.equal(n, 1, `${fp.toString(16)} was reported new ${n} times`);
+      const seen = await RedisContentSeen.open(direct, options);
+      assert.equal(await seen.size, newBy.size, 'the stored pages are the pages reported new');
+      seen.close();
+    }
+    assert.ok(replayed > 0, `${replayed} checks answered from their first attempt`);
+  }));
 
 test('lost replies, 3-master cluster: every stored page is reported new exactly once, both modes', { skip }, async (t) => {
   const cluster = await startCluster();
@@ -206,45 +237,6 @@ async function countTotal(seen) {
 // u is counted under b; X is repeated. Then u gets content of its own (stored, or its page
 // replaced) and X and Y are repeated again. Every repeat is answered from its id, counted
 // under the page u's newest counted check was counted under (b), and counts nothing.
-// Without the URL map a stored page's check is remembered by its id alone ({NS}:r:ID, for
-// 10 minutes), and the store keeps no page to list: every fingerprint is reported new at
-// most once, and the stored pages are as many as the "new" answers.
-test('lost replies, urls: false: every stored page is reported new exactly once', { skip }, async () => {
-  const server = await startServer();
-  const proxy = await startProxy(server.port, { rate: 0.04, seed: 23 });
-  const direct = createClient({ url: server.url });
-  await direct.connect();
-  try {
-    const connect = async () => {
-      const c = createClient({ url: `redis://127.0.0.1:${proxy.port}`, socket: { reconnectStrategy: () => 10 } });
-      c.on('error', () => {});
-      await c.connect();
-      return c;
-    };
-    let replayed = 0;
-    for (let i = 0; i < 4; i++) {
-      const options = { namespace: `lost-bare${i}`, sketch: false, urls: false };
-      const pages = pageStream(400, { seed: 500 + i, dupShare: 0.3 });
-      const before = proxy.drops;
-      const r = await checkAll({ connect, pages, seed: 600 + i, options });
-      assert.ok(proxy.drops > before, 'the proxy lost replies');
-      replayed += r.replayed;
-      const fpOf = new Map(pages.map((p) => [p.url, p.fp]));
-      const newBy = new Map();
-      for (const x of r.results) if (!x.duplicate) newBy.set(fpOf.get(x.url), (newBy.get(fpOf.get(x.url)) || 0) + 1);
-      for (const [fp, n] of newBy) assert.equal(n, 1, `${fp.toString(16)} was reported new ${n} times`);
-      const seen = await RedisContentSeen.open(direct, options);
-      assert.equal(await seen.size, newBy.size, 'the stored pages are the pages reported new');
-      seen.close();
-    }
-    assert.ok(replayed > 0, `${replayed} checks answered from their first attempt`);
-  } finally {
-    await direct.quit().catch(() => {});
-    await proxy.stop();
-    await server.stop();
-  }
-});
-
 test('a repeat after its URL was counted under another page is counted once, both modes', { skip }, async () => {
   const server = await startServer();
   const client = createClient({ url: server.url });
