@@ -11,12 +11,12 @@
 // the 20k collection of `bench:dedup --quick` (a SKIP line when it is missing, as there
 // when the dev corpus cannot be built).
 import { spawn, execFileSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, renameSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
-import { startServer, usedMemory } from '../tests/js/redis-server.mjs';
+import { startServer, usedMemory, serverCpu } from '../tests/js/redis-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -24,6 +24,7 @@ const flag = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 
 const quick = argv.includes('--quick');
 const SIZE = Number(flag('--size') ?? (quick ? 20_000 : 1_000_000));
 const MODES = (flag('--modes') ?? 'fingerprint,sketch').split(',');
+for (const mode of MODES) if (mode !== 'fingerprint' && mode !== 'sketch') throw new Error(`--modes takes fingerprint and sketch, not ${mode}`);
 const cli = join(root, 'pkg', 'bin', 'simhash-wasm.mjs');
 const dir = join(root, 'target', 'bench-dedup');
 const collection = join(dir, `docs-${SIZE}.v2.jsonl`);
@@ -46,7 +47,7 @@ async function halves() {
     if (!out.write(`${line}\n`)) await once(out, 'drain');
   }
   await Promise.all(outs.map((o) => new Promise((resolve) => o.end(resolve))));
-  for (const p of paths) execFileSync('mv', [`${p}.tmp`, p]);
+  for (const p of paths) renameSync(`${p}.tmp`, p);
   return paths;
 }
 
@@ -70,19 +71,12 @@ function dedupProcess(half, url, sketch) {
   });
 }
 
-const cli1 = (port, ...a) => execFileSync('redis-cli', ['-p', String(port), ...a]).toString();
-const serverCpu = (port) => {
-  const info = cli1(port, 'info', 'cpu');
-  return Number(/used_cpu_user:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]);
-};
-
 const parts = await halves();
 const server = await startServer(['--appendonly', 'no', '--hash-max-listpack-value', '512']);
 const keys = [`size=${SIZE}`];
 try {
   for (const mode of MODES) {
-    if (mode !== 'fingerprint' && mode !== 'sketch') throw new Error(`--modes takes fingerprint and sketch, not ${mode}`);
-    cli1(server.port, 'flushall');
+    execFileSync('redis-cli', ['-p', String(server.port), 'flushall']);
     const mem0 = usedMemory(server.port);
     const cpu0 = serverCpu(server.port);
     const t0 = performance.now();

@@ -36,7 +36,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { startServer, startProxy, usedMemory } from '../tests/js/redis-server.mjs';
+import { startServer, startProxy, usedMemory, serverCpu, scriptMicros } from '../tests/js/redis-server.mjs';
 import { rng } from '../tests/js/redis-common.mjs';
 
 const require = createRequire(import.meta.url);
@@ -184,10 +184,6 @@ const popcount = (x) => {
   return n;
 };
 
-const serverCpu = (port) => {
-  const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'cpu']).toString();
-  return Number(/used_cpu_user:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]);
-};
 // Rewrites the AOF after a bulk load and waits for it: the load's writes would otherwise
 // trigger Redis's automatic rewrite (when the file doubles) during a timed phase, a fork
 // and a child writing the whole data set on the same 2 cores. Steady state is what a
@@ -252,7 +248,7 @@ try {
   const serverUs = ((serverCpu(server.port) - cpu0) * 1e6) / s4.length;
   // script_us: time inside the CHECK script per check (INFO commandstats), the part of
   // server_us that the store's Lua decides; the rest is reading, writing and the AOF.
-  const scriptUs = Number(/cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(execFileSync('redis-cli', ['-p', String(server.port), 'info', 'commandstats']).toString())[1]) / (s4.length + 4 * WARM);
+  const scriptUs = scriptMicros(server.port) / (s4.length + 4 * WARM);
   const gets = await workers(server.url, 'get', s4, 4);
   const gets1 = await workers(server.url, 'get', s1, 1);
   // The 4-worker and GET phases (after resetstat); read here, before the sketch-mode bulk
@@ -323,23 +319,24 @@ try {
     // A near-duplicate of a stored page, or a new text (ids beyond the stored ones).
     return near ? [skSerial++, Number(next() % BigInt(SK_N)), 1 + Number(next() % 1000000n)] : [skSerial++, SK_N + 1 + Number(next() % 4_000_000n), 0];
   });
-  await compactAof(server.port);
-  execFileSync('redis-cli', ['-p', String(server.port), 'config', 'resetstat']);
-  const sk = await workers(server.url, 'sketch', skStream, 4);
-  timedRewrites += aofRewrites(server.port);
-  // Per check, as script_us (the workers' warm-up checks and OPEN calls included).
-  const skScriptUs = Number(/cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(execFileSync('redis-cli', ['-p', String(server.port), 'info', 'commandstats']).toString())[1]) / (skStream.length + 4 * WARM);
+  // A timed phase of 4 workers over the texts of skStream, from a compacted AOF and zeroed
+  // statistics, with its script time a check, as script_us (the workers' warm-up checks
+  // and OPEN calls included).
+  const textPhase = async (mode) => {
+    await compactAof(server.port);
+    execFileSync('redis-cli', ['-p', String(server.port), 'config', 'resetstat']);
+    const r = await workers(server.url, mode, skStream, 4);
+    timedRewrites += aofRewrites(server.port);
+    return { ...r, scriptUs: scriptMicros(server.port) / (skStream.length + 4 * WARM) };
+  };
+  const sk = await textPhase('sketch');
   const skFound = sk.out.filter(([i, d]) => d === 1).length / sk.out.length;
   console.log(`sketch mode, 4 workers: ${Math.round(sk.rate)}/s p50 ${sk.p50.toFixed(3)} ms p99 ${sk.p99.toFixed(3)} ms round trips ${sk.rts.toFixed(3)}, duplicates ${(skFound * 100).toFixed(1)}%`);
   // The same texts checked by the fingerprint-only store (`bench-fp`: the same stored pages'
   // fingerprints with the URL map), hashing included as in the sketch phase: what a crawler
   // that hands over text pays for sketch mode (sketch_ratio_texts), where sketch_ratio
   // compares against ready fingerprints.
-  await compactAof(server.port);
-  execFileSync('redis-cli', ['-p', String(server.port), 'config', 'resetstat']);
-  const ft = await workers(server.url, 'fptext', skStream, 4);
-  timedRewrites += aofRewrites(server.port);
-  const ftScriptUs = Number(/cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(execFileSync('redis-cli', ['-p', String(server.port), 'info', 'commandstats']).toString())[1]) / (skStream.length + 4 * WARM);
+  const ft = await textPhase('fptext');
   console.log(`fingerprint-only, the same texts, 4 workers: ${Math.round(ft.rate)}/s p50 ${ft.p50.toFixed(3)} ms p99 ${ft.p99.toFixed(3)} ms round trips ${ft.rts.toFixed(3)}`);
 
   // The fault phase: lost replies, both modes.
@@ -405,8 +402,8 @@ try {
       `near_dup_share=${f(four.out.filter(([, d]) => d === 1).length / four.out.length, 3)} server_us=${f(serverUs, 1)} script_us=${f(scriptUs, 1)} client_us=${f(four.clientUs, 1)} get_client_us=${f(gets.clientUs, 1)} aof=${FSYNC} bytes_per_page=${f(indexBytes, 1)} ` +
       `map_bytes_per_page=${f(fullBytes - indexBytes, 1)} pages=${full.stored} lost=${lost} double_kept=${doubleKept} ` +
       `sketch_checks_s_4w=${f(sk.rate)} sketch_round_trips=${f(sk.rts, 3)} sketch_p50_ms=${f(sk.p50, 3)} sketch_p99_ms=${f(sk.p99, 3)} ` +
-      `sketch_script_us=${f(skScriptUs, 1)} sketch_client_us=${f(sk.clientUs, 1)} sketch_near_dup_share=${f(skFound, 3)} sketch_bytes_per_page=${f(skNet, 1)} sketch_total_bytes_per_page=${f(skTotal, 1)} sketch_pages=${skPages} aof_rewrites=${timedRewrites} ` +
-      `sketch_calls_per_check=${f(sk.calls, 3)} sketch_checks_ratio=${f(sk.rate / gets.rate, 3)} fp_text_checks_s_4w=${f(ft.rate)} fp_text_script_us=${f(ftScriptUs, 1)} fp_text_client_us=${f(ft.clientUs, 1)} sketch_ratio_texts=${f(sk.rate / ft.rate, 3)} ` +
+      `sketch_script_us=${f(sk.scriptUs, 1)} sketch_client_us=${f(sk.clientUs, 1)} sketch_near_dup_share=${f(skFound, 3)} sketch_bytes_per_page=${f(skNet, 1)} sketch_total_bytes_per_page=${f(skTotal, 1)} sketch_pages=${skPages} aof_rewrites=${timedRewrites} ` +
+      `sketch_calls_per_check=${f(sk.calls, 3)} sketch_checks_ratio=${f(sk.rate / gets.rate, 3)} fp_text_checks_s_4w=${f(ft.rate)} fp_text_script_us=${f(ft.scriptUs, 1)} fp_text_client_us=${f(ft.clientUs, 1)} sketch_ratio_texts=${f(sk.rate / ft.rate, 3)} ` +
       `sketch_ratio=${f(sk.rate / four.rate, 3)} new_lost=${newLost} fault_replayed=${faultReplayed} fault_lost_replies=${proxy.drops}`,
   );
 } finally {

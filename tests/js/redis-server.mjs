@@ -132,6 +132,18 @@ export function usedMemory(port) {
   return Number(/used_memory:(\d+)/.exec(info)[1]);
 }
 
+/** The server's CPU time so far, user and system, in seconds (INFO cpu). */
+export function serverCpu(port) {
+  const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'cpu']).toString();
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)[1]);
+}
+
+/** Microseconds spent inside EVALSHA calls since the last `CONFIG RESETSTAT` (INFO commandstats). */
+export function scriptMicros(port) {
+  const info = execFileSync('redis-cli', ['-p', String(port), 'info', 'commandstats']).toString();
+  return Number(/cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(info)[1]);
+}
+
 /**
  * One server and one 3-master cluster with a connected node-redis client each, for a test
  * file's `before` hook: `{ server, client, cluster, clusterClient }`. `stopBoth` closes and
