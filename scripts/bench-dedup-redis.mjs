@@ -1,7 +1,7 @@
-// npm run bench:dedup-redis [-- --quick] [-- --size N] [-- --modes fingerprint,sketch]: issue 27's
-// `dedup --redis` with two processes. bench:dedup's collection of N documents (1M by
-// default; make it first with `npm run bench:dedup -- --collections-only --sizes N`) is
-// cut into two halves of consecutive lines; each half is a `simhash-wasm dedup HALF
+// npm run bench:dedup-redis [-- --quick] [-- --size N] [-- --modes fingerprint,sketch]:
+// `dedup --redis` with two processes, beside the in-memory run of bench:dedup. Its
+// collection of N documents (1M by default; make it first with `npm run bench:dedup --
+// --collections-only --sizes N`) is cut into two halves of consecutive lines; each half is a `simhash-wasm dedup HALF
 // --redis URL --namespace bench` process, both at once, against one redis-server on a
 // free loopback port (no persistence, `hash-max-listpack-value 512`, as the README
 // advises), flushed between modes. Per mode: the wall time and documents a second, the

@@ -8,8 +8,8 @@
 // A collection: base documents made of sentences drawn at random from the dev corpus's
 // documents of one language (so two bases share little), lengths drawn from the corpus's,
 // at least 60 characters and capped per language so that the mean is near 1.4 kB of UTF-8
-// (the held-out text: 30 MB in 21,068 documents); then edited copies of earlier documents (1 to
-// 10 % of the words, Chinese: characters, deleted, inserted or substituted), 15 % of the
+// (held-out text of the kind users dedup: 30 MB in 21,068 documents); then edited copies
+// of earlier documents (1 to 10 % of the words, Chinese: characters, deleted, inserted or substituted), 15 % of the
 // collection; and mirrors (one document copied 1,000 times, one in 100k documents), the
 // case that makes pairwise output quadratic. Every planted (copy, source) pair is kept
 // with its exact Jaccard, computed as the dev corpus's truth is (NFKC, lower case,
