@@ -1,12 +1,12 @@
 // npm run bench:dedup-redis [-- --quick] [-- --size N] [-- --modes fingerprint,sketch]:
 // `dedup --redis` with two processes, beside the in-memory run of bench:dedup. Its
 // collection of N documents (1M by default; make it first with `npm run bench:dedup --
-// --collections-only --sizes N`) is cut into two halves of consecutive lines; each half is a `simhash-wasm dedup HALF
-// --redis URL --namespace bench` process, both at once, against one redis-server on a
-// free loopback port (no persistence, `hash-max-listpack-value 512`, as the README
-// advises), flushed between modes. Per mode: the wall time and documents a second, the
-// duplicates the processes reported, the server's CPU a document (its one thread is the
-// limit: decision 092) and its memory. Ends with
+// --collections-only --sizes N`) is cut into two halves of consecutive lines; each half is
+// a `simhash-wasm dedup HALF --redis URL --namespace bench` process, both at once, against
+// one redis-server on a free loopback port (no persistence, `hash-max-listpack-value 512`,
+// as the README advises), flushed between modes. Per mode: the wall time and documents a
+// second, the duplicates the processes reported, the server's CPU a document (its one
+// thread is the limit: decision 092) and its memory. Ends with
 // `RESULT size=N redis_docs_s=… redis_server_ms_doc=… redis_sketch_docs_s=… …`. --quick:
 // the 20k collection of `bench:dedup --quick` (a SKIP line when it is missing, as there
 // when the dev corpus cannot be built).
