@@ -11,10 +11,10 @@
 // (held-out text of the kind users dedup: 30 MB in 21,068 documents); then edited copies
 // of earlier documents (1 to 10 % of the words, Chinese: characters, deleted, inserted or
 // substituted), 15 % of the collection; and mirrors (one document copied 1,000 times, one
-// in 100k documents), the case that makes pairwise output quadratic. Every planted (copy, source) pair is kept
-// with its exact Jaccard, computed as the dev corpus's truth is (NFKC, lower case,
-// whitespace runs to one space, the set of 4-code-point substrings); a collection is
-// written once to target/bench-dedup/ and reused.
+// in 100k documents), the case that makes pairwise output quadratic. Every planted (copy,
+// source) pair is kept with its exact Jaccard, computed as the dev corpus's truth is
+// (NFKC, lower case, whitespace runs to one space, the set of 4-code-point substrings); a
+// collection is written once to target/bench-dedup/ and reused.
 //
 // Figures:
 //   docs_s_100k, docs_s_1m  documents a second, end to end (reading and output included)
