@@ -806,7 +806,8 @@ export class SimHashPool {
   dedup(ids: string[], texts: Text[], options?: DedupOptions, progress?: {
     /**
      * Told how the work goes: "hashing" (documents fingerprinted and sketched, per chunk),
-     * "candidates" (0 of 1, then 1 of 1), "verifying" (candidate pairs measured).
+     * "candidates" (the candidate step's parts done, one a worker), "verifying" (candidate
+     * pairs measured, the total growing by each round's pairs).
      */
     onProgress?: (phase: 'hashing' | 'candidates' | 'verifying', done: number, total: number) => void;
   }): Promise<DedupResult>;

@@ -370,7 +370,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
      * one, in order), one part of it a worker (a share of the index's tables and of the
      * sketches' bands), the parts concatenated.
      */
-    async #candidates(fingerprints, sketches, options) {
+    async #candidates(fingerprints, sketches, options, onPart) {
       const parts = this.#size;
       // Every worker reads every sketch: shared, they are not copied once a worker.
       if (typeof SharedArrayBuffer === 'function' && sketches.length > 0 && !(sketches.buffer instanceof SharedArrayBuffer)) {
@@ -381,7 +381,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
       const msgs = Array.from({ length: parts }, (_, part) => ({
         kind: 'candidates', fingerprints, sketches, options, part, parts,
       }));
-      const replies = await this.#scatter(msgs);
+      let done = 0;
+      const replies = await this.#scatter(msgs, () => onPart(++done, parts));
       const out = new Uint32Array(replies.reduce((n, r) => n + r.candidates.length, 0));
       let at = 0;
       for (const r of replies) { out.set(r.candidates, at); at += r.candidates.length; }
@@ -510,8 +511,9 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
      * `dedup(ids, texts, options)` with the fingerprints made by the workers: the same
      * report. The fingerprint options are `options`' (not the pool's `hasher`).
      * `onProgress(phase, done, total)`, when given, is told how the work goes: phase
-     * "hashing" (documents fingerprinted and sketched), "candidates", then "verifying"
-     * (candidate pairs measured); `done` and `total` count the phase's items.
+     * "hashing" (documents fingerprinted and sketched), "candidates" (the candidate step's
+     * parts done, one a worker), then "verifying" (candidate pairs measured); `done` and
+     * `total` count the phase's items.
      */
     async dedup(ids, texts, options, { onProgress } = {}) {
       [ids, texts] = check(SPEC.dedup, [ids, texts, options, onProgress], SimHashError, hooks.__utf8);
@@ -550,14 +552,17 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
       const w = r.width;
       const sketches = bad.size === 0 ? r.sketches
         : concat(Array.from(ids.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
-      tell('candidates', 0, 1);
-      const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options);
-      if (later !== undefined) await this.#fingerprintCandidates(r, bad, found, later, options, lines, sizes);
+      tell('candidates', 0, this.#size);
+      const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options,
+        (done, parts) => tell('candidates', done, parts));
+      if (later !== undefined) {
+        await this.#fingerprintCandidates(r, bad, found, later, options, lines, sizes,
+          (done, total) => tell('fingerprinting', done, total));
+      }
       // The candidates carry what the plan needs of the sketches (their estimates). The ids
       // go as one string and their lengths: one copy, not one a document.
       const plan = hooks.__dedupPlan(ids.join(''), Uint32Array.from(ids, (id) => id.length), texts, r.fingerprints,
         failed, new Uint8Array(0), options, found);
-      tell('candidates', 1, 1);
       try {
         // The pairs come in rounds (a pair is measured only while its documents are not
         // joined yet): the total grows by each round's pairs.
@@ -581,8 +586,9 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
      * `r.fingerprints`, read by the workers from their lines (`lines(indices, true)`: the
      * lines of documents `indices`, increasing), a few chunks of about 1 MB per worker at a
      * time. Every one was read and hashed before, so a failure is a changed file.
+     * `onDocuments(done, total)` is told of each chunk done.
      */
-    async #fingerprintCandidates(r, bad, found, width, options, lines, sizes) {
+    async #fingerprintCandidates(r, bad, found, width, options, lines, sizes, onDocuments) {
       const docOf = [];
       for (let i = 0; i < r.fingerprints.length; i++) if (!bad.has(i)) docOf.push(i);
       const named = new Uint8Array(docOf.length);
@@ -591,6 +597,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
       for (let s = 0; s < named.length; s++) if (named[s]) wanted.push(docOf[s]);
       const CHUNK_BYTES = 1 << 20;
       const sent = [];
+      let done = 0;
+      onDocuments(0, wanted.length);
       function* chunks() {
         for (let from = 0; from < wanted.length;) {
           let to = from; let bytes = 0;
@@ -606,6 +614,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
           throw new SimHashError(`the input changed while it was read: ${m.reasons[0] ?? 'its lines moved'}`, 'Corrupt');
         }
         docs.forEach((d, k) => { r.fingerprints[d] = m.fingerprints[k]; });
+        onDocuments((done += docs.length), wanted.length);
       });
     }
 
@@ -619,7 +628,9 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
      * reasons), and `size(i)` the length in bytes of document `i`'s line. The same report
      * as `dedup` of all the documents at once, but that with a verification by sketches the
      * first pass makes the sketches alone, and the fingerprint of a document in no
-     * candidate pair (so in no cluster) is 0: it is not made.
+     * candidate pair (so in no cluster) is 0: it is not made. `onProgress` is told `dedup`'s
+     * phases, and with a verification by sketches, "fingerprinting" (the candidate pairs'
+     * documents fingerprinted) between "candidates" and the report.
      */
     async __dedupSource({ chunks, placed, lines, read, size }, options, { onProgress } = {}) {
       if (hooks.__dedupHasherOptions === undefined) return api.dedup([], [], options); // FeatureDisabled

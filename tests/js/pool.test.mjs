@@ -282,3 +282,63 @@ test('a pool whose hasher has an IdfTable gives that hasher\'s fingerprints', as
     other.free();
   }
 });
+
+test('dedup on the pool tells its progress: each phase in order, counts within their totals, each phase ending done', async () => {
+  const pool = await SimHashPool.create({ size: 2 });
+  const base = randomTexts(400, 21);
+  const texts = [...base, ...base.slice(0, 150).map((t) => (t.length > 40 ? `${t.slice(0, 20)}#${t.slice(21)}` : t))];
+  const ids = texts.map((_, i) => `d${i}`);
+  for (const options of [{}, { verify: 'sketch' }]) {
+    const told = [];
+    const r = await pool.dedup(ids, texts, options, { onProgress: (phase, done, total) => told.push([phase, done, total]) });
+    assert.deepEqual(r, dedup(ids, texts, options));
+    const phases = [...new Set(told.map(([p]) => p))];
+    assert.deepEqual(phases, ['hashing', 'candidates', 'verifying'], JSON.stringify(options));
+    const last = (p) => told.filter(([q]) => q === p).at(-1);
+    assert.deepEqual(last('hashing'), ['hashing', texts.length, texts.length]);
+    assert.deepEqual(told.filter(([p]) => p === 'candidates'), [['candidates', 0, 2], ['candidates', 1, 2], ['candidates', 2, 2]]);
+    const [, done, total] = last('verifying');
+    assert.equal(done, total);
+    if (options.verify === undefined) assert.ok(total > 100, `${total} pairs measured`);
+    for (const [p, d, t] of told) assert.ok(d >= 0 && d <= t, `${p}: ${d} of ${t}`);
+    // Within a phase the count never goes back.
+    for (let i = 1; i < told.length; i++) {
+      if (told[i][0] === told[i - 1][0]) assert.ok(told[i][1] >= told[i - 1][1], JSON.stringify(told.slice(i - 1, i + 1)));
+    }
+  }
+  await pool.close();
+});
+
+test('CLI on a terminal: dedup of a JSONL file shows each phase, its count and its end', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'simhash-progress-'));
+  try {
+    const base = randomTexts(500, 23).filter((t) => t.length > 40);
+    const docs = [...base, ...base.slice(0, 200).map((t) => `${t.slice(0, 20)}#${t.slice(21)}`)];
+    const file = join(dir, 'docs.jsonl');
+    writeFileSync(file, docs.map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n') + '\n');
+    // util-linux's `script` gives the CLI a terminal for stderr; stdout goes to a file.
+    const onTerminal = (...args) => {
+      const cmd = [process.execPath, CLI, 'dedup', file, '--threads', '2', '--format', 'jsonl', ...args]
+        .map((a) => `'${a}'`).join(' ');
+      const r = spawnSync('script', ['-qfec', `${cmd} > '${join(dir, 'out.jsonl')}'`, '/dev/null'], { encoding: 'utf8', timeout: 120_000 });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.ok(readFileSync(join(dir, 'out.jsonl'), 'utf8').split('\n').length > 50);
+      // Each state the bar showed, as the terminal got it (a carriage return and an erase before each).
+      return r.stdout.split('\r\x1b[K').map((s) => s.trim()).filter(Boolean);
+    };
+    const exact = onTerminal();
+    const n = docs.length.toLocaleString('en');
+    assert.ok(exact.includes(`hashing: ${n} of ${n}`), exact.join(' | '));
+    assert.ok(exact.includes('candidates: 2 of 2'), exact.join(' | '));
+    assert.ok(exact.some((s) => /^verifying, round 1: ([\d,]+) of \1$/.test(s)), exact.join(' | '));
+    assert.ok(!exact.some((s) => s.startsWith('fingerprinting')), exact.join(' | '));
+    // The sketch flow fingerprints the candidate pairs' documents after the candidate step.
+    const sketch = onTerminal('--verify', 'sketch');
+    const at = (re) => sketch.findIndex((s) => re.test(s));
+    const fp = at(/^fingerprinting: ([\d,]+) of \1$/);
+    assert.ok(fp > at(/^candidates: 2 of 2$/) && at(/^candidates: 2 of 2$/) > at(new RegExp(`^hashing: ${n} of ${n}$`)), sketch.join(' | '));
+    assert.ok(Number(sketch[fp].split(' ')[1].replace(/,/g, '')) > 100, sketch[fp]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
