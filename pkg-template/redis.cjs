@@ -90,6 +90,15 @@ function idOf(options) {
   return options.checkId; // 0n is refused by the core
 }
 
+/** `importSnapshot`'s `options.batch`, 500 when not given; other options are refused. */
+function importBatch(options) {
+  if (options === undefined) return 500;
+  check(SPEC.options, [options], SimHashError);
+  const unknown = Object.keys(options).filter((k) => k !== 'batch');
+  if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of importSnapshot; expected batch`, 'InvalidOption');
+  return options.batch ?? 500;
+}
+
 /** Wraps a node-redis client or cluster, or an ioredis client or cluster, as one call function. */
 function adapt(client) {
   if (!client || typeof client !== 'object') {
@@ -506,7 +515,8 @@ function install(wasm) {
      * IMPORT_IN_FLIGHT at a time after the first (which checks that the namespace is empty),
      * so memory stays the decoded snapshot and a few batches.
      */
-    async importSnapshot(bytes, { batch = 500 } = {}) {
+    async importSnapshot(bytes, options) {
+      const batch = importBatch(options);
       check(SPEC.import, [bytes, batch], SimHashError);
       const script = this._sketch ? 'import_sketch' : 'import';
       const cursor = this._live().importCursor(bytes, batch);

@@ -200,6 +200,13 @@ test('bad input of the shared store alone: options, batches, namespaces, a dead 
       const e = await errorOf(async () => { for await (const _ of seen.clusters(options)) break; }, `clusters(${show(options)})`);
       assert.equal(e.code, 'InvalidOption', show(options));
     }
+    // importSnapshot's options too, before anything is read or written.
+    const snap = new ContentSeen().toBytes();
+    for (const options of [null, 'x', 5, { batch: 0 }, { batch: 'x' }, { batch: 1.5 }, { bacth: 10 }]) {
+      const e = await errorOf(() => seen.importSnapshot(snap, options), `importSnapshot(snap, ${show(options)})`);
+      assert.equal(e.code, 'InvalidOption', show(options));
+    }
+    assert.equal(await seen.size, 1);
     // fingerprint takes a page's bytes as check does.
     assert.equal(seen.fingerprint(Buffer.from(TEXT)), seen.fingerprint(TEXT));
     assert.equal((await errorOf(() => seen.fingerprint(Buffer.from([0xff, 0xfe])), 'fingerprint(invalid UTF-8)')).code, 'InvalidUtf8');
