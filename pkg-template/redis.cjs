@@ -81,22 +81,18 @@ const SPEC = {
 
 // A check's id: a new one, or `options.checkId` (a failed check's, to repeat it).
 function idOf(options) {
-  if (options === undefined) return checkId();
-  check(SPEC.options, [options], SimHashError);
-  const unknown = Object.keys(options).filter((k) => k !== 'checkId');
-  if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of a check; expected checkId`, 'InvalidOption');
-  if (options.checkId === undefined) return checkId();
-  check(SPEC.checkId, [options.checkId], SimHashError);
-  return options.checkId; // 0n is refused by the core
+  const id = options === undefined ? undefined : onlyOption(options, 'checkId', 'a check');
+  if (id === undefined) return checkId();
+  check(SPEC.checkId, [id], SimHashError);
+  return id; // 0n is refused by the core
 }
 
-/** `importSnapshot`'s `options.batch`, 500 when not given; other options are refused. */
-function importBatch(options) {
-  if (options === undefined) return 500;
+/** `options[name]`, of an options object of `what` that may name nothing else. */
+function onlyOption(options, name, what) {
   check(SPEC.options, [options], SimHashError);
-  const unknown = Object.keys(options).filter((k) => k !== 'batch');
-  if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of importSnapshot; expected batch`, 'InvalidOption');
-  return options.batch ?? 500;
+  const unknown = Object.keys(options).filter((k) => k !== name);
+  if (unknown.length) throw new SimHashError(`unknown option \`${unknown[0]}\` of ${what}; expected ${name}`, 'InvalidOption');
+  return options[name];
 }
 
 /** Wraps a node-redis client or cluster, or an ioredis client or cluster, as one call function. */
@@ -516,7 +512,7 @@ function install(wasm) {
      * so memory stays the decoded snapshot and a few batches.
      */
     async importSnapshot(bytes, options) {
-      const batch = importBatch(options);
+      const batch = (options === undefined ? undefined : onlyOption(options, 'batch', 'importSnapshot')) ?? 500;
       check(SPEC.import, [bytes, batch], SimHashError);
       const script = this._sketch ? 'import_sketch' : 'import';
       const cursor = this._live().importCursor(bytes, batch);
