@@ -11,6 +11,7 @@
 // answers lost by the shared store (0). A change that moves a figure on purpose moves its
 // bound in the same commit.
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 /**
  * The figures of `line` (`RESULT key=value ...`) out of `bounds` ({ key: { min } or
@@ -35,7 +36,7 @@ export function lastLine(output) {
   return lines[lines.length - 1];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const run = process.argv[2];
   const file = new URL('floors.json', import.meta.url);
   const bounds = JSON.parse(readFileSync(file, 'utf8'))[run];
