@@ -368,7 +368,8 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
      * A dedup's candidates (`__dedupPlan`'s last argument), found on the workers: the
      * candidate step over `fingerprints` and `sketches` (those of the documents that have
      * one, in order), one part of it a worker (a share of the index's tables and of the
-     * sketches' bands), the parts concatenated.
+     * sketches' bands), the parts concatenated. `onPart(done, parts)` is told of none
+     * done, then of each part done.
      */
     async #candidates(fingerprints, sketches, options, onPart) {
       const parts = this.#size;
@@ -382,6 +383,7 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
         kind: 'candidates', fingerprints, sketches, options, part, parts,
       }));
       let done = 0;
+      onPart(0, parts);
       const replies = await this.#scatter(msgs, () => onPart(++done, parts));
       const out = new Uint32Array(replies.reduce((n, r) => n + r.candidates.length, 0));
       let at = 0;
@@ -552,7 +554,6 @@ export function makePool({ spawn, defaultSize, api, hooks, SimHashError, check, 
       const w = r.width;
       const sketches = bad.size === 0 ? r.sketches
         : concat(Array.from(ids.keys()).filter((i) => !bad.has(i)).map((i) => r.sketches.subarray(i * w, (i + 1) * w)));
-      tell('candidates', 0, this.#size);
       const found = await this.#candidates(r.fingerprints.filter((_, i) => !bad.has(i)), sketches, options,
         (done, parts) => tell('candidates', done, parts));
       if (later !== undefined) {
